@@ -1,0 +1,10 @@
+"""URL configuration: pages, the REST API and its schema, the admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
+    path("", include("ratings.urls")),
+]

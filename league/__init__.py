@@ -1,0 +1,1 @@
+"""The write side: leagues, players, the append-only event store and its services."""

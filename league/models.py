@@ -1,0 +1,232 @@
+"""Leagues, players and the append-only event store.
+
+Events are immutable facts in the past tense. A correction is a new event (a void,
+optionally followed by a new result that names the match it replaces); nothing is ever
+edited or deleted. Immutability is enforced three times: by the database (triggers, see
+``league/migrations``), by the ORM (``Event.save``/``delete`` and the queryset below) and by
+the admin (read-only).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+
+class ImmutableEventError(Exception):
+    """Raised on any attempt to change or remove a stored event."""
+
+
+class League(models.Model):
+    """A club competition: its players, results and rating configurations."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    sport = models.CharField(max_length=60, blank=True, help_text="Chess, table tennis, …")
+    time_zone = models.CharField(
+        max_length=64,
+        default="UTC",
+        help_text="IANA time zone; a match belongs to the local date it was played on.",
+    )
+    start_date = models.DateField(help_text="No result may be dated before this day.")
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_leagues", blank=True
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("pages:league", kwargs={"league_slug": self.slug})
+
+    def is_organiser(self, user: Any) -> bool:
+        """True when ``user`` may change this league (an organiser or a superuser)."""
+        if not getattr(user, "is_authenticated", False):
+            return False
+        if user.is_superuser:
+            return True
+        return self.organisers.filter(pk=user.pk).exists()
+
+
+class Player(models.Model):
+    """A competitor in one league (a person, a pair or a team)."""
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="players")
+    display_name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140)
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["display_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="player_unique_slug"),
+            models.UniqueConstraint(
+                fields=["league", "display_name"], name="player_unique_display_name"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "pages:player", kwargs={"league_slug": self.league.slug, "player_slug": self.slug}
+        )
+
+
+class EventQuerySet(models.QuerySet):
+    """Events can be appended and read; every bulk mutation is refused."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ImmutableEventError("Events are immutable: QuerySet.update() is refused.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("Events are immutable: QuerySet.delete() is refused.")
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        raise ImmutableEventError("Events are immutable: bulk_update() is refused.")
+
+    def update_or_create(self, *args: Any, **kwargs: Any) -> Any:
+        raise ImmutableEventError("Events are immutable: update_or_create() is refused.")
+
+    def matches(self) -> EventQuerySet:
+        return self.filter(kind=Event.Kind.MATCH_RECORDED)
+
+    def live_matches(self) -> EventQuerySet:
+        """Recorded matches that no later event has voided."""
+        return self.matches().filter(voided_by__isnull=True)
+
+
+class Event(models.Model):
+    """One immutable fact of a league's history.
+
+    ``seq`` numbers a league's events 1, 2, 3… in the order they were stored, so that a
+    projection can record how far it has read. ``idempotency_key`` (unique per league)
+    makes a retried submission store nothing new.
+    """
+
+    class Kind(models.TextChoices):
+        PLAYER_REGISTERED = "player_registered", "Player registered"
+        MATCH_RECORDED = "match_recorded", "Match recorded"
+        MATCH_VOIDED = "match_voided", "Match voided"
+
+    SCORES = (Decimal("1"), Decimal("0.5"), Decimal("0"))
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveBigIntegerField(help_text="Per-league sequence number, from 1.")
+    kind = models.CharField(max_length=32, choices=Kind.choices)
+    recorded_at = models.DateTimeField(default=timezone.now)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+
+    # player_registered
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    # match_recorded
+    played_at = models.DateTimeField(null=True, blank=True)
+    player_a = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    player_b = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    score_a = models.DecimalField(
+        max_digits=2, decimal_places=1, null=True, blank=True, help_text="1, 0.5 or 0"
+    )
+    points = models.CharField(
+        max_length=120, blank=True, help_text='Game or points score for display ("3–1").'
+    )
+    replaces = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        help_text="The voided match this result corrects.",
+    )
+
+    # match_voided
+    voids = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="voided_by",
+        help_text="The match this event voids (a match is voided at most once).",
+    )
+    reason = models.TextField(blank=True)
+    note = models.TextField(blank=True)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["league", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "seq"], name="event_unique_seq"),
+            models.UniqueConstraint(
+                fields=["league", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="event_unique_idempotency_key",
+            ),
+            models.CheckConstraint(
+                condition=Q(seq__gte=1), name="event_seq_positive"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="player_registered") | Q(player__isnull=False),
+                name="event_registration_names_player",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="match_recorded")
+                | (
+                    Q(played_at__isnull=False)
+                    & Q(player_a__isnull=False)
+                    & Q(player_b__isnull=False)
+                    & Q(score_a__in=[Decimal("0"), Decimal("0.5"), Decimal("1")])
+                    & ~Q(player_a=models.F("player_b"))
+                ),
+                name="event_match_is_complete",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="match_voided") | Q(voids__isnull=False),
+                name="event_void_names_match",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["league", "kind", "played_at"], name="event_league_kind_played"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.get_kind_display()}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("Events are immutable: an existing event cannot be saved.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("Events are immutable: an event cannot be deleted.")
+
+    @property
+    def score_b(self) -> Decimal | None:
+        return None if self.score_a is None else Decimal(1) - self.score_a

@@ -1,0 +1,199 @@
+"""Rating configuration versions and the projection tables derived from the event store.
+
+A league has numbered, immutable ``RatingConfig`` versions. Each version owns its own
+projection (``PlayerPeriod`` history rows and ``Standing`` rows), built by a ``Replay``.
+``Publication`` points at the version whose projection readers see; it moves in one
+transaction when a newer version's replay completes, so readers never see a half-built
+table and earlier versions stay viewable for comparison.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from league.models import League, Player
+
+
+class ImmutableConfigError(Exception):
+    """Raised when a stored configuration version would be changed."""
+
+
+class RatingConfig(models.Model):
+    """One version of a league's rating parameters. Never changed once stored."""
+
+    class PeriodUnit(models.TextChoices):
+        DAYS = "days", "days"
+        MONTHS = "months", "calendar months"
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rating_configs")
+    version = models.PositiveIntegerField()
+    tau = models.FloatField(default=0.5, help_text="System constant τ (0.3–1.2 is usual).")
+    initial_rating = models.FloatField(default=1500.0)
+    initial_rd = models.FloatField(default=350.0)
+    initial_volatility = models.FloatField(default=0.06)
+    period_unit = models.CharField(max_length=8, choices=PeriodUnit.choices, default="days")
+    period_length = models.PositiveIntegerField(default=7)
+    period_anchor = models.DateField(help_text="First day of the first rating period.")
+    max_rd = models.FloatField(default=350.0, help_text="RD ceiling applied after each period.")
+    volatility_ceiling = models.FloatField(null=True, blank=True)
+    rating_floor = models.FloatField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["league", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "version"], name="config_unique_version"),
+            models.CheckConstraint(condition=Q(tau__gt=0), name="config_tau_positive"),
+            models.CheckConstraint(condition=Q(initial_rd__gt=0), name="config_rd_positive"),
+            models.CheckConstraint(
+                condition=Q(initial_volatility__gt=0), name="config_volatility_positive"
+            ),
+            models.CheckConstraint(condition=Q(max_rd__gt=0), name="config_max_rd_positive"),
+            models.CheckConstraint(
+                condition=Q(period_length__gte=1), name="config_period_length_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} v{self.version}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableConfigError(
+                "A rating configuration version is immutable: create a new version instead."
+            )
+        super().save(*args, **kwargs)
+
+
+class Publication(models.Model):
+    """The league's live configuration: the one whose standings readers see."""
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="publication"
+    )
+    config = models.ForeignKey(RatingConfig, on_delete=models.PROTECT, related_name="+")
+    published_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.league}: live {self.config}"
+
+
+class Replay(models.Model):
+    """One recomputation of a configuration's projection, with its progress."""
+
+    class Kind(models.TextChoices):
+        FULL = "full", "full"
+        INCREMENTAL = "incremental", "incremental"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "queued"
+        RUNNING = "running", "running"
+        COMPLETE = "complete", "complete"
+        FAILED = "failed", "failed"
+        SUPERSEDED = "superseded", "superseded"
+
+    config = models.ForeignKey(RatingConfig, on_delete=models.CASCADE, related_name="replays")
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.FULL)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    from_period = models.IntegerField(default=0, help_text="First period recomputed.")
+    periods_total = models.IntegerField(default=0)
+    periods_done = models.IntegerField(default=0)
+    through_seq = models.PositiveBigIntegerField(
+        default=0, help_text="Highest event sequence number folded in."
+    )
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    timings = models.JSONField(default=dict, blank=True, help_text="Seconds reading/computing/writing.")
+
+    class Meta:
+        ordering = ["-queued_at", "-pk"]
+        indexes = [models.Index(fields=["config", "status"], name="replay_config_status")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} replay of {self.config} ({self.status})"
+
+
+class ProjectionState(models.Model):
+    """How far a configuration's projection has been computed."""
+
+    config = models.OneToOneField(
+        RatingConfig, on_delete=models.CASCADE, primary_key=True, related_name="projection"
+    )
+    complete = models.BooleanField(default=False)
+    through_seq = models.PositiveBigIntegerField(default=0)
+    through_period = models.IntegerField(
+        default=-1, help_text="Last period computed (the current one, as if it closed now)."
+    )
+    computed_at = models.DateTimeField(default=timezone.now)
+
+
+class PlayerPeriod(models.Model):
+    """A player's rating after one period in which they played (derived data)."""
+
+    config = models.ForeignKey(RatingConfig, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    period_index = models.IntegerField()
+    period_start = models.DateField()
+    period_end = models.DateField(help_text="Last day of the period (inclusive).")
+    rating = models.FloatField()
+    rd = models.FloatField()
+    volatility = models.FloatField()
+    rating_before = models.FloatField()
+    rd_before = models.FloatField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    draws = models.PositiveIntegerField()
+    losses = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["config", "player", "period_index"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["config", "player", "period_index"], name="player_period_unique"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["config", "period_index"], name="player_period_by_period"),
+        ]
+
+
+class Standing(models.Model):
+    """A player's latest state under one configuration (derived data).
+
+    ``rd`` is the RD after the player's last played period; the RD shown for a later
+    period grows from it by ``sqrt(rd² + k σ²)`` (capped), computed by the selectors.
+    """
+
+    config = models.ForeignKey(RatingConfig, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    rating = models.FloatField()
+    rd = models.FloatField()
+    volatility = models.FloatField()
+    last_period = models.IntegerField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    draws = models.PositiveIntegerField()
+    losses = models.PositiveIntegerField()
+    last_played_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["config", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["config", "player"], name="standing_unique_player")
+        ]
+        indexes = [models.Index(fields=["config", "-rating"], name="standing_by_rating")]
