@@ -1,0 +1,4 @@
+"""REST API routes."""
+
+app_name = "api"
+urlpatterns: list = []

@@ -1,0 +1,4 @@
+"""Public pages (server-rendered)."""
+
+app_name = "pages"
+urlpatterns: list = []
