@@ -188,9 +188,7 @@ class Event(models.Model):
                 condition=Q(idempotency_key__isnull=False),
                 name="event_unique_idempotency_key",
             ),
-            models.CheckConstraint(
-                condition=Q(seq__gte=1), name="event_seq_positive"
-            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
             models.CheckConstraint(
                 condition=~Q(kind="player_registered") | Q(player__isnull=False),
                 name="event_registration_names_player",

@@ -8,7 +8,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -17,95 +16,272 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('slug', models.SlugField(max_length=80, unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('sport', models.CharField(blank=True, help_text='Chess, table tennis, …', max_length=60)),
-                ('time_zone', models.CharField(default='UTC', help_text='IANA time zone; a match belongs to the local date it was played on.', max_length=64)),
-                ('start_date', models.DateField(help_text='No result may be dated before this day.')),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('organisers', models.ManyToManyField(blank=True, related_name='organised_leagues', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(max_length=80, unique=True)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "sport",
+                    models.CharField(blank=True, help_text="Chess, table tennis, …", max_length=60),
+                ),
+                (
+                    "time_zone",
+                    models.CharField(
+                        default="UTC",
+                        help_text="IANA time zone; a match belongs to the local date it was played on.",
+                        max_length=64,
+                    ),
+                ),
+                (
+                    "start_date",
+                    models.DateField(help_text="No result may be dated before this day."),
+                ),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                (
+                    "organisers",
+                    models.ManyToManyField(
+                        blank=True, related_name="organised_leagues", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('display_name', models.CharField(max_length=120)),
-                ('slug', models.SlugField(max_length=140)),
-                ('active', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='players', to='league.league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("display_name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(max_length=140)),
+                ("active", models.BooleanField(default=True)),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="players",
+                        to="league.league",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['display_name'],
+                "ordering": ["display_name"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveBigIntegerField(help_text='Per-league sequence number, from 1.')),
-                ('kind', models.CharField(choices=[('player_registered', 'Player registered'), ('match_recorded', 'Match recorded'), ('match_voided', 'Match voided')], max_length=32)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('idempotency_key', models.CharField(blank=True, max_length=200, null=True)),
-                ('played_at', models.DateTimeField(blank=True, null=True)),
-                ('score_a', models.DecimalField(blank=True, decimal_places=1, help_text='1, 0.5 or 0', max_digits=2, null=True)),
-                ('points', models.CharField(blank=True, help_text='Game or points score for display ("3–1").', max_length=120)),
-                ('reason', models.TextField(blank=True)),
-                ('note', models.TextField(blank=True)),
-                ('recorded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('replaces', models.OneToOneField(blank=True, help_text='The voided match this result corrects.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='replaced_by', to='league.event')),
-                ('voids', models.OneToOneField(blank=True, help_text='The match this event voids (a match is voided at most once).', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='voided_by', to='league.event')),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='events', to='league.league')),
-                ('player', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.player')),
-                ('player_a', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.player')),
-                ('player_b', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='league.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "seq",
+                    models.PositiveBigIntegerField(help_text="Per-league sequence number, from 1."),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("player_registered", "Player registered"),
+                            ("match_recorded", "Match recorded"),
+                            ("match_voided", "Match voided"),
+                        ],
+                        max_length=32,
+                    ),
+                ),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("idempotency_key", models.CharField(blank=True, max_length=200, null=True)),
+                ("played_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "score_a",
+                    models.DecimalField(
+                        blank=True,
+                        decimal_places=1,
+                        help_text="1, 0.5 or 0",
+                        max_digits=2,
+                        null=True,
+                    ),
+                ),
+                (
+                    "points",
+                    models.CharField(
+                        blank=True,
+                        help_text='Game or points score for display ("3–1").',
+                        max_length=120,
+                    ),
+                ),
+                ("reason", models.TextField(blank=True)),
+                ("note", models.TextField(blank=True)),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "replaces",
+                    models.OneToOneField(
+                        blank=True,
+                        help_text="The voided match this result corrects.",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="replaced_by",
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "voids",
+                    models.OneToOneField(
+                        blank=True,
+                        help_text="The match this event voids (a match is voided at most once).",
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="voided_by",
+                        to="league.event",
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="events",
+                        to="league.league",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="league.player",
+                    ),
+                ),
+                (
+                    "player_a",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="league.player",
+                    ),
+                ),
+                (
+                    "player_b",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="league.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['league', 'seq'],
+                "ordering": ["league", "seq"],
             },
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('league', 'slug'), name='player_unique_slug'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("league", "slug"), name="player_unique_slug"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(fields=('league', 'display_name'), name='player_unique_display_name'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                fields=("league", "display_name"), name="player_unique_display_name"
+            ),
         ),
         migrations.AddIndex(
-            model_name='event',
-            index=models.Index(fields=['league', 'kind', 'played_at'], name='event_league_kind_played'),
+            model_name="event",
+            index=models.Index(
+                fields=["league", "kind", "played_at"], name="event_league_kind_played"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('league', 'seq'), name='event_unique_seq'),
+            model_name="event",
+            constraint=models.UniqueConstraint(fields=("league", "seq"), name="event_unique_seq"),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(condition=models.Q(('idempotency_key__isnull', False)), fields=('league', 'idempotency_key'), name='event_unique_idempotency_key'),
+            model_name="event",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("idempotency_key__isnull", False)),
+                fields=("league", "idempotency_key"),
+                name="event_unique_idempotency_key",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(('seq__gte', 1)), name='event_seq_positive'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seq__gte", 1)), name="event_seq_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'player_registered'), _negated=True), ('player__isnull', False), _connector='OR'), name='event_registration_names_player'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "player_registered"), _negated=True),
+                    ("player__isnull", False),
+                    _connector="OR",
+                ),
+                name="event_registration_names_player",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'match_recorded'), _negated=True), models.Q(('played_at__isnull', False), ('player_a__isnull', False), ('player_b__isnull', False), ('score_a__in', [Decimal('0'), Decimal('0.5'), Decimal('1')]), models.Q(('player_a', models.F('player_b')), _negated=True)), _connector='OR'), name='event_match_is_complete'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "match_recorded"), _negated=True),
+                    models.Q(
+                        ("played_at__isnull", False),
+                        ("player_a__isnull", False),
+                        ("player_b__isnull", False),
+                        ("score_a__in", [Decimal("0"), Decimal("0.5"), Decimal("1")]),
+                        models.Q(("player_a", models.F("player_b")), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="event_match_is_complete",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind', 'match_voided'), _negated=True), ('voids__isnull', False), _connector='OR'), name='event_void_names_match'),
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "match_voided"), _negated=True),
+                    ("voids__isnull", False),
+                    _connector="OR",
+                ),
+                name="event_void_names_match",
+            ),
         ),
     ]

@@ -1,0 +1,312 @@
+"""Forms of the organisers' admin: leagues, players, results, rounds, voids and corrections.
+
+The forms only shape input; the services in ``league.services`` decide what is valid and
+their ``ValidationError`` messages are put back on the matching fields with
+``add_service_errors``.
+"""
+
+from __future__ import annotations
+
+import uuid
+import zoneinfo
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils import timezone
+
+from league.models import Event, League, Player
+from league.validation import league_zone, local_date
+
+SCORE_CHOICES = [
+    ("1", "1 - first player won"),
+    ("0.5", "½ - draw"),
+    ("0", "0 - second player won"),
+]
+PLAYER_LIST_ID = "league-players"
+
+
+def add_service_errors(
+    form: forms.BaseForm, error: ValidationError, renamed: dict[str, str] | None = None
+) -> None:
+    """Show a service's ``ValidationError`` on ``form``: on the field it names, if the form
+    has it (``renamed`` maps service names to form names), otherwise above the form."""
+    renamed = renamed or {}
+    for name, messages in error.message_dict.items():
+        field = renamed.get(name, name)
+        if field not in form.fields:
+            messages = [m if name == NON_FIELD_ERRORS else f"{name}: {m}" for m in messages]
+            field = None
+        for message in messages:
+            form.add_error(field, message)
+
+
+def new_idempotency_key() -> str:
+    """A fresh key per rendered form, so a double submission stores one result."""
+    return uuid.uuid4().hex
+
+
+class PlayerNameInput(forms.TextInput):
+    """A text input completed from the league's player list (``<datalist>`` on the page)."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__({"list": PLAYER_LIST_ID, "autocomplete": "off", **(attrs or {})})
+
+
+class LeagueBoundForm(forms.Form):
+    """A form for one league: player names are looked up in that league only."""
+
+    player_fields: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        self.league = league
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        for field in self.player_fields:
+            name = cleaned.get(field)
+            if name:
+                player = player_named(self.league, name)
+                if player is None:
+                    self.add_error(field, f"{self.league.name} has no player named “{name}”.")
+                else:
+                    cleaned[field] = player
+        return cleaned
+
+
+def player_named(league: League, name: str) -> Player | None:
+    """The player of ``league`` called ``name`` (case-insensitive if unambiguous)."""
+    name = " ".join(name.split())
+    players = Player.objects.filter(league=league)
+    exact = players.filter(display_name=name).first()
+    if exact is not None:
+        return exact
+    matches = list(players.filter(display_name__iexact=name)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
+def league_today(league: League) -> Any:
+    return timezone.localdate(timezone=league_zone(league))
+
+
+class MatchForm(LeagueBoundForm):
+    """Quick entry of one result."""
+
+    player_fields = ("player_a", "player_b")
+
+    player_a = forms.CharField(label="First player", widget=PlayerNameInput())
+    player_b = forms.CharField(label="Second player", widget=PlayerNameInput())
+    score_a = forms.TypedChoiceField(
+        label="Result", choices=SCORE_CHOICES, coerce=Decimal, widget=forms.RadioSelect
+    )
+    played_on = forms.DateField(
+        label="Played on", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    points = forms.CharField(
+        label="Points or games", required=False, max_length=120, help_text="e.g. 3-1"
+    )
+    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, league=league, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("played_on", league_today(league))
+            self.initial.setdefault("idempotency_key", new_idempotency_key())
+
+    def service_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "player_a": data["player_a"],
+            "player_b": data["player_b"],
+            "score_a": data["score_a"],
+            "played_at": data["played_on"],
+            "points": data["points"],
+            "note": data["note"],
+            "idempotency_key": data["idempotency_key"] or None,
+        }
+
+
+class RoundForm(forms.Form):
+    """The shared part of a round: its date (and the submission key)."""
+
+    played_on = forms.DateField(
+        label="Round played on", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        self.league = league
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("played_on", league_today(league))
+            self.initial.setdefault("idempotency_key", new_idempotency_key())
+
+
+class RoundRowForm(LeagueBoundForm):
+    """One result of a round; a row left empty is ignored."""
+
+    player_fields = ("player_a", "player_b")
+
+    # The round's table has column headers; aria-labels name each cell's input too.
+    player_a = forms.CharField(
+        label="First player", widget=PlayerNameInput({"aria-label": "First player"})
+    )
+    player_b = forms.CharField(
+        label="Second player", widget=PlayerNameInput({"aria-label": "Second player"})
+    )
+    score_a = forms.TypedChoiceField(
+        label="Result",
+        choices=[("", "—"), *SCORE_CHOICES],
+        coerce=Decimal,
+        widget=forms.Select(attrs={"aria-label": "Result"}),
+    )
+    points = forms.CharField(
+        label="Points or games",
+        required=False,
+        max_length=120,
+        widget=forms.TextInput(attrs={"aria-label": "Points or games", "size": 10}),
+    )
+
+
+class BaseRoundFormSet(forms.BaseFormSet):
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        self.league = league
+        super().__init__(*args, **kwargs)
+
+    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
+        return {**super().get_form_kwargs(index), "league": self.league}
+
+    @property
+    def empty_form(self) -> forms.Form:
+        return self.form(
+            auto_id=self.auto_id,
+            prefix=self.add_prefix("__prefix__"),
+            empty_permitted=True,
+            use_required_attribute=False,
+            league=self.league,
+            renderer=self.renderer,
+        )
+
+    def filled_forms(self) -> list[RoundRowForm]:
+        """The rows the organiser filled in, in page order."""
+        return [
+            form for form in self.forms if form.has_changed() and form not in self.deleted_forms
+        ]
+
+
+RoundFormSet = forms.formset_factory(
+    RoundRowForm, formset=BaseRoundFormSet, extra=10, min_num=1, validate_min=True, max_num=100
+)
+
+
+class VoidForm(forms.Form):
+    """Why a match no longer counts."""
+
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), help_text="Shown in the event log."
+    )
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("idempotency_key", new_idempotency_key())
+
+
+class CorrectionForm(MatchForm):
+    """The corrected result of a match, prefilled with the recorded one, and a reason."""
+
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), help_text="Shown in the event log."
+    )
+    field_order = ["player_a", "player_b", "score_a", "played_on", "points", "note", "reason"]
+
+    def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
+        self.match = match
+        kwargs.setdefault(
+            "initial",
+            {
+                "player_a": match.player_a.display_name,
+                "player_b": match.player_b.display_name,
+                "score_a": str(match.score_a.normalize()) if match.score_a else "0",
+                "played_on": local_date(league, match.played_at),
+                "points": match.points,
+                "note": match.note,
+            },
+        )
+        super().__init__(*args, league=league, **kwargs)
+
+    def service_arguments(self) -> dict[str, Any]:
+        arguments = super().service_arguments()
+        # An unchanged day keeps the recorded moment (which may not be noon).
+        if arguments["played_at"] == local_date(self.league, self.match.played_at):
+            arguments["played_at"] = self.match.played_at
+        return arguments
+
+
+class LeagueForm(forms.ModelForm):
+    """A league; the time zone is chosen from the IANA names this system knows."""
+
+    time_zone = forms.ChoiceField(
+        choices=[(name, name) for name in sorted(zoneinfo.available_timezones())],
+        help_text="A match belongs to the local date it was played on.",
+    )
+
+    class Meta:
+        model = League
+        fields = ["name", "slug", "description", "sport", "time_zone", "start_date", "organisers"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, zone_name = cleaned.get("start_date"), cleaned.get("time_zone")
+        if self.instance.pk and start and zone_name:
+            first = (
+                Event.objects.filter(league=self.instance, kind=Event.Kind.MATCH_RECORDED)
+                .order_by("played_at")
+                .values_list("played_at", flat=True)
+                .first()
+            )
+            if first is not None:
+                first_day = first.astimezone(zoneinfo.ZoneInfo(zone_name)).date()
+                if start > first_day:
+                    self.add_error(
+                        "start_date",
+                        f"The first recorded match was played on {first_day:%Y-%m-%d}; "
+                        "the league cannot start after it.",
+                    )
+        return cleaned
+
+
+class PlayerAddForm(forms.ModelForm):
+    """A new player: registered through ``league.services.register_player``."""
+
+    class Meta:
+        model = Player
+        fields = ["league", "display_name"]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        league, name = cleaned.get("league"), cleaned.get("display_name")
+        if league and name:
+            name = " ".join(name.split())
+            if Player.objects.filter(league=league, display_name__iexact=name).exists():
+                self.add_error("display_name", f"{name} is already a player of {league.name}.")
+        return cleaned
+
+
+class PlayerChangeForm(forms.ModelForm):
+    """A player's name and active flag (the league and slug never change)."""
+
+    class Meta:
+        model = Player
+        fields = ["display_name", "active"]
+
+    def clean_display_name(self) -> str:
+        name = " ".join(self.cleaned_data["display_name"].split())
+        taken = Player.objects.filter(league=self.instance.league, display_name__iexact=name)
+        if taken.exclude(pk=self.instance.pk).exists():
+            raise ValidationError(f"{name} is already a player of {self.instance.league.name}.")
+        return name

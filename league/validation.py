@@ -1,0 +1,316 @@
+"""Input checks for the write services, with messages meant for club organisers.
+
+Parsers turn loose input (ids, strings, floats, dates) into model values or add a message
+to an ``Errors`` collector; nothing here writes. State checks that depend on stored rows
+(inactive players, already voided matches) live here too but are called by the services
+under the league lock, so their answer cannot change before the events are appended.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import zoneinfo
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from league.models import Event, League, Player
+
+ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
+
+IDEMPOTENCY_KEY_MAX = Event._meta.get_field("idempotency_key").max_length
+POINTS_MAX = Event._meta.get_field("points").max_length
+NAME_MAX = Player._meta.get_field("display_name").max_length
+
+
+class Errors:
+    """Collects field -> messages and raises them as one ``ValidationError``."""
+
+    def __init__(self) -> None:
+        self.by_field: dict[str, list[ValidationError]] = {}
+
+    def add(self, field: str, message: str, code: str, **params: Any) -> None:
+        self.by_field.setdefault(field, []).append(
+            ValidationError(message, code=code, params=params or None)
+        )
+
+    def merge(self, error: ValidationError | Errors, prefix: str = "") -> None:
+        """Add another collector's or a raised error's messages, fields under ``prefix``."""
+        by_field = error.by_field if isinstance(error, Errors) else error.update_error_dict({})
+        for field, errors in by_field.items():
+            name = f"{prefix}.{field}" if prefix and field != "__all__" else prefix or field
+            self.by_field.setdefault(name, []).extend(errors)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_field)
+
+    def raise_if_any(self) -> None:
+        if self.by_field:
+            raise ValidationError(self.by_field)
+
+
+def league_zone(league: League) -> zoneinfo.ZoneInfo:
+    """The league's time zone (UTC if the stored name is unknown to this system)."""
+    try:
+        return zoneinfo.ZoneInfo(league.time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def local_date(league: League, moment: dt.datetime) -> dt.date:
+    """The day ``moment`` falls on in the league's time zone."""
+    return moment.astimezone(league_zone(league)).date()
+
+
+def clean_key(value: Any, errors: Errors, field: str = "idempotency_key") -> str | None:
+    """A stripped idempotency key, or None for no key."""
+    if value is None:
+        return None
+    key = str(value).strip()
+    if not key:
+        return None
+    if len(key) > IDEMPOTENCY_KEY_MAX:
+        errors.add(
+            field,
+            "The idempotency key is %(length)s characters long; at most %(max)s are allowed.",
+            "key_too_long",
+            length=len(key),
+            max=IDEMPOTENCY_KEY_MAX,
+        )
+    return key
+
+
+def check_recorder(league: League, user: Any, errors: Errors) -> None:
+    """Only the league's organisers (or a superuser) may record in its name."""
+    if user is not None and not league.is_organiser(user):
+        errors.add(
+            "recorded_by",
+            "%(user)s is not an organiser of %(league)s.",
+            "not_organiser",
+            user=str(user),
+            league=league.name,
+        )
+
+
+def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Player | None:
+    """The player of ``league`` given as a ``Player`` or an id."""
+    if isinstance(value, Player):
+        if value.league_id != league.pk:
+            errors.add(
+                field,
+                "%(player)s is a player of another league, not of %(league)s.",
+                "other_league",
+                player=value.display_name,
+                league=league.name,
+            )
+            return None
+        return value
+    if value is None or value == "":
+        errors.add(field, "Choose a player.", "required")
+        return None
+    try:
+        player_id = int(value)
+    except (TypeError, ValueError):
+        errors.add(field, "%(value)r is not a player id.", "invalid_player", value=value)
+        return None
+    # A player of another league is reported as unknown: ids of other leagues are not
+    # this organiser's business.
+    player = Player.objects.filter(league=league, pk=player_id).first()
+    if player is None:
+        errors.add(
+            field,
+            "Unknown player: %(league)s has no player with id %(id)s.",
+            "unknown_player",
+            league=league.name,
+            id=player_id,
+        )
+    return player
+
+
+def parse_score(value: Any, errors: Errors, field: str = "score_a") -> Decimal | None:
+    """The first player's score: 1 (win), 0.5 (draw) or 0 (loss)."""
+    score: Decimal | None
+    if isinstance(value, bool):
+        score = None
+    else:
+        try:
+            score = Decimal(str(value).strip())
+        except (InvalidOperation, ValueError):
+            score = None
+    if score is None or not score.is_finite() or score not in Event.SCORES:
+        errors.add(
+            field,
+            "The score must be 1 (first player won), 0.5 (draw) or 0 (first player lost); "
+            "got %(value)r.",
+            "invalid_score",
+            value=value,
+        )
+        return None
+    return score.quantize(Decimal("0.1"))
+
+
+def parse_played_at(
+    league: League, value: Any, errors: Errors, field: str = "played_at"
+) -> tuple[dt.datetime, bool] | None:
+    """When the match was played, and whether only its date was given.
+
+    A date means noon in the league's time zone; a naive date-time is read in the
+    league's time zone too.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        parsed: Any = None
+        try:
+            # Date first: parse_datetime() would read "2024-07-01" as midnight.
+            parsed = parse_date(text) or parse_datetime(text)
+        except ValueError:
+            parsed = None
+        value = parsed if parsed is not None else value
+    zone = league_zone(league)
+    if isinstance(value, dt.datetime):
+        if timezone.is_naive(value):
+            value = value.replace(tzinfo=zone)
+        return value, False
+    if isinstance(value, dt.date):
+        return dt.datetime.combine(value, dt.time(12), tzinfo=zone), True
+    errors.add(
+        field,
+        "Give the day the match was played (YYYY-MM-DD) or a date and time; got %(value)r.",
+        "invalid_played_at",
+        value=value,
+    )
+    return None
+
+
+def check_played_at(
+    league: League, played_at: dt.datetime, date_only: bool, errors: Errors, field: str
+) -> None:
+    """A match is played on or after the league's start and not in the future."""
+    day = local_date(league, played_at)
+    now = timezone.now()
+    if (day > local_date(league, now)) if date_only else (played_at > now):
+        errors.add(
+            field,
+            "%(day)s is in the future: record a match once it has been played.",
+            "future",
+            day=day.isoformat(),
+        )
+    if day < league.start_date:
+        errors.add(
+            field,
+            "%(day)s is before the league started (%(start)s).",
+            "before_start",
+            day=day.isoformat(),
+            start=league.start_date.isoformat(),
+        )
+
+
+def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
+    """The optional game or points score shown next to the result ("3-1")."""
+    text = "" if value is None else str(value).strip()
+    if len(text) > POINTS_MAX:
+        errors.add(
+            field,
+            "The points score is too long (at most %(max)s characters).",
+            "points_too_long",
+            max=POINTS_MAX,
+        )
+    return text
+
+
+def check_active(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
+    """Results are recorded for active players only."""
+    for field, player in (("player_a", player_a), ("player_b", player_b)):
+        if player is not None and not player.active:
+            errors.add(
+                field,
+                "%(player)s is inactive; reactivate them before recording a result.",
+                "inactive_player",
+                player=player.display_name,
+            )
+
+
+def check_opponents(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
+    """A match has two different players."""
+    if player_a is not None and player_b is not None and player_a.pk == player_b.pk:
+        errors.add(
+            "player_b",
+            "A player cannot play themselves: choose two different players.",
+            "self_play",
+        )
+
+
+def resolve_match(league: League, value: Any, errors: Errors, field: str = "match") -> Event | None:
+    """A recorded match of ``league`` given as an ``Event`` or an id."""
+    if isinstance(value, Event):
+        if value.league_id != league.pk:
+            errors.add(field, "That match belongs to another league.", "other_league")
+            return None
+        event: Event | None = value
+    else:
+        try:
+            event_id = int(value)
+        except (TypeError, ValueError):
+            errors.add(field, "%(value)r is not a match id.", "invalid_match", value=value)
+            return None
+        event = Event.objects.filter(league=league, pk=event_id).first()
+        if event is None:
+            errors.add(
+                field,
+                "Unknown match: %(league)s has no event with id %(id)s.",
+                "unknown_match",
+                league=league.name,
+                id=event_id,
+            )
+            return None
+    if event.kind != Event.Kind.MATCH_RECORDED:
+        errors.add(
+            field,
+            "Event #%(seq)s is a “%(kind)s” event; only a recorded match can be voided.",
+            "not_a_match",
+            seq=event.seq,
+            kind=event.get_kind_display(),
+        )
+        return None
+    return event
+
+
+def check_not_voided(match: Event, errors: Errors, field: str = "match") -> None:
+    """A match is voided at most once."""
+    void = Event.objects.filter(voids=match).only("seq").first()
+    if void is not None:
+        errors.add(
+            field,
+            "Match #%(seq)s was already voided (event #%(void)s).",
+            "already_voided",
+            seq=match.seq,
+            void=void.seq,
+        )
+
+
+def check_reason(value: Any, errors: Errors) -> str:
+    """A void or a correction says why."""
+    reason = "" if value is None else str(value).strip()
+    if not reason:
+        errors.add("reason", "Give a reason (it is shown in the event log).", "required")
+    return reason
+
+
+def row_errors(error: ValidationError) -> dict[int, dict[str, list[str]]]:
+    """Split a ``record_round`` error into row index -> field -> messages.
+
+    Messages that belong to no row are returned under row -1 (field ``__all__``).
+    """
+    rows: dict[int, dict[str, list[str]]] = {}
+    for name, messages in error.message_dict.items():
+        match = ROUND_FIELD.match(name)
+        if match is None:
+            rows.setdefault(-1, {}).setdefault("__all__", []).extend(messages)
+            continue
+        field = match["field"] or "__all__"
+        rows.setdefault(int(match["row"]), {}).setdefault(field, []).extend(messages)
+    return rows
