@@ -1,4 +1,53 @@
-"""REST API routes."""
+"""REST API routes (under ``/api/``), the OpenAPI schema and its offline viewers."""
+
+from django.urls import include, path, re_path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from api import views
+from api.converters import IdConverter
+
+register_converter(IdConverter, "id")
 
 app_name = "api"
-urlpatterns: list = []
+
+league = "leagues/<slug:league_slug>/"
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path(
+        "redoc/",
+        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
+        name="redoc",
+    ),
+    path("leagues/", views.LeagueListView.as_view(), name="league-list"),
+    path(league, views.LeagueDetailView.as_view(), name="league-detail"),
+    path(f"{league}players/", views.PlayerListView.as_view(), name="player-list"),
+    path(
+        f"{league}players/<id:player_id>/",
+        views.PlayerDetailView.as_view(),
+        name="player-detail",
+    ),
+    path(
+        f"{league}players/<id:player_id>/history/",
+        views.PlayerHistoryView.as_view(),
+        name="player-history",
+    ),
+    path(f"{league}matches/", views.MatchListView.as_view(), name="match-list"),
+    path(f"{league}matches/<id:match_id>/", views.MatchDetailView.as_view(), name="match-detail"),
+    path(f"{league}matches/<id:match_id>/void/", views.MatchVoidView.as_view(), name="match-void"),
+    path(f"{league}rounds/", views.RoundView.as_view(), name="round"),
+    path(f"{league}standings/", views.StandingsView.as_view(), name="standings"),
+    path(f"{league}head-to-head/", views.HeadToHeadView.as_view(), name="head-to-head"),
+    path(f"{league}win-probability/", views.WinProbabilityView.as_view(), name="win-probability"),
+    path(f"{league}configs/", views.ConfigListView.as_view(), name="config-list"),
+    path(f"{league}configs/<id:version>/", views.ConfigDetailView.as_view(), name="config-detail"),
+    path(f"{league}replays/", views.ReplayListView.as_view(), name="replay-list"),
+    path(
+        f"{league}replays/<id:replay_id>/", views.ReplayDetailView.as_view(), name="replay-detail"
+    ),
+    path(f"{league}progress/", views.ProgressView.as_view(), name="progress"),
+    path("", include("ratings.backtest.api")),
+    # Last: any other path under /api/ answers a JSON 404 in the API's error format.
+    re_path(r"", views.not_found, name="not-found"),
+]

@@ -1,0 +1,12 @@
+"""Path converters for the API's URLs."""
+
+from django.urls.converters import IntConverter
+
+#: Largest id a URL may carry: 18 digits always fit the database's 64-bit integers.
+MAX_ID = 10**18 - 1
+
+
+class IdConverter(IntConverter):
+    """A database id or version number: 1 to 18 digits (longer never matches: a 404)."""
+
+    regex = "[0-9]{1,18}"

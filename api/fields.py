@@ -1,0 +1,104 @@
+"""Strict serializer fields: accept exactly what the OpenAPI schema documents.
+
+DRF's stock fields are lenient (a ``CharField`` takes ``12``, an ``IntegerField`` takes
+``"12"`` or ``"12.0"``, a ``BooleanField`` takes ``"yes"``). The API promises that input
+the schema calls invalid is refused, so JSON bodies and query strings go through these.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+_INTEGER = re.compile(r"-?[0-9]+")
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string, and only a string."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictFloatField(serializers.FloatField):
+    """A JSON number (not a string, not a boolean)."""
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer (not a string, not a boolean)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        if isinstance(data, float) and not data.is_integer():
+            self.fail("invalid")
+        return super().to_internal_value(int(data))
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """A plain decimal integer in a query string (no ``1.0``, no spaces)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, str) or not _INTEGER.fullmatch(data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class QueryBooleanField(serializers.BooleanField):
+    """``true`` or ``false`` in a query string (no ``yes``/``on``/``1``)."""
+
+    # DRF reads an absent checkbox as False; an absent query parameter is just absent.
+    default_empty_html = serializers.empty
+
+    def to_internal_value(self, data: Any) -> bool:
+        if data not in ("true", "false"):
+            self.fail("invalid", input=data)
+        return data == "true"
+
+
+@extend_schema_field({"type": "number", "minimum": 0, "maximum": 1, "multipleOf": 0.5})
+class ScoreField(serializers.Field):
+    """Player A's score: the JSON number 1 (win), 0.5 (draw) or 0 (loss)."""
+
+    default_error_messages = {"invalid": "Must be the number 1 (win), 0.5 (draw) or 0 (loss)."}
+
+    def to_internal_value(self, data: Any) -> Decimal:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("invalid")
+        if data not in (1, 0.5, 0):
+            self.fail("invalid")
+        return Decimal(str(float(data))).normalize()
+
+    def to_representation(self, value: Any) -> float:
+        return float(value)
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An RFC 3339 date-time string with a UTC offset (a naive one is ambiguous: refused)."""
+
+    default_error_messages = {
+        "naive": "Give a UTC offset, e.g. 2024-05-01T19:30:00+01:00 or 2024-05-01T18:30:00Z.",
+    }
+
+    def to_internal_value(self, value: Any) -> dt.datetime:
+        if not isinstance(value, str):
+            self.fail("invalid", format="YYYY-MM-DDThh:mm:ss+hh:mm")
+        try:
+            naive = dt.datetime.fromisoformat(value).tzinfo is None
+        except ValueError:
+            naive = False  # the parent reports the bad format
+        if naive:
+            self.fail("naive")
+        return super().to_internal_value(value)

@@ -1,0 +1,108 @@
+"""The ``Idempotency-Key`` header, mapped onto the event store's idempotency key.
+
+Duplicates are stopped by the database (``UNIQUE(league, idempotency_key)`` on events),
+never by a cache, and the write services compare a retried request with the stored event
+(same content: the stored event is returned; different content: an
+``idempotency_conflict`` error, which the API renders as 422). The API only decides which
+store key a request maps to:
+
+- one result:  ``match:<key>``
+- one void:    ``void:<key>``
+- a round of n results: row i is stored under ``round:<key>:<n>:<i>``.
+
+The prefix scopes a client's key to the kind of request, so a key used for a result can
+never be mistaken for a round row or for a key written by another part of the
+application. A round stores one event per row, each with its own key, because a round is
+n independent facts that happen to be submitted together; folding the row count into the
+keys makes a retry with more or fewer rows map to new keys, and
+``check_round_is_whole`` then sees rows stored under the same client key for a different
+row count and refuses the request (422) inside the same transaction, so nothing is
+written. Colons are not allowed in a client key so that ``round:<key>:`` is an exact
+prefix.
+
+The response to a write is built only from the stored event's immutable fields, so a
+retry rebuilds byte-for-byte the body the first request received, with the same status.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.db import IntegrityError
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+
+from api.errors import IdempotencyConflict
+from league.models import Event, League
+
+HEADER = "Idempotency-Key"
+MAX_LENGTH = 100
+# Visible ASCII without the colon (used as the separator in store keys).
+KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")
+
+
+def client_key(request: Request) -> str | None:
+    """The request's ``Idempotency-Key`` header, validated; ``None`` when absent."""
+    raw = request.headers.get(HEADER)
+    if raw is None:
+        return None
+    key = raw.strip()
+    if not KEY_PATTERN.fullmatch(key):
+        raise ValidationError(
+            {
+                HEADER: [
+                    f"Must be 1 to {MAX_LENGTH} visible ASCII characters without spaces or "
+                    "colons (a UUID is a good choice)."
+                ]
+            }
+        )
+    return key
+
+
+def match_key(key: str | None) -> str | None:
+    """Store key for one recorded result."""
+    return None if key is None else f"match:{key}"
+
+
+def void_key(key: str | None) -> str | None:
+    """Store key for one void."""
+    return None if key is None else f"void:{key}"
+
+
+def round_row_keys(key: str | None, rows: int) -> list[str | None]:
+    """Store keys for the rows of a round of ``rows`` results."""
+    if key is None:
+        return [None] * rows
+    return [f"round:{key}:{rows}:{index}" for index in range(rows)]
+
+
+def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
+    """Refuse a round whose client key already holds rows of a different round.
+
+    Call inside the transaction that stored the rows: afterwards the client key must own
+    exactly ``rows`` events, all under this row count.
+    """
+    if key is None:
+        return
+    stored = Event.objects.filter(league=league, idempotency_key__startswith=f"round:{key}:")
+    if stored.count() != rows:
+        raise IdempotencyConflict(
+            ["This Idempotency-Key was already used for a round with a different set of rows."]
+        )
+
+
+def retry_on_unique_race[T](call: Callable[[], T], attempts: int = 3) -> T:
+    """Run a service call, running it again if a concurrent twin won a unique-key race.
+
+    Two identical requests arriving together can both miss the existing event and both
+    try to insert; the database refuses the second (UNIQUE). Running the service again
+    lets it find the winner's event and apply its usual same-content/different-content
+    rule, so the loser answers exactly like a later retry would.
+    """
+    for _ in range(attempts - 1):
+        try:
+            return call()
+        except IntegrityError:
+            continue
+    return call()

@@ -1,0 +1,80 @@
+"""OpenAPI pieces shared by the views: the error body, headers and parameters."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+
+from api.converters import MAX_ID
+from api.idempotency import HEADER, KEY_PATTERN, MAX_LENGTH
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error response: a summary, a code and field -> messages (see ``api.errors``)."""
+
+    detail = serializers.CharField(help_text="Human-readable summary.")
+    code = serializers.CharField(
+        help_text="Machine-readable code, e.g. invalid, not_authenticated, idempotency_conflict."
+    )
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text=(
+            "Field (or non_field_errors, or a header name) -> messages; nested fields are "
+            "dotted, e.g. results.2.score_a. Empty when no field is at fault."
+        ),
+    )
+
+
+_DESCRIPTIONS = {
+    400: "Invalid input: field-level messages in `errors`.",
+    401: "Not authenticated (send a token: `Authorization: Token <key>`).",
+    403: "Authenticated, but not an organiser of this league.",
+    404: "No such league or object.",
+    422: "The Idempotency-Key was already used with a different request body.",
+}
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    """``responses`` entries for the given error statuses, all with ``ErrorSerializer``."""
+    return {
+        code: OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in codes
+    }
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    HEADER,
+    {"type": "string", "pattern": f"^{KEY_PATTERN.pattern}$", "maxLength": MAX_LENGTH},
+    OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "Makes a retry safe: 1 to 100 visible ASCII characters without spaces or colons "
+        "(a UUID is a good choice). A repeat with the same body returns the original "
+        "response and stores nothing new; the same key with a different body is refused "
+        "with 422. Keys are scoped to the league and to the kind of request."
+    ),
+)
+
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    description="Validator for If-None-Match.",
+    response=[200, 304],
+)
+LAST_MODIFIED = OpenApiParameter(
+    "Last-Modified",
+    str,
+    OpenApiParameter.HEADER,
+    description="When the standings were last computed or published.",
+    response=[200, 304],
+)
+
+
+def id_path(name: str, description: str) -> OpenApiParameter:
+    """An integer path parameter as the ``id`` converter matches it (0 to 10**18 - 1)."""
+    return OpenApiParameter(
+        name,
+        {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+        OpenApiParameter.PATH,
+        description=description,
+    )

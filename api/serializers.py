@@ -1,0 +1,568 @@
+"""Serializers: the API's documented field names, inputs and outputs.
+
+Output serializers never compute ratings: they render model rows and the plain data
+returned by ``ratings.selectors``. Private fields (who recorded an event, who asked for a
+replay and why it failed) are ``null`` unless the reader organises the league; the view
+puts ``is_organiser`` into the serializer context.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from api.converters import MAX_ID
+from api.fields import (
+    AwareDateTimeField,
+    QueryBooleanField,
+    QueryIntegerField,
+    ScoreField,
+    StrictCharField,
+    StrictFloatField,
+    StrictIntegerField,
+)
+from league.models import Event, League, Player
+from ratings.models import RatingConfig, Replay
+from ratings.selectors import MAX_PER_PAGE, SORT_KEYS
+
+MAX_ROUND_ROWS = 200
+
+
+def _is_organiser(serializer: serializers.Serializer) -> bool:
+    return bool(serializer.context.get("is_organiser"))
+
+
+@extend_schema_field({"type": "string", "nullable": True})
+class PrivateUsernameField(serializers.Field):
+    """A user's username, shown only to the league's organisers (else ``null``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("read_only", True)
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance: Any) -> Any:
+        if not _is_organiser(self.parent):
+            return None
+        return super().get_attribute(instance)
+
+    def to_representation(self, value: Any) -> str | None:
+        return None if value is None else value.get_username()
+
+
+# --- Leagues and players -------------------------------------------------------------
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    live_version = serializers.SerializerMethodField(
+        help_text="Version of the configuration whose standings are published (null: none yet)."
+    )
+
+    class Meta:
+        model = League
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "sport",
+            "time_zone",
+            "start_date",
+            "created_at",
+            "live_version",
+        ]
+        read_only_fields = fields
+
+    def get_live_version(self, league: League) -> int | None:
+        publication = getattr(league, "publication", None)
+        return None if publication is None else publication.config.version
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "slug", "display_name", "active", "created_at"]
+        read_only_fields = fields
+
+
+# --- Matches ---------------------------------------------------------------------------
+
+
+class MatchEventSerializer(serializers.ModelSerializer):
+    """A recorded result, from the event's immutable fields only.
+
+    The write endpoints answer with this shape, so a retried request rebuilds the same
+    body from the stored event.
+    """
+
+    player_a = serializers.IntegerField(source="player_a_id", read_only=True)
+    player_b = serializers.IntegerField(source="player_b_id", read_only=True)
+    score_a = ScoreField(read_only=True)
+    score_b = ScoreField(read_only=True)
+    played_on = serializers.SerializerMethodField(
+        help_text="Local date (league time zone) the match was played on."
+    )
+    replaces = serializers.IntegerField(source="replaces_id", read_only=True, allow_null=True)
+    recorded_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "seq",
+            "played_at",
+            "played_on",
+            "player_a",
+            "player_b",
+            "score_a",
+            "score_b",
+            "points",
+            "note",
+            "replaces",
+            "recorded_at",
+            "recorded_by",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.DATE)
+    def get_played_on(self, event: Event) -> str:
+        return event.played_at.astimezone(ZoneInfo(event.league.time_zone)).date().isoformat()
+
+
+class VoidInfoSerializer(serializers.ModelSerializer):
+    recorded_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
+
+    class Meta:
+        model = Event
+        fields = ["id", "seq", "reason", "recorded_at", "recorded_by"]
+        read_only_fields = fields
+
+
+class MatchSerializer(MatchEventSerializer):
+    """A recorded result as read back: with player names and whether it was voided."""
+
+    player_a_name = serializers.CharField(source="player_a.display_name", read_only=True)
+    player_b_name = serializers.CharField(source="player_b.display_name", read_only=True)
+    voided = serializers.SerializerMethodField()
+    void = serializers.SerializerMethodField(help_text="The void event, or null.")
+
+    class Meta(MatchEventSerializer.Meta):
+        fields = [
+            *MatchEventSerializer.Meta.fields,
+            "player_a_name",
+            "player_b_name",
+            "voided",
+            "void",
+        ]
+        read_only_fields = fields
+
+    def _void(self, event: Event) -> Event | None:
+        try:
+            return event.voided_by
+        except Event.DoesNotExist:
+            return None
+
+    def get_voided(self, event: Event) -> bool:
+        return self._void(event) is not None
+
+    @extend_schema_field(VoidInfoSerializer(allow_null=True))
+    def get_void(self, event: Event) -> dict | None:
+        void = self._void(event)
+        return None if void is None else VoidInfoSerializer(void, context=self.context).data
+
+
+class VoidEventSerializer(serializers.ModelSerializer):
+    """A stored void (the answer to a void request)."""
+
+    voids = serializers.IntegerField(source="voids_id", read_only=True)
+    recorded_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
+
+    class Meta:
+        model = Event
+        fields = ["id", "seq", "voids", "reason", "recorded_at", "recorded_by"]
+        read_only_fields = fields
+
+
+class RecordResultSerializer(serializers.Serializer):
+    """One result to record. Give ``played_at`` (a moment) or ``played_on`` (a local date)."""
+
+    player_a = StrictIntegerField(
+        min_value=1, max_value=MAX_ID, help_text="Id of player A (of this league)."
+    )
+    player_b = StrictIntegerField(
+        min_value=1, max_value=MAX_ID, help_text="Id of player B (of this league)."
+    )
+    score_a = ScoreField(help_text="Player A's score: 1 win, 0.5 draw, 0 loss.")
+    played_at = AwareDateTimeField(
+        required=False, help_text="When the match was played (ISO 8601 with a UTC offset)."
+    )
+    played_on = serializers.DateField(
+        required=False, help_text="Local date played (stored as noon in the league's zone)."
+    )
+    points = StrictCharField(
+        required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
+    )
+    note = StrictCharField(required=False, allow_blank=True, max_length=2000)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        has_at, has_on = "played_at" in attrs, "played_on" in attrs
+        if has_at == has_on:
+            raise serializers.ValidationError(
+                {"played_at": ["Give exactly one of played_at or played_on."]}
+            )
+        return attrs
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``league.services.record_match``."""
+        return self.service_kwargs_of(self.validated_data)
+
+    @staticmethod
+    def service_kwargs_of(data: dict[str, Any]) -> dict[str, Any]:
+        """``record_match`` keyword arguments from one validated result."""
+        return {
+            "player_a": data["player_a"],
+            "player_b": data["player_b"],
+            "score_a": data["score_a"],
+            "played_at": data.get("played_at", data.get("played_on")),
+            "points": data.get("points", ""),
+            "note": data.get("note", ""),
+        }
+
+
+class RecordRoundSerializer(serializers.Serializer):
+    """A round of results, stored all together or not at all."""
+
+    results = RecordResultSerializer(
+        many=True, allow_empty=False, max_length=MAX_ROUND_ROWS, min_length=1
+    )
+
+
+class VoidRequestSerializer(serializers.Serializer):
+    reason = StrictCharField(max_length=2000, help_text="Why the result is voided (required).")
+
+
+# --- Configurations and replays ----------------------------------------------------------
+
+
+class ConfigSerializer(serializers.Serializer):
+    """One configuration version (``ratings.selectors.ConfigInfo``)."""
+
+    version = serializers.IntegerField()
+    tau = serializers.FloatField()
+    initial_rating = serializers.FloatField()
+    initial_rd = serializers.FloatField()
+    initial_volatility = serializers.FloatField()
+    period_unit = serializers.ChoiceField(choices=RatingConfig.PeriodUnit.choices)
+    period_length = serializers.IntegerField()
+    period_anchor = serializers.DateField()
+    max_rd = serializers.FloatField()
+    volatility_ceiling = serializers.FloatField(allow_null=True)
+    rating_floor = serializers.FloatField(allow_null=True)
+    note = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    created_by = serializers.SerializerMethodField(
+        help_text="Username; organisers only (null for other readers or when unknown)."
+    )
+    is_live = serializers.BooleanField(help_text="Its standings are the published ones.")
+
+    def get_created_by(self, info: Any) -> str | None:
+        return (info.created_by or None) if _is_organiser(self) else None
+
+
+class CreateConfigSerializer(serializers.Serializer):
+    """Parameters of a new configuration version; omitted ones take the service's defaults."""
+
+    tau = StrictFloatField(required=False, min_value=0.01, max_value=10.0)
+    initial_rating = StrictFloatField(required=False, min_value=-10000.0, max_value=10000.0)
+    initial_rd = StrictFloatField(required=False, min_value=1.0, max_value=1000.0)
+    initial_volatility = StrictFloatField(required=False, min_value=0.0001, max_value=1.0)
+    period_unit = serializers.ChoiceField(choices=RatingConfig.PeriodUnit.choices, required=False)
+    period_length = StrictIntegerField(required=False, min_value=1, max_value=366)
+    period_anchor = serializers.DateField(required=False)
+    max_rd = StrictFloatField(required=False, min_value=1.0, max_value=1000.0)
+    volatility_ceiling = StrictFloatField(
+        required=False, allow_null=True, min_value=0.0001, max_value=1.0
+    )
+    rating_floor = StrictFloatField(
+        required=False, allow_null=True, min_value=-10000.0, max_value=10000.0
+    )
+    note = StrictCharField(required=False, allow_blank=True, max_length=200)
+
+
+class ReplaySerializer(serializers.ModelSerializer):
+    version = serializers.IntegerField(source="config.version", read_only=True)
+    progress = serializers.SerializerMethodField(help_text="Fraction done, 0 to 1.")
+    error = serializers.SerializerMethodField(help_text="Organisers only; null for other readers.")
+    requested_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
+
+    class Meta:
+        model = Replay
+        fields = [
+            "id",
+            "version",
+            "kind",
+            "status",
+            "from_period",
+            "periods_total",
+            "periods_done",
+            "progress",
+            "through_seq",
+            "attempts",
+            "queued_at",
+            "started_at",
+            "finished_at",
+            "error",
+            "requested_by",
+        ]
+        read_only_fields = fields
+
+    def get_progress(self, replay: Replay) -> float:
+        if replay.status == Replay.Status.COMPLETE:
+            return 1.0
+        if replay.periods_total <= 0:
+            return 0.0
+        return min(1.0, replay.periods_done / replay.periods_total)
+
+    def get_error(self, replay: Replay) -> str | None:
+        return replay.error if _is_organiser(self) else None
+
+
+# --- Query parameters ------------------------------------------------------------------
+
+
+class MatchQuerySerializer(serializers.Serializer):
+    player = QueryIntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Only matches this player id played.",
+    )
+    date_from = serializers.DateField(
+        required=False, help_text="Played on or after this local date."
+    )
+    date_to = serializers.DateField(
+        required=False, help_text="Played on or before this local date."
+    )
+    voided = QueryBooleanField(
+        required=False, help_text="true: only voided results; false: only live ones."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        start, end = attrs.get("date_from"), attrs.get("date_to")
+        if start is not None and end is not None and start > end:
+            raise serializers.ValidationError({"date_to": ["Must not be before date_from."]})
+        return attrs
+
+
+class PlayerQuerySerializer(serializers.Serializer):
+    active = QueryBooleanField(required=False, help_text="Filter on the active flag.")
+
+
+class VersionQuerySerializer(serializers.Serializer):
+    version = QueryIntegerField(
+        required=False,
+        min_value=1,
+        max_value=10**9,
+        help_text="Configuration version (default: the live one).",
+    )
+
+
+class StandingsQuerySerializer(VersionQuerySerializer):
+    period = QueryIntegerField(
+        required=False,
+        min_value=0,
+        max_value=10**6,
+        help_text="Standings at the end of this period index (capped at the current one).",
+    )
+    date = serializers.DateField(
+        required=False, help_text="Standings at the end of the period containing this date."
+    )
+    ordering = serializers.ChoiceField(
+        choices=SORT_KEYS, required=False, help_text="Sort key; a leading - reverses it."
+    )
+    search = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=120,
+        help_text="Part of a player's name (ranks unchanged).",
+    )
+    active = QueryBooleanField(required=False, help_text="true: active players only.")
+    min_games = QueryIntegerField(
+        required=False, min_value=0, max_value=10**6, help_text="Minimum games played."
+    )
+    page = QueryIntegerField(required=False, min_value=1, max_value=10**6, help_text="From 1.")
+    per_page = QueryIntegerField(
+        required=False, min_value=1, max_value=MAX_PER_PAGE, help_text="Rows per page."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "period" in attrs and "date" in attrs:
+            raise serializers.ValidationError({"period": ["Give period or date, not both."]})
+        return attrs
+
+
+class LeagueQuerySerializer(serializers.Serializer):
+    organised = QueryBooleanField(
+        required=False, help_text="true: only leagues the caller organises (or all, superuser)."
+    )
+
+
+class ReplayQuerySerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Replay.Status.choices, required=False)
+    version = QueryIntegerField(required=False, min_value=1, max_value=10**9)
+
+
+class PairQuerySerializer(VersionQuerySerializer):
+    player_a = QueryIntegerField(min_value=1, max_value=MAX_ID, help_text="Id of player A.")
+    player_b = QueryIntegerField(min_value=1, max_value=MAX_ID, help_text="Id of player B.")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["player_a"] == attrs["player_b"]:
+            raise serializers.ValidationError({"player_b": ["Choose two different players."]})
+        return attrs
+
+
+# --- Standings, history and predictions ----------------------------------------------------
+
+
+class PeriodSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    start = serializers.DateField(help_text="First day of the period.")
+    end = serializers.DateField(help_text="Last day of the period (inclusive).")
+
+
+class StandingRowSerializer(serializers.Serializer):
+    """One leaderboard row (``ratings.selectors.LeaderboardRow``)."""
+
+    rank = serializers.IntegerField()
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    active = serializers.BooleanField()
+    rating = serializers.FloatField()
+    rd = serializers.FloatField(help_text="RD grown to the period shown.")
+    low = serializers.FloatField(help_text="rating - 1.96 RD")
+    high = serializers.FloatField(help_text="rating + 1.96 RD")
+    volatility = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    last_period = serializers.IntegerField()
+    last_played = serializers.DateField(allow_null=True)
+    change = serializers.FloatField(
+        allow_null=True, help_text="Rating change over the last few periods (null: no games)."
+    )
+    provisional = serializers.BooleanField(help_text="RD above the provisional threshold.")
+
+
+class StandingsPageSerializer(serializers.Serializer):
+    """One page of standings with what describes it."""
+
+    version = serializers.IntegerField(
+        allow_null=True, help_text="Configuration version (null: the league has none yet)."
+    )
+    is_live = serializers.BooleanField()
+    computed_at = serializers.DateTimeField(
+        allow_null=True, help_text="When these standings were last computed."
+    )
+    current_period = PeriodSerializer(allow_null=True)
+    as_of = PeriodSerializer(
+        allow_null=True, help_text="The past period shown (null: the current standings)."
+    )
+    count = serializers.IntegerField(help_text="Rows in all pages.")
+    page = serializers.IntegerField()
+    per_page = serializers.IntegerField()
+    num_pages = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = StandingRowSerializer(many=True)
+
+
+class HistoryPointSerializer(serializers.Serializer):
+    """A player's state after one period they played (``ratings.selectors.HistoryPoint``)."""
+
+    period = serializers.IntegerField()
+    start = serializers.DateField()
+    end = serializers.DateField()
+    rating = serializers.FloatField()
+    rd = serializers.FloatField()
+    low = serializers.FloatField()
+    high = serializers.FloatField()
+    volatility = serializers.FloatField()
+    games = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+    change = serializers.FloatField(help_text="Rating change over the period.")
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    slug = serializers.CharField()
+    display_name = serializers.CharField()
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    version = serializers.IntegerField(allow_null=True)
+    player_a = PlayerRefSerializer()
+    player_b = PlayerRefSerializer()
+    games = serializers.IntegerField(help_text="Counted (not voided) matches between them.")
+    wins_a = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    wins_b = serializers.IntegerField()
+    expected_score_a = serializers.FloatField(
+        help_text="Glicko-2 expected score of A in a next game (a draw counts half)."
+    )
+
+
+class PlayerRatingSerializer(serializers.Serializer):
+    """A player's current rating (``ratings.selectors.PlayerSummary``)."""
+
+    id = serializers.IntegerField(source="player_id")
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    rank = serializers.IntegerField(allow_null=True, help_text="null while unrated.")
+    rating = serializers.FloatField()
+    rd = serializers.FloatField(help_text="RD grown to the current period.")
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class WinProbabilitySerializer(serializers.Serializer):
+    version = serializers.IntegerField(allow_null=True)
+    player_a = PlayerRatingSerializer()
+    player_b = PlayerRatingSerializer()
+    probability_a = serializers.FloatField(
+        help_text="Expected score of A (Glicko-2, a draw counting half), 0 to 1."
+    )
+    probability_b = serializers.FloatField(help_text="1 - probability_a.")
+
+
+class ReplayProgressSerializer(serializers.Serializer):
+    """The league's latest replay (``ratings.services.league_progress``)."""
+
+    replay_id = serializers.IntegerField()
+    config_version = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Replay.Kind.choices)
+    status = serializers.ChoiceField(choices=Replay.Status.choices)
+    in_progress = serializers.BooleanField(help_text="Queued or running.")
+    periods_done = serializers.IntegerField()
+    periods_total = serializers.IntegerField()
+    elapsed_seconds = serializers.FloatField(allow_null=True)
+    attempts = serializers.IntegerField()
+    live = serializers.BooleanField(help_text="Its version is the published one.")
+    timings = serializers.DictField(help_text="Seconds spent reading, computing, writing.")
+    error = serializers.SerializerMethodField(help_text="Organisers only; null for others.")
+
+    def get_error(self, progress: dict) -> str | None:
+        return progress.get("error") if _is_organiser(self) else None
+
+
+class ProgressSerializer(serializers.Serializer):
+    replay = ReplayProgressSerializer(
+        allow_null=True,
+        help_text="The replay in progress, else the latest one; null if there was none.",
+    )

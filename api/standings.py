@@ -1,0 +1,113 @@
+"""Standings responses: which period was asked for, cache validators, the page body.
+
+The ETag is a digest of everything the standings body depends on, all of it cheap to read
+without computing the standings: the configuration and its projection state (when and
+how far it was computed), the publication, the current period (RDs grow with it), the
+players' names and flags, and the query string. A poll whose ``If-None-Match`` carries it
+gets 304 without the leaderboard query running.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.http import http_date
+from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.utils.urls import replace_query_param
+
+from league.models import League, Player
+from ratings import selectors
+from ratings.engine.errors import MatchBeforeAnchorError
+from ratings.models import ProjectionState, Publication, RatingConfig
+from ratings.time import current_period
+
+
+def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int | None:
+    """The period index asked for by ``?period=`` or ``?date=``; None for the current one."""
+    if config is None:
+        return None
+    if "period" in params:
+        return params["period"]
+    if "date" in params:
+        try:
+            return selectors.period_for_date(config, params["date"])
+        except MatchBeforeAnchorError:
+            raise ValidationError(
+                {"date": [f"Before the first rating period (from {config.period_anchor})."]}
+            ) from None
+    return None
+
+
+@dataclass(frozen=True)
+class Validators:
+    """The standings' ETag and Last-Modified for one request."""
+
+    etag: str
+    computed_at: dt.datetime | None
+    last_modified: dt.datetime | None
+
+    def headers(self) -> dict[str, str]:
+        headers = {"ETag": self.etag}
+        if self.last_modified is not None:
+            headers["Last-Modified"] = http_date(self.last_modified.timestamp())
+        return headers
+
+    def matches(self, if_none_match: str | None) -> bool:
+        """True when an ``If-None-Match`` header names this ETag (weak comparison)."""
+        if not if_none_match:
+            return False
+        candidates = [tag.strip() for tag in if_none_match.split(",")]
+        return "*" in candidates or any(tag.removeprefix("W/") == self.etag for tag in candidates)
+
+
+def validators(league: League, config: RatingConfig | None, request: Request) -> Validators:
+    """Validators of the standings ``request`` asks for under ``config``."""
+    players = list(
+        Player.objects.filter(league=league)
+        .order_by("pk")
+        .values_list("pk", "display_name", "slug", "active")
+    )
+    parts: list[Any] = [league.pk, players, sorted(request.query_params.lists())]
+    computed_at = last_modified = None
+    if config is not None:
+        projection = ProjectionState.objects.filter(config=config).first()
+        publication = Publication.objects.filter(league=league).first()
+        if projection is not None:
+            computed_at = projection.computed_at
+            parts += [
+                projection.computed_at.isoformat(),
+                projection.through_seq,
+                projection.through_period,
+                projection.complete,
+            ]
+        if publication is not None:
+            parts += [publication.config_id, publication.published_at.isoformat()]
+        parts += [config.pk, current_period(config)]
+        moments = [m for m in (computed_at, publication and publication.published_at) if m]
+        last_modified = max(moments) if moments else None
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return Validators(f'"{digest}"', computed_at, last_modified)
+
+
+def page_body(request: Request, board: selectors.Leaderboard, computed_at: Any) -> dict:
+    """The ``StandingsPageSerializer`` data of one leaderboard page."""
+    url = request.build_absolute_uri()
+    page, pages = board.page, board.num_pages
+    return {
+        "version": board.config.version if board.config else None,
+        "is_live": bool(board.config and board.config.is_live),
+        "computed_at": computed_at,
+        "current_period": board.current_period,
+        "as_of": board.as_of,
+        "count": board.total,
+        "page": page,
+        "per_page": board.per_page,
+        "num_pages": pages,
+        "next": replace_query_param(url, "page", page + 1) if page < pages else None,
+        "previous": replace_query_param(url, "page", page - 1) if page > 1 else None,
+        "results": board.rows,
+    }

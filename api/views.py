@@ -1,0 +1,656 @@
+"""API views: thin adapters from HTTP to the write services and the read selectors.
+
+Writes go through ``league.services`` and ``ratings.services``; reads through
+``ratings.selectors``. Every league-scoped view resolves its league from the URL, so
+permissions (``api.permissions``) and private fields are decided per league.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.http import Http404, HttpRequest, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import filters, generics, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.serializers import Serializer
+
+from api import idempotency, schema, standings
+from api.errors import error_body
+from api.pagination import StrictLimitOffsetPagination
+from api.permissions import LeagueOrganiserOrReadOnly
+from api.serializers import (
+    ConfigSerializer,
+    CreateConfigSerializer,
+    HeadToHeadSerializer,
+    HistoryPointSerializer,
+    LeagueQuerySerializer,
+    LeagueSerializer,
+    MatchEventSerializer,
+    MatchQuerySerializer,
+    MatchSerializer,
+    PairQuerySerializer,
+    PlayerQuerySerializer,
+    PlayerSerializer,
+    ProgressSerializer,
+    RecordResultSerializer,
+    RecordRoundSerializer,
+    ReplayQuerySerializer,
+    ReplaySerializer,
+    StandingsPageSerializer,
+    StandingsQuerySerializer,
+    VersionQuerySerializer,
+    VoidEventSerializer,
+    VoidRequestSerializer,
+    WinProbabilitySerializer,
+)
+from league import services as league_services
+from league.models import Event, League, Player
+from ratings import selectors
+from ratings import services as rating_services
+from ratings.engine.prediction import win_probability
+from ratings.models import RatingConfig, Replay
+
+
+def query_dict(request: Request) -> dict[str, str]:
+    """The query string as a plain dict (last value wins).
+
+    A plain dict rather than the ``QueryDict``: DRF reads an empty HTML form value as
+    "absent", but ``?date=`` is an invalid date, not a missing one.
+    """
+    return request.query_params.dict()
+
+
+class LeagueScopedMixin:
+    """Resolves ``<league_slug>`` once per request and answers permission questions on it."""
+
+    permission_classes = [LeagueOrganiserOrReadOnly]
+    parser_classes = [JSONParser]
+    pagination_class = StrictLimitOffsetPagination
+    request: Request
+    kwargs: dict[str, Any]
+
+    def get_league(self) -> League:
+        if not hasattr(self, "_league"):
+            self._league = get_object_or_404(
+                League.objects.select_related("publication__config"),
+                slug=self.kwargs["league_slug"],
+            )
+        return self._league
+
+    def user_is_organiser(self) -> bool:
+        if not hasattr(self, "_is_organiser"):
+            self._is_organiser = self.get_league().is_organiser(self.request.user)
+        return self._is_organiser
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()  # type: ignore[misc]
+        if getattr(self, "swagger_fake_view", False):
+            return context
+        context.update(league=self.get_league(), is_organiser=self.user_is_organiser())
+        return context
+
+    def query(self, serializer_class: type[Serializer]) -> dict[str, Any]:
+        """The request's query parameters, validated (400 on bad input)."""
+        serializer = serializer_class(data=query_dict(self.request))
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def config_for(self, version: int | None) -> RatingConfig | None:
+        """The configuration ``version`` of the league (404 if unknown), else the live one."""
+        league = self.get_league()
+        if version is None:
+            return selectors.live_config(league)
+        config = RatingConfig.objects.filter(league=league, version=version).first()
+        if config is None:
+            raise Http404(f"{league.name} has no configuration version {version}.")
+        return config
+
+    def player_from_query(self, player_id: int, field: str) -> Player:
+        """A player of this league named by a query parameter (400 when not one)."""
+        player = Player.objects.filter(league=self.get_league(), pk=player_id).first()
+        if player is None:
+            raise ValidationError({field: [f"No player with id {player_id} in this league."]})
+        return player
+
+
+# --- Leagues and players -----------------------------------------------------------------
+
+
+@extend_schema(
+    tags=["leagues"],
+    parameters=[LeagueQuerySerializer],
+    responses={200: LeagueSerializer(many=True), **schema.errors(400)},
+)
+class LeagueListView(generics.ListAPIView):
+    """Every league. ``?organised=true`` keeps the leagues the caller may change."""
+
+    serializer_class = LeagueSerializer
+    pagination_class = StrictLimitOffsetPagination
+    filter_backends = [filters.SearchFilter, filters.OrderingFilter]
+    search_fields = ["name", "slug", "sport"]
+    ordering_fields = ["name", "slug", "start_date", "created_at"]
+    ordering = ["name"]
+
+    def get_queryset(self):
+        leagues = League.objects.select_related("publication__config")
+        if getattr(self, "swagger_fake_view", False):
+            return leagues
+        params = LeagueQuerySerializer(data=query_dict(self.request))
+        params.is_valid(raise_exception=True)
+        if params.validated_data.get("organised"):
+            user = self.request.user
+            if not user.is_authenticated:
+                return leagues.none()
+            if not user.is_superuser:
+                leagues = leagues.filter(organisers=user)
+        return leagues
+
+
+@extend_schema(tags=["leagues"], responses={200: LeagueSerializer, **schema.errors(404)})
+class LeagueDetailView(generics.RetrieveAPIView):
+    """One league."""
+
+    serializer_class = LeagueSerializer
+    queryset = League.objects.select_related("publication__config")
+    lookup_field = "slug"
+    lookup_url_kwarg = "league_slug"
+
+
+@extend_schema(
+    tags=["players"],
+    parameters=[PlayerQuerySerializer],
+    responses={200: PlayerSerializer(many=True), **schema.errors(400, 404)},
+)
+class PlayerListView(LeagueScopedMixin, generics.ListAPIView):
+    """The league's players. ``?active=true|false`` filters on the active flag."""
+
+    serializer_class = PlayerSerializer
+    filter_backends = [filters.SearchFilter, filters.OrderingFilter]
+    search_fields = ["display_name", "slug"]
+    ordering_fields = ["display_name", "created_at", "id"]
+    ordering = ["display_name"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Player.objects.none()
+        params = self.query(PlayerQuerySerializer)
+        players = Player.objects.filter(league=self.get_league())
+        if "active" in params:
+            players = players.filter(active=params["active"])
+        return players
+
+
+@extend_schema(
+    tags=["players"],
+    parameters=[schema.id_path("player_id", "The player's id.")],
+    responses={200: PlayerSerializer, **schema.errors(404)},
+)
+class PlayerDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
+    """One player of the league."""
+
+    serializer_class = PlayerSerializer
+    lookup_url_kwarg = "player_id"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Player.objects.none()
+        return Player.objects.filter(league=self.get_league())
+
+
+@extend_schema(
+    tags=["players"],
+    parameters=[VersionQuerySerializer, schema.id_path("player_id", "The player's id.")],
+    responses={200: HistoryPointSerializer(many=True), **schema.errors(400, 404)},
+)
+class PlayerHistoryView(LeagueScopedMixin, generics.GenericAPIView):
+    """The player's rating after each period they played, oldest first.
+
+    Each row: period, its first and last day, rating, RD, the 95% interval, volatility,
+    games and W-D-L in that period, and the rating change. ``?version=`` picks a
+    configuration version (default: the live one).
+    """
+
+    serializer_class = HistoryPointSerializer
+
+    def get(self, request: Request, league_slug: str, player_id: int) -> Response:
+        params = self.query(VersionQuerySerializer)
+        player = get_object_or_404(Player, league=self.get_league(), pk=player_id)
+        config = self.config_for(params.get("version"))
+        points = [] if config is None else selectors.player_history(config, player)
+        page = self.paginate_queryset(points)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+# --- Matches -----------------------------------------------------------------------------
+
+
+@extend_schema(tags=["matches"])
+class MatchListView(LeagueScopedMixin, generics.ListAPIView):
+    """The league's recorded results, voided ones included and marked."""
+
+    serializer_class = MatchSerializer
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["played_at", "seq", "recorded_at"]
+    ordering = ["-played_at", "-seq"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Event.objects.none()
+        params = self.query(MatchQuerySerializer)
+        return selectors.match_events(
+            self.get_league(),
+            player_id=params.get("player"),
+            date_from=params.get("date_from"),
+            date_to=params.get("date_to"),
+            voided=params.get("voided"),
+        )
+
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[MatchQuerySerializer],
+        responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="matches_record",
+        summary="Record a result",
+        description=(
+            "Organisers only. Send ``Idempotency-Key`` to make retries safe: the same key "
+            "with the same body returns the original response and stores nothing new; the "
+            "same key with a different body is refused with 422."
+        ),
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=RecordResultSerializer,
+        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 422)},
+    )
+    def post(self, request: Request, league_slug: str) -> Response:
+        league = self.get_league()
+        key = idempotency.client_key(request)
+        serializer = RecordResultSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        event = idempotency.retry_on_unique_race(
+            lambda: league_services.record_match(
+                league,
+                **serializer.service_kwargs(),
+                recorded_by=request.user,
+                idempotency_key=idempotency.match_key(key),
+            )
+        )
+        body = MatchEventSerializer(event, context=self.get_serializer_context()).data
+        location = reverse(
+            "api:match-detail", kwargs={"league_slug": league.slug, "match_id": event.pk}
+        )
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+
+
+@extend_schema(
+    tags=["matches"],
+    parameters=[schema.id_path("match_id", "The match event's id.")],
+    responses={200: MatchSerializer, **schema.errors(404)},
+)
+class MatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
+    """One recorded result, with its void if it was voided."""
+
+    serializer_class = MatchSerializer
+    lookup_url_kwarg = "match_id"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Event.objects.none()
+        return selectors.match_events(self.get_league())
+
+
+@extend_schema(
+    tags=["matches"],
+    summary="Void a result",
+    description=(
+        "Organisers only. The match stops counting; the void and its reason are stored as "
+        "a new event. ``Idempotency-Key`` works as for recording a result."
+    ),
+    parameters=[schema.IDEMPOTENCY_KEY, schema.id_path("match_id", "The match event's id.")],
+    request=VoidRequestSerializer,
+    responses={201: VoidEventSerializer, **schema.errors(400, 401, 403, 404, 422)},
+)
+class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
+    serializer_class = VoidRequestSerializer
+
+    def post(self, request: Request, league_slug: str, match_id: int) -> Response:
+        league = self.get_league()
+        match = get_object_or_404(Event.objects.matches(), league=league, pk=match_id)
+        key = idempotency.client_key(request)
+        serializer = VoidRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        void = idempotency.retry_on_unique_race(
+            lambda: league_services.void_match(
+                league,
+                match,
+                reason=serializer.validated_data["reason"],
+                recorded_by=request.user,
+                idempotency_key=idempotency.void_key(key),
+            )
+        )
+        body = VoidEventSerializer(void, context=self.get_serializer_context()).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["matches"],
+    summary="Record a round of results (all or nothing)",
+    description=(
+        "Organisers only. Either every result is stored or none is; errors name the row "
+        "(``results.2.score_a``). With ``Idempotency-Key`` a retry of the same round returns "
+        "the original response; the same key with different rows is refused with 422."
+    ),
+    parameters=[schema.IDEMPOTENCY_KEY],
+    request=RecordRoundSerializer,
+    responses={201: MatchEventSerializer(many=True), **schema.errors(400, 401, 403, 404, 422)},
+)
+class RoundView(LeagueScopedMixin, generics.GenericAPIView):
+    serializer_class = RecordRoundSerializer
+
+    def post(self, request: Request, league_slug: str) -> Response:
+        league = self.get_league()
+        key = idempotency.client_key(request)
+        serializer = RecordRoundSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        rows = serializer.validated_data["results"]
+        keys = idempotency.round_row_keys(key, len(rows))
+        results = [
+            {**RecordResultSerializer.service_kwargs_of(row), "idempotency_key": row_key}
+            for row, row_key in zip(rows, keys, strict=True)
+        ]
+
+        def record() -> list[Event]:
+            with transaction.atomic():
+                events = league_services.record_round(league, results, recorded_by=request.user)
+                idempotency.check_round_is_whole(league, key, len(rows))
+            return events
+
+        events = idempotency.retry_on_unique_race(record)
+        context = self.get_serializer_context()
+        body = MatchEventSerializer(events, many=True, context=context).data
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+# --- Standings and predictions -----------------------------------------------------------
+
+
+@extend_schema(
+    tags=["standings"],
+    parameters=[
+        StandingsQuerySerializer,
+        OpenApiParameter(
+            "If-None-Match",
+            str,
+            OpenApiParameter.HEADER,
+            description="An ETag from an earlier response: 304 when nothing changed.",
+        ),
+        schema.ETAG,
+        schema.LAST_MODIFIED,
+    ],
+    responses={
+        200: OpenApiResponse(StandingsPageSerializer, description="A page of standings."),
+        304: OpenApiResponse(description="Not modified since the ETag sent."),
+        **schema.errors(400, 404),
+    },
+)
+class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
+    """The league's standings: current, or at the end of a period (``?period=``/``?date=``).
+
+    ``?version=`` reads another configuration version's standings. Responses carry an
+    ``ETag`` (and ``Last-Modified``, the time the standings were computed); send
+    ``If-None-Match`` to poll cheaply (304 when nothing changed).
+    """
+
+    serializer_class = StandingsPageSerializer
+    pagination_class = None
+
+    def get(self, request: Request, league_slug: str) -> Response:
+        league = self.get_league()
+        params = self.query(StandingsQuerySerializer)
+        config = self.config_for(params.get("version"))
+        period = standings.requested_period(config, params)
+        validators = standings.validators(league, config, request)
+        headers = validators.headers()
+        if validators.matches(request.headers.get("If-None-Match")):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        board = selectors.leaderboard(
+            league,
+            config=config,
+            active_only=params.get("active", False),
+            min_games=params.get("min_games", 0),
+            search=params.get("search", ""),
+            sort=params.get("ordering", "rank"),
+            as_of_period=period,
+            page=params.get("page", 1),
+            per_page=params.get("per_page", selectors.DEFAULT_PER_PAGE),
+        )
+        body = standings.page_body(request, board, validators.computed_at)
+        return Response(StandingsPageSerializer(body).data, headers=headers)
+
+
+@extend_schema(
+    tags=["standings"],
+    parameters=[PairQuerySerializer],
+    responses={200: HeadToHeadSerializer, **schema.errors(400, 404)},
+)
+class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
+    """Player A's record against player B (counted matches only) and A's expected score."""
+
+    serializer_class = HeadToHeadSerializer
+
+    def get(self, request: Request, league_slug: str) -> Response:
+        params = self.query(PairQuerySerializer)
+        league = self.get_league()
+        player_a = self.player_from_query(params["player_a"], "player_a")
+        player_b = self.player_from_query(params["player_b"], "player_b")
+        config = self.config_for(params.get("version"))
+        rows = selectors.head_to_head(league, config, player_a)
+        row = next((r for r in rows if r.opponent_id == player_b.pk), None)
+        if row is None:
+            expected = _expected_score(league, config, player_a, player_b)
+            wins = draws = losses = 0
+        else:
+            expected = row.win_probability
+            wins, draws, losses = row.wins, row.draws, row.losses
+        body = {
+            "version": None if config is None else config.version,
+            "player_a": player_a,
+            "player_b": player_b,
+            "games": wins + draws + losses,
+            "wins_a": wins,
+            "draws": draws,
+            "wins_b": losses,
+            "expected_score_a": expected,
+        }
+        return Response(HeadToHeadSerializer(body).data)
+
+
+def _expected_score(
+    league: League, config: RatingConfig | None, player_a: Player, player_b: Player
+) -> float:
+    a = selectors.player_summary(league, config, player_a)
+    b = selectors.player_summary(league, config, player_b)
+    return float(win_probability(a.rating, a.rd, b.rating, b.rd))
+
+
+@extend_schema(
+    tags=["standings"],
+    parameters=[PairQuerySerializer],
+    responses={200: WinProbabilitySerializer, **schema.errors(400, 404)},
+)
+class WinProbabilityView(LeagueScopedMixin, generics.GenericAPIView):
+    """The Glicko-2 expected score of A against B (a draw counts half), from current ratings.
+
+    Ratings and RDs are each player's current ones (RD grown to the current period); an
+    unrated player enters with the configuration's initial values.
+    """
+
+    serializer_class = WinProbabilitySerializer
+
+    def get(self, request: Request, league_slug: str) -> Response:
+        params = self.query(PairQuerySerializer)
+        league = self.get_league()
+        player_a = self.player_from_query(params["player_a"], "player_a")
+        player_b = self.player_from_query(params["player_b"], "player_b")
+        config = self.config_for(params.get("version"))
+        a = selectors.player_summary(league, config, player_a)
+        b = selectors.player_summary(league, config, player_b)
+        p = float(win_probability(a.rating, a.rd, b.rating, b.rd))
+        body = {
+            "version": None if config is None else config.version,
+            "player_a": a,
+            "player_b": b,
+            "probability_a": p,
+            "probability_b": 1.0 - p,
+        }
+        return Response(WinProbabilitySerializer(body).data)
+
+
+# --- Configurations and replays ----------------------------------------------------------
+
+
+@extend_schema(tags=["configurations"])
+class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
+    """The league's rating configuration versions, newest first."""
+
+    serializer_class = ConfigSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return []
+        return selectors.config_versions(self.get_league())
+
+    @extend_schema(
+        operation_id="configurations_list",
+        responses={200: ConfigSerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="configurations_create",
+        summary="Create a configuration version (starts a full replay)",
+        description=(
+            "Organisers only. Omitted parameters take their defaults. The new version's "
+            "standings are built by a replay and published when it completes."
+        ),
+        request=CreateConfigSerializer,
+        responses={201: ConfigSerializer, **schema.errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, league_slug: str) -> Response:
+        league = self.get_league()
+        serializer = CreateConfigSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        config = rating_services.create_config(
+            league, created_by=request.user, **serializer.validated_data
+        )
+        body = ConfigSerializer(
+            selectors.config_info(league, config), context=self.get_serializer_context()
+        ).data
+        location = reverse(
+            "api:config-detail", kwargs={"league_slug": league.slug, "version": config.version}
+        )
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+
+
+@extend_schema(
+    tags=["configurations"],
+    parameters=[schema.id_path("version", "The configuration version number.")],
+    responses={200: ConfigSerializer, **schema.errors(404)},
+)
+class ConfigDetailView(LeagueScopedMixin, generics.GenericAPIView):
+    """One configuration version."""
+
+    serializer_class = ConfigSerializer
+
+    def get(self, request: Request, league_slug: str, version: int) -> Response:
+        config = self.config_for(version)
+        info = selectors.config_info(self.get_league(), config)
+        return Response(self.get_serializer(info).data)
+
+
+@extend_schema(tags=["replays"])
+class ReplayListView(LeagueScopedMixin, generics.ListAPIView):
+    """The league's replays (every version), newest first, with status and progress."""
+
+    serializer_class = ReplaySerializer
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["queued_at", "id"]
+    ordering = ["-queued_at", "-id"]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Replay.objects.none()
+        params = self.query(ReplayQuerySerializer)
+        replays = selectors.replays_of(self.get_league())
+        if "status" in params:
+            replays = replays.filter(status=params["status"])
+        if "version" in params:
+            replays = replays.filter(config__version=params["version"])
+        return replays
+
+    @extend_schema(
+        operation_id="replays_list",
+        parameters=[ReplayQuerySerializer],
+        responses={200: ReplaySerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="replays_start",
+        summary="Start a full replay of the newest configuration version",
+        description="Organisers only. Answers 202 with the queued replay; poll it for progress.",
+        request=None,
+        responses={202: ReplaySerializer, **schema.errors(400, 401, 403, 404)},
+    )
+    def post(self, request: Request, league_slug: str) -> Response:
+        replay = rating_services.request_full_replay(self.get_league(), requested_by=request.user)
+        replay = selectors.replays_of(self.get_league()).get(pk=replay.pk)
+        body = ReplaySerializer(replay, context=self.get_serializer_context()).data
+        return Response(body, status=status.HTTP_202_ACCEPTED)
+
+
+@extend_schema(
+    tags=["replays"],
+    parameters=[schema.id_path("replay_id", "The replay's id.")],
+    responses={200: ReplaySerializer, **schema.errors(404)},
+)
+class ReplayDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
+    """One replay: status, progress, timings; its error only for the league's organisers."""
+
+    serializer_class = ReplaySerializer
+    lookup_url_kwarg = "replay_id"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Replay.objects.none()
+        return selectors.replays_of(self.get_league())
+
+
+@extend_schema(tags=["replays"], responses={200: ProgressSerializer, **schema.errors(404)})
+class ProgressView(LeagueScopedMixin, generics.GenericAPIView):
+    """Whether a replay is under way for the league, and how far it got."""
+
+    serializer_class = ProgressSerializer
+
+    def get(self, request: Request, league_slug: str) -> Response:
+        progress = rating_services.league_progress(self.get_league())
+        return Response(self.get_serializer({"replay": progress}).data)
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any unknown path under /api/: a 404 in the API's error format, not an HTML page."""
+    return JsonResponse(error_body("Not found.", "not_found"), status=status.HTTP_404_NOT_FOUND)

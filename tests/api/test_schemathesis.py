@@ -1,0 +1,159 @@
+"""Schemathesis against the API's own OpenAPI schema, in process (WSGI).
+
+Every operation of the API is exercised with generated valid and invalid input on a fixture
+league with published standings: reads anonymously, writes with an organiser's token.
+Checks: no server error, responses conform to the schema (status codes, content types,
+bodies), and input the schema calls invalid is never accepted. A second pass sends every
+write anonymously and as another league's organiser: never anything but 401/403.
+
+Examples are derandomized (``deterministic``) so a run is reproducible, and kept small so
+the whole module runs in well under a minute.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.renderers import OpenApiJsonRenderer
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from league.models import Event
+from ratings.models import RatingConfig, Replay
+
+pytestmark = pytest.mark.django_db
+
+MAX_EXAMPLES = 20
+SAFE = {"GET", "HEAD", "OPTIONS"}
+METHODS = {"get", "post", "put", "patch", "delete"}
+# Another part of the application mounts its own endpoints under /api/ and tests them itself.
+NOT_OURS = ("/backtests/",)
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+
+def _schema_dict() -> dict:
+    """The OpenAPI document exactly as ``/api/schema/?format=json`` serves it."""
+    document = SchemaGenerator().get_schema(request=None, public=True)
+    return json.loads(OpenApiJsonRenderer().render(document))
+
+
+SCHEMA = _schema_dict()
+OPERATIONS = [
+    pytest.param(method.upper(), path, id=f"{method.upper()} {path}")
+    for path, item in SCHEMA["paths"].items()
+    for method in item
+    if method in METHODS and not any(part in path for part in NOT_OURS)
+]
+
+
+def _has_inputs_besides_the_path(operation) -> bool:
+    definition = operation.definition.raw
+    parameters = [*definition.get("parameters", [])]
+    return "requestBody" in definition or any(p.get("in") != "path" for p in parameters)
+
+
+def _run(operation, mode: GenerationMode, slug: str, headers: dict, checks: list) -> None:
+    strategy = operation.as_strategy(generation_mode=mode, path_parameters={"league_slug": slug})
+
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=strategy)
+    def exercise(case) -> None:
+        case.call_and_validate(headers=headers, checks=checks)
+
+    exercise()
+
+
+@pytest.fixture
+def api(rated):
+    """The schema (as served) bound to the app, for the fixture league ``rated``.
+
+    The WSGI handler closes the database connection after each request, which would end
+    the test's transaction; like Django's test client, keep it open while the test runs.
+    """
+    loaded = schemathesis.openapi.from_dict(SCHEMA)
+    loaded.app = get_wsgi_application()
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield loaded
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+
+
+def test_the_schema_tested_is_the_one_served():
+    response = APIClient().get("/api/schema/", {"format": "json"})
+    assert response.status_code == 200
+    assert json.loads(response.content) == SCHEMA
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+def test_operation_conforms_to_the_schema(api, rated, organiser, method, path):
+    operation = api[path][method]
+    headers = {}
+    if method not in SAFE:
+        token, _ = Token.objects.get_or_create(user=organiser)
+        headers["Authorization"] = f"Token {token.key}"
+    _run(operation, GenerationMode.POSITIVE, rated.slug, headers, CHECKS)
+    if _has_inputs_besides_the_path(operation):
+        try:
+            _run(operation, GenerationMode.NEGATIVE, rated.slug, headers, CHECKS)
+        except Unsatisfiable:
+            pytest.fail(f"No invalid input could be generated for {method} {path}")
+
+
+def _refused_with(expected: int):
+    def check(ctx, response, case) -> bool | None:
+        if response.status_code != expected:
+            raise AssertionError(
+                f"{case.method} {case.formatted_path} answered {response.status_code} to a "
+                f"caller without the right to write (expected {expected})."
+            )
+        return None
+
+    check.__name__ = f"refused_with_{expected}"
+    return check
+
+
+WRITES = [param for param in OPERATIONS if param.values[0] not in SAFE]
+
+
+@pytest.mark.parametrize(("method", "path"), WRITES)
+@pytest.mark.parametrize("role", ["anonymous", "other_organiser"])
+def test_writes_are_refused_without_the_right(api, rated, other_organiser, role, method, path):
+    headers, expected = {}, 401
+    if role == "other_organiser":
+        token, _ = Token.objects.get_or_create(user=other_organiser)
+        headers, expected = {"Authorization": f"Token {token.key}"}, 403
+    counts = (Event.objects.count(), RatingConfig.objects.count(), Replay.objects.count())
+    operation = api[path][method]
+    _run(operation, GenerationMode.POSITIVE, rated.slug, headers, [_refused_with(expected)])
+    assert (Event.objects.count(), RatingConfig.objects.count(), Replay.objects.count()) == counts
