@@ -1,4 +1,44 @@
-"""Public pages (server-rendered)."""
+"""Public pages (server-rendered) and the organisers' configuration page."""
+
+from django.urls import path
+
+from ratings import export_views
+from ratings.backtest import views as backtest
+from ratings.views import config, pages
 
 app_name = "pages"
-urlpatterns: list = []
+urlpatterns = [
+    path("", pages.home, name="home"),
+    path("<slug:league_slug>/", pages.league, name="league"),
+    path("<slug:league_slug>/players/<slug:player_slug>/", pages.player, name="player"),
+    path(
+        "<slug:league_slug>/players/<slug:player_slug>/ranks/",
+        pages.player_ranks,
+        name="player_ranks",
+    ),
+    path("<slug:league_slug>/matches/", pages.matches, name="matches"),
+    path("<slug:league_slug>/events/", pages.events, name="events"),
+    path("<slug:league_slug>/compare/", pages.compare, name="compare"),
+    path("<slug:league_slug>/config/", config.config, name="config"),
+    path("<slug:league_slug>/progress/", config.progress, name="progress"),
+    path(
+        "<slug:league_slug>/export/standings.csv",
+        export_views.export_standings,
+        name="export_standings",
+    ),
+    path(
+        "<slug:league_slug>/export/history.csv", export_views.export_history, name="export_history"
+    ),
+    path("<slug:league_slug>/backtest/", backtest.sweep_list, name="backtest"),
+    path(
+        "<slug:league_slug>/backtest/<int:sweep_id>/", backtest.sweep_detail, name="backtest_sweep"
+    ),
+    path(
+        "<slug:league_slug>/backtest/<int:sweep_id>/progress/",
+        backtest.sweep_progress,
+        name="backtest_progress",
+    ),
+    path(
+        "<slug:league_slug>/backtest/<int:sweep_id>/adopt/", backtest.adopt, name="backtest_adopt"
+    ),
+]

@@ -1,0 +1,1 @@
+"""The server-rendered pages: public standings (``pages``) and the organisers' view (``config``)."""

@@ -1,0 +1,83 @@
+"""The organisers' view of a league's rating configuration and of its replays."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from league.models import League
+from ratings import selectors
+from ratings.engine.errors import InvalidParameterError
+from ratings.forms import ConfigForm
+from ratings.services import create_config, league_progress
+
+
+def _add_service_errors(form: ConfigForm, error: ValidationError) -> None:
+    """Report the service's refusal on the form, per field where it names one."""
+    if hasattr(error, "error_dict"):
+        for name, errors in error.message_dict.items():
+            field = name if name in form.fields else None
+            for message in errors:
+                form.add_error(field, message)
+    else:
+        for message in error.messages:
+            form.add_error(None, message)
+
+
+@require_http_methods(["GET", "POST"])
+def config(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Current parameters, a form for a new version, and the live replay progress."""
+    league = get_object_or_404(League, slug=league_slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not league.is_organiser(request.user):
+        raise PermissionDenied("Only this league's organisers can change its configuration.")
+    live = selectors.live_config(league)
+    if request.method == "POST":
+        form = ConfigForm(request.POST, league=league)
+        if form.is_valid():
+            try:
+                created = create_config(league, created_by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                _add_service_errors(form, error)
+            except InvalidParameterError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request,
+                    f"Version {created.version} saved. The standings are being recomputed; "
+                    "the previous ones stay visible until the replay completes.",
+                )
+                return redirect("pages:config", league_slug=league.slug)
+    else:
+        form = ConfigForm(initial=ConfigForm.initial_for(league, live), league=league)
+    context = {
+        "league": league,
+        "form": form,
+        "live": selectors.config_info(league, live) if live else None,
+        "versions": selectors.config_versions(league),
+        "progress": league_progress(league),
+        "replays": selectors.recent_replays(league),
+        "show_outcome": True,
+    }
+    return render(request, "pages/config.html", context)
+
+
+@require_GET
+def progress(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The replay progress fragment that the pages poll with htmx while a replay runs."""
+    league = get_object_or_404(League, slug=league_slug)
+    return render(
+        request,
+        "pages/_progress.html",
+        {
+            "league": league,
+            "progress": league_progress(league),
+            "polling": True,
+            "show_outcome": request.GET.get("outcome") == "1",
+        },
+    )

@@ -1,0 +1,637 @@
+"""Every page through the Django test client: content, filters, empty states, 404s, permissions.
+
+Expected numbers are computed here from the stored projection rows and the formulas of
+docs/glicko2.md (RD growth, 95% interval, win probability), never by the selectors under test.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+from unittest import mock
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from league import services as league_services
+from league.models import League, Player
+from ratings import selectors
+from ratings import services as rating_services
+from ratings.models import PlayerPeriod, RatingConfig, Replay, Standing
+from tests.functional.conftest import rate
+
+pytestmark = pytest.mark.django_db
+
+SCALE = 173.7178
+
+
+def league_url(league: League, **query: object) -> str:
+    url = reverse("pages:league", kwargs={"league_slug": league.slug})
+    if query:
+        url += "?" + "&".join(f"{key}={value}" for key, value in query.items())
+    return url
+
+
+def player_url(player: Player) -> str:
+    return reverse(
+        "pages:player", kwargs={"league_slug": player.league.slug, "player_slug": player.slug}
+    )
+
+
+def weeks_since_anchor(league: League, anchor: dt.date) -> int:
+    """The current weekly period, from today's date in the league's time zone."""
+    today = dt.datetime.now(ZoneInfo(league.time_zone)).date()
+    return (today - anchor).days // 7
+
+
+def expected_rd_now(standing: Standing, current: int, max_rd: float = 350.0) -> float:
+    """Glicko-2 step 6 applied for every idle period since the last one played."""
+    idle = current - standing.last_period
+    if idle == 0:
+        return standing.rd
+    phi = standing.rd / SCALE
+    return min(SCALE * math.sqrt(phi**2 + idle * standing.volatility**2), max_rd)
+
+
+def expected_win_probability(ra: float, rda: float, rb: float, rdb: float) -> float:
+    phi = math.sqrt((rda / SCALE) ** 2 + (rdb / SCALE) ** 2)
+    g = 1 / math.sqrt(1 + 3 * phi**2 / math.pi**2)
+    return 1 / (1 + math.exp(-g * (ra - rb) / SCALE))
+
+
+def names(board) -> list[str]:
+    return [row.name for row in board.rows]
+
+
+# --- Home ------------------------------------------------------------------------------
+
+
+def test_home_lists_every_league_with_its_size(client, club, other_league):
+    response = client.get(reverse("pages:home"))
+    assert response.status_code == 200
+    summaries = {item.slug: item for item in response.context["leagues"]}
+    assert (summaries["riverside"].players, summaries["riverside"].matches) == (5, 7)
+    assert (summaries["hilltop"].players, summaries["hilltop"].matches) == (0, 0)
+    assert reverse("pages:league", kwargs={"league_slug": "hilltop"}) in response.text
+
+
+def test_home_without_leagues_says_so(client, db):
+    response = client.get(reverse("pages:home"))
+    assert response.status_code == 200
+    assert "No leagues yet" in response.text
+
+
+# --- Leaderboard -----------------------------------------------------------------------
+
+
+def test_leaderboard_orders_by_rating_with_rd_grown_to_the_current_period(client, club):
+    league, config = club["league"], club["config"]
+    response = client.get(league_url(league))
+    assert response.status_code == 200
+    board = response.context["board"]
+    standings = Standing.objects.filter(config=config, games__gt=0).order_by("-rating")
+    assert names(board) == [s.player.display_name for s in standings]
+    assert [row.rank for row in board.rows] == [1, 2, 3, 4]
+    current = weeks_since_anchor(league, dt.date(2024, 1, 1))
+    assert board.current_period.index == current
+    for row, standing in zip(board.rows, standings, strict=True):
+        rd = expected_rd_now(standing, current)
+        assert row.rd == pytest.approx(rd, rel=1e-12)
+        assert row.low == pytest.approx(standing.rating - 1.96 * rd)
+        assert row.high == pytest.approx(standing.rating + 1.96 * rd)
+        assert (row.games, row.wins, row.draws, row.losses) == (
+            standing.games,
+            standing.wins,
+            standing.draws,
+            standing.losses,
+        )
+    assert board.in_progress
+    assert "In progress" in response.text
+    assert "Eve Evans" not in response.text  # never played: unrated, not ranked
+
+
+@pytest.mark.parametrize(("threshold", "marked"), [(110.0, 4), (1000.0, 0)])
+def test_provisional_marker_follows_the_configured_threshold(
+    client, club, settings, threshold, marked
+):
+    settings.PROVISIONAL_RD = threshold
+    response = client.get(league_url(club["league"]))
+    rows = response.context["board"].rows
+    assert sum(row.provisional for row in rows) == marked
+    assert response.text.count('class="badge badge--prov"') == marked
+
+
+def test_min_games_filter_reranks_the_remaining_field(client, club):
+    board = client.get(league_url(club["league"], min_games=3)).context["board"]
+    assert names(board) == ["Ann Archer", "Bob Baker", "Cat Cooper"]
+    assert [row.rank for row in board.rows] == [1, 2, 3]
+    assert all(row.games >= 3 for row in board.rows)
+
+
+def test_active_only_hides_inactive_players(client, club):
+    Player.objects.filter(pk=club["bob"].pk).update(active=False)
+    everyone = client.get(league_url(club["league"])).context["board"]
+    assert "Bob Baker" in names(everyone)
+    active = client.get(league_url(club["league"], active="on")).context["board"]
+    assert "Bob Baker" not in names(active)
+    assert [row.rank for row in active.rows] == [1, 2, 3]
+
+
+def test_leaderboard_and_player_page_link_the_csv_downloads(client, club):
+    slug = {"league_slug": club["league"].slug}
+    board = client.get(league_url(club["league"])).text
+    assert reverse("pages:export_standings", kwargs=slug) in board
+    assert reverse("pages:export_history", kwargs=slug) in board
+    assert reverse("pages:export_history", kwargs=slug) in client.get(player_url(club["ann"])).text
+
+
+def test_search_narrows_rows_but_keeps_the_true_rank(client, club):
+    board = client.get(league_url(club["league"], q="BAK")).context["board"]
+    assert names(board) == ["Bob Baker"]
+    assert board.rows[0].rank == 2
+    assert board.total == 1
+
+
+def test_search_treats_wildcards_literally(client, club):
+    board = client.get(league_url(club["league"], q="%")).context["board"]
+    assert board.rows == []
+    response = client.get(league_url(club["league"], q="%"))
+    assert "No players match these filters" in response.text
+
+
+@pytest.mark.parametrize(
+    ("sort", "key", "reverse_order"),
+    [
+        ("name", lambda row: row.name, False),
+        ("-name", lambda row: row.name, True),
+        ("-games", lambda row: row.games, True),
+        ("rd", lambda row: row.rd, False),
+        ("-low", lambda row: row.low, True),
+        ("-rank", lambda row: row.rank, True),
+    ],
+)
+def test_sorting_by_column(client, club, sort, key, reverse_order):
+    response = client.get(league_url(club["league"], sort=sort))
+    rows = response.context["board"].rows
+    values = [key(row) for row in rows]
+    assert values == sorted(values, reverse=reverse_order)
+    assert 'aria-sort="' in response.text
+
+
+def test_unknown_sort_is_reported_and_ignored(client, club):
+    response = client.get(league_url(club["league"], sort="password"))
+    assert response.status_code == 200
+    assert [row.rank for row in response.context["board"].rows] == [1, 2, 3, 4]
+    assert "(ignored)" in response.text
+
+
+def test_selector_refuses_an_unknown_sort(club):
+    with pytest.raises(ValueError, match="Unknown sort"):
+        selectors.leaderboard(club["league"], sort="rating; DROP TABLE")
+
+
+def test_pagination_is_done_in_the_query(club):
+    league = club["league"]
+    first = selectors.leaderboard(league, per_page=3)
+    second = selectors.leaderboard(league, per_page=3, page=2)
+    assert [row.rank for row in first.rows] == [1, 2, 3]
+    assert [row.rank for row in second.rows] == [4]
+    assert (first.total, first.num_pages) == (4, 2)
+    beyond = selectors.leaderboard(league, per_page=3, page=9)
+    assert beyond.page == 2
+    assert [row.rank for row in beyond.rows] == [4]
+
+
+def test_change_over_the_last_periods(club):
+    league, config, ann = club["league"], club["config"], club["ann"]
+    board = selectors.leaderboard(league, as_of_period=4, change_periods=2)
+    ann_row = next(row for row in board.rows if row.name == "Ann Archer")
+    after_2 = PlayerPeriod.objects.get(config=config, player=ann, period_index=2).rating
+    after_4 = PlayerPeriod.objects.get(config=config, player=ann, period_index=4).rating
+    assert ann_row.change == pytest.approx(after_4 - after_2)
+    dan_row = next(row for row in board.rows if row.name == "Dan Dyer")
+    assert dan_row.change == pytest.approx(dan_row.rating - config.initial_rating)
+    # Nobody has played in the last four (current) periods.
+    assert all(row.change is None for row in selectors.leaderboard(league).rows)
+
+
+def test_standings_as_of_a_past_period_come_from_history_rows(client, club):
+    league, config = club["league"], club["config"]
+    response = client.get(league_url(league, period=1))
+    board = response.context["board"]
+    assert board.as_of.index == 1
+    assert not board.in_progress
+    assert "Standings after Period 1" in response.text
+    rows = {row.name: row for row in board.rows}
+    assert set(rows) == {"Ann Archer", "Bob Baker", "Cat Cooper"}
+    for name, row in rows.items():
+        last = (
+            PlayerPeriod.objects.filter(
+                config=config, player__display_name=name, period_index__lte=1
+            )
+            .order_by("-period_index")
+            .first()
+        )
+        games = sum(
+            PlayerPeriod.objects.filter(
+                config=config, player__display_name=name, period_index__lte=1
+            ).values_list("games", flat=True)
+        )
+        assert row.rating == last.rating
+        assert row.games == games
+        phi = last.rd / SCALE
+        idle = 1 - last.period_index
+        expected = last.rd if idle == 0 else SCALE * math.sqrt(phi**2 + idle * last.volatility**2)
+        assert row.rd == pytest.approx(expected, rel=1e-12)
+    ratings = [row.rating for row in board.rows]
+    assert ratings == sorted(ratings, reverse=True)
+
+
+def test_standings_as_of_a_date_use_the_period_containing_it(client, club):
+    board = client.get(league_url(club["league"], date="2024-01-10")).context["board"]
+    assert board.as_of.index == 1
+    assert board.as_of.start == dt.date(2024, 1, 8)
+
+
+def test_a_date_before_the_first_period_is_reported(client, club):
+    response = client.get(league_url(club["league"], date="2023-06-01"))
+    assert response.status_code == 200
+    assert "before the first rating period" in response.text
+    assert response.context["board"].as_of is None
+
+
+def test_league_without_configuration_shows_an_empty_state(client, league):
+    response = client.get(league_url(league))
+    assert response.status_code == 200
+    assert "no rating configuration yet" in response.text
+    assert response.context["board"].rows == []
+
+
+def test_league_with_configuration_but_no_matches(client, league, make_player):
+    make_player(league, "Solo Player")
+    rate(league)
+    response = client.get(league_url(league))
+    assert response.status_code == 200
+    assert "No rated players yet" in response.text
+
+
+def test_unknown_league_is_404(client, db):
+    assert client.get(league_url(League(slug="nowhere"))).status_code == 404
+    for name in ("matches", "events", "compare", "progress", "config"):
+        url = reverse(f"pages:{name}", kwargs={"league_slug": "nowhere"})
+        assert client.get(url).status_code == 404, name
+
+
+# --- Replay progress -------------------------------------------------------------------
+
+
+def test_running_replay_shows_a_polling_banner_over_the_previous_standings(client, club):
+    league = club["league"]
+    rating_services.request_full_replay(league)  # queued, not run
+    response = client.get(league_url(league))
+    assert "Standings are being recomputed" in response.text
+    assert "these are the previous ones" in response.text
+    assert names(response.context["board"]) == ["Ann Archer", "Bob Baker", "Dan Dyer", "Cat Cooper"]
+    partial = client.get(reverse("pages:progress", kwargs={"league_slug": league.slug}))
+    assert partial.status_code == 200
+    assert 'hx-trigger="every 2s"' in partial.text
+    assert "<html" not in partial.text
+
+
+def test_finished_replay_stops_polling(client, club):
+    partial = client.get(reverse("pages:progress", kwargs={"league_slug": club["league"].slug}))
+    assert "hx-trigger" not in partial.text
+    assert "Standings updated" in partial.text
+
+
+# --- Player ----------------------------------------------------------------------------
+
+
+def chart_data(response) -> dict:
+    match = re.search(
+        r'<script id="chart-data" type="application/json">(.*?)</script>', response.text, re.S
+    )
+    assert match, "the chart's json_script element is missing"
+    return json.loads(match.group(1))
+
+
+def test_player_page_charts_one_point_per_played_period_with_the_band(client, club):
+    config, ann = club["config"], club["ann"]
+    response = client.get(player_url(ann))
+    assert response.status_code == 200
+    rows = PlayerPeriod.objects.filter(config=config, player=ann).order_by("period_index")
+    data = chart_data(response)
+    assert data["periods"] == [row.period_index for row in rows] == [0, 1, 2, 3, 4]
+    assert data["rating"] == [round(row.rating, 2) for row in rows]
+    assert data["low"] == [round(row.rating - 1.96 * row.rd, 2) for row in rows]
+    assert data["high"] == [round(row.rating + 1.96 * row.rd, 2) for row in rows]
+    assert data["volatility"] == [round(row.volatility, 6) for row in rows]
+    # Each chart is also a table for screen readers, and no script is inline.
+    assert response.text.count("<details>") == 2
+    inline_script = r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>"
+    assert re.search(inline_script, response.text) is None
+
+
+def test_player_results_show_each_period_rating_change(client, club):
+    config, ann = club["config"], club["ann"]
+    results = client.get(player_url(ann)).context["results"]
+    assert [r.opponent for r in results.items] == [
+        "Dan Dyer",
+        "Bob Baker",
+        "Bob Baker",
+        "Cat Cooper",
+        "Bob Baker",
+    ]
+    assert [r.outcome for r in results.items] == ["Win", "Win", "Win", "Draw", "Win"]
+    for result in results.items:
+        row = PlayerPeriod.objects.get(config=config, player=ann, period_index=result.period)
+        assert result.rating_change == pytest.approx(row.rating - row.rating_before)
+    # Bob's loss to Ann, recorded with Bob as player A, reads as a win from Ann's side.
+    assert results.items[1].score == 1
+
+
+def test_head_to_head_uses_both_current_ratings_and_rds(client, club):
+    league, config, ann = club["league"], club["config"], club["ann"]
+    h2h = {row.opponent: row for row in client.get(player_url(ann)).context["head_to_head"]}
+    assert (h2h["Bob Baker"].wins, h2h["Bob Baker"].draws, h2h["Bob Baker"].losses) == (3, 0, 0)
+    assert (h2h["Cat Cooper"].wins, h2h["Cat Cooper"].draws) == (0, 1)
+    current = weeks_since_anchor(league, dt.date(2024, 1, 1))
+    mine = Standing.objects.get(config=config, player=ann)
+    theirs = Standing.objects.get(config=config, player=club["bob"])
+    expected = expected_win_probability(
+        mine.rating,
+        expected_rd_now(mine, current),
+        theirs.rating,
+        expected_rd_now(theirs, current),
+    )
+    assert h2h["Bob Baker"].win_probability == pytest.approx(expected, rel=1e-9)
+
+
+def ranks_url(player: Player) -> str:
+    return reverse(
+        "pages:player_ranks",
+        kwargs={"league_slug": player.league.slug, "player_slug": player.slug},
+    )
+
+
+def test_rank_history_ranks_within_each_period(client, club):
+    config, bob = club["config"], club["bob"]
+    page = client.get(player_url(bob))
+    assert f'hx-get="{ranks_url(bob)}"' in page.text  # loaded after the page by htmx
+    fragment = client.get(ranks_url(bob), headers={"HX-Request": "true"})
+    assert fragment.status_code == 200
+    assert "<html" not in fragment.text
+    ranks = fragment.context["ranks"]
+    assert [point.period for point in ranks] == [0, 1, 2, 3, 4]
+    for point in ranks:
+        field = PlayerPeriod.objects.filter(config=config, period_index=point.period)
+        mine = field.get(player=bob).rating
+        assert point.players == field.count()
+        assert point.rank == 1 + field.filter(rating__gt=mine).count()
+
+
+def test_rank_history_without_javascript_is_a_page_of_its_own(client, club):
+    response = client.get(ranks_url(club["dan"]))
+    assert response.status_code == 200
+    assert "<html" in response.text
+    # Period 4: Ann (beat Dan) and Bob (beat Cat) finish above Dan, Cat below him.
+    assert [(p.period, p.rank, p.players) for p in response.context["ranks"]] == [(4, 3, 4)]
+    never = client.get(ranks_url(club["eve"]))
+    assert "No ranked periods yet" in never.text
+    missing = reverse(
+        "pages:player_ranks", kwargs={"league_slug": club["league"].slug, "player_slug": "x"}
+    )
+    assert client.get(missing).status_code == 404
+
+
+def test_player_with_one_game(client, club):
+    response = client.get(player_url(club["dan"]))
+    assert response.status_code == 200
+    assert chart_data(response)["periods"] == [4]
+    assert len(response.context["results"].items) == 1
+    assert response.context["summary"].games == 1
+
+
+def test_player_who_never_played(client, club):
+    response = client.get(player_url(club["eve"]))
+    assert response.status_code == 200
+    assert "No rated games yet" in response.text
+    assert "No results recorded yet" in response.text
+    assert response.context["summary"].rank is None
+
+
+def test_player_page_of_a_league_without_configuration(client, league, make_player):
+    player = make_player(league, "Early Bird")
+    response = client.get(player_url(player))
+    assert response.status_code == 200
+    assert "no rating configuration yet" in response.text
+
+
+def test_unknown_player_is_404(client, club, other_league, make_player):
+    league = club["league"]
+    missing = reverse("pages:player", kwargs={"league_slug": league.slug, "player_slug": "nobody"})
+    assert client.get(missing).status_code == 404
+    stranger = make_player(other_league, "Stranger")
+    wrong_league = reverse(
+        "pages:player", kwargs={"league_slug": league.slug, "player_slug": stranger.slug}
+    )
+    assert client.get(wrong_league).status_code == 404
+
+
+# --- Matches and events ----------------------------------------------------------------
+
+
+def test_voided_match_is_marked_in_the_match_list_and_the_event_log(client, club):
+    league = club["league"]
+    first = league.events.order_by("seq").first()
+    void = league_services.void_match(league, first, reason="Wrong players entered")
+    rate(league)
+    matches = client.get(reverse("pages:matches", kwargs={"league_slug": league.slug}))
+    assert matches.status_code == 200
+    voided = [m for m in matches.context["matches"].items if m.voided_by]
+    assert [(m.seq, m.voided_by) for m in voided] == [(first.seq, void.seq)]
+    assert "Voided" in matches.text
+    events = client.get(reverse("pages:events", kwargs={"league_slug": league.slug}))
+    entries = {e.seq: e for e in events.context["events"].items}
+    assert entries[void.seq].kind == "match_voided"
+    assert f"Match #{first.seq}" in entries[void.seq].summary
+    assert entries[void.seq].reason == "Wrong players entered"
+    assert entries[first.seq].voided_by == void.seq
+    assert "event--voided" in events.text
+    # The voided game no longer counts for Ann.
+    ann = client.get(player_url(club["ann"])).context["summary"]
+    assert ann.games == 4
+
+
+def test_matches_and_events_empty_states(client, league):
+    for name, text in (("matches", "No matches recorded yet"), ("events", "No events recorded")):
+        response = client.get(reverse(f"pages:{name}", kwargs={"league_slug": league.slug}))
+        assert response.status_code == 200
+        assert text in response.text
+
+
+# --- Compare versions ------------------------------------------------------------------
+
+
+def test_compare_two_versions_side_by_side(client, club):
+    league, v1 = club["league"], club["config"]
+    v2 = rate(league, tau=1.2, initial_rd=200.0, max_rd=300.0)
+    url = reverse("pages:compare", kwargs={"league_slug": league.slug})
+    response = client.get(url, {"a": v1.version, "b": v2.version})
+    assert response.status_code == 200
+    rows = {row.name: row for row in response.context["comparison"].items}
+    for name, row in rows.items():
+        a = Standing.objects.get(config=v1, player__display_name=name)
+        b = Standing.objects.get(config=v2, player__display_name=name)
+        assert row.rating_a == a.rating
+        assert row.rating_b == b.rating
+        assert row.rating_change == pytest.approx(b.rating - a.rating)
+        assert row.rank_a == 1 + Standing.objects.filter(config=v1, rating__gt=a.rating).count()
+        assert row.rank_b == 1 + Standing.objects.filter(config=v2, rating__gt=b.rating).count()
+    # Defaults: B is the live version, A the one before it.
+    default = client.get(url)
+    assert (default.context["a"], default.context["b"]) == (1, 2)
+
+
+def test_compare_waits_for_a_version_still_being_computed(client, club):
+    league = club["league"]
+    with mock.patch.object(rating_services, "_enqueue"):  # no worker picks it up
+        rating_services.create_config(league, tau=0.9)
+    url = reverse("pages:compare", kwargs={"league_slug": league.slug})
+    response = client.get(url, {"a": 1, "b": 2})
+    assert response.status_code == 200
+    assert response.context["comparison"] is None
+    assert "v2 are still being computed" in response.text
+
+
+def test_first_standings_being_computed(client, league, make_player, record):
+    player_a, player_b = make_player(league, "First One"), make_player(league, "Second One")
+    with mock.patch.object(rating_services, "_enqueue"):
+        record(league, [(player_a, player_b, "1", dt.date(2024, 1, 3))])
+        rating_services.create_config(league)
+    response = client.get(league_url(league))
+    assert "The first standings are being computed" in response.text
+    assert "Standings are being recomputed" in response.text
+
+
+def test_compare_unknown_version_is_404(client, club):
+    url = reverse("pages:compare", kwargs={"league_slug": club["league"].slug})
+    assert client.get(url, {"a": 99}).status_code == 404
+    assert client.get(url, {"a": "x"}).status_code == 404
+
+
+def test_compare_without_configuration(client, league):
+    response = client.get(reverse("pages:compare", kwargs={"league_slug": league.slug}))
+    assert response.status_code == 200
+    assert "no rating configuration yet" in response.text
+
+
+# --- Configuration page ----------------------------------------------------------------
+
+
+def config_url(league: League) -> str:
+    return reverse("pages:config", kwargs={"league_slug": league.slug})
+
+
+def valid_post(**changes: object) -> dict[str, object]:
+    data = {
+        "tau": "0.7",
+        "initial_rating": "1500",
+        "initial_rd": "300",
+        "initial_volatility": "0.06",
+        "period_unit": "days",
+        "period_length": "14",
+        "period_anchor": "2024-01-01",
+        "max_rd": "300",
+        "volatility_ceiling": "",
+        "rating_floor": "",
+        "note": "Fortnightly periods",
+    }
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("who", "status"),
+    [("anonymous", 302), ("organiser", 200), ("other_organiser", 403), ("superuser", 200)],
+)
+def test_config_page_permissions(client, club, request, who, status):
+    if who != "anonymous":
+        client.force_login(request.getfixturevalue(who))
+    response = client.get(config_url(club["league"]))
+    assert response.status_code == status
+    if status == 302:
+        assert response["Location"].startswith(reverse("admin:login"))
+    if status == 200:
+        assert "Live parameters" in response.text
+    before = RatingConfig.objects.count()
+    post = client.post(config_url(club["league"]), valid_post())
+    assert post.status_code == (302 if status == 200 else status)
+    assert RatingConfig.objects.count() == before + (1 if status == 200 else 0)
+
+
+def test_valid_post_creates_a_new_version_and_starts_a_replay(client, club, organiser):
+    league = club["league"]
+    client.force_login(organiser)
+    response = client.post(config_url(league), valid_post(), follow=True)
+    assert response.status_code == 200
+    newest = RatingConfig.objects.filter(league=league).latest("version")
+    assert newest.version == 2
+    assert (newest.tau, newest.period_length, newest.max_rd) == (0.7, 14, 300.0)
+    assert newest.created_by == organiser
+    assert newest.note == "Fortnightly periods"
+    assert Replay.objects.filter(config=newest, kind="full").exists()
+    assert "Version 2 saved" in response.text
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "message"),
+    [
+        ({"tau": "0"}, "tau", "τ must be greater than 0."),
+        ({"tau": "abc"}, "tau", "τ must be a number."),
+        ({"initial_rd": "-5"}, "initial_rd", "The initial RD must be greater than 0."),
+        ({"initial_volatility": "0"}, "initial_volatility", "must be greater than 0"),
+        ({"period_length": "0"}, "period_length", "The period length must be at least 1."),
+        ({"period_anchor": "2024-02-01"}, "period_anchor", "on or before the league's first day"),
+        ({"max_rd": "100"}, "max_rd", "at least the initial RD"),
+        ({"volatility_ceiling": "0.01"}, "volatility_ceiling", "not be below"),
+        ({"rating_floor": "1600"}, "rating_floor", "not be above the initial rating"),
+        ({"period_unit": "years"}, "period_unit", "Select a valid choice"),
+    ],
+)
+def test_invalid_post_shows_the_message_and_creates_nothing(
+    client, club, organiser, changes, field, message
+):
+    client.force_login(organiser)
+    before = (RatingConfig.objects.count(), Replay.objects.count())
+    response = client.post(config_url(club["league"]), valid_post(**changes))
+    assert response.status_code == 200  # the form again, with its messages
+    assert any(message in error for error in response.context["form"].errors[field])
+    assert message.replace("'", "&#x27;") in response.text
+    assert (RatingConfig.objects.count(), Replay.objects.count()) == before
+
+
+def test_config_post_requires_the_csrf_token(club, organiser):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organiser)
+    before = RatingConfig.objects.count()
+    response = client.post(config_url(club["league"]), valid_post())
+    assert response.status_code == 403
+    assert RatingConfig.objects.count() == before
+
+
+def test_config_page_for_a_league_without_configuration(client, league, organiser):
+    client.force_login(organiser)
+    response = client.get(config_url(league))
+    assert response.status_code == 200
+    assert "No configuration yet" in response.text
+    assert response.context["form"].initial["period_anchor"] == league.start_date
+    # A date input only accepts ISO dates, whatever the site's locale.
+    assert 'type="date" name="period_anchor" value="2024-01-01"' in response.text
+    created = client.post(config_url(league), valid_post())
+    assert created.status_code == 302
+    assert RatingConfig.objects.get(league=league).version == 1
