@@ -1,0 +1,618 @@
+"""The organisers' admin: leagues, players, result entry and the read-only event log.
+
+Access is per league, from ``League.organisers`` (a superuser sees everything): every
+queryset, form choice and object check below goes through ``organised_leagues``. Django's
+model permissions are not used, so an organiser needs only ``is_staff``.
+
+Writes go through ``league.services``; nothing here saves an ``Event`` itself.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.module_loading import import_string
+
+from league import services
+from league.admin_import import import_urls
+from league.forms import (
+    PLAYER_LIST_ID,
+    CorrectionForm,
+    LeagueForm,
+    MatchForm,
+    PlayerAddForm,
+    PlayerChangeForm,
+    RoundForm,
+    RoundFormSet,
+    VoidForm,
+    add_service_errors,
+)
+from league.models import Event, League, Player
+from league.validation import row_errors
+
+# The admin is the one place where the write side starts read-side work (the button that
+# recomputes ratings). It names the read side's services by path, at run time, so that
+# league/ keeps no import of ratings/.
+REQUEST_FULL_REPLAY = "ratings.services.request_full_replay"
+LEAGUE_PROGRESS = "ratings.services.league_progress"
+
+RESULT_TEXT = {Decimal("1"): "1-0", Decimal("0.5"): "½-½", Decimal("0"): "0-1"}
+
+
+def organised_leagues(user: Any) -> QuerySet[League]:
+    """The leagues ``user`` may manage in the admin: all for a superuser."""
+    if not (getattr(user, "is_active", False) and getattr(user, "is_staff", False)):
+        return League.objects.none()
+    if user.is_superuser:
+        return League.objects.all()
+    return League.objects.filter(organisers=user)
+
+
+def organises(user: Any, league: League | None) -> bool:
+    return league is not None and organised_leagues(user).filter(pk=league.pk).exists()
+
+
+class OrganisedLeagueFilter(admin.SimpleListFilter):
+    """Filter by league, offering only the leagues the user organises."""
+
+    title = "league"
+    parameter_name = "league"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[int, str]]:
+        return [(league.pk, league.name) for league in organised_leagues(request.user)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value():
+            return queryset.filter(league_id=self.value())
+        return queryset
+
+
+class OrganiserScopedAdmin(admin.ModelAdmin):
+    """Rows of a league: visible and changeable by that league's organisers only."""
+
+    def league_of(self, obj: Any) -> League:
+        return obj.league
+
+    def scope(self, queryset: QuerySet, request: HttpRequest) -> QuerySet:
+        return queryset.filter(league__in=organised_leagues(request.user))
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return self.scope(super().get_queryset(request), request)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return organised_leagues(request.user).exists()
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self.has_module_permission(request)
+        return organises(request.user, self.league_of(obj))
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return self.has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return self.has_module_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Players and events are referenced by the history; leagues own it.
+        return False
+
+    def page_context(self, request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": title,
+            **extra,
+        }
+
+    @staticmethod
+    def posted(request: HttpRequest) -> Any:
+        """Form data for a POST (even an empty one), None for a GET."""
+        return request.POST if request.method == "POST" else None
+
+    def scoped_league(self, request: HttpRequest, league_id: Any) -> League:
+        """The league with ``league_id`` if the user organises it; 404 otherwise."""
+        try:
+            return organised_leagues(request.user).get(pk=int(league_id))
+        except (League.DoesNotExist, TypeError, ValueError):
+            raise Http404("No such league.") from None
+
+
+@admin.register(League)
+class LeagueAdmin(OrganiserScopedAdmin):
+    form = LeagueForm
+    list_display = ["name", "slug", "sport", "start_date", "time_zone", "event_count"]
+    search_fields = ["name", "slug", "sport"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["organisers"]
+    change_form_template = "admin/league/league/change_form.html"
+
+    def league_of(self, obj: League) -> League:
+        return obj
+
+    def scope(self, queryset: QuerySet, request: HttpRequest) -> QuerySet:
+        return queryset.filter(pk__in=organised_leagues(request.user))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [] if request.user.is_superuser else ["organisers"]
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "organisers":
+            kwargs["queryset"] = db_field.related_model.objects.filter(is_staff=True)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    @admin.display(description="events")
+    def event_count(self, league: League) -> int:
+        return league.events.count()
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path("<int:league_id>/recompute/", view(self.recompute_view), name="league_recompute"),
+            path("<int:league_id>/progress/", view(self.progress_view), name="league_progress"),
+            *import_urls(self.admin_site),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None
+    ) -> HttpResponse:
+        league = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if league is not None and self.has_view_permission(request, league):
+            extra["progress"] = import_string(LEAGUE_PROGRESS)(league)
+            extra["league"] = league
+        return super().change_view(request, object_id, form_url, extra)
+
+    def recompute_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        league = self.scoped_league(request, league_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        try:
+            replay = import_string(REQUEST_FULL_REPLAY)(league, requested_by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                self.message_user(request, message, messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                f"Recomputation of {league.name} queued (replay #{replay.pk}); "
+                "its progress is shown below.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(reverse("admin:league_league_change", args=[league.pk]))
+
+    def progress_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        league = self.scoped_league(request, league_id)
+        return TemplateResponse(
+            request,
+            "admin/league/league/_progress.html",
+            {"league": league, "progress": import_string(LEAGUE_PROGRESS)(league)},
+        )
+
+
+@admin.register(Player)
+class PlayerAdmin(OrganiserScopedAdmin):
+    list_display = ["display_name", "league", "active", "created_at"]
+    list_filter = [OrganisedLeagueFilter, "active"]
+    list_select_related = ["league"]
+    search_fields = ["display_name", "slug"]
+    actions = ["activate", "deactivate"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
+        kwargs["form"] = PlayerChangeForm if obj is not None else PlayerAddForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return ["league", "display_name"]
+        return ["league", "display_name", "slug", "active", "created_at"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [] if obj is None else ["league", "slug", "created_at"]
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "league":
+            kwargs["queryset"] = organised_leagues(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        if not organises(request.user, obj.league):
+            raise PermissionDenied
+        # A new player is registered through the service, which appends the event.
+        player = services.register_player(obj.league, obj.display_name, recorded_by=request.user)
+        obj.pk, obj.slug, obj.display_name = player.pk, player.slug, player.display_name
+        obj._state.adding = False
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except ValidationError as error:
+            # Only reachable by a race (the form checked the same things): say so plainly.
+            self.message_user(request, " ".join(error.messages), messages.ERROR)
+            return HttpResponseRedirect(request.get_full_path())
+
+    @admin.action(description="Mark selected players active", permissions=["change"])
+    def activate(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.update(active=True)
+        self.message_user(request, f"{count} player(s) marked active.", messages.SUCCESS)
+
+    @admin.action(description="Mark selected players inactive", permissions=["change"])
+    def deactivate(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.update(active=False)
+        self.message_user(request, f"{count} player(s) marked inactive.", messages.SUCCESS)
+
+
+@admin.register(Event)
+class EventAdmin(OrganiserScopedAdmin):
+    """The read-only event log, with the entry points for new events."""
+
+    list_display = [
+        "seq",
+        "league",
+        "kind",
+        "summary",
+        "played_at",
+        "recorded_at",
+        "recorded_by",
+        "status",
+    ]
+    list_display_links = ["seq", "summary"]
+    list_filter = [
+        "kind",
+        OrganisedLeagueFilter,
+        ("recorded_by", admin.RelatedOnlyFieldListFilter),
+        ("played_at", admin.DateFieldListFilter),
+        ("recorded_at", admin.DateFieldListFilter),
+    ]
+    list_select_related = [
+        "league",
+        "recorded_by",
+        "player",
+        "player_a",
+        "player_b",
+        "voids",
+        "voided_by",
+    ]
+    search_fields = [
+        "player__display_name",
+        "player_a__display_name",
+        "player_b__display_name",
+        "points",
+        "note",
+        "reason",
+        "idempotency_key",
+    ]
+    date_hierarchy = "recorded_at"
+    actions = ["void_selected"]
+    change_form_template = "admin/league/event/change_form.html"
+    change_list_template = "admin/league/event/change_list.html"
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [
+            "league",
+            "seq",
+            "kind",
+            "recorded_at",
+            "recorded_by",
+            "idempotency_key",
+            "player",
+            "played_at",
+            "player_a",
+            "player_b",
+            "score_a",
+            "points",
+            "note",
+            "replaces",
+            "voids",
+            "reason",
+        ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return self.get_fields(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_void_permission(self, request: HttpRequest) -> bool:
+        return self.has_module_permission(request)
+
+    @admin.display(description="event")
+    def summary(self, event: Event) -> str:
+        if event.kind == Event.Kind.PLAYER_REGISTERED:
+            return f"{event.player} registered"
+        if event.kind == Event.Kind.MATCH_VOIDED:
+            return f"voids #{event.voids.seq}: {event.reason}"
+        score = RESULT_TEXT.get(event.score_a, "?")
+        points = f" ({event.points})" if event.points else ""
+        return f"{event.player_a} {score} {event.player_b}{points}"
+
+    @admin.display(description="status")
+    def status(self, event: Event) -> str:
+        if event.kind != Event.Kind.MATCH_RECORDED:
+            return ""
+        return "voided" if hasattr(event, "voided_by") else "counts"
+
+    # --- entry points -----------------------------------------------------------------
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path("record/", view(self.choose_league_view), name="league_event_record"),
+            path(
+                "record/<int:league_id>/",
+                view(self.record_match_view),
+                name="league_event_record_match",
+            ),
+            path(
+                "round/<int:league_id>/",
+                view(self.record_round_view),
+                name="league_event_record_round",
+            ),
+            path("<int:event_id>/void/", view(self.void_view), name="league_event_void"),
+            path("<int:event_id>/correct/", view(self.correct_view), name="league_event_correct"),
+            *super().get_urls(),
+        ]
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        # Events are never added through a generic form: the add button leads to result entry.
+        return HttpResponseRedirect(reverse("admin:league_event_record"))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        event = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if event is not None and event.kind == Event.Kind.MATCH_RECORDED:
+            extra["can_void"] = not Event.objects.filter(voids=event).exists()
+        return super().change_view(request, object_id, form_url, extra)
+
+    def choose_league_view(self, request: HttpRequest) -> HttpResponse:
+        leagues = list(organised_leagues(request.user))
+        if not leagues:
+            raise PermissionDenied
+        if len(leagues) == 1:
+            return HttpResponseRedirect(
+                reverse("admin:league_event_record_match", args=[leagues[0].pk])
+            )
+        return TemplateResponse(
+            request,
+            "admin/league/choose_league.html",
+            self.page_context(request, "Record results: choose a league", leagues=leagues),
+        )
+
+    def record_match_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        league = self.scoped_league(request, league_id)
+        form = MatchForm(self.posted(request), league=league)
+        if request.method == "POST" and form.is_valid():
+            try:
+                event = services.record_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, {"played_at": "played_on"})
+            else:
+                self.message_user(
+                    request, f"Recorded #{event.seq}: {self.summary(event)}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(request.path)
+        return TemplateResponse(
+            request,
+            "admin/league/record_match.html",
+            self.page_context(
+                request,
+                f"Record a result — {league.name}",
+                league=league,
+                form=form,
+                **self.player_list(league),
+            ),
+        )
+
+    def record_round_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        league = self.scoped_league(request, league_id)
+        data = self.posted(request)
+        round_form = RoundForm(data, league=league)
+        formset = RoundFormSet(data, league=league, prefix="results")
+        if request.method == "POST" and round_form.is_valid() and formset.is_valid():
+            rows = formset.filled_forms()
+            key = round_form.cleaned_data["idempotency_key"]
+            results = [
+                {
+                    "player_a": row.cleaned_data["player_a"],
+                    "player_b": row.cleaned_data["player_b"],
+                    "score_a": row.cleaned_data["score_a"],
+                    "points": row.cleaned_data["points"],
+                    "played_at": round_form.cleaned_data["played_on"],
+                    "idempotency_key": f"{key}/{index}" if key else None,
+                }
+                for index, row in enumerate(rows)
+            ]
+            try:
+                events = services.record_round(league, results, recorded_by=request.user)
+            except ValidationError as error:
+                self.show_round_errors(round_form, rows, error)
+            else:
+                self.message_user(
+                    request,
+                    f"Recorded {len(events)} result(s) of the round of "
+                    f"{round_form.cleaned_data['played_on']:%Y-%m-%d}.",
+                    messages.SUCCESS,
+                )
+                changelist = reverse("admin:league_event_changelist")
+                return HttpResponseRedirect(f"{changelist}?league={league.pk}")
+        return TemplateResponse(
+            request,
+            "admin/league/record_round.html",
+            self.page_context(
+                request,
+                f"Record a round — {league.name}",
+                league=league,
+                form=round_form,
+                formset=formset,
+                **self.player_list(league),
+            ),
+        )
+
+    @staticmethod
+    def show_round_errors(round_form: RoundForm, rows: list, error: ValidationError) -> None:
+        """Put ``record_round``'s errors on the rows (and the round's date) they concern."""
+        shown: set[tuple[str | None, str]] = set()
+        for index, fields in row_errors(error).items():
+            for field, messages_ in fields.items():
+                for message in messages_:
+                    if index < 0 or field == "played_at":
+                        target = "played_on" if field == "played_at" else None
+                        if (target, message) not in shown:
+                            shown.add((target, message))
+                            round_form.add_error(target, message)
+                        continue
+                    form = rows[index]
+                    form.add_error(field if field in form.fields else None, message)
+
+    def void_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
+        match = self.scoped_match(request, event_id)
+        form = VoidForm(self.posted(request))
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.void_match(
+                    match.league,
+                    match,
+                    reason=form.cleaned_data["reason"],
+                    recorded_by=request.user,
+                    idempotency_key=form.cleaned_data["idempotency_key"] or None,
+                )
+            except ValidationError as error:
+                add_service_errors(form, error)
+            else:
+                self.message_user(request, f"Match #{match.seq} voided.", messages.SUCCESS)
+                return HttpResponseRedirect(reverse("admin:league_event_change", args=[match.pk]))
+        return TemplateResponse(
+            request,
+            "admin/league/event_form.html",
+            self.page_context(
+                request,
+                f"Void match #{match.seq}",
+                form=form,
+                match=match,
+                league=match.league,
+                summary=self.summary(match),
+                submit_label="Void this match",
+            ),
+        )
+
+    def correct_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
+        match = self.scoped_match(request, event_id)
+        form = CorrectionForm(self.posted(request), league=match.league, match=match)
+        if request.method == "POST" and form.is_valid():
+            try:
+                _void, corrected = services.correct_match(
+                    match.league,
+                    match,
+                    reason=form.cleaned_data["reason"],
+                    recorded_by=request.user,
+                    **form.service_arguments(),
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, {"played_at": "played_on"})
+            else:
+                self.message_user(
+                    request,
+                    f"Match #{match.seq} corrected: #{corrected.seq} {self.summary(corrected)}.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(
+                    reverse("admin:league_event_change", args=[corrected.pk])
+                )
+        return TemplateResponse(
+            request,
+            "admin/league/event_form.html",
+            self.page_context(
+                request,
+                f"Correct match #{match.seq}",
+                form=form,
+                match=match,
+                league=match.league,
+                summary=self.summary(match),
+                submit_label="Void and record the correction",
+                **self.player_list(match.league),
+            ),
+        )
+
+    def scoped_match(self, request: HttpRequest, event_id: int) -> Event:
+        """A recorded match the user may act on; 404 for other leagues' events."""
+        return get_object_or_404(
+            self.get_queryset(request).select_related("league"),
+            pk=event_id,
+            kind=Event.Kind.MATCH_RECORDED,
+        )
+
+    @staticmethod
+    def player_list(league: League) -> dict[str, Any]:
+        return {
+            "player_list_id": PLAYER_LIST_ID,
+            "players": Player.objects.filter(league=league, active=True).values_list(
+                "display_name", flat=True
+            ),
+        }
+
+    @admin.action(description="Void selected matches…", permissions=["void"])
+    def void_selected(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        matches = list(queryset.select_related("league", "player_a", "player_b"))
+        not_matches = [event for event in matches if event.kind != Event.Kind.MATCH_RECORDED]
+        if not_matches:
+            self.message_user(
+                request,
+                "Only recorded matches can be voided; deselect "
+                + ", ".join(f"#{event.seq}" for event in not_matches)
+                + ".",
+                messages.ERROR,
+            )
+            return None
+        form = VoidForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            try:
+                with transaction.atomic():
+                    for match in matches:
+                        services.void_match(
+                            match.league,
+                            match,
+                            reason=form.cleaned_data["reason"],
+                            recorded_by=request.user,
+                        )
+            except ValidationError as error:
+                self.message_user(
+                    request, "Nothing was voided: " + " ".join(error.messages), messages.ERROR
+                )
+                return None
+            self.message_user(request, f"{len(matches)} match(es) voided.", messages.SUCCESS)
+            return None
+        return TemplateResponse(
+            request,
+            "admin/league/void_selected.html",
+            self.page_context(
+                request,
+                "Void matches",
+                form=form,
+                matches=[(match, self.summary(match)) for match in matches],
+                action_checkbox_name=admin.helpers.ACTION_CHECKBOX_NAME,
+            ),
+        )

@@ -1,0 +1,530 @@
+"""Appending many match results at once: the event store's bulk path.
+
+``league.event_store.append`` stores events one INSERT at a time, which is right for a
+form or an API call but far too slow for a file of a million results. ``BulkAppender``
+keeps the same guarantees with batches:
+
+- it takes the league lock (``event_store.lock_league``) once and holds it for the whole
+  transaction, so the new events get one contiguous range of ``seq`` numbers;
+- each result is checked with the write services' own rules (``league.validation``);
+- idempotency keys are looked up a batch at a time (a Bloom filter spares the lookup of
+  keys certainly new): a key already stored with the same content
+  (``event_store.content_of``) is skipped, with other content it is an error;
+- registrations are inserted with ``bulk_create``, matches with one prepared multi-row
+  INSERT per batch (see ``_MatchInsert``), and the whole append is announced with one
+  ``events_appended`` (``events`` streams them; ``first_seq``, ``last_seq`` and
+  ``earliest_played_at`` summarise them).
+
+Errors do not stop the run: they are collected with the caller's reference (a line
+number) so that every bad row can be reported; the caller decides to roll back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import connections, router, transaction
+from django.utils import timezone
+
+from league import event_store
+from league.models import Event, League, Player
+from league.services import _free_slug
+from league.signals import events_appended
+from league.validation import (
+    NAME_MAX,
+    Errors,
+    check_active,
+    check_opponents,
+    check_played_at,
+    check_recorder,
+    clean_key,
+    parse_played_at,
+    parse_points,
+    parse_score,
+)
+
+# Rows per INSERT statement batch and per idempotency-key lookup.
+BATCH_SIZE = 2000
+KEY_LOOKUP_CHUNK = 500
+
+Observer = Callable[[Any, str, str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A result to append. ``played`` is what ``record_match`` accepts as ``played_at``."""
+
+    player_a: Player
+    player_b: Player
+    score_a: Decimal | str
+    played: dt.date | dt.datetime
+    points: str = ""
+    note: str = ""
+    idempotency_key: str | None = None
+    ref: Any = None
+
+
+@dataclass
+class BulkAppendResult:
+    """What a bulk append stored, skipped and refused (errors are (ref, message))."""
+
+    appended: int = 0
+    skipped: int = 0
+    players_registered: list[str] = field(default_factory=list)
+    first_seq: int | None = None
+    last_seq: int | None = None
+    errors: list[tuple[Any, str]] = field(default_factory=list)
+    error_count: int = 0
+
+
+class BulkAppendError(Exception):
+    """Raised by ``append_matches_bulk`` when any result was refused (nothing stored)."""
+
+    def __init__(self, result: BulkAppendResult) -> None:
+        self.result = result
+        lines = [f"{ref}: {message}" for ref, message in result.errors[:20]]
+        super().__init__(f"{result.error_count} result(s) refused:\n" + "\n".join(lines))
+
+
+def _messages(errors: Errors) -> str:
+    texts = []
+    for name, items in errors.by_field.items():
+        for item in items:
+            text = " ".join(ValidationError(item).messages)
+            texts.append(text if name == "__all__" else f"{name}: {text}")
+    return "; ".join(texts)
+
+
+@dataclass(slots=True)
+class _Match:
+    """A checked result waiting for its batch; quacks like an ``Event`` for ``content_of``."""
+
+    player_a: Player
+    player_b: Player
+    player_a_id: int
+    player_b_id: int
+    score_a: Decimal
+    played_at: dt.datetime
+    date_only: bool
+    points: str
+    note: str
+    idempotency_key: str | None
+    ref: Any
+    seq: int | None = None
+    kind: str = Event.Kind.MATCH_RECORDED
+    voids_id: None = None
+    replaces_id: None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored:
+    """The fields of a stored event that ``event_store.content_of`` compares for a match."""
+
+    seq: int
+    kind: str
+    player_a_id: int | None
+    player_b_id: int | None
+    score_a: Decimal | None
+    played_at: dt.datetime | None
+    points: str
+    note: str
+    voids_id: int | None
+    replaces_id: int | None
+    reason: str
+
+
+class AppendedEvents:
+    """The events of one bulk append, for ``events_appended`` receivers.
+
+    Iterating streams them from the database in ``seq`` order without keeping them (a bulk
+    append can hold a million events); ``len`` is their number. The signal also carries
+    ``first_seq``, ``last_seq`` and ``earliest_played_at`` so receivers need not read them.
+    """
+
+    def __init__(self, league: League, first_seq: int, last_seq: int) -> None:
+        self.league, self.first_seq, self.last_seq = league, first_seq, last_seq
+
+    def __len__(self) -> int:
+        return self.last_seq - self.first_seq + 1
+
+    def __iter__(self) -> Iterator[Event]:
+        events = Event.objects.filter(
+            league=self.league, seq__gte=self.first_seq, seq__lte=self.last_seq
+        ).order_by("seq")
+        return events.iterator(chunk_size=2000)
+
+
+class _MatchInsert:
+    """One multi-row INSERT of ``match_recorded`` events, with values prepared once.
+
+    ``bulk_create`` builds a model instance and prepares every field of every row through
+    the ORM, which costs more than the database's own work on a large import. The columns
+    and the constant values (league, kind, recorder, the moment of recording, empty fields)
+    are taken from the model once through the ORM's own preparation; per row only the
+    values that change are adapted.
+    """
+
+    # The columns that change from row to row, in the order ``row`` gives them.
+    VARYING = (
+        "seq",
+        "idempotency_key",
+        "played_at",
+        "player_a_id",
+        "player_b_id",
+        "score_a",
+        "points",
+        "note",
+    )
+
+    def __init__(self, league: League, recorded_by: Any) -> None:
+        self.connection = connections[router.db_for_write(Event)]
+        template = Event(
+            league=league,
+            kind=Event.Kind.MATCH_RECORDED,
+            recorded_at=timezone.now(),
+            recorded_by=recorded_by,
+        )
+        fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
+        by_attname = {f.attname: f for f in fields}
+        constant = [f for f in fields if f.attname not in self.VARYING]
+        ordered = [by_attname[name] for name in self.VARYING] + constant
+        self.constants = tuple(
+            f.get_db_prep_save(f.pre_save(template, True), self.connection) for f in constant
+        )
+        self.score_field = by_attname["score_a"]
+        self.scores: dict[Decimal, Any] = {}
+        self.moments: dict[dt.datetime, Any] = {}
+        table = self.connection.ops.quote_name(Event._meta.db_table)
+        columns = ", ".join(self.connection.ops.quote_name(f.column) for f in ordered)
+        marks = ", ".join(["%s"] * len(ordered))
+        self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        self.adapt_datetime = self.connection.ops.adapt_datetimefield_value
+
+    def row(self, match: _Match) -> tuple[Any, ...]:
+        moment = self.moments.get(match.played_at)
+        if moment is None:
+            if len(self.moments) > 100_000:
+                self.moments.clear()
+            moment = self.moments[match.played_at] = self.adapt_datetime(match.played_at)
+        score = self.scores.get(match.score_a)
+        if score is None:
+            score = self.score_field.get_db_prep_save(match.score_a, self.connection)
+            self.scores[match.score_a] = score
+        return (
+            match.seq,
+            match.idempotency_key,
+            moment,
+            match.player_a_id,
+            match.player_b_id,
+            score,
+            match.points,
+            match.note,
+            *self.constants,
+        )
+
+    def execute(self, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            with self.connection.cursor() as cursor:
+                cursor.executemany(self.sql, rows)
+
+
+class _KeyFilter:
+    """A Bloom filter of the idempotency keys the league may hold.
+
+    Looking every key up in the database costs more than inserting the row, and on a large
+    import almost every key is new. The filter answers "certainly not stored" for most of
+    them; only the others are looked up. A false "maybe" costs one lookup, never a wrong
+    answer. 2 MiB with two probes: about 1% false positives at a million keys.
+    """
+
+    BITS = 1 << 24
+    MASK = BITS - 1
+
+    def __init__(self) -> None:
+        self.bits = bytearray(self.BITS // 8)
+
+    def add(self, key: str) -> None:
+        h = hash(key)
+        i, j = h & self.MASK, (h >> 24) & self.MASK
+        self.bits[i >> 3] |= 1 << (i & 7)
+        self.bits[j >> 3] |= 1 << (j & 7)
+
+    def may_contain(self, key: str) -> bool:
+        h = hash(key)
+        i, j = h & self.MASK, (h >> 24) & self.MASK
+        return bool(self.bits[i >> 3] & (1 << (i & 7)) and self.bits[j >> 3] & (1 << (j & 7)))
+
+
+class BulkAppender:
+    """Appends results to one league in batches, inside the caller's transaction.
+
+    Use inside ``transaction.atomic()``; call ``add`` for each result, then ``close``.
+    ``observer(ref, outcome, message)`` is told each result's outcome ("recorded",
+    "skipped" or "error") as batches are written.
+    """
+
+    def __init__(
+        self,
+        league: League,
+        *,
+        recorded_by: Any = None,
+        batch_size: int = BATCH_SIZE,
+        max_errors_kept: int = 1000,
+        observer: Observer | None = None,
+    ) -> None:
+        errors = Errors()
+        check_recorder(league, recorded_by, errors)
+        errors.raise_if_any()
+        event_store.lock_league(league)
+        self.league = league
+        self._league_id = league.id
+        self.recorded_by = recorded_by
+        self.batch_size = batch_size
+        self.max_errors_kept = max_errors_kept
+        self.observer = observer
+        self.result = BulkAppendResult()
+        top = Event.objects.filter(league=league).order_by("-seq").values_list("seq", flat=True)
+        self._next_seq = (top.first() or 0) + 1
+        self._pending: list[_Match] = []
+        self._insert = _MatchInsert(league, recorded_by)
+        self._registrations: list[Event] = []
+        self._earliest: dt.datetime | None = None
+        self._closed = False
+        # The same played value or score is checked once per import (the checks are pure
+        # functions of the value, the league and the moment of the import).
+        self._played: dict[Any, tuple[tuple[dt.datetime, bool] | None, str]] = {}
+        self._when_ok: dict[tuple[dt.datetime, bool], str] = {}
+        self._scores: dict[Any, tuple[Decimal | None, str]] = {}
+        self._keys = _KeyFilter()
+        stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
+        for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
+            self._keys.add(key)
+
+    # --- players -----------------------------------------------------------------------
+    def register_player(self, display_name: str) -> Player:
+        """Create a player and queue its ``player_registered`` event (no idempotency key)."""
+        name = " ".join(display_name.split())
+        if not name or len(name) > NAME_MAX:
+            raise ValueError(f"A player name must have 1 to {NAME_MAX} characters: {name!r}.")
+        player = Player.objects.create(
+            league=self.league, display_name=name, slug=_free_slug(self.league, name)
+        )
+        self._registrations.append(
+            Event(
+                league=self.league,
+                seq=self._take_seq(),
+                kind=Event.Kind.PLAYER_REGISTERED,
+                player=player,
+                recorded_by=self.recorded_by,
+            )
+        )
+        self.result.players_registered.append(name)
+        return player
+
+    # --- matches -----------------------------------------------------------------------
+    def add(self, match: NewMatch) -> None:
+        """Check one result with the services' rules and queue it for the next batch."""
+        errors = Errors()
+        score, score_error = self._score(match.score_a)
+        when, when_error = self._played_at(match.played)
+        points = parse_points(match.points, errors)
+        key = clean_key(match.idempotency_key, errors)
+        player_a, player_b = match.player_a, match.player_b
+        for name, player in (("player_a", player_a), ("player_b", player_b)):
+            if player.league_id != self._league_id:
+                errors.add(
+                    name,
+                    "%(player)s is a player of another league.",
+                    "other_league",
+                    player=player.display_name,
+                )
+        check_opponents(player_a, player_b, errors)
+        if errors or score_error or when_error:
+            message = "; ".join(m for m in (score_error, when_error, _messages(errors)) if m)
+            self._error(match.ref, message)
+            if self.observer is not None:
+                self.observer(match.ref, "error", message)
+            return
+        self._pending.append(
+            _Match(
+                player_a=player_a,
+                player_b=player_b,
+                player_a_id=player_a.id,
+                player_b_id=player_b.id,
+                score_a=score,  # type: ignore[arg-type]
+                played_at=when[0],  # type: ignore[index]
+                date_only=when[1],  # type: ignore[index]
+                points=points,
+                note=match.note.strip(),
+                idempotency_key=key,
+                ref=match.ref,
+            )
+        )
+        if len(self._pending) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Resolve the queued results' keys and insert the batch."""
+        pending, self._pending = self._pending, []
+        if self._registrations:
+            Event.objects.bulk_create(self._registrations)
+            self._registrations = []
+        may_exist = self._keys.may_contain
+        stored = self._stored_by_key(
+            [
+                m.idempotency_key
+                for m in pending
+                if m.idempotency_key and may_exist(m.idempotency_key)
+            ]
+        )
+        rows: list[tuple[Any, ...]] = []
+        outcomes: list[tuple[Any, str, str]] = []
+        in_batch: dict[str, _Match] = {}
+        for match in pending:
+            key = match.idempotency_key
+            if key:
+                earlier: _Stored | _Match | None = in_batch.get(key) or stored.get(key)
+                if earlier is not None:
+                    if earlier.kind == match.kind and event_store.content_of(
+                        earlier  # type: ignore[arg-type]
+                    ) == event_store.content_of(match):  # type: ignore[arg-type]
+                        self.result.skipped += 1
+                        outcomes.append((match.ref, "skipped", "already recorded"))
+                    else:
+                        message = self._conflict(key, earlier)
+                        self._error(match.ref, message)
+                        outcomes.append((match.ref, "error", message))
+                    continue
+                in_batch[key] = match
+                self._keys.add(key)
+            # Like record_match: a repeated submission is not checked again, a new one is
+            # checked against the players' state and the clock now, under the lock.
+            errors = Errors()
+            check_active(match.player_a, match.player_b, errors)
+            when_error = self._check_when(match.played_at, match.date_only)
+            if errors or when_error:
+                message = "; ".join(m for m in (when_error, _messages(errors)) if m)
+                self._error(match.ref, message)
+                outcomes.append((match.ref, "error", message))
+                continue
+            match.seq = self._take_seq()
+            rows.append(self._insert.row(match))
+            self.result.appended += 1
+            if self._earliest is None or match.played_at < self._earliest:
+                self._earliest = match.played_at
+            outcomes.append((match.ref, "recorded", ""))
+        self._insert.execute(rows)
+        if self.observer is not None:
+            for outcome in outcomes:
+                self.observer(*outcome)
+
+    def close(self, *, announce: bool = True) -> BulkAppendResult:
+        """Write the last batch and, with ``announce``, send ``events_appended`` once."""
+        if self._closed:
+            return self.result
+        self.flush()
+        self._closed = True
+        if self.result.first_seq is not None:
+            self.result.last_seq = self._next_seq - 1
+        if announce and self.result.first_seq is not None:
+            events_appended.send(
+                sender=League,
+                league=self.league,
+                events=AppendedEvents(self.league, self.result.first_seq, self.result.last_seq),
+                first_seq=self.result.first_seq,
+                last_seq=self.result.last_seq,
+                earliest_played_at=self._earliest,
+            )
+        return self.result
+
+    # --- internals ---------------------------------------------------------------------
+    def _take_seq(self) -> int:
+        seq = self._next_seq
+        if self.result.first_seq is None:
+            self.result.first_seq = seq
+        self._next_seq += 1
+        return seq
+
+    def _score(self, value: Any) -> tuple[Decimal | None, str]:
+        try:
+            return self._scores[value]
+        except (KeyError, TypeError):
+            errors = Errors()
+            outcome = (parse_score(value, errors), _messages(errors))
+        if len(self._scores) < 100:
+            self._scores[value] = outcome
+        return outcome
+
+    def _played_at(self, value: Any) -> tuple[tuple[dt.datetime, bool] | None, str]:
+        try:
+            return self._played[value]
+        except (KeyError, TypeError):
+            errors = Errors()
+            outcome = (parse_played_at(self.league, value, errors), _messages(errors))
+        if len(self._played) > 100_000:
+            self._played.clear()
+        self._played[value] = outcome
+        return outcome
+
+    def _check_when(self, played_at: dt.datetime, date_only: bool) -> str:
+        try:
+            return self._when_ok[played_at, date_only]
+        except KeyError:
+            errors = Errors()
+            check_played_at(self.league, played_at, date_only, errors, "played_at")
+            message = _messages(errors)
+        if len(self._when_ok) > 100_000:
+            self._when_ok.clear()
+        self._when_ok[played_at, date_only] = message
+        return message
+
+    def _stored_by_key(self, keys: list[str | None]) -> dict[str, _Stored]:
+        wanted = sorted({key for key in keys if key})
+        found: dict[str, _Stored] = {}
+        for start in range(0, len(wanted), KEY_LOOKUP_CHUNK):
+            chunk = wanted[start : start + KEY_LOOKUP_CHUNK]
+            # No ORDER BY: the default (league, seq) ordering would make SQLite walk the
+            # whole league instead of seeking the keys in their index.
+            rows = Event.objects.filter(league=self.league, idempotency_key__in=chunk).order_by()
+            for values in rows.values_list("idempotency_key", *_Stored.__slots__):
+                found[values[0]] = _Stored(*values[1:])
+        return found
+
+    def _conflict(self, key: str, earlier: _Stored | _Match) -> str:
+        if isinstance(earlier, _Match) or earlier.seq >= (self.result.first_seq or self._next_seq):
+            return f"id {key!r} is used by an earlier row of this file with a different result"
+        existing = Event.objects.get(league=self.league, idempotency_key=key)
+        return " ".join(event_store.idempotency_conflict(key, existing).messages)
+
+    def _error(self, ref: Any, message: str) -> None:
+        self.result.error_count += 1
+        if len(self.result.errors) < self.max_errors_kept:
+            self.result.errors.append((ref, message))
+
+
+def append_matches_bulk(
+    league: League,
+    matches: Iterable[NewMatch],
+    *,
+    recorded_by: Any = None,
+    batch_size: int = BATCH_SIZE,
+) -> BulkAppendResult:
+    """Append ``matches`` to ``league``: all of them, or none.
+
+    Results repeating a stored key with the same content are skipped. Raises
+    ``BulkAppendError`` (with every refused result) and stores nothing when any is refused.
+    """
+    with transaction.atomic():
+        appender = BulkAppender(league, recorded_by=recorded_by, batch_size=batch_size)
+        for match in matches:
+            appender.add(match)
+        appender.flush()
+        if appender.result.error_count:
+            raise BulkAppendError(appender.result)
+        return appender.close()

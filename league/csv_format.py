@@ -1,0 +1,352 @@
+"""The CSV format for importing results: streaming parsing and per-row checks.
+
+Pure (no database): turns a byte stream into ``ResultRow``s and ``RowError``s, one per
+data row, in file order, without holding the file in memory. Checks that need the league
+(players, the date window, idempotency keys) belong to the import.
+
+Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and either
+``score_a`` or both ``points_a`` and ``points_b``; optional ``id`` (idempotency key),
+``note`` and ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
+overrides the text made from ``points_a``/``points_b``); other columns are ignored. Line
+numbers are physical lines of the file, from 1 (the header).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import IO
+
+REQUIRED_COLUMNS = ("date", "player_a", "player_b")
+SCORE_COLUMN = "score_a"
+POINTS_COLUMNS = ("points_a", "points_b")
+OPTIONAL_COLUMNS = ("id", "note", "points")
+KNOWN_COLUMNS = (*REQUIRED_COLUMNS, SCORE_COLUMN, *POINTS_COLUMNS, *OPTIONAL_COLUMNS)
+
+# Longest physical line read (bytes) and longest field (characters): a line past these is
+# reported, never loaded, so a file without newlines cannot exhaust memory.
+MAX_LINE_BYTES = 64 * 1024
+MAX_FIELD_CHARS = 16 * 1024
+# Matches the database column of the idempotency key.
+MAX_ID_CHARS = 200
+MAX_NAME_CHARS = 120
+
+ONE, HALF, ZERO = Decimal("1"), Decimal("0.5"), Decimal("0")
+_SINGLE_SCORES = {
+    "1": ONE,
+    "1.0": ONE,
+    "0.5": HALF,
+    ".5": HALF,
+    "½": HALF,
+    "1/2": HALF,
+    "0": ZERO,
+    "0.0": ZERO,
+}
+# Written as "a-b": the two halves must be one of these pairs.
+_PAIR_SCORES = {(ONE, ZERO): ONE, (HALF, HALF): HALF, (ZERO, ONE): ZERO}
+EN_DASH = "\u2013"
+_PAIR_SEPARATOR = re.compile(rf"\s*[-{EN_DASH}:]\s*")
+_NON_NEGATIVE_INT = re.compile(r"[0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One well-formed data row.
+
+    ``played`` is a ``date`` or a ``datetime`` (naive means the league's local time); the
+    import turns it into an aware moment.
+    """
+
+    line: int
+    played: dt.date | dt.datetime
+    player_a: str
+    player_b: str
+    score_a: Decimal
+    points: str
+    note: str
+    key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RowError:
+    """Why one line (or the whole file, on line 1) cannot be imported."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+class _Lines:
+    """Physical lines of a byte stream, decoded as UTF-8, for ``csv.reader``.
+
+    Decoding line by line gives the exact line of an encoding error. A line that cannot be
+    decoded or is too long is replaced by an empty line and remembered in ``bad``, so parsing
+    goes on and every bad line is reported.
+    """
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self.number = 0
+        self.bad: dict[int, str] = {}
+
+    def __iter__(self) -> Iterator[str]:
+        readline = self._stream.readline
+        first = True
+        while True:
+            raw = readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            self.number += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                self._skip_rest_of_line(readline)
+                self.bad[self.number] = (
+                    f"the line is longer than {MAX_LINE_BYTES:,} bytes; is this a CSV file "
+                    "with one result per line?"
+                )
+                yield "\n"
+                continue
+            if first:
+                first = False
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                self.bad[self.number] = (
+                    f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); save the "
+                    "file as UTF-8 and import it again"
+                )
+                yield "\n"
+
+    @staticmethod
+    def _skip_rest_of_line(readline: Callable[[int], bytes]) -> None:
+        while True:
+            chunk = readline(MAX_LINE_BYTES)
+            if not chunk or chunk.endswith(b"\n"):
+                return
+
+
+def parse_score(text: str) -> Decimal:
+    """``score_a`` text to 1, 0.5 or 0; raises ``ValueError`` with the accepted forms."""
+    value = text.strip()
+    score = _SINGLE_SCORES.get(value)
+    if score is not None:
+        return score
+    halves = _PAIR_SEPARATOR.split(value)
+    if len(halves) == 2:
+        pair = (_SINGLE_SCORES.get(halves[0]), _SINGLE_SCORES.get(halves[1]))
+        if pair in _PAIR_SCORES:
+            return _PAIR_SCORES[pair]  # type: ignore[index]
+    raise ValueError(
+        f"unknown score_a {text!r}: use 1, 0.5 or 0 (or 1-0, ½-½, 0.5-0.5, 1/2-1/2, 0-1)"
+    )
+
+
+def parse_points(points_a: str, points_b: str) -> tuple[Decimal, str]:
+    """Points of both players to (score_a, display text such as "3", en dash, "1")."""
+    a, b = points_a.strip(), points_b.strip()
+    for column, value in (("points_a", a), ("points_b", b)):
+        if not _NON_NEGATIVE_INT.fullmatch(value):
+            raise ValueError(f"{column} {value!r} is not a non-negative whole number")
+    pa, pb = int(a), int(b)
+    score = ONE if pa > pb else ZERO if pa < pb else HALF
+    return score, f"{pa}{EN_DASH}{pb}"
+
+
+def parse_played(text: str) -> dt.date | dt.datetime:
+    """``YYYY-MM-DD`` to a date, an ISO 8601 date-time to a datetime."""
+    value = text.strip()
+    try:
+        if len(value) == 10:
+            return dt.date.fromisoformat(value)
+        if len(value) > 10 and value[10] in "T ":
+            return dt.datetime.fromisoformat(value)
+    except ValueError:
+        pass
+    raise ValueError(f"bad date {text!r}: use YYYY-MM-DD or an ISO 8601 date-time")
+
+
+def _header_columns(header: list[str]) -> dict[str, int] | str:
+    """Column name -> index, or the reason the header is unusable."""
+    names = [name.strip().lower() for name in header]
+    positions: dict[str, int] = {}
+    for index, name in enumerate(names):
+        if name in positions and name in KNOWN_COLUMNS:
+            return f"the column {name!r} appears twice in the header"
+        positions.setdefault(name, index)
+    missing = [name for name in REQUIRED_COLUMNS if name not in positions]
+    has_points = all(name in positions for name in POINTS_COLUMNS)
+    if SCORE_COLUMN not in positions and not has_points:
+        missing.append("score_a (or both points_a and points_b)")
+    if missing:
+        return (
+            f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
+            f"(the header reads {', '.join(repr(name) for name in names)})"
+        )
+    return positions
+
+
+def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | RowError]:
+    """Parse a CSV byte stream (a file opened in binary mode) into rows and errors, in order.
+
+    Streaming: one line is read at a time. A file-level problem (empty file, bad header,
+    no data rows) is one ``RowError`` and ends the iteration.
+    """
+    if isinstance(stream, io.TextIOBase):
+        raise TypeError("iter_results() reads bytes: open the file in binary mode ('rb').")
+    lines = _Lines(stream)
+    previous_limit = csv.field_size_limit(MAX_FIELD_CHARS)
+    try:
+        yield from _parse(lines)
+    finally:
+        csv.field_size_limit(previous_limit)
+
+
+def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
+    reader = csv.reader(lines, strict=True)
+    header, header_line = None, 0
+    while header is None:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            if lines.bad:
+                line, reason = next(iter(lines.bad.items()))
+                yield RowError(line, reason)
+            else:
+                yield RowError(1, "the file is empty: expected a header row and results")
+            return
+        except csv.Error as exc:
+            yield RowError(start, _csv_reason(exc))
+            return
+        bad = _bad_line(lines, start, reader.line_num)
+        if bad:
+            yield bad
+            return
+        if row and any(cell.strip() for cell in row):
+            header, header_line = row, start
+
+    columns = _header_columns(header)
+    if isinstance(columns, str):
+        yield RowError(header_line, columns)
+        return
+    width = len(header)
+    i_date, i_a, i_b = (columns[name] for name in REQUIRED_COLUMNS)
+    i_score = columns.get(SCORE_COLUMN)
+    i_pa, i_pb = columns.get("points_a"), columns.get("points_b")
+    i_id, i_note = columns.get("id"), columns.get("note")
+    i_points = columns.get("points")
+
+    data_rows = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            data_rows += 1
+            yield RowError(start, _csv_reason(exc))
+            # The reader cannot resume inside a broken quoted field: stop here.
+            return
+        bad = _bad_line(lines, start, reader.line_num)
+        if bad:
+            data_rows += 1
+            yield bad
+            continue
+        if not row or (len(row) == 1 and not row[0].strip()):
+            continue
+        data_rows += 1
+        if len(row) != width:
+            yield RowError(start, f"expected {width} fields like the header, found {len(row)}")
+            continue
+        yield _check_row(start, row, i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points)
+    if data_rows == 0:
+        yield RowError(header_line, "no results: the file has a header but no data rows")
+
+
+def _check_row(
+    line: int,
+    row: list[str],
+    i_date: int,
+    i_a: int,
+    i_b: int,
+    i_score: int | None,
+    i_pa: int | None,
+    i_pb: int | None,
+    i_id: int | None,
+    i_note: int | None,
+    i_points: int | None,
+) -> ResultRow | RowError:
+    problems: list[str] = []
+    played: dt.date | dt.datetime | None = None
+    try:
+        played = parse_played(row[i_date])
+    except ValueError as exc:
+        problems.append(str(exc))
+
+    player_a, player_b = row[i_a].strip(), row[i_b].strip()
+    for column, name in (("player_a", player_a), ("player_b", player_b)):
+        if not name:
+            problems.append(f"{column} is empty")
+        elif len(name) > MAX_NAME_CHARS:
+            problems.append(f"{column} is longer than {MAX_NAME_CHARS} characters")
+    if player_a and player_a.casefold() == player_b.casefold():
+        problems.append(f"a player cannot play themselves ({player_a!r})")
+
+    score: Decimal | None = None
+    points = ""
+    score_text = row[i_score].strip() if i_score is not None else ""
+    has_points = i_pa is not None and (row[i_pa].strip() or row[i_pb].strip())  # type: ignore[index]
+    try:
+        if has_points:
+            score, points = parse_points(row[i_pa], row[i_pb])  # type: ignore[index]
+            if score_text and parse_score(score_text) != score:
+                problems.append(f"score_a {score_text!r} disagrees with the points {points!r}")
+        elif score_text:
+            score = parse_score(score_text)
+        else:
+            problems.append("no score: fill score_a (or points_a and points_b)")
+    except ValueError as exc:
+        problems.append(str(exc))
+
+    if i_points is not None and row[i_points].strip():
+        points = row[i_points].strip()
+    key = row[i_id].strip() if i_id is not None else ""
+    if len(key) > MAX_ID_CHARS:
+        problems.append(f"id is longer than {MAX_ID_CHARS} characters")
+    if problems:
+        return RowError(line, "; ".join(problems))
+    return ResultRow(
+        line=line,
+        played=played,  # type: ignore[arg-type]
+        player_a=player_a,
+        player_b=player_b,
+        score_a=score,  # type: ignore[arg-type]
+        points=points,
+        note=row[i_note].strip() if i_note is not None else "",
+        key=key or None,
+    )
+
+
+def _bad_line(lines: _Lines, first: int, last: int) -> RowError | None:
+    if not lines.bad:
+        return None
+    for number in range(first, last + 1):
+        reason = lines.bad.pop(number, None)
+        if reason is not None:
+            return RowError(number, reason)
+    return None
+
+
+def _csv_reason(exc: csv.Error) -> str:
+    text = str(exc)
+    if "field larger than field limit" in text:
+        return f"a field is longer than {MAX_FIELD_CHARS:,} characters"
+    return f"malformed CSV ({text})"

@@ -1,0 +1,226 @@
+"""Importing a CSV file of results into a league: all or nothing, streaming.
+
+One pass over the file inside one transaction: each row is parsed (``league.csv_format``),
+its players are found (or registered with ``create_players``) and it is handed to the
+event store's bulk path (``league.bulk_append``), which checks it with the write services'
+rules and inserts it in batches. Bad rows do not stop the pass, so every one of them is
+reported; at the end the transaction commits only if there was none (and this is not a
+dry run). Rows already inserted by this pass stay visible to it, which is how an ``id``
+repeated later in the file with other content is caught without keeping the file in memory.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.db import transaction
+
+from league.bulk_append import BulkAppender, NewMatch
+from league.csv_format import ResultRow, RowError, iter_results
+from league.models import League, Player
+
+# The admin's preview shows this many rows; the command prints every error it keeps.
+MAX_ERRORS_KEPT = 1000
+
+
+@dataclass
+class PreviewRow:
+    """One row as the admin preview shows it (``status``: recorded, skipped or error)."""
+
+    line: int
+    played: str = ""
+    player_a: str = ""
+    player_b: str = ""
+    score_a: str = ""
+    points: str = ""
+    note: str = ""
+    key: str = ""
+    status: str = "recorded"
+    message: str = ""
+
+
+@dataclass
+class ImportReport:
+    """The outcome of one import (or dry run). Nothing was stored unless ``committed``."""
+
+    dry_run: bool = False
+    rows: int = 0
+    recorded: int = 0
+    skipped: int = 0
+    players_created: list[str] = field(default_factory=list)
+    errors: list[RowError] = field(default_factory=list)
+    error_count: int = 0
+    preview: list[PreviewRow] = field(default_factory=list)
+    first_seq: int | None = None
+    last_seq: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error_count == 0
+
+    @property
+    def committed(self) -> bool:
+        return self.ok and not self.dry_run
+
+    def add_error(self, error: RowError) -> None:
+        self.error_count += 1
+        if len(self.errors) < MAX_ERRORS_KEPT:
+            self.errors.append(error)
+
+    def summary(self) -> str:
+        """One sentence for a command's output or an admin message."""
+        if not self.ok:
+            return f"{self.error_count} bad row(s) in {self.rows} row(s): nothing was recorded."
+        verb = "would record" if self.dry_run else "recorded"
+        text = (
+            f"{self.rows} row(s): {verb} {self.recorded} result(s), "
+            f"{self.skipped} already recorded (skipped)"
+        )
+        if self.players_created:
+            created = "would register" if self.dry_run else "registered"
+            text += f", {created} {len(self.players_created)} new player(s)"
+        return text + ("; dry run, nothing was recorded." if self.dry_run else ".")
+
+
+class PlayerDirectory:
+    """The league's players by display name (exact first, then ignoring case)."""
+
+    def __init__(self, league: League) -> None:
+        self.exact: dict[str, Player] = {}
+        self.folded: dict[str, Player | None] = {}
+        for player in Player.objects.filter(league=league):
+            self.remember(player)
+
+    def remember(self, player: Player) -> None:
+        self.exact[player.display_name] = player
+        folded = player.display_name.casefold()
+        # Two players differing only by case make a loose match ambiguous.
+        self.folded[folded] = None if folded in self.folded else player
+
+    def find(self, name: str) -> Player | None:
+        found = self.exact.get(name)
+        if found is None:
+            name = " ".join(name.split())
+            found = self.exact.get(name) or self.folded.get(name.casefold())
+        return found
+
+
+def import_results(
+    league: League,
+    stream: IO[bytes],
+    *,
+    create_players: bool = False,
+    dry_run: bool = False,
+    recorded_by: Any = None,
+    preview_limit: int = 0,
+) -> ImportReport:
+    """Record the results of a CSV byte stream in ``league``: all of them, or none.
+
+    Returns an ``ImportReport``; when it lists errors (or on a dry run) nothing was stored.
+    ``preview_limit`` keeps that many rows with their outcome for a preview.
+    """
+    report = ImportReport(dry_run=dry_run)
+    preview: dict[int, PreviewRow] = {}
+
+    def observe(line: int, outcome: str, message: str) -> None:
+        row = preview.get(line)
+        if row is not None:
+            row.status, row.message = outcome, message
+
+    with transaction.atomic():
+        appender = BulkAppender(
+            league,
+            recorded_by=recorded_by,
+            max_errors_kept=MAX_ERRORS_KEPT,
+            observer=observe if preview_limit else None,
+        )
+        players = PlayerDirectory(league)
+        for item in iter_results(stream):
+            report.rows += 1
+            if isinstance(item, RowError):
+                report.add_error(item)
+                if len(preview) < preview_limit:
+                    preview[item.line] = PreviewRow(
+                        line=item.line, status="error", message=item.message
+                    )
+                continue
+            if len(preview) < preview_limit:
+                preview[item.line] = _preview_row(item)
+            pair = _players_of(item, players, appender, create_players)
+            if isinstance(pair, RowError):
+                report.add_error(pair)
+                observe(item.line, "error", pair.message)
+                continue
+            appender.add(
+                NewMatch(
+                    player_a=pair[0],
+                    player_b=pair[1],
+                    score_a=item.score_a,
+                    played=item.played,
+                    points=item.points,
+                    note=item.note,
+                    idempotency_key=item.key,
+                    ref=item.line,
+                )
+            )
+        appender.flush()
+        for line, message in appender.result.errors:
+            report.add_error(RowError(line, message))
+        report.error_count += appender.result.error_count - len(appender.result.errors)
+        result = appender.close(announce=report.ok and not dry_run)
+        report.recorded, report.skipped = result.appended, result.skipped
+        report.players_created = result.players_registered
+        report.first_seq, report.last_seq = result.first_seq, result.last_seq
+        if not report.committed:
+            transaction.set_rollback(True)
+    report.errors.sort(key=lambda error: error.line)
+    report.preview = sorted(preview.values(), key=lambda row: row.line)
+    return report
+
+
+def _players_of(
+    row: ResultRow,
+    players: PlayerDirectory,
+    appender: BulkAppender,
+    create_players: bool,
+) -> tuple[Player, Player] | RowError:
+    """Both players of ``row``, registering unknown ones when allowed."""
+    found: list[Player] = []
+    unknown: list[str] = []
+    for name in (row.player_a, row.player_b):
+        player = players.find(name)
+        if player is None and create_players:
+            player = appender.register_player(name)
+            players.remember(player)
+        if player is None:
+            unknown.append(name)
+        else:
+            found.append(player)
+    if unknown:
+        names = " and ".join(repr(name) for name in unknown)
+        return RowError(
+            row.line,
+            f"unknown player {names}: not a player of this league "
+            "(register them first, or allow creating players)",
+        )
+    return found[0], found[1]
+
+
+def _preview_row(row: ResultRow) -> PreviewRow:
+    played = (
+        row.played.isoformat(sep=" ", timespec="minutes")
+        if isinstance(row.played, dt.datetime)
+        else row.played.isoformat()
+    )
+    return PreviewRow(
+        line=row.line,
+        played=played,
+        player_a=row.player_a,
+        player_b=row.player_b,
+        score_a=str(row.score_a),
+        points=row.points,
+        note=row.note,
+        key=row.key or "",
+    )

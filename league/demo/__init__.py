@@ -1,0 +1,1 @@
+"""The demo league fixture (data only; see README.md and LICENSE here)."""

@@ -1,0 +1,235 @@
+"""``manage.py load_demo``: the demo league "International football", ready to browse.
+
+Reads the compressed fixture ``league/demo/international_football.csv.gz`` (CC0, see the
+README beside it), keeps the matches since ``--since`` (1990-01-01), and imports them with
+the CSV import's bulk path: home team = ``player_a``, the score from the goals (kept as the
+points text), a note with the tournament and place. Calendar-month rating periods. Each
+match's idempotency key comes from its row, so running the command again records nothing
+new. The full replay runs in this process, so the standings are live when it returns.
+
+A demo organiser account (``organiser``) is created for local use only: with
+``DEBUG`` off it is refused unless ``--force-demo-user``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import gzip
+import io
+import itertools
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from league.csv_import import import_results
+from league.management.commands.create_league import iso_date, validation_message
+from league.models import League
+
+FIXTURE = Path(__file__).resolve().parents[2] / "demo" / "international_football.csv.gz"
+SLUG = "international-football"
+NAME = "International football"
+DEFAULT_SINCE = dt.date(1990, 1, 1)
+DEMO_USERNAME = "organiser"
+# league/ never imports ratings/: the read side's services are named by path.
+CREATE_CONFIG = "ratings.services.create_config"
+REQUEST_FULL_REPLAY = "ratings.services.request_full_replay"
+RUN_REPLAY = "ratings.services.run_replay"
+IMPORT_COLUMNS = ["id", "date", "player_a", "player_b", "points_a", "points_b", "note"]
+
+
+def demo_rows(fixture: Path, since: dt.date, until: dt.date) -> Iterator[list[str]]:
+    """Fixture rows in the import format, one at a time (matches played in [since, until])."""
+    seen_today: dict[str, int] = {}
+    day_seen = ""
+    with gzip.open(fixture, "rt", encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            day = row["date"]
+            if day < since.isoformat() or day > until.isoformat():
+                continue
+            if not (row["home_score"].isdigit() and row["away_score"].isdigit()):
+                continue  # a fixture not played (yet): no score
+            if day != day_seen:
+                seen_today, day_seen = {}, day
+            key = f"intl:{day}:{row['home_team']}:{row['away_team']}"
+            # The same two teams twice on one day: the second match gets "#2".
+            seen_today[key] = seen_today.get(key, 0) + 1
+            if seen_today[key] > 1:
+                key = f"{key}#{seen_today[key]}"
+            place = ", ".join(part for part in (row["city"], row["country"]) if part)
+            neutral = " (neutral ground)" if row["neutral"].upper() == "TRUE" else ""
+            yield [
+                key,
+                day,
+                row["home_team"],
+                row["away_team"],
+                row["home_score"],
+                row["away_score"],
+                f"{row['tournament']}, {place}{neutral}",
+            ]
+
+
+class RowsAsCsv(io.RawIOBase):
+    """A read-only byte stream of CSV text made from rows on demand (nothing buffered)."""
+
+    def __init__(self, header: list[str], rows: Iterator[list[str]]) -> None:
+        self._lines = self._encode(header, rows)
+        self._pending = b""
+
+    @staticmethod
+    def _encode(header: list[str], rows: Iterator[list[str]]) -> Iterator[bytes]:
+        text = io.StringIO()
+        writer = csv.writer(text, lineterminator="\n")
+        for row in itertools.chain([header], rows):
+            text.seek(0)
+            text.truncate()
+            writer.writerow(row)
+            yield text.getvalue().encode("utf-8")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._pending:
+            try:
+                self._pending = next(self._lines)
+            except StopIteration:
+                return 0
+        size = min(len(buffer), len(self._pending))
+        buffer[:size], self._pending = self._pending[:size], self._pending[size:]
+        return size
+
+
+class Command(BaseCommand):
+    help = "Load the demo league (international football results) and compute its standings."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--since",
+            type=iso_date,
+            default=DEFAULT_SINCE,
+            metavar="YYYY-MM-DD",
+            help=f"first match day loaded (default {DEFAULT_SINCE.isoformat()})",
+        )
+        parser.add_argument(
+            "--force-demo-user",
+            action="store_true",
+            help="create the demo organiser account even with DEBUG off",
+        )
+        parser.add_argument(
+            "--no-replay", action="store_true", help="record the results only (no replay)"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        since: dt.date = options["since"]
+        if not FIXTURE.is_file():
+            raise CommandError(f"The demo fixture is missing: {FIXTURE}.")
+        started = time.perf_counter()
+        league, created = self._league(since)
+        if not created and league.start_date > since:
+            raise CommandError(
+                f"The demo league starts on {league.start_date.isoformat()}; it cannot take "
+                f"matches since {since.isoformat()}."
+            )
+        today = timezone.now().date()
+        stream = io.BufferedReader(RowsAsCsv(IMPORT_COLUMNS, demo_rows(FIXTURE, since, today)))
+        report = import_results(league, stream, create_players=True)
+        if not report.ok:
+            for error in report.errors[:20]:
+                self.stderr.write(str(error))
+            raise CommandError(f"The demo fixture did not import: {report.summary()}")
+        loaded = time.perf_counter() - started
+        self.stdout.write(
+            f"{'Created' if created else 'Updated'} {league.name!r} ({league.slug}): "
+            f"{report.recorded} matches recorded, {report.skipped} already there, "
+            f"{len(report.players_created)} teams registered ({loaded:.1f} s)."
+        )
+        if not options["no_replay"]:
+            self._replay(league)
+        self._demo_user(league, options["force_demo_user"])
+        self.stdout.write(
+            f"Demo league ready in {time.perf_counter() - started:.1f} s: "
+            f"{league.get_absolute_url()}"
+        )
+
+    def _league(self, since: dt.date) -> tuple[League, bool]:
+        existing = League.objects.filter(slug=SLUG).first()
+        if existing is not None:
+            return existing, False
+        try:
+            with transaction.atomic():
+                league = League.objects.create(
+                    name=NAME,
+                    slug=SLUG,
+                    sport="Football",
+                    time_zone="UTC",
+                    start_date=since,
+                    description=(
+                        "Men's full international football matches since "
+                        f"{since:%Y}: home team first, extra time included, no shoot-outs. "
+                        "Data: martj42/international_results (CC0 1.0)."
+                    ),
+                )
+                import_string(CREATE_CONFIG)(
+                    league,
+                    period_unit="months",
+                    period_length=1,
+                    period_anchor=since.replace(day=1),
+                    note="Demo: calendar-month periods",
+                )
+        except ValidationError as error:
+            raise CommandError(validation_message(error)) from None
+        return league, True
+
+    def _replay(self, league: League) -> None:
+        started = time.perf_counter()
+        replay = import_string(REQUEST_FULL_REPLAY)(league)
+        import_string(RUN_REPLAY)(replay.pk)
+        replay.refresh_from_db()
+        if replay.status != "complete":
+            raise CommandError(
+                f"The demo replay ended {replay.status}: {replay.error or 'no error recorded'}"
+            )
+        self.stdout.write(
+            f"Standings computed: {replay.periods_done} monthly periods in "
+            f"{time.perf_counter() - started:.1f} s."
+        )
+
+    def _demo_user(self, league: League, force: bool) -> None:
+        if not settings.DEBUG and not force:
+            self.stdout.write(
+                "Demo organiser account not created: DEBUG is off (a known password has no "
+                "place in production). Use --force-demo-user to create it anyway."
+            )
+            return
+        users = get_user_model()
+        saved = Path(settings.VAR_DIR) / "demo-organiser-password.txt"
+        user = users.objects.filter(username=DEMO_USERNAME).first()
+        password = saved.read_text().strip() if saved.is_file() else ""
+        if user is None or not password or not user.check_password(password):
+            password = secrets.token_urlsafe(12)
+            if user is None:
+                user = users.objects.create_user(DEMO_USERNAME, password=password)
+            else:
+                user.set_password(password)
+            saved.parent.mkdir(parents=True, exist_ok=True)
+            saved.write_text(password + "\n")
+            saved.chmod(0o600)
+        user.is_staff = True
+        user.is_active = True
+        user.save()
+        league.organisers.add(user)
+        self.stdout.write(
+            f"Demo organiser (local use only): username {DEMO_USERNAME!r}, password "
+            f"{password!r} (also in {saved})."
+        )

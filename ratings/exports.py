@@ -1,0 +1,233 @@
+"""Rows for exports: standings, rating history and results, as plain values.
+
+Each export is a ``Table``: column names and an iterator of rows (tuples), streamed from
+the database so that a large league is never held in memory. Writers turn a table into
+CSV or JSON: dates as YYYY-MM-DD, floats in full precision (``repr``, which round-trips).
+Standings come from the pages' selectors (the same numbers as the leaderboard); history
+and results are read in one ordered query each.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import IO, Any
+
+from league.models import Event, League
+from ratings.models import PlayerPeriod, RatingConfig
+from ratings.selectors import MAX_PER_PAGE, leaderboard, live_config
+from ratings.time import league_zone
+
+STANDINGS_COLUMNS = (
+    "rank",
+    "player",
+    "rating",
+    "rd",
+    "interval_low",
+    "interval_high",
+    "volatility",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "last_played",
+    "provisional",
+)
+HISTORY_COLUMNS = (
+    "player",
+    "period",
+    "period_start",
+    "period_end",
+    "rating",
+    "rd",
+    "volatility",
+    "rating_before",
+    "rd_before",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+)
+# The import format of ``league.csv_format``: an export re-imports as the same results.
+RESULTS_COLUMNS = ("id", "date", "player_a", "player_b", "score_a", "points", "note")
+PAGE_SIZE = 1000
+
+
+class NoStandingsError(Exception):
+    """The league has no published standings yet (no replay has completed)."""
+
+
+@dataclass
+class Table:
+    """An export: column names and rows (an iterator, consumed once)."""
+
+    columns: tuple[str, ...]
+    rows: Iterable[tuple[Any, ...]]
+
+
+def _config(league: League, config: RatingConfig | None) -> RatingConfig:
+    config = config or live_config(league)
+    if config is None:
+        raise NoStandingsError(
+            f"{league.name} has no standings yet: no rating replay has completed."
+        )
+    return config
+
+
+def standings(league: League, config: RatingConfig | None = None) -> Table:
+    """The current standings (rated players by rank), as the leaderboard shows them."""
+    chosen = _config(league, config)
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        page = 1
+        while True:
+            board = leaderboard(league, config=chosen, page=page, per_page=MAX_PER_PAGE)
+            for row in board.rows:
+                yield (
+                    row.rank,
+                    row.name,
+                    row.rating,
+                    row.rd,
+                    row.low,
+                    row.high,
+                    row.volatility,
+                    row.games,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.last_played,
+                    row.provisional,
+                )
+            if page >= board.num_pages:
+                return
+            page += 1
+
+    return Table(STANDINGS_COLUMNS, rows())
+
+
+def history(league: League, config: RatingConfig | None = None) -> Table:
+    """One row per player and period the player played, by player name then period."""
+    chosen = _config(league, config)
+    query = (
+        PlayerPeriod.objects.filter(config=chosen)
+        .order_by("player__display_name", "period_index")
+        .values_list(
+            "player__display_name",
+            "period_index",
+            "period_start",
+            "period_end",
+            "rating",
+            "rd",
+            "volatility",
+            "rating_before",
+            "rd_before",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+        )
+    )
+    return Table(HISTORY_COLUMNS, query.iterator(chunk_size=PAGE_SIZE))
+
+
+def results(league: League) -> Table:
+    """The league's live matches (voided ones left out) in the CSV import format.
+
+    ``id`` is the match's idempotency key, or ``<league slug>#<seq>`` when it had none;
+    ``date`` is the moment played, in the league's time zone with its UTC offset.
+    """
+    zone = league_zone(league)
+    query = (
+        Event.objects.live_matches()
+        .filter(league=league)
+        .order_by("seq")
+        .values_list(
+            "seq",
+            "idempotency_key",
+            "played_at",
+            "player_a__display_name",
+            "player_b__display_name",
+            "score_a",
+            "points",
+            "note",
+        )
+    )
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        for seq, key, played_at, name_a, name_b, score, points, note in query.iterator(
+            chunk_size=PAGE_SIZE
+        ):
+            yield (
+                key or f"{league.slug}#{seq}",
+                played_at.astimezone(zone).isoformat(),
+                name_a,
+                name_b,
+                _score_text(score),
+                points,
+                note,
+            )
+
+    return Table(RESULTS_COLUMNS, rows())
+
+
+def _score_text(score: Decimal) -> str:
+    return {Decimal("1"): "1", Decimal("0.5"): "0.5", Decimal("0"): "0"}[score.normalize()]
+
+
+def _cell(value: Any) -> Any:
+    """A value as written to CSV: dates ISO, floats in full precision."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if value is None:
+        return ""
+    return value
+
+
+def write_csv(table: Table, out: IO[str]) -> int:
+    """Write ``table`` as CSV with a header row; returns the number of data rows."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(table.columns)
+    count = 0
+    for row in table.rows:
+        writer.writerow([_cell(value) for value in row])
+        count += 1
+    return count
+
+
+def csv_lines(table: Table) -> Iterator[str]:
+    """``table`` as CSV text, one line at a time (for streaming HTTP responses)."""
+
+    class _Line:
+        def write(self, text: str) -> str:
+            return text
+
+    writer = csv.writer(_Line(), lineterminator="\n")
+    yield writer.writerow(table.columns)
+    for row in table.rows:
+        yield writer.writerow([_cell(value) for value in row])
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def write_json(table: Table, out: IO[str]) -> int:
+    """Write ``table`` as a JSON array of objects, one per row, streamed; returns the count."""
+    out.write("[")
+    count = 0
+    for row in table.rows:
+        record = {name: _json_value(value) for name, value in zip(table.columns, row, strict=True)}
+        out.write(("," if count else "") + "\n  " + json.dumps(record, ensure_ascii=False))
+        count += 1
+    out.write("\n]\n" if count else "]\n")
+    return count
