@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "league",
     "ratings",
+    "ratings.backtest",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -181,6 +183,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Honest League API",
@@ -191,6 +194,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "RatingPeriodUnitEnum": "ratings.models.RatingConfig.PeriodUnit",
+        "ReplayStatusEnum": "ratings.models.Replay.Status",
+        "SweepStatusEnum": "ratings.backtest.models.Sweep.Status",
+    },
 }
 
 # --- Celery ------------------------------------------------------------------------------
@@ -216,8 +224,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
+    for _folder in ("queue", "processed", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPLAY_VISIBILITY_TIMEOUT}
 
@@ -226,6 +237,11 @@ else:
 PROVISIONAL_RD = float(os.environ.get("LEAGUE_PROVISIONAL_RD", "110"))
 # How many times a failing replay is tried before it is marked failed.
 REPLAY_MAX_ATTEMPTS = int(os.environ.get("LEAGUE_REPLAY_MAX_ATTEMPTS", "3"))
+# SQLite has no advisory locks: a replay holds a lease row, renewed while it runs, that a
+# killed worker's successor can take over once it expires.
+REPLAY_LEASE_SECONDS = float(os.environ.get("LEAGUE_REPLAY_LEASE_SECONDS", "60"))
+# Test hook only (worker tests slow a replay down to kill it mid-way): seconds per period.
+REPLAY_PERIOD_DELAY = float(os.environ.get("LEAGUE_REPLAY_PERIOD_DELAY", "0"))
 
 LOGGING = {
     "version": 1,

@@ -5,3 +5,11 @@ class RatingsConfig(AppConfig):
     name = "ratings"
     verbose_name = "Ratings"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from league.signals import events_appended
+        from ratings.receivers import on_events_appended
+
+        events_appended.connect(
+            on_events_appended, dispatch_uid="ratings.receivers.on_events_appended"
+        )

@@ -118,7 +118,9 @@ class Replay(models.Model):
     queued_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    timings = models.JSONField(default=dict, blank=True, help_text="Seconds reading/computing/writing.")
+    timings = models.JSONField(
+        default=dict, blank=True, help_text="Seconds reading/computing/writing."
+    )
 
     class Meta:
         ordering = ["-queued_at", "-pk"]
@@ -143,10 +145,24 @@ class ProjectionState(models.Model):
 
 
 class PlayerPeriod(models.Model):
-    """A player's rating after one period in which they played (derived data)."""
+    """A player's rating after one period in which they played (derived data).
 
-    config = models.ForeignKey(RatingConfig, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    The largest table (millions of rows, rewritten in bulk by replays): its foreign keys are
+    not enforced by the database (a deferred check per row and key doubled the time of a
+    full replay) and get no single-column indexes (the unique (config, player, period)
+    index serves both); only ``ratings.replay`` writes it, with ids it has just read.
+    """
+
+    config = models.ForeignKey(
+        RatingConfig,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
     period_index = models.IntegerField()
     period_start = models.DateField()
     period_end = models.DateField(help_text="Last day of the period (inclusive).")
@@ -197,3 +213,20 @@ class Standing(models.Model):
             models.UniqueConstraint(fields=["config", "player"], name="standing_unique_player")
         ]
         indexes = [models.Index(fields=["config", "-rating"], name="standing_by_rating")]
+
+
+class ReplayLease(models.Model):
+    """Who may replay a league right now, on databases without advisory locks (SQLite).
+
+    A replay takes the lease inside an IMMEDIATE transaction, renews it while it runs and
+    deletes it when done; a lease whose holder died expires at ``expires_at``.
+    """
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    holder = models.CharField(max_length=64)
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.league_id}: {self.holder} until {self.expires_at:%H:%M:%S}"

@@ -11,5 +11,8 @@ os.environ.setdefault("DJANGO_DEBUG", "1")
 
 from config.settings import *  # noqa: E402, F403
 
-CELERY_TASK_ALWAYS_EAGER = True
+# A real worker started by tests/worker gets CELERY_TASK_ALWAYS_EAGER=0 from its environment.
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=True)  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Lets league.testing lift the event store triggers, e.g. for the flush after transactional tests.
+LEAGUE_ALLOW_EVENT_MUTATION_FOR_TESTS = True

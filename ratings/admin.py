@@ -1,0 +1,169 @@
+"""Admin for rating configurations and replays, scoped to the leagues a user organises.
+
+Configurations are immutable: the admin shows stored versions read-only, and "add" creates a
+new version through ``ratings.services.create_config`` (which starts its full replay).
+Replays are read-only progress records. Superusers see every league; an organiser (staff)
+sees and acts on the leagues they organise only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from league.models import League
+from ratings import services
+from ratings.models import Publication, RatingConfig, Replay
+from ratings.validation import PARAMETERS
+
+
+def organised_leagues(request: HttpRequest) -> QuerySet[League]:
+    """Leagues ``request.user`` may manage (all of them for a superuser)."""
+    user = request.user
+    if not getattr(user, "is_authenticated", False) or not user.is_staff:
+        return League.objects.none()
+    if user.is_superuser:
+        return League.objects.all()
+    return League.objects.filter(organisers=user)
+
+
+class OrganiserScopedAdmin(admin.ModelAdmin):
+    """Visible to superusers and to staff organisers, for their own leagues only."""
+
+    league_path = "league"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        rows = super().get_queryset(request)
+        if request.user.is_superuser:
+            return rows
+        return rows.filter(**{f"{self.league_path}__in": organised_leagues(request)})
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return organised_leagues(request).exists()
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        if obj is None:
+            return self.has_module_permission(request)
+        return self.get_queryset(request).filter(pk=obj.pk).exists()
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class NewVersionForm(forms.ModelForm):
+    """The parameters of a new version; checked by the same rules as ``create_config``."""
+
+    class Meta:
+        model = RatingConfig
+        fields = ["league", *PARAMETERS, "note"]
+
+    def __init__(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if request is not None:
+            self.fields["league"].queryset = organised_leagues(request)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        league = cleaned.get("league")
+        if league is None:
+            return cleaned
+        from ratings.validation import clean_config_params
+
+        try:
+            clean_config_params(
+                {name: cleaned.get(name) for name in PARAMETERS},
+                start_date=league.start_date,
+                first_match_day=services.first_match_day(league),
+            )
+        except ValidationError as error:
+            for field, messages in error.message_dict.items():
+                self.add_error(None if field == "__all__" else field, messages)
+        return cleaned
+
+    def _post_clean(self) -> None:
+        # The instance is never saved by the form (create_config does it): skip model
+        # validation, which would demand the version number.
+        return
+
+
+@admin.register(RatingConfig)
+class RatingConfigAdmin(OrganiserScopedAdmin):
+    list_display = ("__str__", "version", "tau", "period", "max_rd", "live", "created_at")
+    list_filter = ("league",)
+    ordering = ("league", "-version")
+    form = NewVersionForm
+
+    @admin.display(description="periods")
+    def period(self, obj: RatingConfig) -> str:
+        return f"{obj.period_length} {obj.period_unit} from {obj.period_anchor:%Y-%m-%d}"
+
+    @admin.display(boolean=True)
+    def live(self, obj: RatingConfig) -> bool:
+        return Publication.objects.filter(config=obj).exists()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return organised_leagues(request).exists()
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return []
+        return [field.name for field in RatingConfig._meta.fields]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None:
+            return form
+
+        class ScopedForm(form):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: Any, **inner: Any) -> None:
+                super().__init__(*args, request=request, **inner)
+
+        return ScopedForm
+
+    def save_model(self, request: HttpRequest, obj: RatingConfig, form, change: bool) -> None:
+        params = {name: form.cleaned_data[name] for name in PARAMETERS}
+        config = services.create_config(
+            form.cleaned_data["league"],
+            created_by=request.user,
+            note=form.cleaned_data.get("note", ""),
+            **params,
+        )
+        obj.pk = config.pk
+        obj.league = config.league
+        obj.version = config.version
+        obj._state.adding = False
+
+
+@admin.register(Replay)
+class ReplayAdmin(OrganiserScopedAdmin):
+    league_path = "config__league"
+    list_display = (
+        "pk",
+        "config",
+        "kind",
+        "status",
+        "progress",
+        "attempts",
+        "queued_at",
+        "started_at",
+        "finished_at",
+    )
+    list_filter = ("status", "kind", "config__league")
+    readonly_fields = [field.name for field in Replay._meta.fields] + ["progress"]
+
+    @admin.display(description="progress")
+    def progress(self, obj: Replay) -> str:
+        if not obj.periods_total:
+            return "-"
+        return f"{obj.periods_done}/{obj.periods_total} periods"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -1,0 +1,231 @@
+"""Write-side services of the ratings app: configuration versions and replay requests.
+
+A league's first configuration (used when results arrive before any was chosen) is defined in
+one place, :func:`default_params`: weekly periods anchored at the league's start date and the
+Glicko-2 defaults of ``ratings.validation.DEFAULTS``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.db.models.functions import Least
+from django.utils import timezone
+
+from league.models import League
+from ratings import replay as replay_module
+from ratings.models import Publication, RatingConfig, Replay
+from ratings.time import league_zone, local_day, period_spec
+from ratings.validation import DEFAULTS, PARAMETERS, clean_config_params
+
+ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
+#: Seconds between two tries to take a league's replay lock in :func:`run_replay`.
+LOCK_POLL_SECONDS = 0.2
+
+
+def default_params(league: League) -> dict[str, Any]:
+    """The parameters of a league's first configuration version."""
+    return {**DEFAULTS, "period_anchor": league.start_date}
+
+
+def first_match_day(league: League) -> dt.date | None:
+    """Local date of the league's earliest live match."""
+    from league.models import Event
+
+    first = (
+        Event.objects.live_matches()
+        .filter(league=league)
+        .order_by("played_at")
+        .values_list("played_at", flat=True)
+        .first()
+    )
+    return None if first is None else local_day(first, league_zone(league))
+
+
+def _lock_league_row(league: League) -> None:
+    from django.db import connection
+
+    list(
+        League.objects.select_for_update(no_key=connection.vendor == "postgresql")
+        .filter(pk=league.pk)
+        .values_list("pk", flat=True)
+    )
+
+
+def _enqueue(replay: Replay) -> None:
+    """Send the replay's task once the current transaction commits."""
+    from ratings.tasks import replay_league
+
+    pk = replay.pk
+    transaction.on_commit(lambda: replay_league.delay(replay_id=pk))
+
+
+def create_config(league: League, *, created_by=None, **params: Any) -> RatingConfig:
+    """Store a new configuration version of ``league`` and start its full replay.
+
+    Parameters not given are inherited from the latest version (or :func:`default_params`).
+    Raises ``ValidationError`` (field -> messages) and stores nothing on bad input.
+    """
+    note = params.pop("note", "")
+    with transaction.atomic():
+        _lock_league_row(league)
+        latest = RatingConfig.objects.filter(league=league).order_by("-version").first()
+        base = (
+            default_params(league)
+            if latest is None
+            else {name: getattr(latest, name) for name in PARAMETERS}
+        )
+        cleaned = clean_config_params(
+            {**base, **params},
+            start_date=league.start_date,
+            first_match_day=first_match_day(league),
+        )
+        config = RatingConfig.objects.create(
+            league=league,
+            version=1 if latest is None else latest.version + 1,
+            created_by=created_by,
+            note=str(note)[:200],
+            **cleaned,
+        )
+        # Full replays of older versions that have not started can never go live now.
+        Replay.objects.filter(
+            config__league=league,
+            kind=Replay.Kind.FULL,
+            status=Replay.Status.QUEUED,
+            config__version__lt=config.version,
+        ).update(status=Replay.Status.SUPERSEDED, finished_at=timezone.now())
+        replay = Replay.objects.create(
+            config=config, kind=Replay.Kind.FULL, requested_by=created_by
+        )
+        _enqueue(replay)
+    return config
+
+
+def latest_config(league: League) -> RatingConfig | None:
+    return RatingConfig.objects.filter(league=league).order_by("-version").first()
+
+
+def request_full_replay(league: League, *, requested_by=None) -> Replay:
+    """Queue a full replay of the league's newest configuration (creating the first if none)."""
+    with transaction.atomic():
+        _lock_league_row(league)
+        config = latest_config(league)
+        if config is None:
+            config = create_config(league, created_by=requested_by)
+            return Replay.objects.filter(config=config).latest("pk")
+        replay = Replay.objects.create(
+            config=config, kind=Replay.Kind.FULL, requested_by=requested_by
+        )
+        _enqueue(replay)
+    return replay
+
+
+def request_incremental_replay(league: League, from_day: dt.date) -> list[Replay]:
+    """Queue replays of the configurations readers rely on, from the period holding ``from_day``.
+
+    The targets are the published configuration and the newest one when its projection is
+    complete. A queued incremental replay of the same configuration absorbs the request (its
+    start moves earlier if needed); a queued full replay already covers it.
+    """
+    from ratings.models import ProjectionState
+
+    with transaction.atomic():
+        _lock_league_row(league)  # two first results at once must not make two first versions
+        latest = latest_config(league)
+        if latest is None:
+            config = create_config(league)
+            return list(Replay.objects.filter(config=config))
+        targets: list[RatingConfig] = []
+        published = Publication.objects.filter(league=league).select_related("config").first()
+        if published is not None:
+            targets.append(published.config)
+        if (
+            latest not in targets
+            and ProjectionState.objects.filter(config=latest, complete=True).exists()
+        ):
+            targets.append(latest)
+        replays = []
+        for config in targets:
+            spec = period_spec(config)
+            period = spec.index_of(max(from_day, spec.anchor))
+            pending = Replay.objects.filter(config=config, status=Replay.Status.QUEUED)
+            full = pending.filter(kind=Replay.Kind.FULL).first()
+            if full is not None:
+                replays.append(full)
+                continue
+            queued = pending.filter(kind=Replay.Kind.INCREMENTAL).order_by("pk").first()
+            if queued is not None and Replay.objects.filter(
+                pk=queued.pk, status=Replay.Status.QUEUED
+            ).update(from_period=Least("from_period", period)):
+                replays.append(queued)
+                continue
+            replay = Replay.objects.create(
+                config=config, kind=Replay.Kind.INCREMENTAL, from_period=period
+            )
+            _enqueue(replay)
+            replays.append(replay)
+    return replays
+
+
+def run_replay(replay_id: int) -> None:
+    """Run a replay now, in this process, waiting for the league's lock if another holds it.
+
+    What the Celery task and ``manage.py replay --sync`` call. Failures are recorded on the
+    replay row (and retried up to ``REPLAY_MAX_ATTEMPTS``), not raised.
+    """
+    while replay_module.execute(replay_id) is replay_module.Outcome.BUSY:
+        time.sleep(LOCK_POLL_SECONDS)
+
+
+def league_progress(league: League) -> dict[str, Any] | None:
+    """The league's latest replay as plain data (None when it never had one).
+
+    A replay in progress is preferred over a more recent finished one.
+    """
+    replays = Replay.objects.filter(config__league=league).select_related("config")
+    replay = (
+        replays.filter(status__in=ACTIVE).order_by("pk").first() or replays.order_by("-pk").first()
+    )
+    if replay is None:
+        return None
+    published = (
+        Publication.objects.filter(league=league).values_list("config_id", flat=True).first()
+    )
+    end = replay.finished_at or timezone.now()
+    elapsed = (end - replay.started_at).total_seconds() if replay.started_at else None
+    return {
+        "replay_id": replay.pk,
+        "kind": replay.kind,
+        "status": replay.status,
+        "in_progress": replay.status in ACTIVE,
+        "periods_done": replay.periods_done,
+        "periods_total": replay.periods_total,
+        "elapsed_seconds": elapsed,
+        "error": replay.error,
+        "attempts": replay.attempts,
+        "config_version": replay.config.version,
+        "live": replay.config_id == published,
+        "timings": replay.timings,
+    }
+
+
+def ensure_publication(league: League) -> Publication | None:
+    """Publish the newest version with a complete projection when nothing is published yet."""
+    from ratings.models import ProjectionState
+
+    with transaction.atomic():
+        _lock_league_row(league)
+        existing = Publication.objects.filter(league=league).first()
+        if existing is not None:
+            return existing
+        top = ProjectionState.objects.filter(config__league=league, complete=True).aggregate(
+            top=Max("config__version")
+        )["top"]
+        if top is None:
+            return None
+        config = RatingConfig.objects.get(league=league, version=top)
+        return Publication.objects.create(league=league, config=config)

@@ -1,0 +1,60 @@
+"""Celery tasks of the ratings app: thin wrappers taking ids as keyword arguments."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from celery.signals import worker_ready
+
+from ratings import replay as replay_module
+
+logger = logging.getLogger(__name__)
+
+#: Seconds before a replay that found its league locked tries again.
+LOCK_RETRY_SECONDS = 2
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def replay_league(*, replay_id: int) -> str:
+    """Run replay ``replay_id`` (see ``ratings.replay.execute``); re-queue it while locked.
+
+    Attempts are counted on the replay row, so a redelivered message (whose task id may
+    differ) counts too, and a finished replay's duplicate message does nothing.
+    """
+    outcome = replay_module.execute(replay_id)
+    if outcome is replay_module.Outcome.BUSY and not replay_league.app.conf.task_always_eager:
+        # The lock holder also runs the league's queued replays before it lets go; this
+        # retry covers one queued just after the holder looked.
+        replay_league.apply_async(kwargs={"replay_id": replay_id}, countdown=LOCK_RETRY_SECONDS)
+    return str(outcome)
+
+
+def recover_unfinished_replays() -> int:
+    """Send again every replay still queued or running; return how many.
+
+    A worker killed mid-replay leaves its message unacknowledged: the filesystem broker never
+    redelivers it and Redis waits for the visibility timeout. Duplicates are harmless: a
+    replay runs under its league's lock and a finished one is skipped.
+    """
+    from ratings.models import Replay
+
+    pending = list(
+        Replay.objects.filter(status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING])
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for pk in pending:
+        replay_league.apply_async(kwargs={"replay_id": pk})
+    return len(pending)
+
+
+@worker_ready.connect
+def _recover_on_worker_start(**_: object) -> None:
+    try:
+        count = recover_unfinished_replays()
+    except Exception:  # a worker must start even if the database is not migrated yet
+        logger.exception("Could not look for unfinished replays")
+        return
+    if count:
+        logger.info("Re-sent %s unfinished replay(s)", count)

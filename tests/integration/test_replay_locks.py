@@ -1,0 +1,79 @@
+"""The per-league replay lock: one holder at a time, expiry of a dead holder's lease (SQLite)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from ratings import replay as replay_module
+from ratings import services
+from ratings.locks import LeagueReplayLock, LockLost
+from ratings.models import Replay
+
+
+def in_other_connection(function):
+    """Run ``function`` in a thread (its own database connection) and return its result."""
+    result: list = []
+
+    def target() -> None:
+        from django.db import connection as own
+
+        try:
+            result.append(function())
+        finally:
+            own.close()
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(30)
+    return result[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_second_holder_is_refused_until_the_first_releases(league, other_league):
+    first = LeagueReplayLock(league.pk)
+    assert first.acquire()
+    try:
+        assert in_other_connection(lambda: LeagueReplayLock(league.pk).acquire()) is False
+        # Another league replays in parallel.
+        other = LeagueReplayLock(other_league.pk)
+        assert in_other_connection(lambda: other.acquire() and (other.release() or True))
+    finally:
+        first.release()
+    second = LeagueReplayLock(league.pk)
+    assert in_other_connection(lambda: second.acquire() and (second.release() or True))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_finding_the_league_locked_reports_busy_and_changes_nothing(league, monkeypatch):
+    monkeypatch.setattr(services, "_enqueue", lambda replay: None)  # run it by hand below
+    config = services.create_config(league)
+    replay = Replay.objects.get(config=config)
+    holder = LeagueReplayLock(league.pk)
+    assert holder.acquire()
+    try:
+        outcome = in_other_connection(lambda: replay_module.execute(replay.pk))
+    finally:
+        holder.release()
+    assert outcome is replay_module.Outcome.BUSY
+    replay.refresh_from_db()
+    assert (replay.status, replay.attempts) == (Replay.Status.QUEUED, 0)
+    assert replay_module.execute(replay.pk) is replay_module.Outcome.COMPLETE
+
+
+@pytest.mark.skipif(
+    connection.vendor != "sqlite",
+    reason="SQLite's lock is a lease row; PostgreSQL's dies with its session",
+)
+@pytest.mark.django_db(transaction=True)
+def test_an_expired_lease_is_taken_over_and_its_old_holder_stops(league, settings):
+    settings.REPLAY_LEASE_SECONDS = 0  # a lease expires at once (its holder died)
+    dead = LeagueReplayLock(league.pk)
+    assert dead.acquire()
+    successor = LeagueReplayLock(league.pk)
+    assert successor.acquire()
+    with pytest.raises(LockLost):
+        dead.renew()
+    successor.release()

@@ -1,0 +1,122 @@
+"""Helpers for replay tests: expected numbers straight from the pure engine, and exact snapshots.
+
+The expectation is computed from a match list the test itself keeps (players, scores, local
+dates, order of recording), bucketed with the engine's ``PeriodSpec`` and folded with the
+engine's ``fold``: it shares no code with ``ratings.replay`` except the engine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import numpy as np
+
+from league.models import Player
+from ratings.engine import Glicko2Params, MatchArrays, PeriodSpec, fold
+from ratings.models import PlayerPeriod, RatingConfig, Standing
+
+
+@dataclass
+class KeptMatch:
+    """A match as the test recorded it: ``day`` is its local date; ``event`` its stored event."""
+
+    a: int
+    b: int
+    score: float
+    day: dt.date
+    event: object = None
+    voided: bool = False
+
+
+def config_spec(config: RatingConfig) -> tuple[PeriodSpec, Glicko2Params]:
+    spec = PeriodSpec(config.period_unit, config.period_length, config.period_anchor)
+    params = Glicko2Params(
+        tau=config.tau,
+        initial_rating=config.initial_rating,
+        initial_rd=config.initial_rd,
+        initial_volatility=config.initial_volatility,
+        max_rd=config.max_rd,
+        volatility_ceiling=config.volatility_ceiling,
+        rating_floor=config.rating_floor,
+    )
+    return spec, params
+
+
+def expected_projection(
+    config: RatingConfig, matches: list[KeptMatch], through_period: int
+) -> tuple[list[tuple], list[tuple]]:
+    """(history rows, standing rows) the projection must hold, as :func:`snapshot` shows them."""
+    spec, params = config_spec(config)
+    ids = sorted(Player.objects.filter(league=config.league_id).values_list("pk", flat=True))
+    live = [m for m in matches if not m.voided]
+    # Recording order within a period, as the event store's seq orders them.
+    ordered = sorted(enumerate(live), key=lambda im: (spec.index_of(im[1].day), im[0]))
+    arrays = MatchArrays(
+        period=np.array([spec.index_of(m.day) for _, m in ordered], dtype=np.int64),
+        player_a=np.array([ids.index(m.a) for _, m in ordered], dtype=np.int64),
+        player_b=np.array([ids.index(m.b) for _, m in ordered], dtype=np.int64),
+        score_a=np.array([m.score for _, m in ordered], dtype=np.float64),
+    )
+    result = fold(arrays, len(ids), params, 0, through_period)
+    h = result.history
+    history = sorted(
+        (
+            ids[int(h.player[i])],
+            int(h.period[i]),
+            spec.bounds(int(h.period[i]))[0],
+            spec.bounds(int(h.period[i]))[1],
+            *(float(getattr(h, f)[i]).hex() for f in FLOATS),
+            *(int(getattr(h, f)[i]) for f in COUNTS),
+        )
+        for i in range(len(h))
+    )
+    state = result.final_state
+    standings = []
+    for index, pid in enumerate(ids):
+        if state.last_period[index] < 0:
+            continue
+        rows = [row for row in history if row[0] == pid]
+        standings.append(
+            (
+                pid,
+                float(state.rating[index]).hex(),
+                float(state.rd[index]).hex(),
+                float(state.volatility[index]).hex(),
+                int(state.last_period[index]),
+                *(sum(row[9 + k] for row in rows) for k in range(4)),
+            )
+        )
+    return history, sorted(standings)
+
+
+FLOATS = ("rating", "rd", "volatility", "rating_before", "rd_before")
+COUNTS = ("games", "wins", "draws", "losses")
+
+
+def snapshot(config: RatingConfig) -> tuple[list[tuple], list[tuple]]:
+    """Every stored number of ``config``'s projection, floats as exact hex strings."""
+    history = sorted(
+        (
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            *(float(x).hex() for x in row[4:9]),
+            *row[9:],
+        )
+        for row in PlayerPeriod.objects.filter(config=config).values_list(
+            "player_id", "period_index", "period_start", "period_end", *FLOATS, *COUNTS
+        )
+    )
+    standings = sorted(
+        (row[0], *(float(x).hex() for x in row[1:4]), *row[4:])
+        for row in Standing.objects.filter(config=config).values_list(
+            "player_id", "rating", "rd", "volatility", "last_period", *COUNTS
+        )
+    )
+    return history, standings
+
+
+def noon(day: dt.date, zone) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time(12), tzinfo=zone)
