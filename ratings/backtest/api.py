@@ -1,0 +1,194 @@
+"""REST API of backtesting: start a sweep, read its progress and results, adopt the best run.
+
+Every route is for the league's organisers (and superusers), like the backtesting pages:
+a sweep is a tool for choosing the league's configuration. Included by ``api/urls.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from django.urls import path
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.models import League
+from ratings.backtest import services
+from ratings.backtest.models import Sweep, SweepRun
+
+
+class IsLeagueOrganiser(BasePermission):
+    """Only an organiser of the league named in the URL (or a superuser)."""
+
+    message = "Only an organiser of this league may run or read its backtests."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not (request.user and request.user.is_authenticated):
+            return False
+        return view.league.is_organiser(request.user)
+
+
+class SweepRunSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = SweepRun
+        fields = [
+            "id",
+            "position",
+            "parameters",
+            "status",
+            "log_loss",
+            "brier",
+            "accuracy",
+            "n_matches",
+            "calibration",
+            "constant_log_loss",
+            "constant_brier",
+            "constant_accuracy",
+            "elo_log_loss",
+            "elo_brier",
+            "elo_accuracy",
+            "elo_k",
+            "error",
+            "elapsed",
+        ]
+
+
+class SweepSerializer(serializers.ModelSerializer):
+    league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    best_run = serializers.PrimaryKeyRelatedField(read_only=True)
+    best_parameters = serializers.SerializerMethodField()
+    runs = SweepRunSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Sweep
+        fields = [
+            "id",
+            "league",
+            "status",
+            "created_at",
+            "finished_at",
+            "grid",
+            "base",
+            "through_seq",
+            "runs_total",
+            "runs_done",
+            "error",
+            "best_run",
+            "best_parameters",
+            "runs",
+        ]
+
+    def get_best_parameters(self, sweep: Sweep) -> dict[str, Any] | None:
+        return sweep.best_run.parameters if sweep.best_run else None
+
+
+class SweepGridSerializer(serializers.Serializer):
+    """The grid: lists of values to combine (τ required)."""
+
+    tau = serializers.ListField(child=serializers.FloatField(), min_length=1)
+    initial_rd = serializers.ListField(child=serializers.FloatField(), required=False)
+    initial_volatility = serializers.ListField(child=serializers.FloatField(), required=False)
+    period_length = serializers.ListField(child=serializers.IntegerField(), required=False)
+    period_unit = serializers.ChoiceField(choices=["days", "months"], required=False)
+
+
+class AdoptedConfigSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    tau = serializers.FloatField()
+    initial_rd = serializers.FloatField()
+    initial_volatility = serializers.FloatField()
+    period_unit = serializers.CharField()
+    period_length = serializers.IntegerField()
+
+
+def _django_errors(error: DjangoValidationError) -> ValidationError:
+    return ValidationError(error.message_dict if hasattr(error, "error_dict") else error.messages)
+
+
+class LeagueBacktestMixin:
+    permission_classes = [IsLeagueOrganiser]
+    kwargs: dict[str, Any]
+
+    @property
+    def league(self) -> League:
+        if not hasattr(self, "_league"):
+            self._league = get_object_or_404(League, slug=self.kwargs["league_slug"])
+        return self._league
+
+    def sweeps(self) -> Any:
+        return (
+            Sweep.objects.filter(league=self.league)
+            .select_related("league", "best_run")
+            .prefetch_related("runs")
+        )
+
+
+class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
+    """The league's sweeps, newest first; POST a grid to start one (202, runs on workers)."""
+
+    serializer_class = SweepSerializer
+
+    def get_queryset(self) -> Any:
+        return self.sweeps()
+
+    @extend_schema(request=SweepGridSerializer, responses={202: SweepSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        payload = SweepGridSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        try:
+            sweep = services.start_sweep(
+                self.league, dict(payload.validated_data), requested_by=request.user
+            )
+        except DjangoValidationError as error:
+            raise _django_errors(error) from error
+        sweep = self.sweeps().get(pk=sweep.pk)
+        return Response(SweepSerializer(sweep).data, status=status.HTTP_202_ACCEPTED)
+
+
+class SweepDetail(LeagueBacktestMixin, generics.RetrieveAPIView):
+    """One sweep: progress (runs_done of runs_total), every run's scores, the best run."""
+
+    serializer_class = SweepSerializer
+    lookup_url_kwarg = "sweep_id"
+
+    def get_queryset(self) -> Any:
+        return self.sweeps()
+
+
+class SweepAdopt(LeagueBacktestMixin, APIView):
+    """Create a configuration version from the best run; a full replay follows."""
+
+    @extend_schema(request=None, responses={201: AdoptedConfigSerializer})
+    def post(self, request: Request, league_slug: str, sweep_id: int) -> Response:
+        sweep = get_object_or_404(self.sweeps(), pk=sweep_id)
+        try:
+            config = services.adopt_best(sweep, user=request.user)
+        except DjangoValidationError as error:
+            raise _django_errors(error) from error
+        return Response(AdoptedConfigSerializer(config).data, status=status.HTTP_201_CREATED)
+
+
+urlpatterns = [
+    path(
+        "leagues/<slug:league_slug>/backtests/",
+        SweepListCreate.as_view(),
+        name="backtest-sweeps",
+    ),
+    path(
+        "leagues/<slug:league_slug>/backtests/<int:sweep_id>/",
+        SweepDetail.as_view(),
+        name="backtest-sweep",
+    ),
+    path(
+        "leagues/<slug:league_slug>/backtests/<int:sweep_id>/adopt/",
+        SweepAdopt.as_view(),
+        name="backtest-adopt",
+    ),
+]

@@ -1,0 +1,110 @@
+"""The grid of a sweep: validation of the requested values and expansion into points.
+
+A grid is a dict of lists: ``tau`` (required) and optionally ``initial_rd``,
+``initial_volatility`` and ``period_length`` (with a single ``period_unit``). Every
+combination is one point; a point overrides those keys of the base configuration.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+#: More points than this would tie up the workers for little insight: refuse the grid.
+MAX_POINTS = 120
+
+_FLOAT_KEYS = ("tau", "initial_rd", "initial_volatility")
+_ALL_KEYS = {*_FLOAT_KEYS, "period_length", "period_unit"}
+
+
+def _as_list(value: Any) -> list[Any]:
+    if isinstance(value, list | tuple):
+        return list(value)
+    return [value]
+
+
+def _positive_float(key: str, value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError(f"{key} values must be numbers, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key} values must be numbers, got {value!r}") from None
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"{key} values must be greater than 0, got {value!r}")
+    return number
+
+
+def _positive_int(key: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{key} values must be whole numbers, got {value!r}")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{key} values must be whole numbers, got {value!r}") from None
+    if not number.is_integer() or number < 1:
+        raise ValueError(f"{key} values must be whole numbers >= 1, got {value!r}")
+    return int(number)
+
+
+def _dedupe(values: list[Any]) -> list[Any]:
+    """Keep the first occurrence of each value, in the order given."""
+    return list(dict.fromkeys(values))
+
+
+def clean_grid(raw: Any) -> dict[str, Any]:
+    """Validate a requested grid and return it normalised (numbers, no duplicates).
+
+    Raises ``ValidationError`` with a dict of key -> messages; unknown keys, empty or
+    non-positive values and oversized grids are refused.
+    """
+    if not isinstance(raw, dict):
+        raise ValidationError(
+            {"grid": ["The grid must be an object of lists, e.g. {'tau': [...]}."]}
+        )
+    errors: dict[str, list[str]] = {}
+    unknown = sorted(set(raw) - _ALL_KEYS)
+    if unknown:
+        errors["grid"] = [f"Unknown grid key(s): {', '.join(unknown)}."]
+    grid: dict[str, Any] = {}
+    for key in (*_FLOAT_KEYS, "period_length"):
+        if key not in raw or raw[key] in (None, "", []):
+            if key == "tau":
+                errors["tau"] = ["Give at least one τ value."]
+            continue
+        convert = _positive_int if key == "period_length" else _positive_float
+        try:
+            grid[key] = _dedupe([convert(key, value) for value in _as_list(raw[key])])
+        except ValueError as error:
+            errors[key] = [str(error)]
+    unit = raw.get("period_unit")
+    if unit not in (None, ""):
+        if unit not in ("days", "months"):
+            errors["period_unit"] = [f"period_unit must be 'days' or 'months', got {unit!r}."]
+        elif "period_length" not in raw or raw["period_length"] in (None, "", []):
+            errors["period_unit"] = ["period_unit needs at least one period_length."]
+        else:
+            grid["period_unit"] = unit
+    if not errors:
+        count = math.prod(len(grid[key]) for key in grid if key != "period_unit")
+        if count > MAX_POINTS:
+            errors["grid"] = [f"The grid has {count} points; at most {MAX_POINTS} are allowed."]
+    if errors:
+        raise ValidationError(errors)
+    return grid
+
+
+def expand(grid: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every point of a cleaned grid, τ varying fastest, as overrides of the base."""
+    axes = [key for key in ("period_length", "initial_volatility", "initial_rd") if key in grid]
+    points = []
+    for combination in itertools.product(*(grid[key] for key in axes)):
+        fixed = dict(zip(axes, combination, strict=True))
+        if "period_unit" in grid:
+            fixed["period_unit"] = grid["period_unit"]
+        for tau in grid["tau"]:
+            points.append({"tau": tau, **fixed})
+    return points

@@ -1,0 +1,160 @@
+"""Backtesting pages for a league's organisers: start a sweep, watch it, adopt the best run."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from league.models import League
+from ratings.backtest import services
+from ratings.backtest.models import Sweep
+from ratings.backtest.presentation import chart_data, run_rows, setting_label
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def _numbers(text: str) -> list[str]:
+    return [part for part in _SEPARATORS.split(text.strip()) if part]
+
+
+class SweepForm(forms.Form):
+    """The grid as lists of numbers typed with spaces or commas between them."""
+
+    tau = forms.CharField(
+        label="τ values",
+        initial="0.3 0.5 0.7 0.9 1.2",
+        help_text="System constant values to compare, e.g. 0.3 0.5 0.7 0.9 1.2.",
+    )
+    initial_rd = forms.CharField(
+        label="Initial RD values", required=False, help_text="Optional, e.g. 250 350."
+    )
+    initial_volatility = forms.CharField(
+        label="Initial volatility values", required=False, help_text="Optional, e.g. 0.04 0.06."
+    )
+    period_length = forms.CharField(
+        label="Period lengths", required=False, help_text="Optional, e.g. 7 14 (whole numbers)."
+    )
+    period_unit = forms.ChoiceField(
+        label="Period unit",
+        required=False,
+        choices=[("", "as configured"), ("days", "days"), ("months", "calendar months")],
+    )
+
+    def grid(self) -> dict[str, Any]:
+        """The raw grid for ``services.start_sweep`` (which validates the values)."""
+        data = self.cleaned_data
+        grid: dict[str, Any] = {"tau": _numbers(data["tau"])}
+        for key in ("initial_rd", "initial_volatility", "period_length"):
+            if _numbers(data.get(key, "")):
+                grid[key] = _numbers(data[key])
+        if data.get("period_unit"):
+            grid["period_unit"] = data["period_unit"]
+        return grid
+
+    def add_service_errors(self, error: ValidationError) -> None:
+        for key, messages_ in error.message_dict.items():
+            self.add_error(key if key in self.fields else None, messages_)
+
+
+def _organised_league(request: HttpRequest, league_slug: str) -> League | HttpResponse:
+    """The league, or a login redirect for visitors; 403 for users who do not organise it."""
+    league = get_object_or_404(League, slug=league_slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not league.is_organiser(request.user):
+        raise PermissionDenied("Only an organiser of this league may run backtests.")
+    return league
+
+
+@require_http_methods(["GET", "POST"])
+def sweep_list(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The sweep form and the league's earlier sweeps."""
+    league = _organised_league(request, league_slug)
+    if isinstance(league, HttpResponse):
+        return league
+    form = SweepForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            sweep = services.start_sweep(league, form.grid(), requested_by=request.user)
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Sweep #{sweep.pk} started: {sweep.runs_total} run(s).")
+            return redirect("pages:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)
+    sweeps = Sweep.objects.filter(league=league).select_related("best_run")[:20]
+    return render(
+        request,
+        "backtest/sweep_list.html",
+        {"league": league, "form": form, "sweeps": sweeps},
+        status=400 if form.errors else 200,
+    )
+
+
+def _sweep(league: League, sweep_id: int) -> Sweep:
+    return get_object_or_404(
+        Sweep.objects.select_related("best_run", "requested_by"), league=league, pk=sweep_id
+    )
+
+
+@require_GET
+def sweep_detail(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpResponse:
+    """Progress, the results table, the chart of log-loss against τ and the adopt button."""
+    league = _organised_league(request, league_slug)
+    if isinstance(league, HttpResponse):
+        return league
+    sweep = _sweep(league, sweep_id)
+    runs = list(sweep.runs.all())
+    return render(
+        request,
+        "backtest/sweep_detail.html",
+        {
+            "league": league,
+            "sweep": sweep,
+            "rows": run_rows(sweep, runs),
+            "chart": chart_data(runs),
+            "best": sweep.best_run,
+            "best_setting": setting_label(sweep.best_run.parameters) if sweep.best_run else "",
+        },
+    )
+
+
+@require_GET
+def sweep_progress(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpResponse:
+    """The progress fragment polled by htmx; reloads the page once the sweep has finished."""
+    league = _organised_league(request, league_slug)
+    if isinstance(league, HttpResponse):
+        return league
+    sweep = _sweep(league, sweep_id)
+    if sweep.finished and getattr(request, "htmx", False):
+        return HttpResponseClientRefresh()
+    return render(request, "backtest/_progress.html", {"league": league, "sweep": sweep})
+
+
+@require_POST
+def adopt(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpResponse:
+    """Create a configuration version from the best run (a full replay follows)."""
+    league = _organised_league(request, league_slug)
+    if isinstance(league, HttpResponse):
+        return league
+    sweep = _sweep(league, sweep_id)
+    try:
+        config = services.adopt_best(sweep, user=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            f"Version {config.version} created with τ = {config.tau:g}; "
+            "the standings are being recomputed.",
+        )
+    return redirect("pages:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)

@@ -1,0 +1,77 @@
+"""A sweep fanned out as a Celery group to two real worker processes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from bench.synthetic import synthetic_league
+from league.bulk_append import NewMatch, append_matches_bulk
+from league.models import League, Player
+from ratings.backtest import services
+from ratings.backtest.models import Sweep, SweepRun
+from tests.worker.conftest import wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
+
+TAUS = [0.3, 0.5, 0.8, 1.2, 3.0, 6.0]
+
+
+def build_league() -> League:
+    league = League.objects.create(
+        name="Sweep League", slug="sweep-league", start_date=dt.date(2024, 1, 1)
+    )
+    players = [
+        Player.objects.create(league=league, display_name=f"P{i}", slug=f"p{i}") for i in range(20)
+    ]
+    data = synthetic_league(20, 1200, 8, seed=0).matches
+    append_matches_bulk(
+        league,
+        [
+            NewMatch(
+                players[a],
+                players[b],
+                Decimal(str(s)),
+                league.start_date + dt.timedelta(days=7 * int(p)),
+            )
+            for p, a, b, s in zip(
+                data.period, data.player_a, data.player_b, data.score_a, strict=True
+            )
+        ],
+    )
+    return league
+
+
+def test_sweep_runs_on_two_workers_and_the_last_run_completes_it(worker_factory):
+    first, second = worker_factory(), worker_factory()
+    league = build_league()
+
+    sweep = services.start_sweep(league, {"tau": TAUS})
+    wait_for(
+        lambda: Sweep.objects.filter(pk=sweep.pk, status=Sweep.Status.COMPLETE).exists(),
+        120,
+        "the sweep to complete on the workers",
+    )
+
+    sweep.refresh_from_db()
+    runs = list(sweep.runs.all())
+    assert sweep.runs_done == sweep.runs_total == len(TAUS)
+    assert all(run.status == SweepRun.Status.COMPLETE and run.attempts == 1 for run in runs)
+    assert sweep.best_run == min(runs, key=lambda run: (run.log_loss, run.position))
+    # The workers computed exactly what this process computes for the same grid.
+    local = {
+        run.parameters["tau"]: run
+        for run in services.run_sweep_sync(league, {"tau": TAUS}).runs.all()
+    }
+    for run in runs:
+        twin = local[run.parameters["tau"]]
+        assert (run.log_loss, run.brier, run.accuracy, run.elo_log_loss) == (
+            twin.log_loss,
+            twin.brier,
+            twin.accuracy,
+            twin.elo_log_loss,
+        )
+    logs = first.log.read_text() + second.log.read_text()
+    assert logs.count("backtest.score_sweep_run") >= len(TAUS)
