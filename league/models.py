@@ -135,7 +135,8 @@ class Event(models.Model):
         blank=True,
         related_name="+",
     )
-    idempotency_key = models.CharField(max_length=200, null=True, blank=True)
+    # NULL, not "", means "no key": the UNIQUE constraint applies only where a key is given.
+    idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
 
     # player_registered
     player = models.ForeignKey(

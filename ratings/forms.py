@@ -28,7 +28,7 @@ class ConfigForm(forms.Form):
     """A new configuration version. Every rule is checked here with a clear message; the
     engine's own validation (``create_config``) is the last line, reported the same way."""
 
-    tau = forms.FloatField(label="System constant τ", **_positive("τ", "0.3–1.2 is usual."))  # noqa: RUF001
+    tau = forms.FloatField(label="System constant τ", **_positive("τ", "0.3–1.2 is usual."))
     initial_rating = forms.FloatField(
         label="Initial rating",
         error_messages={
@@ -38,7 +38,7 @@ class ConfigForm(forms.Form):
     )
     initial_rd = forms.FloatField(label="Initial RD", **_positive("The initial RD"))
     initial_volatility = forms.FloatField(
-        label="Initial volatility σ",  # noqa: RUF001
+        label="Initial volatility σ",
         **_positive("The initial volatility", "0.06 is usual."),
     )
     period_unit = forms.ChoiceField(label="Period unit", choices=RatingConfig.PeriodUnit.choices)

@@ -143,6 +143,10 @@ class ProjectionState(models.Model):
     )
     computed_at = models.DateTimeField(default=timezone.now)
 
+    def __str__(self) -> str:
+        state = "complete" if self.complete else "building"
+        return f"projection of config {self.config_id} ({state}, through seq {self.through_seq})"
+
 
 class PlayerPeriod(models.Model):
     """A player's rating after one period in which they played (derived data).
@@ -187,6 +191,9 @@ class PlayerPeriod(models.Model):
             models.Index(fields=["config", "period_index"], name="player_period_by_period"),
         ]
 
+    def __str__(self) -> str:
+        return f"player {self.player_id} in period {self.period_index}: {self.rating:.1f}"
+
 
 class Standing(models.Model):
     """A player's latest state under one configuration (derived data).
@@ -213,6 +220,9 @@ class Standing(models.Model):
             models.UniqueConstraint(fields=["config", "player"], name="standing_unique_player")
         ]
         indexes = [models.Index(fields=["config", "-rating"], name="standing_by_rating")]
+
+    def __str__(self) -> str:
+        return f"player {self.player_id}: {self.rating:.1f} ± {1.96 * self.rd:.1f}"
 
 
 class ReplayLease(models.Model):

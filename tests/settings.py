@@ -9,7 +9,7 @@ import os
 
 os.environ.setdefault("DJANGO_DEBUG", "1")
 
-from config.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: F403
 
 # A real worker started by tests/worker gets CELERY_TASK_ALWAYS_EAGER=0 from its environment.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=True)  # noqa: F405

@@ -7,165 +7,344 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('league', '0001_initial'),
+        ("league", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatingConfig',
+            name="RatingConfig",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('tau', models.FloatField(default=0.5, help_text='System constant τ (0.3–1.2 is usual).')),
-                ('initial_rating', models.FloatField(default=1500.0)),
-                ('initial_rd', models.FloatField(default=350.0)),
-                ('initial_volatility', models.FloatField(default=0.06)),
-                ('period_unit', models.CharField(choices=[('days', 'days'), ('months', 'calendar months')], default='days', max_length=8)),
-                ('period_length', models.PositiveIntegerField(default=7)),
-                ('period_anchor', models.DateField(help_text='First day of the first rating period.')),
-                ('max_rd', models.FloatField(default=350.0, help_text='RD ceiling applied after each period.')),
-                ('volatility_ceiling', models.FloatField(blank=True, null=True)),
-                ('rating_floor', models.FloatField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('note', models.CharField(blank=True, max_length=200)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='rating_configs', to='league.league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveIntegerField()),
+                (
+                    "tau",
+                    models.FloatField(
+                        default=0.5, help_text="System constant τ (0.3–1.2 is usual)."
+                    ),
+                ),
+                ("initial_rating", models.FloatField(default=1500.0)),
+                ("initial_rd", models.FloatField(default=350.0)),
+                ("initial_volatility", models.FloatField(default=0.06)),
+                (
+                    "period_unit",
+                    models.CharField(
+                        choices=[("days", "days"), ("months", "calendar months")],
+                        default="days",
+                        max_length=8,
+                    ),
+                ),
+                ("period_length", models.PositiveIntegerField(default=7)),
+                (
+                    "period_anchor",
+                    models.DateField(help_text="First day of the first rating period."),
+                ),
+                (
+                    "max_rd",
+                    models.FloatField(
+                        default=350.0, help_text="RD ceiling applied after each period."
+                    ),
+                ),
+                ("volatility_ceiling", models.FloatField(blank=True, null=True)),
+                ("rating_floor", models.FloatField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("note", models.CharField(blank=True, max_length=200)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="rating_configs",
+                        to="league.league",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['league', '-version'],
+                "ordering": ["league", "-version"],
             },
         ),
         migrations.CreateModel(
-            name='ProjectionState',
+            name="ProjectionState",
             fields=[
-                ('config', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='projection', serialize=False, to='ratings.ratingconfig')),
-                ('complete', models.BooleanField(default=False)),
-                ('through_seq', models.PositiveBigIntegerField(default=0)),
-                ('through_period', models.IntegerField(default=-1, help_text='Last period computed (the current one, as if it closed now).')),
-                ('computed_at', models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "config",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="projection",
+                        serialize=False,
+                        to="ratings.ratingconfig",
+                    ),
+                ),
+                ("complete", models.BooleanField(default=False)),
+                ("through_seq", models.PositiveBigIntegerField(default=0)),
+                (
+                    "through_period",
+                    models.IntegerField(
+                        default=-1,
+                        help_text="Last period computed (the current one, as if it closed now).",
+                    ),
+                ),
+                ("computed_at", models.DateTimeField(default=django.utils.timezone.now)),
             ],
         ),
         migrations.CreateModel(
-            name='PlayerPeriod',
+            name="PlayerPeriod",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('period_index', models.IntegerField()),
-                ('period_start', models.DateField()),
-                ('period_end', models.DateField(help_text='Last day of the period (inclusive).')),
-                ('rating', models.FloatField()),
-                ('rd', models.FloatField()),
-                ('volatility', models.FloatField()),
-                ('rating_before', models.FloatField()),
-                ('rd_before', models.FloatField()),
-                ('games', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('draws', models.PositiveIntegerField()),
-                ('losses', models.PositiveIntegerField()),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='league.player')),
-                ('config', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.ratingconfig')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("period_index", models.IntegerField()),
+                ("period_start", models.DateField()),
+                ("period_end", models.DateField(help_text="Last day of the period (inclusive).")),
+                ("rating", models.FloatField()),
+                ("rd", models.FloatField()),
+                ("volatility", models.FloatField()),
+                ("rating_before", models.FloatField()),
+                ("rd_before", models.FloatField()),
+                ("games", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("draws", models.PositiveIntegerField()),
+                ("losses", models.PositiveIntegerField()),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="league.player",
+                    ),
+                ),
+                (
+                    "config",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ratings.ratingconfig",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['config', 'player', 'period_index'],
+                "ordering": ["config", "player", "period_index"],
             },
         ),
         migrations.CreateModel(
-            name='Publication',
+            name="Publication",
             fields=[
-                ('league', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='publication', serialize=False, to='league.league')),
-                ('published_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('config', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='ratings.ratingconfig')),
+                (
+                    "league",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="publication",
+                        serialize=False,
+                        to="league.league",
+                    ),
+                ),
+                ("published_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "config",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="ratings.ratingconfig",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Replay',
+            name="Replay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('full', 'full'), ('incremental', 'incremental')], default='full', max_length=12)),
-                ('status', models.CharField(choices=[('queued', 'queued'), ('running', 'running'), ('complete', 'complete'), ('failed', 'failed'), ('superseded', 'superseded')], default='queued', max_length=12)),
-                ('from_period', models.IntegerField(default=0, help_text='First period recomputed.')),
-                ('periods_total', models.IntegerField(default=0)),
-                ('periods_done', models.IntegerField(default=0)),
-                ('through_seq', models.PositiveBigIntegerField(default=0, help_text='Highest event sequence number folded in.')),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('error', models.TextField(blank=True)),
-                ('queued_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('timings', models.JSONField(blank=True, default=dict, help_text='Seconds reading/computing/writing.')),
-                ('config', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='replays', to='ratings.ratingconfig')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("full", "full"), ("incremental", "incremental")],
+                        default="full",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "queued"),
+                            ("running", "running"),
+                            ("complete", "complete"),
+                            ("failed", "failed"),
+                            ("superseded", "superseded"),
+                        ],
+                        default="queued",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "from_period",
+                    models.IntegerField(default=0, help_text="First period recomputed."),
+                ),
+                ("periods_total", models.IntegerField(default=0)),
+                ("periods_done", models.IntegerField(default=0)),
+                (
+                    "through_seq",
+                    models.PositiveBigIntegerField(
+                        default=0, help_text="Highest event sequence number folded in."
+                    ),
+                ),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("error", models.TextField(blank=True)),
+                ("queued_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "timings",
+                    models.JSONField(
+                        blank=True, default=dict, help_text="Seconds reading/computing/writing."
+                    ),
+                ),
+                (
+                    "config",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="replays",
+                        to="ratings.ratingconfig",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-queued_at', '-pk'],
+                "ordering": ["-queued_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Standing',
+            name="Standing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating', models.FloatField()),
-                ('rd', models.FloatField()),
-                ('volatility', models.FloatField()),
-                ('last_period', models.IntegerField()),
-                ('games', models.PositiveIntegerField()),
-                ('wins', models.PositiveIntegerField()),
-                ('draws', models.PositiveIntegerField()),
-                ('losses', models.PositiveIntegerField()),
-                ('last_played_at', models.DateTimeField(null=True)),
-                ('config', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.ratingconfig')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='league.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating", models.FloatField()),
+                ("rd", models.FloatField()),
+                ("volatility", models.FloatField()),
+                ("last_period", models.IntegerField()),
+                ("games", models.PositiveIntegerField()),
+                ("wins", models.PositiveIntegerField()),
+                ("draws", models.PositiveIntegerField()),
+                ("losses", models.PositiveIntegerField()),
+                ("last_played_at", models.DateTimeField(null=True)),
+                (
+                    "config",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="ratings.ratingconfig",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="league.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['config', '-rating'],
+                "ordering": ["config", "-rating"],
             },
         ),
         migrations.AddConstraint(
-            model_name='ratingconfig',
-            constraint=models.UniqueConstraint(fields=('league', 'version'), name='config_unique_version'),
+            model_name="ratingconfig",
+            constraint=models.UniqueConstraint(
+                fields=("league", "version"), name="config_unique_version"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingconfig',
-            constraint=models.CheckConstraint(condition=models.Q(('tau__gt', 0)), name='config_tau_positive'),
+            model_name="ratingconfig",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("tau__gt", 0)), name="config_tau_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingconfig',
-            constraint=models.CheckConstraint(condition=models.Q(('initial_rd__gt', 0)), name='config_rd_positive'),
+            model_name="ratingconfig",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("initial_rd__gt", 0)), name="config_rd_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingconfig',
-            constraint=models.CheckConstraint(condition=models.Q(('initial_volatility__gt', 0)), name='config_volatility_positive'),
+            model_name="ratingconfig",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("initial_volatility__gt", 0)), name="config_volatility_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingconfig',
-            constraint=models.CheckConstraint(condition=models.Q(('max_rd__gt', 0)), name='config_max_rd_positive'),
+            model_name="ratingconfig",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_rd__gt", 0)), name="config_max_rd_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='ratingconfig',
-            constraint=models.CheckConstraint(condition=models.Q(('period_length__gte', 1)), name='config_period_length_positive'),
+            model_name="ratingconfig",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("period_length__gte", 1)), name="config_period_length_positive"
+            ),
         ),
         migrations.AddIndex(
-            model_name='playerperiod',
-            index=models.Index(fields=['config', 'period_index'], name='player_period_by_period'),
+            model_name="playerperiod",
+            index=models.Index(fields=["config", "period_index"], name="player_period_by_period"),
         ),
         migrations.AddConstraint(
-            model_name='playerperiod',
-            constraint=models.UniqueConstraint(fields=('config', 'player', 'period_index'), name='player_period_unique'),
+            model_name="playerperiod",
+            constraint=models.UniqueConstraint(
+                fields=("config", "player", "period_index"), name="player_period_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='replay',
-            index=models.Index(fields=['config', 'status'], name='replay_config_status'),
+            model_name="replay",
+            index=models.Index(fields=["config", "status"], name="replay_config_status"),
         ),
         migrations.AddIndex(
-            model_name='standing',
-            index=models.Index(fields=['config', '-rating'], name='standing_by_rating'),
+            model_name="standing",
+            index=models.Index(fields=["config", "-rating"], name="standing_by_rating"),
         ),
         migrations.AddConstraint(
-            model_name='standing',
-            constraint=models.UniqueConstraint(fields=('config', 'player'), name='standing_unique_player'),
+            model_name="standing",
+            constraint=models.UniqueConstraint(
+                fields=("config", "player"), name="standing_unique_player"
+            ),
         ),
     ]

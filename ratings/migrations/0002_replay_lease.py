@@ -5,19 +5,27 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0002_event_immutability_triggers'),
-        ('ratings', '0001_initial'),
+        ("league", "0002_event_immutability_triggers"),
+        ("ratings", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ReplayLease',
+            name="ReplayLease",
             fields=[
-                ('league', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='+', serialize=False, to='league.league')),
-                ('holder', models.CharField(max_length=64)),
-                ('expires_at', models.DateTimeField()),
+                (
+                    "league",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="+",
+                        serialize=False,
+                        to="league.league",
+                    ),
+                ),
+                ("holder", models.CharField(max_length=64)),
+                ("expires_at", models.DateTimeField()),
             ],
         ),
     ]

@@ -5,21 +5,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0002_event_immutability_triggers'),
-        ('ratings', '0002_replay_lease'),
+        ("league", "0002_event_immutability_triggers"),
+        ("ratings", "0002_replay_lease"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='playerperiod',
-            name='config',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='ratings.ratingconfig'),
+            model_name="playerperiod",
+            name="config",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="ratings.ratingconfig",
+            ),
         ),
         migrations.AlterField(
-            model_name='playerperiod',
-            name='player',
-            field=models.ForeignKey(db_constraint=False, db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='league.player'),
+            model_name="playerperiod",
+            name="player",
+            field=models.ForeignKey(
+                db_constraint=False,
+                db_index=False,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="+",
+                to="league.player",
+            ),
         ),
     ]
