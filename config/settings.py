@@ -9,6 +9,7 @@ project runs on a laptop with no services. Production sets ``DATABASE_URL``
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -143,7 +144,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", BASE_DIR / "staticfiles"))
+# WhiteNoise warns on every start when STATIC_ROOT is missing (before collectstatic).
+with contextlib.suppress(OSError):
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -1,7 +1,8 @@
 """Shared fixtures: users, leagues and players.
 
 Tests marked ``postgres`` need PostgreSQL; on the embedded default they are deselected
-(reported as such), and CI's PostgreSQL pass runs them.
+(reported as such), and CI's PostgreSQL pass runs them. Tests marked ``sqlite`` are the
+mirror image. Nothing is skipped: a test either runs or is visibly deselected.
 """
 
 from __future__ import annotations
@@ -16,11 +17,10 @@ from league.models import League, Player
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if connection.vendor == "postgresql":
-        return
+    other = "sqlite" if connection.vendor == "postgresql" else "postgres"
     selected, deselected = [], []
     for item in items:
-        (deselected if item.get_closest_marker("postgres") else selected).append(item)
+        (deselected if item.get_closest_marker(other) else selected).append(item)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected

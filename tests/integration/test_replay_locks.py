@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
 
 from ratings import replay as replay_module
 from ratings import services
@@ -63,10 +62,8 @@ def test_a_replay_finding_the_league_locked_reports_busy_and_changes_nothing(lea
     assert replay_module.execute(replay.pk) is replay_module.Outcome.COMPLETE
 
 
-@pytest.mark.skipif(
-    connection.vendor != "sqlite",
-    reason="SQLite's lock is a lease row; PostgreSQL's dies with its session",
-)
+# SQLite's lock is a lease row; PostgreSQL's advisory lock dies with its session.
+@pytest.mark.sqlite
 @pytest.mark.django_db(transaction=True)
 def test_an_expired_lease_is_taken_over_and_its_old_holder_stops(league, settings):
     settings.REPLAY_LEASE_SECONDS = 0  # a lease expires at once (its holder died)
