@@ -383,6 +383,20 @@ def league_summaries() -> list[LeagueSummary]:
     ]
 
 
+def featured_leaderboards(
+    summaries: list[LeagueSummary], *, leagues: int = 3, rows: int = 10
+) -> list[tuple[LeagueSummary, Leaderboard]]:
+    """The top ``rows`` of the busiest ``leagues`` with standings, for the home page."""
+    busiest = sorted((s for s in summaries if s.matches), key=lambda s: -s.matches)[:leagues]
+    by_slug = League.objects.in_bulk([s.slug for s in busiest], field_name="slug")
+    featured = []
+    for summary in busiest:
+        board = leaderboard(by_slug[summary.slug], per_page=rows)
+        if board.rows:
+            featured.append((summary, board))
+    return featured
+
+
 # --- Configurations --------------------------------------------------------------------
 
 

@@ -80,8 +80,13 @@ def _league(slug: str) -> League:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Every league, with its size."""
-    return render(request, "pages/home.html", {"leagues": selectors.league_summaries()})
+    """Every league with its size, and the top of the busiest leagues' standings."""
+    leagues = selectors.league_summaries()
+    return render(
+        request,
+        "pages/home.html",
+        {"leagues": leagues, "featured": selectors.featured_leaderboards(leagues)},
+    )
 
 
 def league(request: HttpRequest, league_slug: str) -> HttpResponse:

@@ -79,6 +79,18 @@ def test_home_lists_every_league_with_its_size(client, club, other_league):
     assert reverse("pages:league", kwargs={"league_slug": "hilltop"}) in response.text
 
 
+def test_home_shows_the_top_of_the_busiest_leagues_standings(client, club, other_league):
+    response = client.get(reverse("pages:home"))
+    featured = response.context["featured"]
+    # Only the league with matches is featured; its top rows are the leaderboard's.
+    assert [summary.slug for summary, _ in featured] == ["riverside"]
+    (_, board) = featured[0]
+    standings = Standing.objects.filter(config=club["config"], games__gt=0).order_by("-rating")
+    assert [row.name for row in board.rows] == [s.player.display_name for s in standings]
+    top = standings[0].player
+    assert reverse("pages:player", args=["riverside", top.slug]) in response.text
+
+
 def test_home_without_leagues_says_so(client, db):
     response = client.get(reverse("pages:home"))
     assert response.status_code == 200
