@@ -1,9 +1,11 @@
 """Sweep τ over the international football results, in memory (no database).
 
-Reads ``/work/shared/data/international_football/results.csv`` (home team = player_a,
-score from the goals: win 1, draw 0.5, loss 0), buckets the matches in calendar-month
-periods with the engine's ``PeriodSpec``, scores every τ with ``ratings.engine.scoring``
-(the replay's own fold) and writes the table to ``bench/results/football_sweep.md``.
+Reads the demo league's copy of the international football results
+(``league/demo/international_football.csv.gz``, or ``--csv PATH``, plain or gzipped):
+home team = player_a, score from the goals (win 1, draw 0.5, loss 0). Buckets the matches
+in calendar-month periods with the engine's ``PeriodSpec``, scores every τ with
+``ratings.engine.scoring`` (the replay's own fold) and writes the table to
+``bench/results/football_sweep.md``.
 
     .venv/bin/python -m bench.football_sweep [--since 1990] [--tau 0.3 0.5 ...] [--csv PATH]
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime as dt
+import gzip
 import time
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,9 @@ from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
 from ratings.engine.scoring import Metrics, metrics, score_fold
 
-DEFAULT_CSV = Path("/work/shared/data/international_football/results.csv")
+DEFAULT_CSV = (
+    Path(__file__).resolve().parent.parent / "league" / "demo" / "international_football.csv.gz"
+)
 RESULTS = Path(__file__).resolve().parent / "results" / "football_sweep.md"
 DEFAULT_TAUS = (0.2, 0.3, 0.5, 0.8, 1.0, 1.2, 1.5, 2.0, 3.0, 5.0, 8.0)
 
@@ -39,7 +44,8 @@ def read_results(path: Path) -> tuple[np.ndarray, MatchArrays, list[str], Period
     away: list[int] = []
     score: list[float] = []
     teams: dict[str, int] = {}
-    with path.open(newline="", encoding="utf-8") as handle:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
             if not row["home_score"] or not row["away_score"] or row["home_score"] == "NA":
                 continue  # a fixture not yet played
@@ -109,7 +115,7 @@ def _spread_note(rows: list[dict[str, Any]]) -> str:
         f"Within τ 0.3-1.2 the log-loss over every match varies by {max(usual) - min(usual):.1e}: "
         "a team plays a few matches a month, too few for the volatility update to move far "
         "from its initial value. A τ large enough for it to move can send it to the far root "
-        "of the volatility equation (see docs/glicko2.md, Traps), which shows as a jump in "
+        "of the volatility equation (see the Traps in the shared Glicko-2 notes), which shows as a jump in "
         "log-loss."
     )
 
@@ -128,7 +134,7 @@ def render(
     lines = [
         "# τ sweep on the international football results",
         "",
-        f"Data: `results.csv`, {n_all} matches with a score (1872 on), {n_teams} teams; home "
+        f"Data: the international football results (CC0; `league/demo/`), {n_all} matches with a score (1872 on), {n_teams} teams; home "
         "team = player_a, result from the goals (win 1, draw 0.5, loss 0).",
         f"Periods: calendar months from {spec.anchor.isoformat()} ({periods} periods). Every "
         "match is folded and predicted from both teams' ratings at the start of its month "
