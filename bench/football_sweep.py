@@ -115,7 +115,8 @@ def _spread_note(rows: list[dict[str, Any]]) -> str:
         f"Within τ 0.3-1.2 the log-loss over every match varies by {max(usual) - min(usual):.1e}: "
         "a team plays a few matches a month, too few for the volatility update to move far "
         "from its initial value. A τ large enough for it to move can send it to the far root "
-        "of the volatility equation (see the Traps in the shared Glicko-2 notes), which shows as a jump in "
+        "of the volatility equation (see the Traps in the shared Glicko-2 notes), which "
+        "shows as a jump in "
         "log-loss."
     )
 
@@ -134,7 +135,8 @@ def render(
     lines = [
         "# τ sweep on the international football results",
         "",
-        f"Data: the international football results (CC0; `league/demo/`), {n_all} matches with a score (1872 on), {n_teams} teams; home "
+        f"Data: the international football results (CC0; `league/demo/`), "
+        f"{n_all} matches with a score (1872 on), {n_teams} teams; home "
         "team = player_a, result from the goals (win 1, draw 0.5, loss 0).",
         f"Periods: calendar months from {spec.anchor.isoformat()} ({periods} periods). Every "
         "match is folded and predicted from both teams' ratings at the start of its month "
