@@ -84,6 +84,8 @@ def test_create_league_creates_the_league_and_its_first_configuration(db, organi
     config = RatingConfig.objects.get(league=league)
     assert (league.name, league.start_date) == ("Chess Club", dt.date(2024, 1, 15))
     assert list(league.organisers.all()) == [organiser]
+    organiser.refresh_from_db()
+    assert organiser.is_staff  # so that they can sign in to the admin
     assert (config.version, config.period_unit, config.period_length) == (1, "months", 1)
     assert config.period_anchor == dt.date(2024, 1, 1)
     assert (config.tau, config.initial_rd, config.max_rd) == (0.7, 300.0, 320.0)

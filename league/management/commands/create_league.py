@@ -161,6 +161,9 @@ class Command(BaseCommand):
             with transaction.atomic():
                 league.save()
                 league.organisers.set(users)
+                # Organisers sign in and work through the admin, which admits staff only;
+                # the admin itself limits a non-superuser to the leagues they organise.
+                users.filter(is_staff=False).update(is_staff=True)
                 config = import_string(CREATE_CONFIG)(league, **params)
         except ValidationError as error:
             raise CommandError(f"League not created:\n{validation_message(error)}") from None
