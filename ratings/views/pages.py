@@ -7,6 +7,7 @@ queries models beyond fetching the league or player named in the URL.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -18,6 +19,7 @@ from django.utils.safestring import mark_safe
 from league.models import League, Player
 from ratings import selectors
 from ratings.engine.errors import MatchBeforeAnchorError
+from ratings.formatting import DASH, signed
 from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
 from ratings.services import league_progress
@@ -158,21 +160,8 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     return render(request, "pages/league.html", context)
 
 
-DASH = "\u2013"
-
-
 def _day(day: dt.date | None) -> str:
     return "" if day is None else f"{day.day} {day:%b %Y}"
-
-
-def _signed(value: float | None, places: int) -> tuple[str, str]:
-    """A change as text with its CSS class: ("+12", "up"), ("-3", "down"), ("\u2013", "muted")."""
-    if value is None:
-        return DASH, "muted"
-    text = f"{value:+.{places}f}"
-    if float(text) == 0:
-        return f"{0:.{places}f}", ""
-    return text, "up" if value > 0 else "down"
 
 
 def _player_urls(league: League) -> str:
@@ -191,7 +180,7 @@ def _board_rows(league: League, board: selectors.Leaderboard) -> list[dict[str, 
     url = _player_urls(league)
     rows = []
     for row in board.rows:
-        change, change_class = _signed(row.change, 0)
+        change, change_class = signed(row.change, 0)
         rows.append(
             {
                 "rank": str(row.rank),
@@ -244,7 +233,7 @@ def _result_rows(league: League, results: selectors.Page) -> list[dict[str, obje
     url = _player_urls(league)
     rows = []
     for result in results.items:
-        change, change_class = _signed(result.rating_change, 1)
+        change, change_class = signed(result.rating_change, 1)
         rows.append(
             {
                 "date": _day(result.played_on),
@@ -315,28 +304,32 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     return render(request, "pages/player.html", context)
 
 
-def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
-    """Every recorded match, voided ones marked."""
+def _paged_list(
+    request: HttpRequest,
+    league_slug: str,
+    select: Callable[..., selectors.Page],
+    name: str,
+    template: str,
+) -> HttpResponse:
+    """The ``?page=`` page of one of the league's lists, as ``name`` with a pager."""
     league = _league(league_slug)
-    page = selectors.match_list(league, page=_int(request.GET.get("page"), 1))
+    page = select(league, page=_int(request.GET.get("page"), 1))
     context = {
         "league": league,
-        "matches": page,
+        name: page,
         "pager": _pager(request.GET, page.page, page.num_pages),
     }
-    return render(request, "pages/matches.html", context)
+    return render(request, template, context)
+
+
+def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Every recorded match, voided ones marked."""
+    return _paged_list(request, league_slug, selectors.match_list, "matches", "pages/matches.html")
 
 
 def events(request: HttpRequest, league_slug: str) -> HttpResponse:
     """The append-only event log, newest first."""
-    league = _league(league_slug)
-    page = selectors.event_log(league, page=_int(request.GET.get("page"), 1))
-    context = {
-        "league": league,
-        "events": page,
-        "pager": _pager(request.GET, page.page, page.num_pages),
-    }
-    return render(request, "pages/events.html", context)
+    return _paged_list(request, league_slug, selectors.event_log, "events", "pages/events.html")
 
 
 def _version(league: League, raw: str | None) -> RatingConfig | None:

@@ -231,6 +231,14 @@ def test_change_over_the_last_periods(club):
     assert all(row.change is None for row in selectors.leaderboard(league).rows)
 
 
+def test_change_as_of_a_past_period_ignores_games_after_it(club):
+    board = selectors.leaderboard(club["league"], as_of_period=3, change_periods=1)
+    changes = {row.name: row.change for row in board.rows}
+    # Cat played in periods 1 and 4: none in the window (period 3), whatever came later.
+    assert changes["Cat Cooper"] is None
+    assert changes["Ann Archer"] is not None
+
+
 def test_standings_as_of_a_past_period_come_from_history_rows(client, club):
     league, config = club["league"], club["config"]
     response = client.get(league_url(league, period=1))
@@ -318,6 +326,25 @@ def test_finished_replay_stops_polling(client, club):
     partial = client.get(reverse("pages:progress", kwargs={"league_slug": club["league"].slug}))
     assert "hx-trigger" not in partial.text
     assert "Standings updated" in partial.text
+
+
+def test_a_failed_replays_error_is_shown_to_the_leagues_organisers_only(
+    client, club, organiser, other_organiser
+):
+    league = club["league"]
+    latest = Replay.objects.filter(config__league=league).latest("pk")
+    Replay.objects.filter(pk=latest.pk).update(
+        status=Replay.Status.FAILED, error="OperationalError: disk full at /srv/db"
+    )
+    url = reverse("pages:progress", kwargs={"league_slug": league.slug})
+    for query in ("?outcome=1", "?outcome=yes"):
+        visitor = client.get(url + query)
+        assert "The recomputation failed" in visitor.text
+        assert "disk full" not in visitor.text
+    client.force_login(other_organiser)
+    assert "disk full" not in client.get(url + "?outcome=1").text
+    client.force_login(organiser)
+    assert "disk full" in client.get(url + "?outcome=1").text
 
 
 # --- Player ----------------------------------------------------------------------------
@@ -647,3 +674,19 @@ def test_config_page_for_a_league_without_configuration(client, league, organise
     created = client.post(config_url(league), valid_post())
     assert created.status_code == 302
     assert RatingConfig.objects.get(league=league).version == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "places", "html"),
+    [
+        (1.44, 1, '<span class="up">+1.4</span>'),
+        (-0.04, 1, "0.0"),  # rounds to zero: no sign, no colour
+        (0.04, 1, "0.0"),
+        (-12.0, 0, '<span class="down">-12</span>'),
+        (None, 1, '<span class="muted">\u2013</span>'),
+    ],
+)
+def test_signed_change_filter_colours_only_visible_changes(value, places, html):
+    from ratings.templatetags.league_format import signed_change
+
+    assert str(signed_change(value, places)) == html
