@@ -152,7 +152,13 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return request.user.is_superuser
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [] if request.user.is_superuser else ["organisers"]
+        fields = [] if request.user.is_superuser else ["organisers"]
+        if obj is not None and obj.events.matches().exists():
+            # The time zone decides which local day (so which rating period) each recorded
+            # match belongs to, and every recorded match lies after the start date: changing
+            # either would reinterpret history that the event store holds as fixed.
+            fields += ["time_zone", "start_date"]
+        return fields
 
     def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "organisers":

@@ -432,3 +432,44 @@ def test_a_superuser_chooses_the_league_to_record_for(client, superuser, clubs, 
     assert round_page.status_code == 200
     assert b'<option value="Olga Hilltop">' in round_page.content
     assert b"Ann Riverside" not in round_page.content
+
+
+def test_time_zone_and_start_date_are_fixed_once_a_league_has_matches(
+    organiser_client, clubs, league, make_player
+):
+    response = organiser_client.post(
+        url("league_league_change", league.pk),
+        {
+            "name": league.name,
+            "slug": league.slug,
+            "description": "",
+            "sport": league.sport,
+            "time_zone": "Pacific/Auckland",
+            "start_date": "2030-01-01",
+        },
+    )
+    assert response.status_code == 302
+    league.refresh_from_db()
+    # The other fields save; these two would reinterpret recorded history, so they stay.
+    assert (league.time_zone, league.start_date) == ("Europe/London", dt.date(2024, 1, 1))
+
+
+def test_a_league_without_matches_can_still_move_its_time_zone(client, superuser, db):
+    from league.models import League
+
+    empty = League.objects.create(name="New", slug="new", start_date=dt.date(2024, 1, 1))
+    client.force_login(superuser)
+    response = client.post(
+        url("league_league_change", empty.pk),
+        {
+            "name": "New",
+            "slug": "new",
+            "description": "",
+            "sport": "",
+            "time_zone": "Pacific/Auckland",
+            "start_date": "2024-02-01",
+        },
+    )
+    assert response.status_code == 302
+    empty.refresh_from_db()
+    assert (empty.time_zone, empty.start_date) == ("Pacific/Auckland", dt.date(2024, 2, 1))
