@@ -85,8 +85,13 @@ def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
     """
     if key is None:
         return
-    stored = Event.objects.filter(league=league, idempotency_key__startswith=f"round:{key}:")
-    if stored.count() != rows:
+    prefix = f"round:{key}:"
+    candidates = Event.objects.filter(league=league, idempotency_key__startswith=prefix)
+    # Compared again here: SQLite's LIKE ignores ASCII case, so "R-1" would count "r-1"'s rows.
+    stored = [
+        k for k in candidates.values_list("idempotency_key", flat=True) if k.startswith(prefix)
+    ]
+    if len(stored) != rows:
         raise IdempotencyConflict(
             ["This Idempotency-Key was already used for a round with a different set of rows."]
         )

@@ -1,12 +1,9 @@
 """REST API routes (under ``/api/``), the OpenAPI schema and its offline viewers."""
 
-from django.urls import include, path, re_path, register_converter
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import views
-from api.converters import IdConverter
-
-register_converter(IdConverter, "id")
+from api import converters, views  # noqa: F401 (importing converters registers "id")
 
 app_name = "api"
 

@@ -113,12 +113,24 @@ class LeagueScopedMixin:
             raise Http404(f"{league.name} has no configuration version {version}.")
         return config
 
+    def created(self, body: Any, detail_url: str, **url_kwargs: Any) -> Response:
+        """A 201 with ``body`` and a ``Location`` of the new object's route in this league."""
+        location = reverse(detail_url, kwargs={"league_slug": self.get_league().slug, **url_kwargs})
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+
     def player_from_query(self, player_id: int, field: str) -> Player:
         """A player of this league named by a query parameter (400 when not one)."""
         player = Player.objects.filter(league=self.get_league(), pk=player_id).first()
         if player is None:
             raise ValidationError({field: [f"No player with id {player_id} in this league."]})
         return player
+
+    def pair_from_query(self) -> tuple[Player, Player, RatingConfig | None]:
+        """``?player_a=&player_b=&version=``: the two players and the configuration."""
+        params = self.query(PairQuerySerializer)
+        player_a = self.player_from_query(params["player_a"], "player_a")
+        player_b = self.player_from_query(params["player_b"], "player_b")
+        return player_a, player_b, self.config_for(params.get("version"))
 
 
 # --- Leagues and players -----------------------------------------------------------------
@@ -287,10 +299,7 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
             )
         )
         body = MatchEventSerializer(event, context=self.get_serializer_context()).data
-        location = reverse(
-            "api:match-detail", kwargs={"league_slug": league.slug, "match_id": event.pk}
-        )
-        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+        return self.created(body, "api:match-detail", match_id=event.pk)
 
 
 @extend_schema(
@@ -450,15 +459,12 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = HeadToHeadSerializer
 
     def get(self, request: Request, league_slug: str) -> Response:
-        params = self.query(PairQuerySerializer)
         league = self.get_league()
-        player_a = self.player_from_query(params["player_a"], "player_a")
-        player_b = self.player_from_query(params["player_b"], "player_b")
-        config = self.config_for(params.get("version"))
+        player_a, player_b, config = self.pair_from_query()
         rows = selectors.head_to_head(league, config, player_a)
         row = next((r for r in rows if r.opponent_id == player_b.pk), None)
         if row is None:
-            expected = _expected_score(league, config, player_a, player_b)
+            _, _, expected = _matchup(league, config, player_a, player_b)
             wins = draws = losses = 0
         else:
             expected = row.win_probability
@@ -476,12 +482,13 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
         return Response(HeadToHeadSerializer(body).data)
 
 
-def _expected_score(
+def _matchup(
     league: League, config: RatingConfig | None, player_a: Player, player_b: Player
-) -> float:
+) -> tuple[selectors.PlayerSummary, selectors.PlayerSummary, float]:
+    """Both players' current standing and A's expected score against B."""
     a = selectors.player_summary(league, config, player_a)
     b = selectors.player_summary(league, config, player_b)
-    return float(win_probability(a.rating, a.rd, b.rating, b.rd))
+    return a, b, float(win_probability(a.rating, a.rd, b.rating, b.rd))
 
 
 @extend_schema(
@@ -499,14 +506,8 @@ class WinProbabilityView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = WinProbabilitySerializer
 
     def get(self, request: Request, league_slug: str) -> Response:
-        params = self.query(PairQuerySerializer)
-        league = self.get_league()
-        player_a = self.player_from_query(params["player_a"], "player_a")
-        player_b = self.player_from_query(params["player_b"], "player_b")
-        config = self.config_for(params.get("version"))
-        a = selectors.player_summary(league, config, player_a)
-        b = selectors.player_summary(league, config, player_b)
-        p = float(win_probability(a.rating, a.rd, b.rating, b.rd))
+        player_a, player_b, config = self.pair_from_query()
+        a, b, p = _matchup(self.get_league(), config, player_a, player_b)
         body = {
             "version": None if config is None else config.version,
             "player_a": a,
@@ -558,10 +559,7 @@ class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
         body = ConfigSerializer(
             selectors.config_info(league, config), context=self.get_serializer_context()
         ).data
-        location = reverse(
-            "api:config-detail", kwargs={"league_slug": league.slug, "version": config.version}
-        )
-        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+        return self.created(body, "api:config-detail", version=config.version)
 
 
 @extend_schema(

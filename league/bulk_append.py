@@ -21,6 +21,7 @@ number) so that every bad row can be reported; the caller decides to roll back.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -300,7 +301,8 @@ class BulkAppender:
         # functions of the value, the league and the moment of the import).
         self._played: dict[Any, tuple[tuple[dt.datetime, bool] | None, str]] = {}
         self._when_ok: dict[tuple[dt.datetime, bool], str] = {}
-        self._scores: dict[Any, tuple[Decimal | None, str]] = {}
+        # Keyed by (type, value): True == 1 and hashes alike, but only 1 is a score.
+        self._scores: dict[tuple[type, Any], tuple[Decimal | None, str]] = {}
         self._keys = _KeyFilter()
         stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
         for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
@@ -452,13 +454,16 @@ class BulkAppender:
         return seq
 
     def _score(self, value: Any) -> tuple[Decimal | None, str]:
+        key = (type(value), value)
         try:
-            return self._scores[value]
+            return self._scores[key]
         except (KeyError, TypeError):
             errors = Errors()
             outcome = (parse_score(value, errors), _messages(errors))
         if len(self._scores) < 100:
-            self._scores[value] = outcome
+            # An unhashable value (a list, say) is simply checked again each time.
+            with contextlib.suppress(TypeError):
+                self._scores[key] = outcome
         return outcome
 
     def _played_at(self, value: Any) -> tuple[tuple[dt.datetime, bool] | None, str]:

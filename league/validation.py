@@ -96,6 +96,22 @@ def check_recorder(league: League, user: Any, errors: Errors) -> None:
         )
 
 
+def _as_id(value: Any) -> int | None:
+    """An id given as a whole number or its text; None for anything else.
+
+    ``int()`` alone would read ``True`` as 1 and ``2.5`` as 2: a bad input naming a real row.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(value, str) and number != value:
+        return None
+    return number
+
+
 def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Player | None:
     """The player of ``league`` given as a ``Player`` or an id."""
     if isinstance(value, Player):
@@ -112,9 +128,8 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
     if value is None or value == "":
         errors.add(field, "Choose a player.", "required")
         return None
-    try:
-        player_id = int(value)
-    except (TypeError, ValueError):
+    player_id = _as_id(value)
+    if player_id is None:
         errors.add(field, "%(value)r is not a player id.", "invalid_player", value=value)
         return None
     # A player of another league is reported as unknown: ids of other leagues are not
@@ -252,9 +267,8 @@ def resolve_match(league: League, value: Any, errors: Errors, field: str = "matc
             return None
         event: Event | None = value
     else:
-        try:
-            event_id = int(value)
-        except (TypeError, ValueError):
+        event_id = _as_id(value)
+        if event_id is None:
             errors.add(field, "%(value)r is not a match id.", "invalid_match", value=value)
             return None
         event = Event.objects.filter(league=league, pk=event_id).first()

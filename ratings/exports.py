@@ -37,9 +37,8 @@ STANDINGS_COLUMNS = (
     "last_played",
     "provisional",
 )
-HISTORY_COLUMNS = (
-    "player",
-    "period",
+# History columns named like ``PlayerPeriod``'s own fields (read under the same names).
+_HISTORY_FIELDS = (
     "period_start",
     "period_end",
     "rating",
@@ -52,6 +51,7 @@ HISTORY_COLUMNS = (
     "draws",
     "losses",
 )
+HISTORY_COLUMNS = ("player", "period", *_HISTORY_FIELDS)
 # The import format of ``league.csv_format``: an export re-imports as the same results.
 RESULTS_COLUMNS = ("id", "date", "player_a", "player_b", "score_a", "points", "note")
 PAGE_SIZE = 1000
@@ -115,21 +115,7 @@ def history(league: League, config: RatingConfig | None = None) -> Table:
     query = (
         PlayerPeriod.objects.filter(config=chosen)
         .order_by("player__display_name", "period_index")
-        .values_list(
-            "player__display_name",
-            "period_index",
-            "period_start",
-            "period_end",
-            "rating",
-            "rd",
-            "volatility",
-            "rating_before",
-            "rd_before",
-            "games",
-            "wins",
-            "draws",
-            "losses",
-        )
+        .values_list("player__display_name", "period_index", *_HISTORY_FIELDS)
     )
     return Table(HISTORY_COLUMNS, query.iterator(chunk_size=PAGE_SIZE))
 

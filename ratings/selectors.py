@@ -66,6 +66,25 @@ SORT_KEYS = tuple(key for column in SORT_COLUMNS for key in (column, f"-{column}
 # --- Plain data ------------------------------------------------------------------------
 
 
+class _Interval:
+    """The 95% interval of a row's rating: ``rating ± 1.96 RD``, from the row's own RD.
+
+    Derived rather than stored, so it always uses the RD the row shows (grown to the
+    period shown, where the selector grows it).
+    """
+
+    rating: float
+    rd: float
+
+    @property
+    def low(self) -> float:
+        return self.rating - Z95 * self.rd
+
+    @property
+    def high(self) -> float:
+        return self.rating + Z95 * self.rd
+
+
 @dataclass(frozen=True)
 class PeriodInfo:
     """One rating period of a configuration."""
@@ -110,7 +129,7 @@ class ConfigInfo:
 
 
 @dataclass(frozen=True)
-class LeaderboardRow:
+class LeaderboardRow(_Interval):
     rank: int
     player_id: int
     name: str
@@ -118,8 +137,6 @@ class LeaderboardRow:
     active: bool
     rating: float
     rd: float
-    low: float
-    high: float
     volatility: float
     games: int
     wins: int
@@ -158,14 +175,12 @@ class Leaderboard:
 
 
 @dataclass(frozen=True)
-class HistoryPoint:
+class HistoryPoint(_Interval):
     period: int
     start: dt.date
     end: dt.date
     rating: float
     rd: float
-    low: float
-    high: float
     volatility: float
     games: int
     wins: int
@@ -175,7 +190,7 @@ class HistoryPoint:
 
 
 @dataclass(frozen=True)
-class PlayerSummary:
+class PlayerSummary(_Interval):
     """A player's current standing under one configuration (``rank`` None when unrated)."""
 
     player_id: int
@@ -185,8 +200,6 @@ class PlayerSummary:
     rank: int | None
     rating: float
     rd: float
-    low: float
-    high: float
     volatility: float
     games: int
     wins: int
@@ -611,16 +624,22 @@ def _like_pattern(search: str) -> str:
     return f"%{escaped}%"
 
 
-def _changes(config: RatingConfig, ratings: dict[int, float], since: int) -> dict[int, float]:
-    """Rating change of each player since the end of period ``since``.
+def _changes(
+    config: RatingConfig, ratings: dict[int, float], since: int, until: int
+) -> dict[int, float]:
+    """Rating change of each player from the end of period ``since`` to that of ``until``.
 
-    Measured from the rating before the first period played after ``since`` (for a new
-    player, the initial rating); players without games since then have no change.
+    Measured from the rating before the first period played in that window (for a new
+    player, the initial rating); players without games in it have no change, whatever
+    they played after ``until`` (past standings).
     """
     changes: dict[int, float] = {}
     rows = (
         PlayerPeriod.objects.filter(
-            config=config, player_id__in=list(ratings), period_index__gt=since
+            config=config,
+            player_id__in=list(ratings),
+            period_index__gt=since,
+            period_index__lte=until,
         )
         .order_by("player_id", "period_index")
         .values_list("player_id", "rating_before")
@@ -698,7 +717,8 @@ def leaderboard(
                 config=config, player_id__in=ids
             ).values_list("player_id", "last_played_at")
         }
-    changes = _changes(config, {row[0]: row[4] for row in fetched}, period - change_periods)
+    ratings = {row[0]: row[4] for row in fetched}
+    changes = _changes(config, ratings, period - change_periods, period)
     rows = []
     for pid, name, slug, active, rating, rd, vol, last, games, w, d, losses, rank, _ in fetched:
         rd_now = _rd_now(config, rd, vol, last, period)
@@ -711,8 +731,6 @@ def leaderboard(
                 active=bool(active),
                 rating=rating,
                 rd=rd_now,
-                low=rating - Z95 * rd_now,
-                high=rating + Z95 * rd_now,
                 volatility=vol,
                 games=int(games),
                 wins=int(w),
@@ -772,7 +790,7 @@ def player_summary(league: League, config: RatingConfig | None, player: Player) 
         vol = config.initial_volatility if config else 0.06
         return PlayerSummary(
             player.pk, player.display_name, player.slug, player.active, None, rating, rd,
-            rating - Z95 * rd, rating + Z95 * rd, vol, 0, 0, 0, 0, None, True,
+            vol, 0, 0, 0, 0, None, True,
         )  # fmt: skip
     rating, rd, vol, last, games, wins, draws, losses, last_played_at = standing
     rank = Standing.objects.filter(config=config, games__gt=0, rating__gt=rating).count() + 1
@@ -785,8 +803,6 @@ def player_summary(league: League, config: RatingConfig | None, player: Player) 
         rank=rank,
         rating=rating,
         rd=rd_now,
-        low=rating - Z95 * rd_now,
-        high=rating + Z95 * rd_now,
         volatility=vol,
         games=games,
         wins=wins,
@@ -823,8 +839,6 @@ def player_history(config: RatingConfig, player: Player) -> list[HistoryPoint]:
             end=end,
             rating=rating,
             rd=rd,
-            low=rating - Z95 * rd,
-            high=rating + Z95 * rd,
             volatility=vol,
             games=games,
             wins=wins,

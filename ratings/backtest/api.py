@@ -1,24 +1,27 @@
 """REST API of backtesting: start a sweep, read its progress and results, adopt the best run.
 
 Every route is for the league's organisers (and superusers), like the backtesting pages:
-a sweep is a tool for choosing the league's configuration. Included by ``api/urls.py``.
+a sweep is a tool for choosing the league's configuration. Included by ``api/urls.py``;
+errors use the API's one format (``api.errors``), ids in paths the API's ``id`` converter,
+and every status a route can answer is declared in its schema.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api import schema
+from api.pagination import StrictLimitOffsetPagination
 from league.models import League
 from ratings.backtest import services
 from ratings.backtest.models import Sweep, SweepRun
@@ -108,12 +111,13 @@ class AdoptedConfigSerializer(serializers.Serializer):
     period_length = serializers.IntegerField()
 
 
-def _django_errors(error: DjangoValidationError) -> ValidationError:
-    return ValidationError(error.message_dict if hasattr(error, "error_dict") else error.messages)
+SWEEP_ID = schema.id_path("sweep_id", "The sweep's id.")
 
 
 class LeagueBacktestMixin:
     permission_classes = [IsLeagueOrganiser]
+    parser_classes = [JSONParser]
+    pagination_class = StrictLimitOffsetPagination
     kwargs: dict[str, Any]
 
     @property
@@ -130,6 +134,11 @@ class LeagueBacktestMixin:
         )
 
 
+@extend_schema_view(
+    get=extend_schema(
+        responses={200: SweepSerializer(many=True), **schema.errors(400, 401, 403, 404)}
+    )
+)
 class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
     """The league's sweeps, newest first; POST a grid to start one (202, runs on workers)."""
 
@@ -138,20 +147,24 @@ class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
     def get_queryset(self) -> Any:
         return self.sweeps()
 
-    @extend_schema(request=SweepGridSerializer, responses={202: SweepSerializer})
+    @extend_schema(
+        request=SweepGridSerializer,
+        responses={202: SweepSerializer, **schema.errors(400, 401, 403, 404)},
+    )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         payload = SweepGridSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        try:
-            sweep = services.start_sweep(
-                self.league, dict(payload.validated_data), requested_by=request.user
-            )
-        except DjangoValidationError as error:
-            raise _django_errors(error) from error
+        # A service's ValidationError becomes a 400 in api.errors, like everywhere in the API.
+        sweep = services.start_sweep(
+            self.league, dict(payload.validated_data), requested_by=request.user
+        )
         sweep = self.sweeps().get(pk=sweep.pk)
         return Response(SweepSerializer(sweep).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(
+    parameters=[SWEEP_ID], responses={200: SweepSerializer, **schema.errors(401, 403, 404)}
+)
 class SweepDetail(LeagueBacktestMixin, generics.RetrieveAPIView):
     """One sweep: progress (runs_done of runs_total), every run's scores, the best run."""
 
@@ -165,13 +178,14 @@ class SweepDetail(LeagueBacktestMixin, generics.RetrieveAPIView):
 class SweepAdopt(LeagueBacktestMixin, APIView):
     """Create a configuration version from the best run; a full replay follows."""
 
-    @extend_schema(request=None, responses={201: AdoptedConfigSerializer})
+    @extend_schema(
+        request=None,
+        parameters=[SWEEP_ID],
+        responses={201: AdoptedConfigSerializer, **schema.errors(400, 401, 403, 404)},
+    )
     def post(self, request: Request, league_slug: str, sweep_id: int) -> Response:
         sweep = get_object_or_404(self.sweeps(), pk=sweep_id)
-        try:
-            config = services.adopt_best(sweep, user=request.user)
-        except DjangoValidationError as error:
-            raise _django_errors(error) from error
+        config = services.adopt_best(sweep, user=request.user)
         return Response(AdoptedConfigSerializer(config).data, status=status.HTTP_201_CREATED)
 
 
@@ -182,12 +196,12 @@ urlpatterns = [
         name="backtest-sweeps",
     ),
     path(
-        "leagues/<slug:league_slug>/backtests/<int:sweep_id>/",
+        "leagues/<slug:league_slug>/backtests/<id:sweep_id>/",
         SweepDetail.as_view(),
         name="backtest-sweep",
     ),
     path(
-        "leagues/<slug:league_slug>/backtests/<int:sweep_id>/adopt/",
+        "leagues/<slug:league_slug>/backtests/<id:sweep_id>/adopt/",
         SweepAdopt.as_view(),
         name="backtest-adopt",
     ),

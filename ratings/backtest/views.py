@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -75,12 +77,26 @@ def _organised_league(request: HttpRequest, league_slug: str) -> League | HttpRe
     return league
 
 
+def _for_organisers(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Call ``view(request, league, **kwargs)`` for the league named by ``league_slug``.
+
+    Only for its organisers: visitors are sent to log in, other users get a 403.
+    """
+
+    @functools.wraps(view)
+    def for_organisers(request: HttpRequest, league_slug: str, **kwargs: Any) -> HttpResponse:
+        league = _organised_league(request, league_slug)
+        if isinstance(league, HttpResponse):
+            return league
+        return view(request, league, **kwargs)
+
+    return for_organisers
+
+
 @require_http_methods(["GET", "POST"])
-def sweep_list(request: HttpRequest, league_slug: str) -> HttpResponse:
+@_for_organisers
+def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
     """The sweep form and the league's earlier sweeps."""
-    league = _organised_league(request, league_slug)
-    if isinstance(league, HttpResponse):
-        return league
     form = SweepForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -106,11 +122,9 @@ def _sweep(league: League, sweep_id: int) -> Sweep:
 
 
 @require_GET
-def sweep_detail(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpResponse:
+@_for_organisers
+def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
     """Progress, the results table, the chart of log-loss against τ and the adopt button."""
-    league = _organised_league(request, league_slug)
-    if isinstance(league, HttpResponse):
-        return league
     sweep = _sweep(league, sweep_id)
     runs = list(sweep.runs.all())
     return render(
@@ -128,11 +142,9 @@ def sweep_detail(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpR
 
 
 @require_GET
-def sweep_progress(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpResponse:
+@_for_organisers
+def sweep_progress(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
     """The progress fragment polled by htmx; reloads the page once the sweep has finished."""
-    league = _organised_league(request, league_slug)
-    if isinstance(league, HttpResponse):
-        return league
     sweep = _sweep(league, sweep_id)
     if sweep.finished and getattr(request, "htmx", False):
         return HttpResponseClientRefresh()
@@ -140,11 +152,9 @@ def sweep_progress(request: HttpRequest, league_slug: str, sweep_id: int) -> Htt
 
 
 @require_POST
-def adopt(request: HttpRequest, league_slug: str, sweep_id: int) -> HttpResponse:
+@_for_organisers
+def adopt(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
     """Create a configuration version from the best run (a full replay follows)."""
-    league = _organised_league(request, league_slug)
-    if isinstance(league, HttpResponse):
-        return league
     sweep = _sweep(league, sweep_id)
     try:
         config = services.adopt_best(sweep, user=request.user)

@@ -78,6 +78,7 @@ def progress(request: HttpRequest, league_slug: str) -> HttpResponse:
             "league": league,
             "progress": league_progress(league),
             "polling": True,
-            "show_outcome": request.GET.get("outcome") == "1",
+            # The replay's error is for the league's organisers (as in the API), not visitors.
+            "show_outcome": request.GET.get("outcome") == "1" and league.is_organiser(request.user),
         },
     )

@@ -318,6 +318,8 @@ def _paged_list(
         "league": league,
         name: page,
         "pager": _pager(request.GET, page.page, page.num_pages),
+        # Who recorded an event is the organisers' business, as in the API.
+        "show_recorder": league.is_organiser(request.user),
     }
     return render(request, template, context)
 

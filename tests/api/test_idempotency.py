@@ -195,6 +195,16 @@ def test_round_same_key_different_rows_is_422_and_stores_nothing(org, league, pl
     assert _matches(league) == 3
 
 
+def test_round_keys_differing_only_in_case_are_different_keys(org, league, players):
+    """Keys are compared exactly, on SQLite too (whose LIKE ignores ASCII case)."""
+    path = _url("round", league)
+    upper = org.post(path, _round(players, 2), format="json", HTTP_IDEMPOTENCY_KEY="R-3")
+    assert upper.status_code == 201
+    lower = org.post(path, _round(players, 2, score=0), format="json", HTTP_IDEMPOTENCY_KEY="r-3")
+    assert lower.status_code == 201, lower.data
+    assert _matches(league) == 4
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_identical_retries_store_one_event(organiser, league, players):
     """Eight clients send the same keyed result at the same moment: one event, one answer."""

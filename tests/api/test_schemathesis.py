@@ -1,10 +1,12 @@
 """Schemathesis against the API's own OpenAPI schema, in process (WSGI).
 
 Every operation of the API is exercised with generated valid and invalid input on a fixture
-league with published standings: reads anonymously, writes with an organiser's token.
-Checks: no server error, responses conform to the schema (status codes, content types,
-bodies), and input the schema calls invalid is never accepted. A second pass sends every
-write anonymously and as another league's organiser: never anything but 401/403.
+league with published standings: public reads anonymously, writes and organiser-only reads
+(those whose schema declares 401) with an organiser's token. A sweep's id in the path is a
+finished sweep of the league, so its body is checked too. Checks: no server error,
+responses conform to the schema (status codes, content types, bodies), and input the
+schema calls invalid is never accepted. A second pass sends every write and organiser-only
+read anonymously and as another league's organiser: never anything but 401/403.
 
 Examples are derandomized (``deterministic``) so a run is reproducible, and kept small so
 the whole module runs in well under a minute.
@@ -34,7 +36,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from league.models import Event
+from league.models import Event, League
+from ratings.backtest import services as backtest_services
+from ratings.backtest.models import Sweep
 from ratings.models import RatingConfig, Replay
 
 pytestmark = pytest.mark.django_db
@@ -66,14 +70,32 @@ OPERATIONS = [
 ]
 
 
+def _for_organisers_only(method: str, path: str) -> bool:
+    """Writes, and reads whose schema says an anonymous caller is refused (401)."""
+    return method not in SAFE or "401" in SCHEMA["paths"][path][method.lower()]["responses"]
+
+
+def _path_parameters(path: str, league: League, organiser) -> dict:
+    """The league's slug, and a finished sweep of it where the path names one."""
+    parameters = {"league_slug": league.slug}
+    if "{sweep_id}" in path:
+        sweep = backtest_services.run_sweep_sync(
+            league, {"tau": [0.3, 0.6]}, requested_by=organiser
+        )
+        parameters["sweep_id"] = sweep.pk
+    return parameters
+
+
 def _has_inputs_besides_the_path(operation) -> bool:
     definition = operation.definition.raw
     parameters = [*definition.get("parameters", [])]
     return "requestBody" in definition or any(p.get("in") != "path" for p in parameters)
 
 
-def _run(operation, mode: GenerationMode, slug: str, headers: dict, checks: list) -> None:
-    strategy = operation.as_strategy(generation_mode=mode, path_parameters={"league_slug": slug})
+def _run(
+    operation, mode: GenerationMode, path_parameters: dict, headers: dict, checks: list
+) -> None:
+    strategy = operation.as_strategy(generation_mode=mode, path_parameters=path_parameters)
 
     @settings(
         max_examples=MAX_EXAMPLES,
@@ -117,13 +139,14 @@ def test_the_schema_tested_is_the_one_served():
 def test_operation_conforms_to_the_schema(api, rated, organiser, method, path):
     operation = api[path][method]
     headers = {}
-    if method not in SAFE:
+    if _for_organisers_only(method, path):
         token, _ = Token.objects.get_or_create(user=organiser)
         headers["Authorization"] = f"Token {token.key}"
-    _run(operation, GenerationMode.POSITIVE, rated.slug, headers, CHECKS)
+    path_parameters = _path_parameters(path, rated, organiser)
+    _run(operation, GenerationMode.POSITIVE, path_parameters, headers, CHECKS)
     if _has_inputs_besides_the_path(operation):
         try:
-            _run(operation, GenerationMode.NEGATIVE, rated.slug, headers, CHECKS)
+            _run(operation, GenerationMode.NEGATIVE, path_parameters, headers, CHECKS)
         except Unsatisfiable:
             pytest.fail(f"No invalid input could be generated for {method} {path}")
 
@@ -141,17 +164,25 @@ def _refused_with(expected: int):
     return check
 
 
-WRITES = [param for param in OPERATIONS if param.values[0] not in SAFE]
+FOR_ORGANISERS = [param for param in OPERATIONS if _for_organisers_only(*param.values)]
 
 
-@pytest.mark.parametrize(("method", "path"), WRITES)
+def _counts() -> tuple[int, ...]:
+    models = (Event, RatingConfig, Replay, Sweep)
+    return tuple(model.objects.count() for model in models)
+
+
+@pytest.mark.parametrize(("method", "path"), FOR_ORGANISERS)
 @pytest.mark.parametrize("role", ["anonymous", "other_organiser"])
-def test_writes_are_refused_without_the_right(api, rated, other_organiser, role, method, path):
+def test_organiser_operations_are_refused_without_the_right(
+    api, rated, organiser, other_organiser, role, method, path
+):
     headers, expected = {}, 401
     if role == "other_organiser":
         token, _ = Token.objects.get_or_create(user=other_organiser)
         headers, expected = {"Authorization": f"Token {token.key}"}, 403
-    counts = (Event.objects.count(), RatingConfig.objects.count(), Replay.objects.count())
+    path_parameters = _path_parameters(path, rated, organiser)
+    counts = _counts()
     operation = api[path][method]
-    _run(operation, GenerationMode.POSITIVE, rated.slug, headers, [_refused_with(expected)])
-    assert (Event.objects.count(), RatingConfig.objects.count(), Replay.objects.count()) == counts
+    _run(operation, GenerationMode.POSITIVE, path_parameters, headers, [_refused_with(expected)])
+    assert _counts() == counts

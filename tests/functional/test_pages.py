@@ -690,3 +690,17 @@ def test_signed_change_filter_colours_only_visible_changes(value, places, html):
     from ratings.templatetags.league_format import signed_change
 
     assert str(signed_change(value, places)) == html
+
+
+def test_the_event_log_names_the_recorder_only_to_the_leagues_organisers(
+    client, club, organiser, other_organiser
+):
+    league = club["league"]
+    first = league.events.matches().order_by("seq").first()
+    league_services.void_match(league, first, reason="Typo", recorded_by=organiser)
+    url = reverse("pages:events", kwargs={"league_slug": league.slug})
+    assert f"by {organiser.username}" not in client.get(url).text
+    client.force_login(other_organiser)
+    assert f"by {organiser.username}" not in client.get(url).text
+    client.force_login(organiser)
+    assert f"by {organiser.username}" in client.get(url).text

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -463,6 +464,25 @@ def test_api_refuses_a_bad_grid_with_field_errors(small, organiser):
     assert "initial_rd" in str(response.json())
     assert api.post(url, {}, format="json").status_code == 400
     assert not Sweep.objects.exists()
+
+
+def test_api_refuses_to_adopt_an_unfinished_sweep_in_the_error_format(small, organiser):
+    with transaction.atomic():
+        sweep, _ = services.create_sweep(small, {"tau": [0.5]})  # queued: nothing scored
+    api = APIClient()
+    api.force_authenticate(organiser)
+    kwargs = {"league_slug": small.slug, "sweep_id": sweep.pk}
+    response = api.post(reverse("api:backtest-adopt", kwargs=kwargs))
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "Invalid input.",
+        "code": "invalid",
+        "errors": {"sweep": ["The sweep has no best run to adopt yet."]},
+    }
+    missing = api.get(reverse("api:backtest-sweep", kwargs={**kwargs, "sweep_id": sweep.pk + 1}))
+    assert missing.status_code == 404
+    assert set(missing.json()) == {"detail", "code", "errors"}
+    assert not RatingConfig.objects.exists()
 
 
 # --- command ------------------------------------------------------------------------------------

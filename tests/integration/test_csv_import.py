@@ -278,6 +278,21 @@ def test_the_bulk_path_refuses_everything_when_one_result_is_bad(league, players
     assert event_rows(league) == before
 
 
+def test_the_bulk_path_checks_each_score_as_the_services_do(league, players):
+    """A score of True is refused even after the equal-hashing 1 was accepted (and back)."""
+    ann, bob, _ = players
+    before = event_rows(league)
+    day = dt.date(2024, 3, 1)
+    for scores, bad_row in (((1, True), "row 1"), ((True, 1), "row 0"), ((0, False), "row 1")):
+        with pytest.raises(BulkAppendError) as caught:
+            append_matches_bulk(
+                league,
+                [NewMatch(ann, bob, score, day, ref=f"row {i}") for i, score in enumerate(scores)],
+            )
+        assert [ref for ref, _ in caught.value.result.errors] == [bad_row], scores
+    assert event_rows(league) == before
+
+
 # --- round trip -------------------------------------------------------------------------------
 
 

@@ -62,6 +62,8 @@ def resolve(club, league, value):
         return Player.objects.get(display_name="Olga")
     if value == "olga_id":
         return Player.objects.get(display_name="Olga").pk
+    if value == "bob_id_and_a_half":
+        return club["bob"].pk + 0.5
     return value
 
 
@@ -71,6 +73,14 @@ IN_AN_HOUR = object()
 BAD_MATCHES = [
     ("unknown player", {"player_a": 999_999}, "player_a", "unknown_player", "has no player"),
     ("player id as text", {"player_b": "abc"}, "player_b", "invalid_player", "not a player id"),
+    ("player id True", {"player_b": True}, "player_b", "invalid_player", "not a player id"),
+    (
+        "player id with a fraction",
+        {"player_b": "bob_id_and_a_half"},
+        "player_b",
+        "invalid_player",
+        "not a player id",
+    ),
     ("missing player", {"player_b": None}, "player_b", "required", "Choose a player"),
     ("inactive player", {"player_b": "ian"}, "player_b", "inactive_player", "inactive"),
     ("player of another league", {"player_b": "olga"}, "player_b", "other_league", "another"),
@@ -180,6 +190,15 @@ def test_a_match_today_is_accepted_even_before_noon(club, league):
 
 BAD_VOIDS = [
     ("unknown match", lambda c: 999_999, {}, "match", "unknown_match", "has no event"),
+    (
+        "match id with a fraction",
+        lambda c: c["match"].pk + 0.5,
+        {},
+        "match",
+        "invalid_match",
+        "not a match id",
+    ),
+    ("match id True", lambda c: True, {}, "match", "invalid_match", "not a match id"),
     ("not a match", lambda c: Event.objects.get(player=c["ann"]), {}, "match", "not_a_match", ""),
     (
         "match of another league",
