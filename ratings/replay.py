@@ -6,10 +6,11 @@ order); each match goes to the period containing its local date in the league's 
 within a period matches keep ``seq`` order, so every replay feeds the engine identical inputs.
 
 - Full replay: fold periods 0..current from scratch and rewrite the configuration's projection.
-- Incremental replay from period p: rebuild the checkpoint at the start of p from the stored rows
-  before p (``state_before``), fold p..current, then in one transaction replace the rows >= p and
-  the standings of the players concerned. Same inputs, same lazy idle-RD formula: the numbers
-  are bit-identical to a full replay.
+- Incremental replay from period p (the requested period, or an earlier one touched by an event
+  newer than the stored projection): rebuild the checkpoint at the start of p from the stored
+  rows before p (``state_before``), fold p..current, then in one transaction replace the rows
+  >= p and the standings of the players concerned. Same inputs, same lazy idle-RD formula: the
+  numbers are bit-identical to a full replay.
 
 After writing, a replay catches up with events stored meanwhile, then finalises in one
 transaction holding the league's write lock: the projection is current (no newer seq), the
@@ -594,6 +595,13 @@ def _recompute(
     spec = period_spec(config)
     if from_period is not None and state is None:
         from_period = None
+    if from_period is not None:
+        # The snapshot holds every event newer than the stored projection, including one
+        # whose own request has not reached a replay yet (it lands on a new replay once this
+        # one is claimed, and that replay then finds nothing newer to do): cover them all.
+        touched = affected_period(config, league, state.through_seq, through_seq)
+        if touched is not None:
+            from_period = min(from_period, touched)
     if from_period is None:
         matches = read_matches(league, through_seq)
         latest = None if not matches.day.size else matches.day.max().astype(dt.date)
@@ -689,7 +697,17 @@ def _run_claimed(replay: Replay, lock: LeagueReplayLock) -> Outcome:
             through_seq = newest
             continue
         through_seq = _recompute(replay, config, league, period, lock, timer)
-    replay.refresh_from_db(fields=["status"])
+    replay.refresh_from_db(fields=["status", "from_period"])
+    logger.info(
+        "Replay %s (%s, v%s, attempt %s) %s: from period %s through seq %s",
+        replay.pk,
+        replay.kind,
+        config.version,
+        replay.attempts,
+        replay.status,
+        replay.from_period,
+        through_seq,
+    )
     return Outcome(replay.status)
 
 

@@ -14,7 +14,14 @@ import numpy as np
 
 from league.models import Player
 from ratings.engine import Glicko2Params, MatchArrays, PeriodSpec, fold
-from ratings.models import PlayerPeriod, RatingConfig, Standing
+from ratings.models import (
+    PlayerPeriod,
+    ProjectionState,
+    Publication,
+    RatingConfig,
+    Replay,
+    Standing,
+)
 
 
 @dataclass
@@ -116,6 +123,64 @@ def snapshot(config: RatingConfig) -> tuple[list[tuple], list[tuple]]:
         )
     )
     return history, standings
+
+
+def _row_differences(label: str, actual: list[tuple], expected: list[tuple], limit: int) -> str:
+    extra = sorted(set(actual) - set(expected))
+    missing = sorted(set(expected) - set(actual))
+    if not extra and not missing:
+        return f"{label}: identical ({len(actual)} rows)"
+    lines = [
+        f"{label}: {len(actual)} stored, {len(expected)} expected; "
+        f"{len(extra)} stored rows not expected, {len(missing)} expected rows not stored"
+    ]
+    lines += [f"  stored:   {row}" for row in extra[:limit]]
+    lines += [f"  expected: {row}" for row in missing[:limit]]
+    return "\n".join(lines)
+
+
+def _clock(moment: dt.datetime | None) -> str:
+    return "-" if moment is None else moment.strftime("%H:%M:%S.%f")
+
+
+def replay_history(league_id: int) -> str:
+    """The league's Replay rows, projection states and live version, one line each."""
+    lines = []
+    for replay in Replay.objects.filter(config__league_id=league_id).order_by("pk"):
+        lines.append(
+            f"  replay {replay.pk} v{replay.config.version} {replay.kind} {replay.status} "
+            f"attempts={replay.attempts} from={replay.from_period} "
+            f"periods={replay.periods_done}/{replay.periods_total} "
+            f"through_seq={replay.through_seq} queued={_clock(replay.queued_at)} "
+            f"started={_clock(replay.started_at)} finished={_clock(replay.finished_at)} "
+            f"error={replay.error!r}"
+        )
+    for state in ProjectionState.objects.filter(config__league_id=league_id).order_by("pk"):
+        lines.append(
+            f"  projection v{state.config.version} complete={state.complete} "
+            f"through_seq={state.through_seq} through_period={state.through_period}"
+        )
+    live = Publication.objects.filter(league_id=league_id).values_list("config__version").first()
+    lines.append(f"  published: {'none' if live is None else f'v{live[0]}'}")
+    return "\n".join(lines)
+
+
+def explain_difference(
+    config: RatingConfig,
+    actual: tuple[list[tuple], list[tuple]],
+    expected: tuple[list[tuple], list[tuple]],
+    limit: int = 10,
+) -> str:
+    """Why two projections differ: the rows each lacks, and the league's replay history."""
+    return "\n".join(
+        [
+            f"projection of {config} differs:",
+            _row_differences("history", actual[0], expected[0], limit),
+            _row_differences("standings", actual[1], expected[1], limit),
+            "replays:",
+            replay_history(config.league_id),
+        ]
+    )
 
 
 def noon(day: dt.date, zone) -> dt.datetime:

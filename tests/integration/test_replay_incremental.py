@@ -104,3 +104,56 @@ def test_a_queued_incremental_replay_absorbs_later_requests(league, make_player)
     assert first.pk == second.pk
     first.refresh_from_db()
     assert first.from_period == 1
+
+
+def test_a_replay_reading_an_event_queued_for_another_replay_replays_its_periods(
+    league, make_player, django_capture_on_commit_callbacks
+):
+    """A replay's snapshot may hold a backdated result whose own request comes after it.
+
+    The race, step by step: replay A is queued for a late result; a backdated result commits;
+    A starts and reads the event store, backdated result included; only then does the
+    backdated result's request arrive, finds A no longer queued and queues replay B. A must
+    replay the periods of every event newer than the stored projection, not only its own:
+    otherwise it records the backdated result as done and B, finding nothing new, skips it.
+    """
+    players = [make_player(league, f"Player {i}") for i in range(4)]
+    kept: list[KeptMatch] = []
+    with django_capture_on_commit_callbacks(execute=True):
+        config = services.create_config(league, tau=0.6, period_length=5)
+    for offset, (a, b, score) in enumerate([(0, 1, "1"), (2, 3, "0.5"), (0, 2, "0"), (1, 3, "1")]):
+        day = START + dt.timedelta(days=3 + 6 * offset)
+        with django_capture_on_commit_callbacks(execute=True):
+            event = league_services.record_match(
+                league, player_a=players[a], player_b=players[b], score_a=score, played_at=day
+            )
+        kept.append(KeptMatch(players[a].pk, players[b].pk, float(score), day, event))
+    late_day, early_day = START + dt.timedelta(days=40), START + dt.timedelta(days=4)
+    settled = Replay.objects.order_by("pk").last().pk
+
+    # The late result and its request: replay A, queued (its task not sent yet).
+    with django_capture_on_commit_callbacks(execute=False) as late_callbacks:
+        event = league_services.record_match(
+            league, player_a=players[0], player_b=players[3], score_a="1", played_at=late_day
+        )
+    kept.append(KeptMatch(players[0].pk, players[3].pk, 1.0, late_day, event))
+    with django_capture_on_commit_callbacks(execute=False):
+        for callback in late_callbacks:
+            callback()
+    (replay_a,) = Replay.objects.filter(status=Replay.Status.QUEUED)
+    assert replay_a.from_period == 8  # the late result's period; the backdated one is in 0
+    # The backdated result commits; its request is held back until A has run.
+    with django_capture_on_commit_callbacks(execute=False) as early_callbacks:
+        event = league_services.record_match(
+            league, player_a=players[1], player_b=players[2], score_a="0", played_at=early_day
+        )
+    kept.append(KeptMatch(players[1].pk, players[2].pk, 0.0, early_day, event))
+    services.run_replay(replay_a.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        for callback in early_callbacks:
+            callback()
+
+    replays = Replay.objects.filter(config=config, pk__gt=settled).order_by("pk")
+    assert replays.count() == 2
+    assert set(replays.values_list("status", flat=True)) == {Replay.Status.COMPLETE}
+    assert snapshot(config) == expected_projection(config, kept, current_period(config))

@@ -27,6 +27,8 @@ from config.celery import app as celery_app
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_TIMEOUT = 60
+#: Characters of each worker's log shown after a failed test.
+LOG_TAIL = 6000
 
 
 def test_database_url() -> str:
@@ -89,6 +91,12 @@ def worker_factory(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
             (var_dir / "broker" / sub).mkdir(parents=True, exist_ok=True)
     else:
         celery_app.control.purge()
+        # The message a killed worker held stays "unacknowledged" in Redis and is delivered
+        # again to the next worker, even one of a later session whose fresh test database
+        # reuses its replay id: start without any.
+        with celery_app.connection_for_write() as broker:
+            channel = broker.default_channel
+            channel.client.delete(channel.unacked_key, channel.unacked_index_key)
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
     started: list[WorkerProcess] = []
@@ -116,6 +124,11 @@ def worker_factory(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
     for process in started:
         process.stop()
     celery_app.conf.task_always_eager = eager
+    # Captured output of the teardown: pytest shows it only when the test failed.
+    for process in started:
+        print(
+            f"----- {process.log.name} -----\n{process.log.read_text(errors='replace')[-LOG_TAIL:]}"
+        )
 
 
 def wait_for(condition: Callable[[], object], timeout: float, message: str) -> object:

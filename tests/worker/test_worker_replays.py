@@ -13,7 +13,7 @@ from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
 from ratings.time import current_period
-from tests.replay_support import KeptMatch, expected_projection, snapshot
+from tests.replay_support import KeptMatch, expected_projection, explain_difference, snapshot
 from tests.worker.conftest import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
@@ -49,7 +49,14 @@ def settled(league: League, version: int) -> bool:
 
 
 def assert_fresh(config: RatingConfig, kept: list[KeptMatch]) -> None:
-    assert snapshot(config) == expected_projection(config, kept, current_period(config))
+    actual = snapshot(config)
+    expected = expected_projection(config, kept, current_period(config))
+    assert actual == expected, explain_difference(config, actual, expected)
+
+
+def assert_unchanged(config: RatingConfig, before: tuple[list[tuple], list[tuple]]) -> None:
+    actual = snapshot(config)
+    assert actual == before, explain_difference(config, actual, before)
 
 
 def test_changing_tau_goes_live_with_a_fresh_full_replay(worker_factory):
@@ -85,7 +92,7 @@ def test_a_replay_killed_mid_way_completes_after_restart(worker_factory):
     assert replay.status == Replay.Status.RUNNING
     assert 0 < replay.periods_done < replay.periods_total
     assert Publication.objects.get(league=league).config == v1
-    assert snapshot(v1) == live
+    assert_unchanged(v1, live)
 
     worker_factory()
 
@@ -93,7 +100,7 @@ def test_a_replay_killed_mid_way_completes_after_restart(worker_factory):
         # The old standings stay live and intact until the new version switches over.
         publication = Publication.objects.get(league=league)
         if publication.config == v1:
-            assert snapshot(v1) == live
+            assert_unchanged(v1, live)
             return False
         return settled(league, 2)
 
