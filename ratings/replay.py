@@ -490,9 +490,16 @@ def compute_incremental(
 # --- writing -------------------------------------------------------------------------------
 
 
-def write_projection(config: RatingConfig, projection: Projection, through_seq: int) -> None:
-    """Replace the rows of ``projection`` and record how far it reaches, in one transaction."""
+def write_projection(
+    config: RatingConfig, projection: Projection, through_seq: int, lock: LeagueReplayLock
+) -> None:
+    """Replace the rows of ``projection`` and record how far it reaches, in one transaction.
+
+    The lock is checked inside that transaction: on SQLite a lease that expired while this
+    replay computed may already belong to another replay, and then nothing is written.
+    """
     with transaction.atomic():
+        lock.check_in_transaction()
         delete_history(config.pk, projection.from_period)
         write_history(config.pk, projection.history)
         delete_standings(config.pk, projection.replaced_players)
@@ -636,7 +643,7 @@ def _recompute(
         )
     timer.lap("computing")
     lock.renew()
-    write_projection(config, projection, through_seq)
+    write_projection(config, projection, through_seq, lock)
     timer.lap("writing")
     return through_seq
 

@@ -74,3 +74,34 @@ def test_an_expired_lease_is_taken_over_and_its_old_holder_stops(league, setting
     with pytest.raises(LockLost):
         dead.renew()
     successor.release()
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_a_replay_whose_lease_expired_while_computing_writes_nothing(league, settings, monkeypatch):
+    from league import services as league_services
+    from ratings.models import PlayerPeriod, ProjectionState
+
+    monkeypatch.setattr(services, "_enqueue", lambda replay: None)  # run it by hand below
+    ann = league_services.register_player(league, "Ann")
+    bob = league_services.register_player(league, "Bob")
+    league_services.record_match(
+        league, player_a=ann, player_b=bob, score_a=1, played_at=league.start_date
+    )
+    config = services.create_config(league)
+    replay = Replay.objects.filter(config=config).order_by("-pk").first()
+
+    # The holder computes past its lease without renewing it (a stalled worker), and
+    # another replay takes the league over before the first one writes.
+    settings.REPLAY_LEASE_SECONDS = 0
+    lock = LeagueReplayLock(league.pk)
+    assert lock.acquire()
+    monkeypatch.setattr(lock, "renew", lambda: None)
+    assert LeagueReplayLock(league.pk).acquire()
+
+    with pytest.raises(LockLost):
+        replay_module.run_claimable(replay.pk, lock)
+    assert not PlayerPeriod.objects.filter(config=config).exists()
+    assert not ProjectionState.objects.filter(config=config).exists()
+    replay.refresh_from_db()
+    assert replay.status == Replay.Status.QUEUED  # back in the queue for the new holder
