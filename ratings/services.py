@@ -19,7 +19,7 @@ from django.utils import timezone
 from league.models import League
 from ratings import replay as replay_module
 from ratings.models import Publication, RatingConfig, Replay
-from ratings.time import league_zone, local_day, period_spec
+from ratings.time import first_match_day, period_spec
 from ratings.validation import DEFAULTS, PARAMETERS, clean_config_params
 
 ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
@@ -30,20 +30,6 @@ LOCK_POLL_SECONDS = 0.2
 def default_params(league: League) -> dict[str, Any]:
     """The parameters of a league's first configuration version."""
     return {**DEFAULTS, "period_anchor": league.start_date}
-
-
-def first_match_day(league: League) -> dt.date | None:
-    """Local date of the league's earliest live match."""
-    from league.models import Event
-
-    first = (
-        Event.objects.live_matches()
-        .filter(league=league)
-        .order_by("played_at")
-        .values_list("played_at", flat=True)
-        .first()
-    )
-    return None if first is None else local_day(first, league_zone(league))
 
 
 def _lock_league_row(league: League) -> None:

@@ -78,18 +78,27 @@ def local_midnight(day: dt.date, tz: ZoneInfo | str) -> dt.datetime:
     return dt.datetime.combine(day, dt.time.min, tzinfo=zone)
 
 
-def latest_match_day(league) -> dt.date | None:
-    """The local date of the league's latest live match, or None without matches."""
+def _match_day(league, order_by: str) -> dt.date | None:
     from league.models import Event
 
-    latest = (
+    moment = (
         Event.objects.live_matches()
         .filter(league=league)
-        .order_by("-played_at")
+        .order_by(order_by)
         .values_list("played_at", flat=True)
         .first()
     )
-    return None if latest is None else local_day(latest, league_zone(league))
+    return None if moment is None else local_day(moment, league_zone(league))
+
+
+def first_match_day(league) -> dt.date | None:
+    """The local date of the league's earliest live match, or None without matches."""
+    return _match_day(league, "played_at")
+
+
+def latest_match_day(league) -> dt.date | None:
+    """The local date of the league's latest live match, or None without matches."""
+    return _match_day(league, "-played_at")
 
 
 def current_period(
