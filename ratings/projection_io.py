@@ -267,10 +267,7 @@ def delete_standings(config_id: int, players: npt.NDArray[np.int64] | None = Non
         return
     ids = players.tolist()
     for start in range(0, len(ids), 10_000):
-        batch = Standing.objects.filter(
-            config_id=config_id, player_id__in=ids[start : start + 10_000]
-        )
-        batch.delete()
+        rows.filter(player_id__in=ids[start : start + 10_000]).delete()
 
 
 def analyze() -> None:

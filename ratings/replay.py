@@ -33,6 +33,7 @@ from django.db import connection, transaction
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 
+from league.event_store import lock_league
 from league.models import Event, League, Player
 from ratings.engine.fold import History, MatchArrays, fold, state_before
 from ratings.engine.periods import PeriodSpec
@@ -656,11 +657,7 @@ def _finalise(
     Returns False (nothing done) when events were stored after ``through_seq``.
     """
     with transaction.atomic():
-        list(
-            League.objects.select_for_update(no_key=connection.vendor == "postgresql")
-            .filter(pk=league.pk)
-            .values_list("pk", flat=True)
-        )
+        lock_league(league)
         if max_seq(league.pk) != through_seq:
             return False
         lock.check_in_transaction()

@@ -26,6 +26,7 @@ from django.db import connection
 from django.db.models import Count, Q
 
 from league.models import Event, League, Player
+from ratings.engine.params import SCALE
 from ratings.engine.prediction import win_probability
 from ratings.engine.state import grown_rd
 from ratings.models import (
@@ -36,12 +37,10 @@ from ratings.models import (
     Replay,
     Standing,
 )
-from ratings.time import current_period, period_spec
+from ratings.time import current_period, league_zone, local_day, local_midnight, period_spec
 
 #: Half-width of the 95% interval, in RDs.
 Z95 = 1.96
-#: The Glicko-2 scale factor (used only for ordering by RD inside SQL).
-SCALE = 173.7178
 #: Periods over which the leaderboard's "change" column is measured.
 CHANGE_PERIODS = 4
 DEFAULT_PER_PAGE = 50
@@ -52,8 +51,8 @@ SORT_COLUMNS = {
     "rank": "r.rating DESC",
     "rating": "r.rating",
     "rd": "rd_now",
-    "low": "r.rating - 1.96 * rd_now",
-    "high": "r.rating + 1.96 * rd_now",
+    "low": f"r.rating - {Z95} * rd_now",
+    "high": f"r.rating + {Z95} * rd_now",
     "volatility": "r.volatility",
     "games": "r.games",
     "wins": "r.wins",
@@ -313,12 +312,8 @@ class EventRow:
 # --- Helpers ---------------------------------------------------------------------------
 
 
-def _tz(league: League) -> ZoneInfo:
-    return ZoneInfo(league.time_zone)
-
-
 def _local_date(value: dt.datetime | None, tz: ZoneInfo) -> dt.date | None:
-    return None if value is None else value.astimezone(tz).date()
+    return None if value is None else local_day(value, tz)
 
 
 def _period(config: RatingConfig, index: int) -> PeriodInfo:
@@ -710,7 +705,7 @@ def leaderboard(
     if as_of:
         last_played = {row[0]: _period(config, row[7]).end for row in fetched}
     else:
-        tz = _tz(league)
+        tz = league_zone(league)
         last_played = {
             player_id: _local_date(when, tz)
             for player_id, when in Standing.objects.filter(
@@ -808,7 +803,7 @@ def player_summary(league: League, config: RatingConfig | None, player: Player) 
         wins=wins,
         draws=draws,
         losses=losses,
-        last_played=_local_date(last_played_at, _tz(league)),
+        last_played=_local_date(last_played_at, league_zone(league)),
         provisional=rd_now > settings.PROVISIONAL_RD,
     )
 
@@ -899,7 +894,7 @@ def player_results(
             "note",
         )[offset : offset + per_page]
     )
-    tz = _tz(league)
+    tz = league_zone(league)
     spec = period_spec(config) if config else None
     periods: dict[int, int | None] = {}
     for seq, played_at, *_ in fetched:
@@ -1123,7 +1118,7 @@ def match_list(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAG
     total = matches.count()
     page = min(page, max(1, ceil(total / per_page)))
     offset = (page - 1) * per_page
-    tz = _tz(league)
+    tz = league_zone(league)
     items = [
         MatchRow(
             seq=seq,
@@ -1168,7 +1163,7 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
     total = events.count()
     page = min(page, max(1, ceil(total / per_page)))
     offset = (page - 1) * per_page
-    tz = _tz(league)
+    tz = league_zone(league)
     labels = dict(Event.Kind.choices)
     items = []
     for (
@@ -1223,7 +1218,7 @@ def match_events(
     ``date_from``/``date_to`` are local dates in the league's time zone, both inclusive;
     ``voided`` True keeps only voided matches, False only the ones that count.
     """
-    tz = _tz(league)
+    tz = league_zone(league)
     matches = (
         Event.objects.matches()
         .filter(league=league)
@@ -1232,10 +1227,10 @@ def match_events(
     if player_id is not None:
         matches = matches.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id))
     if date_from is not None:
-        matches = matches.filter(played_at__gte=dt.datetime.combine(date_from, dt.time.min, tz))
+        matches = matches.filter(played_at__gte=local_midnight(date_from, tz))
     if date_to is not None:
         next_day = date_to + dt.timedelta(days=1)
-        matches = matches.filter(played_at__lt=dt.datetime.combine(next_day, dt.time.min, tz))
+        matches = matches.filter(played_at__lt=local_midnight(next_day, tz))
     if voided is not None:
         matches = matches.filter(voided_by__isnull=not voided)
     return matches
@@ -1243,8 +1238,6 @@ def match_events(
 
 def replays_of(league: League):
     """The league's replays (every configuration version), newest first, as a queryset."""
-    from ratings.models import Replay
-
     return (
         Replay.objects.filter(config__league=league)
         .select_related("config", "requested_by")

@@ -16,6 +16,7 @@ from django.db.models import Max
 from django.db.models.functions import Least
 from django.utils import timezone
 
+from league.event_store import lock_league
 from league.models import League
 from ratings import replay as replay_module
 from ratings.models import Publication, RatingConfig, Replay
@@ -30,16 +31,6 @@ LOCK_POLL_SECONDS = 0.2
 def default_params(league: League) -> dict[str, Any]:
     """The parameters of a league's first configuration version."""
     return {**DEFAULTS, "period_anchor": league.start_date}
-
-
-def _lock_league_row(league: League) -> None:
-    from django.db import connection
-
-    list(
-        League.objects.select_for_update(no_key=connection.vendor == "postgresql")
-        .filter(pk=league.pk)
-        .values_list("pk", flat=True)
-    )
 
 
 def _enqueue(replay: Replay) -> None:
@@ -58,7 +49,7 @@ def create_config(league: League, *, created_by=None, **params: Any) -> RatingCo
     """
     note = params.pop("note", "")
     with transaction.atomic():
-        _lock_league_row(league)
+        lock_league(league)
         latest = RatingConfig.objects.filter(league=league).order_by("-version").first()
         base = (
             default_params(league)
@@ -98,7 +89,7 @@ def latest_config(league: League) -> RatingConfig | None:
 def request_full_replay(league: League, *, requested_by=None) -> Replay:
     """Queue a full replay of the league's newest configuration (creating the first if none)."""
     with transaction.atomic():
-        _lock_league_row(league)
+        lock_league(league)
         config = latest_config(league)
         if config is None:
             config = create_config(league, created_by=requested_by)
@@ -120,7 +111,7 @@ def request_incremental_replay(league: League, from_day: dt.date) -> list[Replay
     from ratings.models import ProjectionState
 
     with transaction.atomic():
-        _lock_league_row(league)  # two first results at once must not make two first versions
+        lock_league(league)  # two first results at once must not make two first versions
         latest = latest_config(league)
         if latest is None:
             config = create_config(league)
@@ -204,7 +195,7 @@ def ensure_publication(league: League) -> Publication | None:
     from ratings.models import ProjectionState
 
     with transaction.atomic():
-        _lock_league_row(league)
+        lock_league(league)
         existing = Publication.objects.filter(league=league).first()
         if existing is not None:
             return existing

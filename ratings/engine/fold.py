@@ -241,23 +241,7 @@ def _concat_consuming(parts: list[History]) -> History:
         return History.empty()
     pieces = {f.name: [getattr(part, f.name) for part in parts] for f in fields(History)}
     parts.clear()
-
-    def join(name: str) -> Any:
-        return np.concatenate(pieces.pop(name))
-
-    return History(
-        period=join("period"),
-        player=join("player"),
-        rating=join("rating"),
-        rd=join("rd"),
-        volatility=join("volatility"),
-        rating_before=join("rating_before"),
-        rd_before=join("rd_before"),
-        games=join("games"),
-        wins=join("wins"),
-        draws=join("draws"),
-        losses=join("losses"),
-    )
+    return History(**{name: np.concatenate(pieces.pop(name)) for name in list(pieces)})
 
 
 def state_before(
