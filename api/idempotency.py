@@ -3,8 +3,10 @@
 Duplicates are stopped by the database (``UNIQUE(league, idempotency_key)`` on events),
 never by a cache, and the write services compare a retried request with the stored event
 (same content: the stored event is returned; different content: an
-``idempotency_conflict`` error, which the API renders as 422). The API only decides which
-store key a request maps to:
+``idempotency_conflict`` error, which the API renders as 422). Two identical requests
+arriving together need nothing more here: ``league.event_store`` serialises a league's
+writers and resolves a unique-key race itself, so the later one answers like a retry. The
+API only decides which store key a request maps to:
 
 - one result:  ``match:<key>``
 - one void:    ``void:<key>``
@@ -27,9 +29,7 @@ retry rebuilds byte-for-byte the body the first request received, with the same 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from django.db import IntegrityError
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
@@ -95,19 +95,3 @@ def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
         raise IdempotencyConflict(
             ["This Idempotency-Key was already used for a round with a different set of rows."]
         )
-
-
-def retry_on_unique_race[T](call: Callable[[], T], attempts: int = 3) -> T:
-    """Run a service call, running it again if a concurrent twin won a unique-key race.
-
-    Two identical requests arriving together can both miss the existing event and both
-    try to insert; the database refuses the second (UNIQUE). Running the service again
-    lets it find the winner's event and apply its usual same-content/different-content
-    rule, so the loser answers exactly like a later retry would.
-    """
-    for _ in range(attempts - 1):
-        try:
-            return call()
-        except IntegrityError:
-            continue
-    return call()

@@ -79,10 +79,7 @@ class LeagueScopedMixin:
 
     def get_league(self) -> League:
         if not hasattr(self, "_league"):
-            self._league = get_object_or_404(
-                League.objects.select_related("publication__config"),
-                slug=self.kwargs["league_slug"],
-            )
+            self._league = get_object_or_404(League, slug=self.kwargs["league_slug"])
         return self._league
 
     def user_is_organiser(self) -> bool:
@@ -290,13 +287,11 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         key = idempotency.client_key(request)
         serializer = RecordResultSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        event = idempotency.retry_on_unique_race(
-            lambda: league_services.record_match(
-                league,
-                **serializer.service_kwargs(),
-                recorded_by=request.user,
-                idempotency_key=idempotency.match_key(key),
-            )
+        event = league_services.record_match(
+            league,
+            **serializer.service_kwargs(),
+            recorded_by=request.user,
+            idempotency_key=idempotency.match_key(key),
         )
         body = MatchEventSerializer(event, context=self.get_serializer_context()).data
         return self.created(body, "api:match-detail", match_id=event.pk)
@@ -339,14 +334,12 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
         key = idempotency.client_key(request)
         serializer = VoidRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        void = idempotency.retry_on_unique_race(
-            lambda: league_services.void_match(
-                league,
-                match,
-                reason=serializer.validated_data["reason"],
-                recorded_by=request.user,
-                idempotency_key=idempotency.void_key(key),
-            )
+        void = league_services.void_match(
+            league,
+            match,
+            reason=serializer.validated_data["reason"],
+            recorded_by=request.user,
+            idempotency_key=idempotency.void_key(key),
         )
         body = VoidEventSerializer(void, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_201_CREATED)
@@ -378,14 +371,9 @@ class RoundView(LeagueScopedMixin, generics.GenericAPIView):
             {**RecordResultSerializer.service_kwargs_of(row), "idempotency_key": row_key}
             for row, row_key in zip(rows, keys, strict=True)
         ]
-
-        def record() -> list[Event]:
-            with transaction.atomic():
-                events = league_services.record_round(league, results, recorded_by=request.user)
-                idempotency.check_round_is_whole(league, key, len(rows))
-            return events
-
-        events = idempotency.retry_on_unique_race(record)
+        with transaction.atomic():
+            events = league_services.record_round(league, results, recorded_by=request.user)
+            idempotency.check_round_is_whole(league, key, len(rows))
         context = self.get_serializer_context()
         body = MatchEventSerializer(events, many=True, context=context).data
         return Response(body, status=status.HTTP_201_CREATED)

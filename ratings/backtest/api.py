@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import schema
+from api.fields import StrictFloatField, StrictIntegerField
 from api.pagination import StrictLimitOffsetPagination
 from league.models import League
 from ratings.backtest import services
@@ -93,12 +94,16 @@ class SweepSerializer(serializers.ModelSerializer):
 
 
 class SweepGridSerializer(serializers.Serializer):
-    """The grid: lists of values to combine (τ required)."""
+    """The grid: lists of JSON numbers to combine (τ required).
 
-    tau = serializers.ListField(child=serializers.FloatField(), min_length=1)
-    initial_rd = serializers.ListField(child=serializers.FloatField(), required=False)
-    initial_volatility = serializers.ListField(child=serializers.FloatField(), required=False)
-    period_length = serializers.ListField(child=serializers.IntegerField(), required=False)
+    Strict like the rest of the API (``api.fields``): ``true`` or ``"0.5"`` is refused,
+    not read as 1.0 or 0.5.
+    """
+
+    tau = serializers.ListField(child=StrictFloatField(), min_length=1)
+    initial_rd = serializers.ListField(child=StrictFloatField(), required=False)
+    initial_volatility = serializers.ListField(child=StrictFloatField(), required=False)
+    period_length = serializers.ListField(child=StrictIntegerField(), required=False)
     period_unit = serializers.ChoiceField(choices=["days", "months"], required=False)
 
 

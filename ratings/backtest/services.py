@@ -25,14 +25,15 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from league.models import Event, League
+from ratings import selectors
 from ratings import services as rating_services
 from ratings.backtest.grid import clean_grid, expand
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.engine.fold import MatchArrays
 from ratings.engine.scoring import Metrics, Scores, score_fold
-from ratings.models import Publication, RatingConfig
+from ratings.models import RatingConfig
 from ratings.replay import engine_matches, league_player_ids, read_matches
-from ratings.time import engine_params, period_spec
+from ratings.time import engine_params, first_match_day, period_spec
 from ratings.validation import PARAMETERS, clean_config_params
 
 logger = logging.getLogger(__name__)
@@ -43,12 +44,7 @@ CONFIG_FIELDS = PARAMETERS
 
 def base_parameters(league: League) -> dict[str, Any]:
     """The configuration a sweep varies: the live one, else the newest, else the defaults."""
-    publication = Publication.objects.filter(league=league).select_related("config").first()
-    config = (
-        publication.config
-        if publication is not None
-        else RatingConfig.objects.filter(league=league).order_by("-version").first()
-    )
+    config = selectors.live_config(league) or rating_services.latest_config(league)
     if config is None:
         base = dict(rating_services.default_params(league))
         version = None
@@ -60,11 +56,16 @@ def base_parameters(league: League) -> dict[str, Any]:
     return base
 
 
-def run_config(league: League, parameters: dict[str, Any]) -> RatingConfig:
-    """An unsaved ``RatingConfig`` carrying a run's parameters (for the replay's helpers)."""
+def config_values(parameters: dict[str, Any]) -> dict[str, Any]:
+    """The configuration fields of a run's stored (JSON) parameters, the anchor as a date."""
     values = {name: parameters[name] for name in CONFIG_FIELDS}
     values["period_anchor"] = dt.date.fromisoformat(values["period_anchor"])
-    return RatingConfig(league=league, **values)
+    return values
+
+
+def run_config(league: League, parameters: dict[str, Any]) -> RatingConfig:
+    """An unsaved ``RatingConfig`` carrying a run's parameters (for the replay's helpers)."""
+    return RatingConfig(league=league, **config_values(parameters))
 
 
 def _validate_points(league: League, base: dict[str, Any], points: list[dict[str, Any]]) -> None:
@@ -74,9 +75,10 @@ def _validate_points(league: League, base: dict[str, Any], points: list[dict[str
     also asks the engine), so any run of the sweep can later be adopted as it is.
     """
     errors: dict[str, list[str]] = {}
-    first_day = rating_services.first_match_day(league)
+    first_day = first_match_day(league)
     for point in points:
-        values = {name: {**base, **point}[name] for name in CONFIG_FIELDS}
+        merged = {**base, **point}
+        values = {name: merged[name] for name in CONFIG_FIELDS}
         try:
             clean_config_params(values, start_date=league.start_date, first_match_day=first_day)
         except ValidationError as error:
@@ -310,8 +312,9 @@ def adopt_best(sweep: Sweep, *, user: Any = None) -> RatingConfig:
     """
     if sweep.status != Sweep.Status.COMPLETE or sweep.best_run is None:
         raise ValidationError({"sweep": ["The sweep has no best run to adopt yet."]})
-    parameters = {name: sweep.best_run.parameters[name] for name in CONFIG_FIELDS}
-    parameters["period_anchor"] = dt.date.fromisoformat(parameters["period_anchor"])
     return rating_services.create_config(
-        sweep.league, created_by=_user(user), note=f"Best of sweep #{sweep.pk}", **parameters
+        sweep.league,
+        created_by=_user(user),
+        note=f"Best of sweep #{sweep.pk}",
+        **config_values(sweep.best_run.parameters),
     )

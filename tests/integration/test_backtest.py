@@ -466,6 +466,24 @@ def test_api_refuses_a_bad_grid_with_field_errors(small, organiser):
     assert not Sweep.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "grid",
+    [
+        {"tau": [True]},  # a boolean is not τ = 1
+        {"tau": ["0.5"]},  # numbers, not strings
+        {"tau": [0.5], "period_length": ["7"]},
+        {"tau": [0.5], "period_length": [7.5]},
+    ],
+)
+def test_api_refuses_loosely_typed_grid_values(small, organiser, grid):
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = reverse("api:backtest-sweeps", kwargs={"league_slug": small.slug})
+    response = api.post(url, grid, format="json")
+    assert response.status_code == 400
+    assert not Sweep.objects.exists()
+
+
 def test_api_refuses_to_adopt_an_unfinished_sweep_in_the_error_format(small, organiser):
     with transaction.atomic():
         sweep, _ = services.create_sweep(small, {"tau": [0.5]})  # queued: nothing scored
