@@ -67,6 +67,14 @@ def organises(user: Any, league: League | None) -> bool:
     return league is not None and organised_leagues(user).filter(pk=league.pk).exists()
 
 
+def scoped_league(request: HttpRequest, league_id: Any) -> League:
+    """The league with ``league_id`` if the user organises it; 404 otherwise."""
+    try:
+        return organised_leagues(request.user).get(pk=int(league_id))
+    except (League.DoesNotExist, TypeError, ValueError):
+        raise Http404("No such league.") from None
+
+
 class OrganisedLeagueFilter(admin.SimpleListFilter):
     """Filter by league, offering only the leagues the user organises."""
 
@@ -125,13 +133,6 @@ class OrganiserScopedAdmin(admin.ModelAdmin):
         """Form data for a POST (even an empty one), None for a GET."""
         return request.POST if request.method == "POST" else None
 
-    def scoped_league(self, request: HttpRequest, league_id: Any) -> League:
-        """The league with ``league_id`` if the user organises it; 404 otherwise."""
-        try:
-            return organised_leagues(request.user).get(pk=int(league_id))
-        except (League.DoesNotExist, TypeError, ValueError):
-            raise Http404("No such league.") from None
-
 
 @admin.register(League)
 class LeagueAdmin(OrganiserScopedAdmin):
@@ -189,7 +190,7 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return super().change_view(request, object_id, form_url, extra)
 
     def recompute_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
-        league = self.scoped_league(request, league_id)
+        league = scoped_league(request, league_id)
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         try:
@@ -207,7 +208,7 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return HttpResponseRedirect(reverse("admin:league_league_change", args=[league.pk]))
 
     def progress_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
-        league = self.scoped_league(request, league_id)
+        league = scoped_league(request, league_id)
         return TemplateResponse(
             request,
             "admin/league/league/_progress.html",
@@ -385,12 +386,19 @@ class EventAdmin(OrganiserScopedAdmin):
         # Events are never added through a generic form: the add button leads to result entry.
         return HttpResponseRedirect(reverse("admin:league_event_record"))
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
-        event = self.get_object(request, object_id)
-        extra = dict(extra_context or {})
-        if event is not None and event.kind == Event.Kind.MATCH_RECORDED:
-            extra["can_void"] = not Event.objects.filter(voids=event).exists()
-        return super().change_view(request, object_id, form_url, extra)
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Any = None,
+    ) -> HttpResponse:
+        # Here rather than in change_view, which would have to fetch the event a second time.
+        if obj is not None and obj.kind == Event.Kind.MATCH_RECORDED:
+            context["can_void"] = not Event.objects.filter(voids=obj).exists()
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def choose_league_view(self, request: HttpRequest) -> HttpResponse:
         leagues = list(organised_leagues(request.user))
@@ -407,7 +415,7 @@ class EventAdmin(OrganiserScopedAdmin):
         )
 
     def record_match_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
-        league = self.scoped_league(request, league_id)
+        league = scoped_league(request, league_id)
         form = MatchForm(self.posted(request), league=league)
         if request.method == "POST" and form.is_valid():
             try:
@@ -434,7 +442,7 @@ class EventAdmin(OrganiserScopedAdmin):
         )
 
     def record_round_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
-        league = self.scoped_league(request, league_id)
+        league = scoped_league(request, league_id)
         data = self.posted(request)
         round_form = RoundForm(data, league=league)
         formset = RoundFormSet(data, league=league, prefix="results")

@@ -62,12 +62,9 @@ def uploads_dir() -> Path:
 
 def _league(request: HttpRequest, league_id: int) -> League:
     """The league if the user organises it (or is a superuser); 404 otherwise."""
-    from league.admin import organised_leagues  # the admin imports this module
+    from league.admin import scoped_league  # the admin imports this module
 
-    league = organised_leagues(request.user).filter(pk=league_id).first()
-    if league is None:
-        raise Http404("No such league.")
-    return league
+    return scoped_league(request, league_id)
 
 
 def _pending(request: HttpRequest, league: League, token: str) -> tuple[dict[str, Any], Path]:

@@ -21,7 +21,6 @@ number) so that every bad row can be reported; the caller decides to roll back.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -235,6 +234,34 @@ class _MatchInsert:
                 cursor.executemany(self.sql, rows)
 
 
+class _Memo:
+    """A pure one-argument function with its answers remembered (at most ``LIMIT`` of them).
+
+    Keyed by (type, value): True == 1 and hashes alike but is not the same input (only 1 is
+    a score, and each is named in its own error message). An unhashable value is simply
+    computed again each time.
+    """
+
+    LIMIT = 100_000
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        self.compute = compute
+        self.answers: dict[tuple[type, Any], Any] = {}
+
+    def __call__(self, value: Any) -> Any:
+        key = (type(value), value)
+        try:
+            return self.answers[key]
+        except KeyError:
+            pass
+        except TypeError:
+            return self.compute(value)
+        if len(self.answers) >= self.LIMIT:
+            self.answers.clear()
+        answer = self.answers[key] = self.compute(value)
+        return answer
+
+
 class _KeyFilter:
     """A Bloom filter of the idempotency keys the league may hold.
 
@@ -290,8 +317,7 @@ class BulkAppender:
         self.max_errors_kept = max_errors_kept
         self.observer = observer
         self.result = BulkAppendResult()
-        top = Event.objects.filter(league=league).order_by("-seq").values_list("seq", flat=True)
-        self._next_seq = (top.first() or 0) + 1
+        self._next_seq = event_store.next_seq(league)
         self._pending: list[_Match] = []
         self._insert = _MatchInsert(league, recorded_by)
         self._registrations: list[Event] = []
@@ -299,10 +325,9 @@ class BulkAppender:
         self._closed = False
         # The same played value or score is checked once per import (the checks are pure
         # functions of the value, the league and the moment of the import).
-        self._played: dict[Any, tuple[tuple[dt.datetime, bool] | None, str]] = {}
-        self._when_ok: dict[tuple[dt.datetime, bool], str] = {}
-        # Keyed by (type, value): True == 1 and hashes alike, but only 1 is a score.
-        self._scores: dict[tuple[type, Any], tuple[Decimal | None, str]] = {}
+        self._score = _Memo(self._parse_score)
+        self._played_at = _Memo(self._parse_played_at)
+        self._check_when = _Memo(self._check_played_at)
         self._keys = _KeyFilter()
         stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
         for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
@@ -409,7 +434,7 @@ class BulkAppender:
             # checked against the players' state and the clock now, under the lock.
             errors = Errors()
             check_active(match.player_a, match.player_b, errors)
-            when_error = self._check_when(match.played_at, match.date_only)
+            when_error = self._check_when((match.played_at, match.date_only))
             if errors or when_error:
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)
                 self._error(match.ref, message)
@@ -453,41 +478,19 @@ class BulkAppender:
         self._next_seq += 1
         return seq
 
-    def _score(self, value: Any) -> tuple[Decimal | None, str]:
-        key = (type(value), value)
-        try:
-            return self._scores[key]
-        except (KeyError, TypeError):
-            errors = Errors()
-            outcome = (parse_score(value, errors), _messages(errors))
-        if len(self._scores) < 100:
-            # An unhashable value (a list, say) is simply checked again each time.
-            with contextlib.suppress(TypeError):
-                self._scores[key] = outcome
-        return outcome
+    @staticmethod
+    def _parse_score(value: Any) -> tuple[Decimal | None, str]:
+        errors = Errors()
+        return parse_score(value, errors), _messages(errors)
 
-    def _played_at(self, value: Any) -> tuple[tuple[dt.datetime, bool] | None, str]:
-        try:
-            return self._played[value]
-        except (KeyError, TypeError):
-            errors = Errors()
-            outcome = (parse_played_at(self.league, value, errors), _messages(errors))
-        if len(self._played) > 100_000:
-            self._played.clear()
-        self._played[value] = outcome
-        return outcome
+    def _parse_played_at(self, value: Any) -> tuple[tuple[dt.datetime, bool] | None, str]:
+        errors = Errors()
+        return parse_played_at(self.league, value, errors), _messages(errors)
 
-    def _check_when(self, played_at: dt.datetime, date_only: bool) -> str:
-        try:
-            return self._when_ok[played_at, date_only]
-        except KeyError:
-            errors = Errors()
-            check_played_at(self.league, played_at, date_only, errors, "played_at")
-            message = _messages(errors)
-        if len(self._when_ok) > 100_000:
-            self._when_ok.clear()
-        self._when_ok[played_at, date_only] = message
-        return message
+    def _check_played_at(self, when: tuple[dt.datetime, bool]) -> str:
+        errors = Errors()
+        check_played_at(self.league, *when, errors, "played_at")
+        return _messages(errors)
 
     def _stored_by_key(self, keys: list[str | None]) -> dict[str, _Stored]:
         wanted = sorted({key for key in keys if key})
@@ -504,7 +507,7 @@ class BulkAppender:
     def _conflict(self, key: str, earlier: _Stored | _Match) -> str:
         if isinstance(earlier, _Match) or earlier.seq >= (self.result.first_seq or self._next_seq):
             return f"id {key!r} is used by an earlier row of this file with a different result"
-        existing = Event.objects.get(league=self.league, idempotency_key=key)
+        existing = event_store.find_by_key(self.league, key)
         return " ".join(event_store.idempotency_conflict(key, existing).messages)
 
     def _error(self, ref: Any, message: str) -> None:

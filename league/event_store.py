@@ -13,7 +13,6 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 
 from league.models import Event, League
 from league.signals import events_appended
@@ -38,6 +37,12 @@ def lock_league(league: League) -> None:
             .filter(pk=league.pk)
             .values_list("pk", flat=True)
         )
+
+
+def next_seq(league: League) -> int:
+    """The sequence number the next event of ``league`` gets (call under ``lock_league``)."""
+    top = Event.objects.filter(league=league).order_by("-seq").values_list("seq", flat=True)
+    return (top.first() or 0) + 1
 
 
 def content_of(event: Event) -> tuple[Any, ...]:
@@ -129,16 +134,16 @@ def append(league: League, candidates: Sequence[Event]) -> list[Event]:
             new_positions.append(len(stored))
             stored.append(candidate)
 
-        next_seq = (Event.objects.filter(league=league).aggregate(top=Max("seq"))["top"] or 0) + 1
+        seq = next_seq(league)
         appended: list[Event] = []
         outcomes: dict[int, Event] = {}
         for index in new_positions:
             candidate = stored[index]
-            outcome = _insert(league, candidate, next_seq)
+            outcome = _insert(league, candidate, seq)
             outcomes[id(candidate)] = outcome
             if outcome is candidate:
                 appended.append(candidate)
-                next_seq += 1
+                seq += 1
         stored = [outcomes.get(id(event), event) for event in stored]
         if appended:
             events_appended.send(sender=League, league=league, events=appended)

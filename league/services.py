@@ -65,15 +65,16 @@ def register_player(
 
     with transaction.atomic():
         event_store.lock_league(league)
-        if key:
-            existing = event_store.find_by_key(league, key)
-            if existing is not None:
-                if (
-                    existing.kind != Event.Kind.PLAYER_REGISTERED
-                    or existing.player.display_name != name
-                ):
-                    raise event_store.idempotency_conflict(key, existing)
-                return existing.player
+        player = Player(league=league, display_name=name)
+        candidate = Event(
+            kind=Event.Kind.PLAYER_REGISTERED,
+            player=player,
+            recorded_by=recorded_by,
+            idempotency_key=key,
+        )
+        existing = event_store.existing_for(league, candidate)
+        if existing is not None:
+            return existing.player
         if Player.objects.filter(league=league, display_name__iexact=name).exists():
             errors.add(
                 "display_name",
@@ -83,20 +84,9 @@ def register_player(
                 league=league.name,
             )
             errors.raise_if_any()
-        player = Player.objects.create(
-            league=league, display_name=name, slug=_free_slug(league, name)
-        )
-        event_store.append(
-            league,
-            [
-                Event(
-                    kind=Event.Kind.PLAYER_REGISTERED,
-                    player=player,
-                    recorded_by=recorded_by,
-                    idempotency_key=key,
-                )
-            ],
-        )
+        player.slug = _free_slug(league, name)
+        player.save()
+        event_store.append(league, [candidate])
     return player
 
 

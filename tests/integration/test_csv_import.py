@@ -293,6 +293,25 @@ def test_the_bulk_path_checks_each_score_as_the_services_do(league, players):
     assert event_rows(league) == before
 
 
+def test_the_bulk_path_reports_bad_played_values_as_row_errors(league, players):
+    """An unhashable or boolean ``played`` is a row error naming what was given, not a crash."""
+    ann, bob, _ = players
+    before = event_rows(league)
+    with pytest.raises(BulkAppendError) as caught:
+        append_matches_bulk(
+            league,
+            [
+                NewMatch(ann, bob, "1", dt.date(2024, 3, 1), ref="good"),
+                NewMatch(ann, bob, "1", ["2024-03-01"], ref="list"),
+                NewMatch(ann, bob, "1", True, ref="boolean"),
+            ],
+        )
+    errors = dict(caught.value.result.errors)
+    assert sorted(errors) == ["boolean", "list"]
+    assert "True" in errors["boolean"]
+    assert event_rows(league) == before
+
+
 # --- round trip -------------------------------------------------------------------------------
 
 
