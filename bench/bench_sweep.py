@@ -49,7 +49,7 @@ def _build_league(n_matches: int, n_players: int, n_periods: int):
     from django.core.management import call_command
 
     from bench.synthetic import synthetic_league
-    from league.bulk_append import NewMatch, append_matches_bulk
+    from league.event_store.bulk import NewMatch, append_matches_bulk
     from league.models import League, Player
 
     call_command("migrate", verbosity=0)

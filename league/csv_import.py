@@ -2,7 +2,7 @@
 
 One pass over the file inside one transaction: each row is parsed (``league.csv_format``),
 its players are found (or registered with ``create_players``) and it is handed to the
-event store's bulk path (``league.bulk_append``), which checks it with the write services'
+event store's bulk path (``league.event_store.bulk``), which checks it with the write services'
 rules and inserts it in batches. Bad rows do not stop the pass, so every one of them is
 reported; at the end the transaction commits only if there was none (and this is not a
 dry run). Rows already inserted by this pass stay visible to it, which is how an ``id``
@@ -17,8 +17,8 @@ from typing import IO, Any
 
 from django.db import transaction
 
-from league.bulk_append import BulkAppender, NewMatch
 from league.csv_format import ResultRow, RowError, iter_results
+from league.event_store.bulk import BulkAppender, NewMatch
 from league.models import League, Player
 
 # The admin's preview shows this many rows; the command prints every error it keeps.

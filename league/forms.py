@@ -16,8 +16,8 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils import timezone
 
+from league.calendar import league_day, league_zone
 from league.models import Event, League, Player
-from league.validation import league_zone, local_date
 
 SCORE_CHOICES = [
     ("1", "1 - first player won"),
@@ -232,7 +232,7 @@ class CorrectionForm(MatchForm):
                 "player_a": match.player_a.display_name,
                 "player_b": match.player_b.display_name,
                 "score_a": str(match.score_a.normalize()) if match.score_a else "0",
-                "played_on": local_date(league, match.played_at),
+                "played_on": league_day(league, match.played_at),
                 "points": match.points,
                 "note": match.note,
             },
@@ -242,7 +242,7 @@ class CorrectionForm(MatchForm):
     def service_arguments(self) -> dict[str, Any]:
         arguments = super().service_arguments()
         # An unchanged day keeps the recorded moment (which may not be noon).
-        if arguments["played_at"] == local_date(self.league, self.match.played_at):
+        if arguments["played_at"] == league_day(self.league, self.match.played_at):
             arguments["played_at"] = self.match.played_at
         return arguments
 

@@ -227,5 +227,10 @@ class Event(models.Model):
         raise ImmutableEventError("Events are immutable: an event cannot be deleted.")
 
     @property
+    def affects_ratings(self) -> bool:
+        """Whether this fact can change a rating (see ``vocabulary.Fact.affects_ratings``)."""
+        return self.kind in (self.Kind.MATCH_RECORDED, self.Kind.MATCH_VOIDED)
+
+    @property
     def score_b(self) -> Decimal | None:
         return None if self.score_a is None else Decimal(1) - self.score_a

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import zoneinfo
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -18,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
+from league.calendar import league_day, league_zone
 from league.models import Event, League, Player
 
 ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
@@ -51,19 +51,6 @@ class Errors:
     def raise_if_any(self) -> None:
         if self.by_field:
             raise ValidationError(self.by_field)
-
-
-def league_zone(league: League) -> zoneinfo.ZoneInfo:
-    """The league's time zone (UTC if the stored name is unknown to this system)."""
-    try:
-        return zoneinfo.ZoneInfo(league.time_zone)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")
-
-
-def local_date(league: League, moment: dt.datetime) -> dt.date:
-    """The day ``moment`` falls on in the league's time zone."""
-    return moment.astimezone(league_zone(league)).date()
 
 
 def clean_key(value: Any, errors: Errors, field: str = "idempotency_key") -> str | None:
@@ -205,9 +192,9 @@ def check_played_at(
     league: League, played_at: dt.datetime, date_only: bool, errors: Errors, field: str
 ) -> None:
     """A match is played on or after the league's start and not in the future."""
-    day = local_date(league, played_at)
+    day = league_day(league, played_at)
     now = timezone.now()
-    if (day > local_date(league, now)) if date_only else (played_at > now):
+    if (day > league_day(league, now)) if date_only else (played_at > now):
         errors.add(
             field,
             "%(day)s is in the future: record a match once it has been played.",

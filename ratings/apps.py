@@ -7,7 +7,7 @@ class RatingsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from league.signals import events_appended
+        from league.event_store.signals import events_appended
         from ratings.receivers import on_events_appended
 
         events_appended.connect(

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO, Any
 
+from league.calendar import league_zone
 from league.models import Event, League
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.selectors import MAX_PER_PAGE, leaderboard, live_config
-from ratings.time import league_zone
 
 STANDINGS_COLUMNS = (
     "rank",

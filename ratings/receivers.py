@@ -6,8 +6,8 @@ import datetime as dt
 
 from django.db import transaction
 
+from league.calendar import league_zone, local_day
 from league.models import Event
-from ratings.time import league_zone, local_day
 
 
 def earliest_affected_day(league, events: list[Event]) -> dt.date | None:

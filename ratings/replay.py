@@ -33,6 +33,7 @@ from django.db import connection, transaction
 from django.db.models import F, Max, Q, Sum
 from django.utils import timezone
 
+from league.calendar import league_zone, local_day, local_days_from_utc, local_midnight
 from league.event_store import lock_league
 from league.models import Event, League, Player
 from ratings.engine.fold import History, MatchArrays, fold, state_before
@@ -55,16 +56,7 @@ from ratings.projection_io import (
     write_history,
     write_standings,
 )
-from ratings.time import (
-    current_period,
-    engine_params,
-    latest_match_day,
-    league_zone,
-    local_day,
-    local_days_from_utc,
-    local_midnight,
-    period_spec,
-)
+from ratings.time import current_period, engine_params, latest_match_day, period_spec
 
 logger = logging.getLogger(__name__)
 

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q
 
+from league.calendar import league_zone, local_day, local_midnight
 from league.models import Event, League, Player
 from ratings.engine.params import SCALE
 from ratings.engine.prediction import win_probability
@@ -37,7 +38,7 @@ from ratings.models import (
     Replay,
     Standing,
 )
-from ratings.time import current_period, league_zone, local_day, local_midnight, period_spec
+from ratings.time import current_period, period_spec
 
 #: Half-width of the 95% interval, in RDs.
 Z95 = 1.96

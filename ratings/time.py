@@ -8,12 +8,10 @@ zone) that decide which rating period a match belongs to.
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
-import numpy as np
-import numpy.typing as npt
 from django.utils import timezone
 
+from league.calendar import league_zone, local_day
 from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
 
@@ -36,46 +34,6 @@ def engine_params(config) -> Glicko2Params:
         volatility_ceiling=config.volatility_ceiling,
         rating_floor=config.rating_floor,
     )
-
-
-def league_zone(league) -> ZoneInfo:
-    """The league's time zone."""
-    return ZoneInfo(league.time_zone)
-
-
-def local_day(played_at: dt.datetime, tz: ZoneInfo | str) -> dt.date:
-    """The date ``played_at`` falls on in time zone ``tz``."""
-    zone = ZoneInfo(tz) if isinstance(tz, str) else tz
-    return played_at.astimezone(zone).date()
-
-
-def local_days_from_utc(
-    moments_us: npt.NDArray[np.int64], tz: ZoneInfo | str
-) -> npt.NDArray[np.datetime64]:
-    """Local ``datetime64[D]`` dates of UTC moments given as microseconds since 1970.
-
-    Each distinct moment is converted once (many matches share one: a date entered alone is
-    noon local time), with the time zone's real rules, so summer time is honoured.
-    """
-    zone = ZoneInfo(tz) if isinstance(tz, str) else tz
-    if moments_us.size == 0:
-        return np.empty(0, dtype="datetime64[D]")
-    distinct, inverse = np.unique(moments_us, return_inverse=True)
-    epoch = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
-    days = np.array(
-        [
-            (epoch + dt.timedelta(microseconds=int(us))).astimezone(zone).date()
-            for us in distinct.tolist()
-        ],
-        dtype="datetime64[D]",
-    )
-    return days[inverse.reshape(-1)]
-
-
-def local_midnight(day: dt.date, tz: ZoneInfo | str) -> dt.datetime:
-    """The first moment of ``day`` in ``tz`` (an aware datetime)."""
-    zone = ZoneInfo(tz) if isinstance(tz, str) else tz
-    return dt.datetime.combine(day, dt.time.min, tzinfo=zone)
 
 
 def _match_day(league, order_by: str) -> dt.date | None:

@@ -23,7 +23,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from bench.synthetic import synthetic_league
-from league.bulk_append import NewMatch, append_matches_bulk
+from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League
 from ratings.backtest import services
 from ratings.backtest.models import Sweep, SweepRun

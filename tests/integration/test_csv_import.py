@@ -9,11 +9,11 @@ from decimal import Decimal
 import pytest
 
 from league import services as league_services
-from league.bulk_append import BulkAppendError, NewMatch, append_matches_bulk
 from league.csv_format import MAX_LINE_BYTES, iter_results, parse_score
 from league.csv_import import import_results
+from league.event_store.bulk import BulkAppendError, NewMatch, append_matches_bulk
+from league.event_store.signals import events_appended
 from league.models import Event, League, Player
-from league.signals import events_appended
 from ratings import exports
 from ratings import services as rating_services
 from ratings.models import Replay, Standing

@@ -12,8 +12,8 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 
 from league import event_store, services, testing
+from league.event_store.signals import events_appended
 from league.models import Event, ImmutableEventError
-from league.signals import events_appended
 
 PLAYED = dt.date(2024, 3, 2)
 

@@ -12,8 +12,8 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league import services
+from league.event_store.signals import events_appended
 from league.models import Event, League, Player
-from league.signals import events_appended
 from league.validation import row_errors
 
 PLAYED = dt.date(2024, 3, 2)

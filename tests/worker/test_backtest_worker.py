@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from bench.synthetic import synthetic_league
-from league.bulk_append import NewMatch, append_matches_bulk
+from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League, Player
 from ratings.backtest import services
 from ratings.backtest.models import Sweep, SweepRun

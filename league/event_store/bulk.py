@@ -31,10 +31,10 @@ from django.core.exceptions import ValidationError
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from league import event_store
+from league.event_store import store as event_store
+from league.event_store.signals import events_appended
 from league.models import Event, League, Player
 from league.services import _free_slug
-from league.signals import events_appended
 from league.validation import (
     NAME_MAX,
     Errors,

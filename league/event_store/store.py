@@ -14,8 +14,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from league.event_store.signals import events_appended
 from league.models import Event, League
-from league.signals import events_appended
 
 
 def lock_league(league: League) -> None:

@@ -1,0 +1,142 @@
+"""The event vocabulary: every fact a league's history can hold, as a frozen dataclass.
+
+Facts are in the past tense and carry only their content. The circumstances of a submission
+(who recorded it, when, under which idempotency key, its sequence number) belong to the
+stored row, not to the fact. ``content_key`` is what a retried submission must repeat exactly
+for its idempotency key to match.
+
+``affects_ratings`` tells the read side whether a fact can change a rating: only facts about
+matches (and, later, about who a match counts for) do; a rename or a deactivation does not.
+
+The event store (``league.event_store.store``) maps facts to ``Event`` rows and back; the
+``events_appended`` signal carries the league and these objects.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fact:
+    """Base of every event kind."""
+
+    kind: ClassVar[str]
+    affects_ratings: ClassVar[bool] = False
+
+    def content_key(self) -> tuple[Any, ...]:
+        """What must be equal for a retried submission to be the same submission."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerRegistered(Fact):
+    """A player joined the league under ``display_name``."""
+
+    kind: ClassVar[str] = "player_registered"
+    player_id: int | None
+    display_name: str
+
+    def content_key(self) -> tuple[Any, ...]:
+        # The id is assigned when the player is created: a retry does not know it yet.
+        return (self.kind, self.display_name)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerRenamed(Fact):
+    """A player is known as ``display_name`` from now on."""
+
+    kind: ClassVar[str] = "player_renamed"
+    player_id: int
+    display_name: str
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.display_name, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerDeactivated(Fact):
+    """No new result may be recorded for the player (their history stays)."""
+
+    kind: ClassVar[str] = "player_deactivated"
+    player_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerReactivated(Fact):
+    """A deactivated player may have results recorded again."""
+
+    kind: ClassVar[str] = "player_reactivated"
+    player_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchRecorded(Fact):
+    """``player_a`` scored ``score_a`` (1, 0.5 or 0) against ``player_b`` at ``played_at``.
+
+    ``replaces_id`` names the voided match this result corrects (with the correction's
+    ``reason``).
+    """
+
+    kind: ClassVar[str] = "match_recorded"
+    affects_ratings: ClassVar[bool] = True
+    player_a_id: int
+    player_b_id: int
+    score_a: Decimal
+    played_at: dt.datetime
+    points: str = ""
+    note: str = ""
+    replaces_id: int | None = None
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.player_a_id,
+            self.player_b_id,
+            self.score_a,
+            self.played_at,
+            self.points,
+            self.note,
+            self.replaces_id,
+            self.reason,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchVoided(Fact):
+    """Match ``match_id`` no longer counts, for ``reason``."""
+
+    kind: ClassVar[str] = "match_voided"
+    affects_ratings: ClassVar[bool] = True
+    match_id: int
+    reason: str
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.match_id, self.reason)
+
+
+#: Every event kind, by its stored ``kind`` value.
+KINDS: dict[str, type[Fact]] = {
+    cls.kind: cls
+    for cls in (
+        PlayerRegistered,
+        PlayerRenamed,
+        PlayerDeactivated,
+        PlayerReactivated,
+        MatchRecorded,
+        MatchVoided,
+    )
+}
