@@ -3,24 +3,29 @@
 A league's first configuration (used when results arrive before any was chosen) is defined in
 one place, :func:`default_params`: weekly periods anchored at the league's start date and the
 Glicko-2 defaults of ``ratings.validation.DEFAULTS``.
+
+Every queued replay leaves for the workers through :func:`send_replay`, once the transaction
+that queued it commits. Tests that need a replay to stay queued either never commit (the
+test's transaction; ``django_capture_on_commit_callbacks`` without executing) or, when they
+must commit (a live server), replace ``send_replay`` for the duration.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import time
+from functools import partial
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
-from django.db.models.functions import Least
 from django.utils import timezone
 
 from league.event_store import lock_league
 from league.models import League
-from ratings import replay as replay_module
-from ratings.models import Publication, RatingConfig, Replay
-from ratings.time import first_match_day, period_spec
+from ratings.models import ProjectionState, Publication, RatingConfig, Replay
+from ratings.replay.runner import Outcome, execute
+from ratings.tasks import replay_league
+from ratings.time import first_match_day
 from ratings.validation import DEFAULTS, PARAMETERS, clean_config_params
 
 ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
@@ -33,12 +38,13 @@ def default_params(league: League) -> dict[str, Any]:
     return {**DEFAULTS, "period_anchor": league.start_date}
 
 
-def _enqueue(replay: Replay) -> None:
-    """Send the replay's task once the current transaction commits."""
-    from ratings.tasks import replay_league
+def send_replay(replay: Replay) -> None:
+    """Send ``replay`` to the workers (the ``replay_league`` task) once the transaction commits.
 
-    pk = replay.pk
-    transaction.on_commit(lambda: replay_league.delay(replay_id=pk))
+    The one place a queued replay leaves this process: what a test replaces to keep replays
+    queued while its transactions commit.
+    """
+    transaction.on_commit(partial(replay_league.delay, replay_id=replay.pk))
 
 
 def create_config(league: League, *, created_by=None, **params: Any) -> RatingConfig:
@@ -78,7 +84,7 @@ def create_config(league: League, *, created_by=None, **params: Any) -> RatingCo
         replay = Replay.objects.create(
             config=config, kind=Replay.Kind.FULL, requested_by=created_by
         )
-        _enqueue(replay)
+        send_replay(replay)
     return config
 
 
@@ -97,19 +103,18 @@ def request_full_replay(league: League, *, requested_by=None) -> Replay:
         replay = Replay.objects.create(
             config=config, kind=Replay.Kind.FULL, requested_by=requested_by
         )
-        _enqueue(replay)
+        send_replay(replay)
     return replay
 
 
-def request_incremental_replay(league: League, from_day: dt.date) -> list[Replay]:
-    """Queue replays of the configurations readers rely on, from the period holding ``from_day``.
+def request_catch_up(league: League) -> list[Replay]:
+    """Queue replays bringing the projections readers rely on up to the league's events.
 
     The targets are the published configuration and the newest one when its projection is
-    complete. A queued incremental replay of the same configuration absorbs the request (its
-    start moves earlier if needed); a queued full replay already covers it.
+    complete. A queued full replay of a target, or a queued incremental one, already covers
+    the request (it reads the events when it runs); otherwise an incremental replay is
+    queued. Where it starts is the replay's to find out, from the projection's own position.
     """
-    from ratings.models import ProjectionState
-
     with transaction.atomic():
         lock_league(league)  # two first results at once must not make two first versions
         latest = latest_config(league)
@@ -127,24 +132,15 @@ def request_incremental_replay(league: League, from_day: dt.date) -> list[Replay
             targets.append(latest)
         replays = []
         for config in targets:
-            spec = period_spec(config)
-            period = spec.index_of(max(from_day, spec.anchor))
             pending = Replay.objects.filter(config=config, status=Replay.Status.QUEUED)
-            full = pending.filter(kind=Replay.Kind.FULL).first()
-            if full is not None:
-                replays.append(full)
-                continue
-            queued = pending.filter(kind=Replay.Kind.INCREMENTAL).order_by("pk").first()
-            if queued is not None and Replay.objects.filter(
-                pk=queued.pk, status=Replay.Status.QUEUED
-            ).update(from_period=Least("from_period", period)):
-                replays.append(queued)
-                continue
-            replay = Replay.objects.create(
-                config=config, kind=Replay.Kind.INCREMENTAL, from_period=period
+            queued = (
+                pending.filter(kind=Replay.Kind.FULL).first()
+                or pending.filter(kind=Replay.Kind.INCREMENTAL).order_by("pk").first()
             )
-            _enqueue(replay)
-            replays.append(replay)
+            if queued is None:
+                queued = Replay.objects.create(config=config, kind=Replay.Kind.INCREMENTAL)
+                send_replay(queued)
+            replays.append(queued)
     return replays
 
 
@@ -154,7 +150,7 @@ def run_replay(replay_id: int) -> None:
     What the Celery task and ``manage.py replay --sync`` call. Failures are recorded on the
     replay row (and retried up to ``REPLAY_MAX_ATTEMPTS``), not raised.
     """
-    while replay_module.execute(replay_id) is replay_module.Outcome.BUSY:
+    while execute(replay_id) is Outcome.BUSY:
         time.sleep(LOCK_POLL_SECONDS)
 
 
@@ -192,8 +188,6 @@ def league_progress(league: League) -> dict[str, Any] | None:
 
 def ensure_publication(league: League) -> Publication | None:
     """Publish the newest version with a complete projection when nothing is published yet."""
-    from ratings.models import ProjectionState
-
     with transaction.atomic():
         lock_league(league)
         existing = Publication.objects.filter(league=league).first()

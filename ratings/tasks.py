@@ -7,7 +7,8 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
-from ratings import replay as replay_module
+from ratings.models import Replay
+from ratings.replay.runner import Outcome, execute
 
 logger = logging.getLogger(__name__)
 
@@ -17,13 +18,13 @@ LOCK_RETRY_SECONDS = 2
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def replay_league(*, replay_id: int) -> str:
-    """Run replay ``replay_id`` (see ``ratings.replay.execute``); re-queue it while locked.
+    """Run replay ``replay_id`` (see ``ratings.replay.runner.execute``); re-queue it while locked.
 
     Attempts are counted on the replay row, so a redelivered message (whose task id may
     differ) counts too, and a finished replay's duplicate message does nothing.
     """
-    outcome = replay_module.execute(replay_id)
-    if outcome is replay_module.Outcome.BUSY and not replay_league.app.conf.task_always_eager:
+    outcome = execute(replay_id)
+    if outcome is Outcome.BUSY and not replay_league.app.conf.task_always_eager:
         # The lock holder also runs the league's queued replays before it lets go; this
         # retry covers one queued just after the holder looked.
         replay_league.apply_async(kwargs={"replay_id": replay_id}, countdown=LOCK_RETRY_SECONDS)
@@ -37,8 +38,6 @@ def recover_unfinished_replays() -> int:
     redelivers it and Redis waits for the visibility timeout. Duplicates are harmless: a
     replay runs under its league's lock and a finished one is skipped.
     """
-    from ratings.models import Replay
-
     pending = list(
         Replay.objects.filter(status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING])
         .order_by("pk")

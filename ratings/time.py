@@ -8,10 +8,12 @@ zone) that decide which rating period a match belongs to.
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
 from league.calendar import league_zone, local_day
+from league.models import Event
 from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
 
@@ -37,8 +39,6 @@ def engine_params(config) -> Glicko2Params:
 
 
 def _match_day(league, order_by: str) -> dt.date | None:
-    from league.models import Event
-
     moment = (
         Event.objects.live_matches()
         .filter(league=league)
@@ -68,12 +68,18 @@ def current_period(
     hide results) and never below 0 (before the anchor, the first period is current).
     ``latest_day`` saves the query when the caller already knows the latest match's date.
     """
-    spec = period_spec(config)
     league = config.league
-    today = local_day(now or timezone.now(), league_zone(league))
-    period = spec.index_of(today) if today >= spec.anchor else 0
     if latest_day is None:
         latest_day = latest_match_day(league)
+    return period_containing_today(period_spec(config), league_zone(league), latest_day, now)
+
+
+def period_containing_today(
+    spec: PeriodSpec, zone: ZoneInfo, latest_day: dt.date | None, now: dt.datetime | None = None
+) -> int:
+    """:func:`current_period` from the periods, the time zone and the latest match's date."""
+    today = local_day(now or timezone.now(), zone)
+    period = spec.index_of(today) if today >= spec.anchor else 0
     if latest_day is not None and latest_day >= spec.anchor:
         period = max(period, spec.index_of(latest_day))
     return period

@@ -169,7 +169,7 @@ def test_progress_banner_polls_until_the_replay_finishes(watched_page, live_serv
     league = ladder["league"]
     # No worker picks the replay up (the Celery hop is held back), so it stays queued
     # until this test runs it.
-    with mock.patch.object(rating_services, "_enqueue"):
+    with mock.patch.object(rating_services, "send_replay"):
         rating_services.request_full_replay(league)
     page.goto(live_server.url + reverse("pages:league", kwargs={"league_slug": league.slug}))
     banner = page.locator("#replay-progress")

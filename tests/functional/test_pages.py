@@ -538,7 +538,7 @@ def test_compare_two_versions_side_by_side(client, club):
 
 def test_compare_waits_for_a_version_still_being_computed(client, club):
     league = club["league"]
-    with mock.patch.object(rating_services, "_enqueue"):  # no worker picks it up
+    with mock.patch.object(rating_services, "send_replay"):  # no worker picks it up
         rating_services.create_config(league, tau=0.9)
     url = reverse("pages:compare", kwargs={"league_slug": league.slug})
     response = client.get(url, {"a": 1, "b": 2})
@@ -549,7 +549,7 @@ def test_compare_waits_for_a_version_still_being_computed(client, club):
 
 def test_first_standings_being_computed(client, league, make_player, record):
     player_a, player_b = make_player(league, "First One"), make_player(league, "Second One")
-    with mock.patch.object(rating_services, "_enqueue"):
+    with mock.patch.object(rating_services, "send_replay"):
         record(league, [(player_a, player_b, "1", dt.date(2024, 1, 3))])
         rating_services.create_config(league)
     response = client.get(league_url(league))

@@ -12,9 +12,9 @@ from django.core.exceptions import ValidationError
 
 from league import services as league_services
 from league.models import Event
-from ratings import replay as replay_module
 from ratings import services
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay, Standing
+from ratings.replay import compute as replay_compute
 from ratings.time import current_period
 from tests.replay_support import KeptMatch, expected_projection, snapshot
 
@@ -137,7 +137,7 @@ def test_a_version_created_during_a_replay_supersedes_it(
     v1 = create_and_run(league, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=False):
         v2 = services.create_config(league, tau=0.9)
-    real_fold = replay_module.fold
+    real_fold = replay_compute.fold
     created = []
 
     def fold_then_change(*args, **kwargs):
@@ -146,7 +146,7 @@ def test_a_version_created_during_a_replay_supersedes_it(
                 created.append(services.create_config(league, tau=0.3))
         return real_fold(*args, **kwargs)
 
-    monkeypatch.setattr(replay_module, "fold", fold_then_change)
+    monkeypatch.setattr(replay_compute, "fold", fold_then_change)
     services.run_replay(Replay.objects.get(config=v2).pk)
 
     assert Replay.objects.get(config=v2).status == Replay.Status.SUPERSEDED
@@ -170,7 +170,7 @@ def test_a_failing_replay_records_its_error_and_leaves_live_standings(
         calls.append(1)
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(replay_module, "fold", broken_fold)
+    monkeypatch.setattr(replay_compute, "fold", broken_fold)
     v2 = create_and_run(league, django_capture_on_commit_callbacks, tau=1.0)
 
     replay = Replay.objects.get(config=v2)

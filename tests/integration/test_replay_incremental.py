@@ -99,11 +99,22 @@ def test_a_queued_incremental_replay_absorbs_later_requests(league, make_player)
     Replay.objects.filter(config=config).update(status=Replay.Status.COMPLETE)
     ProjectionState.objects.create(config=config, complete=True)
     Publication.objects.create(league=league, config=config)
-    (first,) = services.request_incremental_replay(league, START + dt.timedelta(days=30))
-    (second,) = services.request_incremental_replay(league, START + dt.timedelta(days=8))
+    (first,) = services.request_catch_up(league)
+    (second,) = services.request_catch_up(league)
     assert first.pk == second.pk
-    first.refresh_from_db()
-    assert first.from_period == 1
+    assert first.kind == Replay.Kind.INCREMENTAL
+    assert Replay.objects.filter(status=Replay.Status.QUEUED).count() == 1
+
+
+def test_a_queued_full_replay_absorbs_a_catch_up_request(league, make_player):
+    config = services.create_config(league)
+    Replay.objects.filter(config=config).update(status=Replay.Status.COMPLETE)
+    ProjectionState.objects.create(config=config, complete=True)
+    Publication.objects.create(league=league, config=config)
+    full = services.request_full_replay(league)
+    (absorbing,) = services.request_catch_up(league)
+    assert absorbing.pk == full.pk
+    assert Replay.objects.filter(status=Replay.Status.QUEUED).count() == 1
 
 
 def test_a_replay_reading_an_event_queued_for_another_replay_replays_its_periods(
@@ -141,7 +152,6 @@ def test_a_replay_reading_an_event_queued_for_another_replay_replays_its_periods
         for callback in late_callbacks:
             callback()
     (replay_a,) = Replay.objects.filter(status=Replay.Status.QUEUED)
-    assert replay_a.from_period == 8  # the late result's period; the backdated one is in 0
     # The backdated result commits; its request is held back until A has run.
     with django_capture_on_commit_callbacks(execute=False) as early_callbacks:
         event = league_services.record_match(
@@ -149,6 +159,8 @@ def test_a_replay_reading_an_event_queued_for_another_replay_replays_its_periods
         )
     kept.append(KeptMatch(players[1].pk, players[2].pk, 0.0, early_day, event))
     services.run_replay(replay_a.pk)
+    replay_a.refresh_from_db()
+    assert replay_a.from_period == 0  # the backdated result's period, not the late one's (8)
     with django_capture_on_commit_callbacks(execute=True):
         for callback in early_callbacks:
             callback()

@@ -6,10 +6,10 @@ import threading
 
 import pytest
 
-from ratings import replay as replay_module
 from ratings import services
 from ratings.locks import LeagueReplayLock, LockLost
 from ratings.models import Replay
+from ratings.replay import runner
 
 
 def in_other_connection(function):
@@ -47,19 +47,19 @@ def test_a_second_holder_is_refused_until_the_first_releases(league, other_leagu
 
 @pytest.mark.django_db(transaction=True)
 def test_a_replay_finding_the_league_locked_reports_busy_and_changes_nothing(league, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue", lambda replay: None)  # run it by hand below
+    monkeypatch.setattr(services, "send_replay", lambda replay: None)  # run it by hand below
     config = services.create_config(league)
     replay = Replay.objects.get(config=config)
     holder = LeagueReplayLock(league.pk)
     assert holder.acquire()
     try:
-        outcome = in_other_connection(lambda: replay_module.execute(replay.pk))
+        outcome = in_other_connection(lambda: runner.execute(replay.pk))
     finally:
         holder.release()
-    assert outcome is replay_module.Outcome.BUSY
+    assert outcome is runner.Outcome.BUSY
     replay.refresh_from_db()
     assert (replay.status, replay.attempts) == (Replay.Status.QUEUED, 0)
-    assert replay_module.execute(replay.pk) is replay_module.Outcome.COMPLETE
+    assert runner.execute(replay.pk) is runner.Outcome.COMPLETE
 
 
 # SQLite's lock is a lease row; PostgreSQL's advisory lock dies with its session.
@@ -82,7 +82,7 @@ def test_a_replay_whose_lease_expired_while_computing_writes_nothing(league, set
     from league import services as league_services
     from ratings.models import PlayerPeriod, ProjectionState
 
-    monkeypatch.setattr(services, "_enqueue", lambda replay: None)  # run it by hand below
+    monkeypatch.setattr(services, "send_replay", lambda replay: None)  # run it by hand below
     ann = league_services.register_player(league, "Ann")
     bob = league_services.register_player(league, "Bob")
     league_services.record_match(
@@ -100,7 +100,7 @@ def test_a_replay_whose_lease_expired_while_computing_writes_nothing(league, set
     assert LeagueReplayLock(league.pk).acquire()
 
     with pytest.raises(LockLost):
-        replay_module.run_claimable(replay.pk, lock)
+        runner.run_claimable(replay.pk, lock)
     assert not PlayerPeriod.objects.filter(config=config).exists()
     assert not ProjectionState.objects.filter(config=config).exists()
     replay.refresh_from_db()

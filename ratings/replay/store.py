@@ -1,23 +1,27 @@
-"""Bulk writing of projection rows (``PlayerPeriod``, ``Standing``).
+"""Writing a pass's projection: its rows replace the stored ones in one transaction.
 
-PostgreSQL: ``COPY … FROM STDIN (FORMAT BINARY)`` through psycopg 3, the rows packed by NumPy
-into PostgreSQL's binary tuple format in one buffer (no per-row Python work; floats travel as
-their exact IEEE bits). SQLite: ``executemany`` in large batches. The caller owns the
-transaction: deleting the old rows and inserting the new ones happen in it together, so readers
-see the old projection or the new one, never a mix.
+``PlayerPeriod`` and ``Standing`` rows go in bulk. PostgreSQL: ``COPY … FROM STDIN (FORMAT
+BINARY)`` through psycopg 3, the rows packed by NumPy into PostgreSQL's binary tuple format in
+one buffer (no per-row Python work; floats travel as their exact IEEE bits). SQLite:
+multi-row INSERT statements in large batches. Deleting the old rows, inserting the new ones
+and recording how far the projection reaches happen in one transaction, so readers see the
+old projection or the new one, never a mix.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from django.db import connection
+from django.db import connection, transaction
+from django.utils import timezone
 
-from ratings.models import PlayerPeriod, Standing
+from ratings.locks import LeagueReplayLock
+from ratings.models import PlayerPeriod, ProjectionState, Standing
+from ratings.replay.compute import HistoryRows, Projection, StandingRows
+from ratings.replay.plan import ReplayPlan
 
 SQLITE_BATCH = 50_000
 SQLITE_ROWS_PER_INSERT = 1000
@@ -30,45 +34,30 @@ BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + (0).to_bytes(4, "big") + (0).to_bytes(
 BINARY_TRAILER = (-1).to_bytes(2, "big", signed=True)
 
 
-@dataclass
-class HistoryRows:
-    """Rows for ``PlayerPeriod``: one per (player, period) played; ``player`` holds Player ids."""
+def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueReplayLock) -> None:
+    """Replace the rows of ``projection`` and record how far it reaches, in one transaction.
 
-    period: npt.NDArray[np.int64]
-    player: npt.NDArray[np.int64]
-    period_start: npt.NDArray[np.datetime64]
-    period_end: npt.NDArray[np.datetime64]
-    rating: npt.NDArray[np.float64]
-    rd: npt.NDArray[np.float64]
-    volatility: npt.NDArray[np.float64]
-    rating_before: npt.NDArray[np.float64]
-    rd_before: npt.NDArray[np.float64]
-    games: npt.NDArray[np.int64]
-    wins: npt.NDArray[np.int64]
-    draws: npt.NDArray[np.int64]
-    losses: npt.NDArray[np.int64]
-
-    def __len__(self) -> int:
-        return int(self.player.size)
-
-
-@dataclass
-class StandingRows:
-    """Rows for ``Standing``: one per rated player; ``last_played_at`` in UTC microseconds."""
-
-    player: npt.NDArray[np.int64]
-    rating: npt.NDArray[np.float64]
-    rd: npt.NDArray[np.float64]
-    volatility: npt.NDArray[np.float64]
-    last_period: npt.NDArray[np.int64]
-    games: npt.NDArray[np.int64]
-    wins: npt.NDArray[np.int64]
-    draws: npt.NDArray[np.int64]
-    losses: npt.NDArray[np.int64]
-    last_played_at: npt.NDArray[np.datetime64]
-
-    def __len__(self) -> int:
-        return int(self.player.size)
+    The lock is checked inside that transaction: on SQLite a lease that expired while this
+    replay computed may already belong to another replay, and then nothing is written.
+    """
+    config_id = plan.config.pk
+    with transaction.atomic():
+        lock.check_in_transaction()
+        delete_history(config_id, projection.from_period)
+        write_history(config_id, projection.history)
+        delete_standings(config_id, projection.replaced_players)
+        write_standings(config_id, projection.standings)
+        ProjectionState.objects.update_or_create(
+            config=plan.config,
+            defaults={
+                "complete": True,
+                "through_seq": plan.through_seq,
+                "through_period": plan.through_period,
+                "computed_at": timezone.now(),
+            },
+        )
+    if projection.from_period is None:
+        analyze()
 
 
 # (field name, PostgreSQL binary dtype) in column order; the config id is a constant column.

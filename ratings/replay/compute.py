@@ -1,0 +1,223 @@
+"""Computing a pass: the snapshot's matches -> rating periods -> the engine's fold -> rows.
+
+Pure given the plan and the arrays read (no database access): players become dense indices
+(their positions in ``plan.player_ids``), each match goes to the period of its local date and
+within a period matches keep ``seq`` order, so every pass feeds the engine identical inputs.
+
+- From scratch: fold periods 0..through_period; the projection replaces every row.
+- Incremental from period p: resume from the checkpoint's state at the start of p
+  (``state_before``), fold p..through_period; the projection replaces the rows >= p and the
+  standings of the players concerned. Same inputs, same lazy idle-RD formula: the numbers are
+  bit-identical to a fold from scratch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ratings.engine.fold import History, MatchArrays, fold, state_before
+from ratings.engine.periods import PeriodSpec
+from ratings.replay.plan import ReplayPlan
+from ratings.replay.snapshot import COUNTS, NO_MOMENT, Checkpoint, Matches
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass
+class HistoryRows:
+    """Rows for ``PlayerPeriod``: one per (player, period) played; ``player`` holds Player ids."""
+
+    period: npt.NDArray[np.int64]
+    player: npt.NDArray[np.int64]
+    period_start: npt.NDArray[np.datetime64]
+    period_end: npt.NDArray[np.datetime64]
+    rating: npt.NDArray[np.float64]
+    rd: npt.NDArray[np.float64]
+    volatility: npt.NDArray[np.float64]
+    rating_before: npt.NDArray[np.float64]
+    rd_before: npt.NDArray[np.float64]
+    games: npt.NDArray[np.int64]
+    wins: npt.NDArray[np.int64]
+    draws: npt.NDArray[np.int64]
+    losses: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.player.size)
+
+
+@dataclass
+class StandingRows:
+    """Rows for ``Standing``: one per rated player; ``last_played_at`` in UTC microseconds."""
+
+    player: npt.NDArray[np.int64]
+    rating: npt.NDArray[np.float64]
+    rd: npt.NDArray[np.float64]
+    volatility: npt.NDArray[np.float64]
+    last_period: npt.NDArray[np.int64]
+    games: npt.NDArray[np.int64]
+    wins: npt.NDArray[np.int64]
+    draws: npt.NDArray[np.int64]
+    losses: npt.NDArray[np.int64]
+    last_played_at: npt.NDArray[np.datetime64]
+
+    def __len__(self) -> int:
+        return int(self.player.size)
+
+
+@dataclass
+class Projection:
+    """What a pass writes: history rows from ``from_period`` and standings to replace."""
+
+    from_period: int | None  # None: the whole projection
+    history: HistoryRows
+    standings: StandingRows
+    replaced_players: npt.NDArray[np.int64] | None  # Player ids; None: every standing
+
+
+def compute(
+    plan: ReplayPlan,
+    matches: Matches,
+    checkpoint: Checkpoint | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> Projection:
+    """The projection of a pass: from scratch, or from ``checkpoint`` when incremental."""
+    if checkpoint is None:
+        return compute_full(plan, matches, on_progress)
+    return compute_incremental(plan, matches, checkpoint, on_progress)
+
+
+def engine_matches(
+    spec: PeriodSpec, matches: Matches, player_ids: npt.NDArray[np.int64]
+) -> MatchArrays:
+    """The matches as the engine's arrays, ordered by (period, seq)."""
+    period = spec.indices_of(matches.day)
+    order = np.lexsort((matches.seq, period))
+    return MatchArrays(
+        period=period[order],
+        player_a=np.searchsorted(player_ids, matches.player_a[order]),
+        player_b=np.searchsorted(player_ids, matches.player_b[order]),
+        score_a=matches.score_a[order],
+    )
+
+
+def compute_full(
+    plan: ReplayPlan, matches: Matches, on_progress: ProgressCallback | None = None
+) -> Projection:
+    """Fold periods 0..through_period from scratch."""
+    player_ids, n = plan.player_ids, plan.n_players
+    result = fold(
+        engine_matches(plan.spec, matches, player_ids),
+        n,
+        plan.params,
+        0,
+        plan.through_period,
+        None,
+        on_progress,
+    )
+    state = result.final_state
+    rated = np.flatnonzero(state.last_period >= 0)
+    totals = _totals(result.history, n)
+    latest = _last_played(matches, player_ids, n)
+    standings = StandingRows(
+        player=player_ids[rated],
+        rating=state.rating[rated],
+        rd=state.rd[rated],
+        volatility=state.volatility[rated],
+        last_period=state.last_period[rated],
+        games=totals[0][rated],
+        wins=totals[1][rated],
+        draws=totals[2][rated],
+        losses=totals[3][rated],
+        last_played_at=latest[rated].astype("datetime64[us]"),
+    )
+    return Projection(None, _history_rows(result.history, plan), standings, None)
+
+
+def compute_incremental(
+    plan: ReplayPlan,
+    matches: Matches,
+    checkpoint: Checkpoint,
+    on_progress: ProgressCallback | None = None,
+) -> Projection:
+    """Fold periods from_period..through_period from the stored checkpoint before from_period.
+
+    ``matches`` are the snapshot's matches of periods >= from_period.
+    """
+    from_period, player_ids, n = plan.first_period, plan.player_ids, plan.n_players
+    start = state_before(checkpoint.history, n, plan.params, from_period)
+    result = fold(
+        engine_matches(plan.spec, matches, player_ids),
+        n,
+        plan.params,
+        from_period,
+        plan.through_period,
+        start,
+        on_progress,
+    )
+    state, history = result.final_state, result.history
+    totals = checkpoint.totals_before + np.stack(_totals(history, n))
+
+    changed = np.union1d(checkpoint.replaced, np.unique(history.player))
+    rated = changed[state.last_period[changed] >= 0]
+    latest = _last_played(matches, player_ids, n)
+    # Rated before from_period and no match since: their latest match is an earlier one.
+    latest = np.where(latest == NO_MOMENT, checkpoint.earlier_played_us, latest)
+    standings = StandingRows(
+        player=player_ids[rated],
+        rating=state.rating[rated],
+        rd=state.rd[rated],
+        volatility=state.volatility[rated],
+        last_period=state.last_period[rated],
+        games=totals[0, rated],
+        wins=totals[1, rated],
+        draws=totals[2, rated],
+        losses=totals[3, rated],
+        last_played_at=latest[rated].astype("datetime64[us]"),
+    )
+    return Projection(from_period, _history_rows(history, plan), standings, player_ids[changed])
+
+
+def _history_rows(history: History, plan: ReplayPlan) -> HistoryRows:
+    """Engine history (dense players) -> rows with Player ids and period dates."""
+    periods, inverse = np.unique(history.period, return_inverse=True)
+    starts = np.array([plan.spec.start_of(int(p)) for p in periods], dtype="datetime64[D]")
+    ends = np.array([plan.spec.bounds(int(p))[1] for p in periods], dtype="datetime64[D]")
+    inverse = inverse.reshape(-1)
+    return HistoryRows(
+        period=history.period,
+        player=plan.player_ids[history.player],
+        period_start=starts[inverse] if periods.size else starts,
+        period_end=ends[inverse] if periods.size else ends,
+        rating=history.rating,
+        rd=history.rd,
+        volatility=history.volatility,
+        rating_before=history.rating_before,
+        rd_before=history.rd_before,
+        games=history.games,
+        wins=history.wins,
+        draws=history.draws,
+        losses=history.losses,
+    )
+
+
+def _last_played(
+    matches: Matches, player_ids: npt.NDArray[np.int64], n: int
+) -> npt.NDArray[np.int64]:
+    """Per dense player, the latest ``played_us`` among ``matches`` (NO_MOMENT if none)."""
+    latest = np.full(n, NO_MOMENT, dtype=np.int64)
+    if matches.seq.size:
+        players = np.searchsorted(player_ids, np.concatenate([matches.player_a, matches.player_b]))
+        np.maximum.at(latest, players, np.concatenate([matches.played_us, matches.played_us]))
+    return latest
+
+
+def _totals(history: History, n: int) -> list[npt.NDArray[np.int64]]:
+    """Per dense player, the sums of ``COUNTS`` over ``history``."""
+    return [
+        np.bincount(history.player, weights=getattr(history, name), minlength=n).astype(np.int64)
+        for name in COUNTS
+    ]

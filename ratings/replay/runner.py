@@ -1,0 +1,263 @@
+"""Running a replay: the lock, claiming, passes, catch-up, finalising, failures.
+
+:func:`execute` takes the league's replay lock (or reports BUSY), claims the replay (one
+more attempt) and runs passes: plan (``plan.py``), read (``snapshot.py``), compute
+(``compute.py``), write (``store.py``). The first pass folds from scratch for a full
+replay; every other pass is incremental from the projection's own tracking position. After
+a pass, the replay finalises in one transaction holding the league's write lock: if no event
+was stored meanwhile, the projection is current and the configuration is published when it
+is the newest version (a full replay of an older one is superseded); otherwise another pass
+catches up first. Then the lock holder runs the league's replays queued meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from league.event_store import lock_league
+from ratings.locks import LeagueReplayLock, LockLost
+from ratings.models import ProjectionState, Publication, RatingConfig, Replay
+from ratings.replay.compute import compute
+from ratings.replay.plan import plan_pass
+from ratings.replay.snapshot import max_seq, read_checkpoint, read_pass_matches
+from ratings.replay.store import write_projection
+
+logger = logging.getLogger(__name__)
+
+FINISHED = (Replay.Status.COMPLETE, Replay.Status.FAILED, Replay.Status.SUPERSEDED)
+#: Seconds between two progress saves (and lease renewals, and staleness checks).
+PROGRESS_INTERVAL = 0.5
+
+
+class Outcome(StrEnum):
+    """What became of a request to run a replay."""
+
+    COMPLETE = "complete"
+    FAILED = "failed"
+    SUPERSEDED = "superseded"
+    SKIPPED = "skipped"  # already finished (a redelivered or duplicate message)
+    BUSY = "busy"  # another replay of the league holds the lock
+
+
+class Superseded(Exception):
+    """A newer configuration version exists: this full replay must never go live."""
+
+
+def execute(replay_id: int) -> Outcome:
+    """Run replay ``replay_id`` if the league's lock is free, then any replay queued meanwhile.
+
+    Returns BUSY (nothing done) when another replay of the league holds the lock.
+    """
+    replay = Replay.objects.select_related("config").filter(pk=replay_id).first()
+    if replay is None or replay.status in FINISHED:
+        return Outcome.SKIPPED
+    lock = LeagueReplayLock(replay.config.league_id)
+    if not lock.acquire():
+        return Outcome.BUSY
+    try:
+        outcome = run_claimable(replay_id, lock)
+        while True:
+            queued = (
+                # Holding the lock, a "running" replay of this league is one whose worker died.
+                Replay.objects.filter(
+                    config__league_id=replay.config.league_id,
+                    status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING],
+                )
+                .order_by("pk")
+                .values_list("pk", flat=True)
+                .first()
+            )
+            if queued is None:
+                break
+            run_claimable(queued, lock)
+        return outcome
+    except LockLost:
+        # The lease expired under us (SQLite) and the replay went back to the queue: the
+        # caller re-sends it, to run after whoever holds the lease now.
+        return Outcome.BUSY
+    finally:
+        lock.release()
+
+
+def run_claimable(replay_id: int, lock: LeagueReplayLock) -> Outcome:
+    """Claim replay ``replay_id`` (one more attempt) and run it; the lock must be held."""
+    claimed = Replay.objects.filter(
+        pk=replay_id, status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING]
+    ).update(status=Replay.Status.RUNNING, attempts=F("attempts") + 1, started_at=timezone.now())
+    if not claimed:
+        return Outcome.SKIPPED
+    replay = Replay.objects.select_related("config__league").get(pk=replay_id)
+    if replay.attempts > settings.REPLAY_MAX_ATTEMPTS:
+        _mark(replay, Replay.Status.FAILED, error=_gave_up(replay))
+        return Outcome.FAILED
+    if replay.kind == Replay.Kind.FULL and newer_config_exists(replay.config):
+        _mark(replay, Replay.Status.SUPERSEDED)
+        return Outcome.SUPERSEDED
+    try:
+        return _run_claimed(replay, lock)
+    except Superseded:
+        _mark(replay, Replay.Status.SUPERSEDED)
+        return Outcome.SUPERSEDED
+    except LockLost:
+        Replay.objects.filter(pk=replay_id).update(status=Replay.Status.QUEUED)
+        raise
+    except Exception as error:
+        logger.exception("Replay %s failed (attempt %s)", replay_id, replay.attempts)
+        message = f"{type(error).__name__}: {error}"
+        if replay.attempts >= settings.REPLAY_MAX_ATTEMPTS:
+            _mark(replay, Replay.Status.FAILED, error=message)
+            return Outcome.FAILED
+        Replay.objects.filter(pk=replay_id).update(status=Replay.Status.QUEUED, error=message)
+        return run_claimable(replay_id, lock)
+
+
+def _run_claimed(replay: Replay, lock: LeagueReplayLock) -> Outcome:
+    """Run a claimed replay to its end (catching up with new events), under the lock."""
+    timer = Timer()
+    through_seq = _run_pass(replay, lock, timer, from_scratch=replay.kind == Replay.Kind.FULL)
+    while not _finalise(replay, through_seq, lock, timer):
+        through_seq = _run_pass(replay, lock, timer, from_scratch=False)
+    replay.refresh_from_db(fields=["status", "from_period"])
+    logger.info(
+        "Replay %s (%s, v%s, attempt %s) %s: from period %s through seq %s",
+        replay.pk,
+        replay.kind,
+        replay.config.version,
+        replay.attempts,
+        replay.status,
+        replay.from_period,
+        through_seq,
+    )
+    return Outcome(replay.status)
+
+
+def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scratch: bool) -> int:
+    """Plan, read, fold and write one pass; return the seq its snapshot reaches."""
+    plan = plan_pass(replay.config, from_scratch=from_scratch)
+    if plan.up_to_date:
+        timer.lap("reading")
+        return plan.through_seq
+    Replay.objects.filter(pk=replay.pk).update(
+        from_period=plan.first_period,
+        periods_total=plan.periods_total,
+        periods_done=0,
+        through_seq=plan.through_seq,
+    )
+    matches = read_pass_matches(plan)
+    checkpoint = None if plan.from_scratch else read_checkpoint(plan, matches)
+    timer.lap("reading")
+    progress = Progress(replay, lock, check_stale=replay.kind == Replay.Kind.FULL)
+    projection = compute(plan, matches, checkpoint, progress)
+    timer.lap("computing")
+    lock.renew()
+    write_projection(plan, projection, lock)
+    timer.lap("writing")
+    return plan.through_seq
+
+
+def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: Timer) -> bool:
+    """Publish/complete in one transaction holding the league's write lock.
+
+    Returns False (nothing done) when events were stored after ``through_seq``.
+    """
+    config = replay.config
+    league = config.league
+    with transaction.atomic():
+        lock_league(league)
+        if max_seq(league.pk) != through_seq:
+            return False
+        lock.check_in_transaction()
+        newest = not newer_config_exists(config)
+        if newest:
+            if not Publication.objects.filter(league=league, config=config).exists():
+                Publication.objects.update_or_create(
+                    league=league, defaults={"config": config, "published_at": timezone.now()}
+                )
+            status = Replay.Status.COMPLETE
+        else:
+            status = (
+                Replay.Status.SUPERSEDED
+                if replay.kind == Replay.Kind.FULL
+                else Replay.Status.COMPLETE
+            )
+        ProjectionState.objects.filter(config=config).update(through_seq=through_seq)
+        Replay.objects.filter(pk=replay.pk).update(
+            status=status,
+            through_seq=through_seq,
+            periods_done=F("periods_total"),
+            finished_at=timezone.now(),
+            timings=timer.as_dict(),
+            error="",
+        )
+    return True
+
+
+def newer_config_exists(config: RatingConfig) -> bool:
+    return RatingConfig.objects.filter(
+        league_id=config.league_id, version__gt=config.version
+    ).exists()
+
+
+class Progress:
+    """The fold's progress callback: throttled saves, lease renewal, staleness checks."""
+
+    def __init__(self, replay: Replay, lock: LeagueReplayLock, *, check_stale: bool) -> None:
+        self.replay = replay
+        self.lock = lock
+        self.check_stale = check_stale
+        self.saved_at = 0.0
+        self.slept_for = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        delay = settings.REPLAY_PERIOD_DELAY
+        if delay > 0:
+            time.sleep(delay * (done - self.slept_for))
+            self.slept_for = done
+        now = time.monotonic()
+        if now - self.saved_at < PROGRESS_INTERVAL and done < total:
+            return
+        self.saved_at = now
+        Replay.objects.filter(pk=self.replay.pk).update(periods_done=done, periods_total=total)
+        self.lock.renew()
+        if self.check_stale and newer_config_exists(self.replay.config):
+            raise Superseded()
+
+
+@dataclass
+class Timer:
+    """Seconds spent reading, computing and writing (summed over catch-up passes)."""
+
+    seconds: dict[str, float] = field(
+        default_factory=lambda: {"reading": 0.0, "computing": 0.0, "writing": 0.0}
+    )
+    mark: float = field(default_factory=time.perf_counter)
+
+    def lap(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.seconds[phase] += now - self.mark
+        self.mark = now
+
+    def as_dict(self) -> dict[str, float]:
+        result = {k: round(v, 4) for k, v in self.seconds.items()}
+        result["total"] = round(sum(self.seconds.values()), 4)
+        return result
+
+
+def _gave_up(replay: Replay) -> str:
+    last = f" Last error: {replay.error}" if replay.error else " The worker running it stopped."
+    return f"Gave up after {settings.REPLAY_MAX_ATTEMPTS} attempts.{last}"
+
+
+def _mark(replay: Replay, status: str, *, error: str | None = None) -> None:
+    changes = {"status": status, "finished_at": timezone.now()}
+    if error is not None:
+        changes["error"] = error
+    Replay.objects.filter(pk=replay.pk).update(**changes)

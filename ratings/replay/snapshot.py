@@ -1,0 +1,378 @@
+"""Reading a replay's inputs: positions, the snapshot's matches and the stored checkpoint.
+
+A snapshot is the event store at a sequence number S: the matches with seq <= S that no
+event with seq <= S voids. Its matches are read into NumPy arrays in seq order, each with
+its local date in the league's time zone (which decides its rating period). PostgreSQL
+streams them with a binary COPY parsed by NumPy in one go; SQLite returns raw values
+(moments as ISO text, parsed by NumPy): no Python object is made per match on either.
+
+An incremental pass also reads the stored projection before its first period (the
+checkpoint): each player's last row before it, the totals up to it, the players whose
+stored rows from it on are replaced, and, for those without a match since, their latest
+earlier match.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import numpy.typing as npt
+from django.db import connection
+from django.db.models import Max, Q, Sum
+
+from league.calendar import league_zone, local_days_from_utc, local_midnight
+from league.models import Event, League, Player
+from ratings.engine.fold import History
+from ratings.models import PlayerPeriod, ProjectionState, RatingConfig, Standing
+
+if TYPE_CHECKING:
+    from ratings.replay.plan import ReplayPlan
+
+#: "No match": below every moment in microseconds.
+NO_MOMENT = np.iinfo(np.int64).min
+#: The four counters of a player's results, in the order totals are stacked.
+COUNTS = ("games", "wins", "draws", "losses")
+
+
+# --- positions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredPosition:
+    """How far a configuration's complete projection has been computed."""
+
+    through_seq: int
+    through_period: int
+
+
+def max_seq(league_id: int) -> int:
+    """The league's highest event sequence number (0 without events)."""
+    return Event.objects.filter(league_id=league_id).aggregate(top=Max("seq"))["top"] or 0
+
+
+def stored_position(config: RatingConfig) -> StoredPosition | None:
+    """The position of ``config``'s complete projection (None when it has none)."""
+    row = (
+        ProjectionState.objects.filter(config=config, complete=True)
+        .values_list("through_seq", "through_period")
+        .first()
+    )
+    return None if row is None else StoredPosition(*row)
+
+
+def _live_in_snapshot(league_id: int, through_seq: int):
+    """Matches of the snapshot at ``through_seq`` (as a queryset)."""
+    return (
+        Event.objects.matches()
+        .filter(league_id=league_id, seq__lte=through_seq)
+        .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
+    )
+
+
+def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
+    """When the snapshot's latest match was played (None without matches)."""
+    return (
+        _live_in_snapshot(league_id, through_seq)
+        .order_by("-played_at")
+        .values_list("played_at", flat=True)
+        .first()
+    )
+
+
+def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) -> dt.datetime | None:
+    """The earliest match moment recorded or voided by events with seq in (after, through]."""
+    rows = Event.objects.filter(
+        league_id=league_id,
+        seq__gt=after_seq,
+        seq__lte=through_seq,
+        kind__in=[Event.Kind.MATCH_RECORDED, Event.Kind.MATCH_VOIDED],
+    ).values_list("played_at", "voids__played_at")
+    moments = [moment for pair in rows for moment in pair if moment is not None]
+    return min(moments) if moments else None
+
+
+def league_player_ids(league: League) -> npt.NDArray[np.int64]:
+    """Every player id of the league, ascending: position = dense engine index."""
+    ids = Player.objects.filter(league=league).order_by("pk").values_list("pk", flat=True)
+    return np.fromiter(ids, dtype=np.int64)
+
+
+# --- matches -------------------------------------------------------------------------------
+
+
+@dataclass
+class Matches:
+    """Live matches of a snapshot, as arrays; players are Player ids, moments UTC µs.
+
+    ``seq`` orders the matches as the event store does: their sequence numbers (PostgreSQL)
+    or their rank in that order (SQLite); nothing but the order is used.
+    """
+
+    seq: npt.NDArray[np.int64]
+    player_a: npt.NDArray[np.int64]
+    player_b: npt.NDArray[np.int64]
+    score_a: npt.NDArray[np.float64]
+    played_us: npt.NDArray[np.int64]
+    day: npt.NDArray[np.datetime64]
+
+    def take(self, index: npt.NDArray) -> Matches:
+        return Matches(
+            self.seq[index],
+            self.player_a[index],
+            self.player_b[index],
+            self.score_a[index],
+            self.played_us[index],
+            self.day[index],
+        )
+
+
+def read_pass_matches(plan: ReplayPlan) -> Matches:
+    """The snapshot's matches of the plan's periods (``first_period`` on)."""
+    if plan.from_period is None:
+        return read_live_matches(plan.league.pk, plan.zone, plan.through_seq)
+    # From the day before the period's local midnight: a moment's UTC date may precede its
+    # local one; the exact cut is by local date, below.
+    since = local_midnight(plan.spec.start_of(plan.from_period), plan.zone) - dt.timedelta(days=1)
+    matches = read_live_matches(plan.league.pk, plan.zone, plan.through_seq, since)
+    return matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
+
+
+def read_matches(league: League, through_seq: int, since: dt.datetime | None = None) -> Matches:
+    """The matches of ``league``'s snapshot at ``through_seq`` (for readers without a plan)."""
+    return read_live_matches(league.pk, league_zone(league), through_seq, since)
+
+
+_MATCHES_SQL = """
+SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}
+FROM {event} e
+LEFT JOIN {event} v ON v.voids_id = e.id AND v.seq <= %s
+WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
+{order}"""
+# One fixed-width tuple of PostgreSQL's binary COPY output: 5 int8 columns.
+_COPY_ROW = np.dtype(
+    [("n", ">i2")]
+    + [(f"{name}{i}", t) for i in range(5) for name, t in (("l", ">i4"), ("v", ">i8"))]
+)
+_COPY_HEADER = 19  # signature (11) + flags (4) + header extension length (4), extension empty
+
+
+def read_live_matches(
+    league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
+) -> Matches:
+    """Matches with seq <= ``through_seq`` not voided by an event with seq <= ``through_seq``.
+
+    ``since`` keeps only matches played at or after that moment; ``zone`` gives their dates.
+    """
+    params: list = [through_seq, league_id, Event.Kind.MATCH_RECORDED.value, through_seq]
+    if since is not None:
+        params.append(since)
+    where_since = " AND e.played_at >= %s" if since is not None else ""
+    event = Event._meta.db_table
+    if connection.vendor == "postgresql":
+        sql = _MATCHES_SQL.format(
+            seq="e.seq, ",
+            order="",
+            event=event,
+            score="(e.score_a * 2)::int8",
+            moment="(EXTRACT(EPOCH FROM e.played_at) * 1000000)::int8",
+            since=where_since,
+        )
+        buffer = bytearray()
+        copy_sql = f"COPY ({sql}) TO STDOUT (FORMAT BINARY)"
+        with connection.cursor() as cursor, cursor.cursor.copy(copy_sql, params) as copy:
+            for chunk in copy:
+                buffer += chunk
+        rows = np.frombuffer(bytes(buffer[_COPY_HEADER:-2]), dtype=_COPY_ROW)
+        columns = [rows[f"v{i}"].astype(np.int64) for i in range(5)]
+        seq, a, b, doubled, played_us = columns
+        score = doubled.astype(np.float64) / 2.0
+    else:
+        sql = _MATCHES_SQL.format(
+            # In seq order (read along the (league, seq) index) instead of a seq column: only
+            # the order matters. Moments as text: no per-row datetime converter; NumPy
+            # parses the ISO strings at once.
+            seq="",
+            order="ORDER BY e.seq",
+            event=event,
+            score="e.score_a",
+            moment="CAST(e.played_at AS TEXT)",
+            since=where_since,
+        )
+        if since is not None:
+            params[-1] = connection.ops.adapt_datetimefield_value(since)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            values = cursor.fetchall()
+        if values:
+            a_t, b_t, score_t, moment_t = zip(*values, strict=True)
+        else:
+            a_t = b_t = score_t = moment_t = ()
+        seq = np.arange(len(values), dtype=np.int64)  # the rows' order is seq order
+        a = np.array(a_t, dtype=np.int64)
+        b = np.array(b_t, dtype=np.int64)
+        score = np.array(score_t, dtype=np.float64)
+        played_us = np.array(moment_t, dtype="datetime64[us]").astype(np.int64)
+    return Matches(
+        seq=seq,
+        player_a=a,
+        player_b=b,
+        score_a=score,
+        played_us=played_us,
+        day=local_days_from_utc(played_us, zone),
+    )
+
+
+# --- the checkpoint of an incremental pass -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The stored projection before an incremental pass's first period, per dense player.
+
+    ``history`` holds each stored player's last row before the period (what
+    ``state_before`` resumes from); ``totals_before`` the results counted before it (rows
+    ``COUNTS``); ``replaced`` the players with stored rows from the period on (their rows
+    and standings are rewritten); ``earlier_played_us`` the latest match before the period
+    of each replaced player without a match in the pass (NO_MOMENT for everyone else).
+    """
+
+    history: History
+    totals_before: npt.NDArray[np.int64]
+    replaced: npt.NDArray[np.int64]
+    earlier_played_us: npt.NDArray[np.int64]
+
+
+def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
+    """The checkpoint before an incremental pass's first period; ``matches`` are its matches."""
+    from_period, player_ids, n = plan.first_period, plan.player_ids, plan.n_players
+    stored = _stored_standings(plan.config)
+    history = _checkpoint_history(plan.config.pk, from_period, player_ids, stored)
+
+    # Totals before from_period = stored totals - stored rows from from_period on.
+    totals = np.zeros((len(COUNTS), n), dtype=np.int64)
+    stored_ids = np.fromiter(stored.keys(), dtype=np.int64, count=len(stored))
+    if stored_ids.size:
+        index = np.searchsorted(player_ids, stored_ids)
+        for k in range(len(COUNTS)):
+            totals[k, index] = [row[5 + k] for row in stored.values()]
+    later_rows = (
+        PlayerPeriod.objects.filter(config=plan.config, period_index__gte=from_period)
+        .values("player_id")
+        .annotate(g=Sum("games"), w=Sum("wins"), d=Sum("draws"), lost=Sum("losses"))
+        .values_list("player_id", "g", "w", "d", "lost")
+    )
+    replaced = []
+    for pid, *sums in later_rows:
+        i = int(np.searchsorted(player_ids, pid))
+        replaced.append(i)
+        totals[:, i] -= np.array(sums, dtype=np.int64)
+
+    earlier = np.full(n, NO_MOMENT, dtype=np.int64)
+    played = np.zeros(n, dtype=bool)
+    played[np.searchsorted(player_ids, matches.player_a)] = True
+    played[np.searchsorted(player_ids, matches.player_b)] = True
+    idle = [i for i in replaced if not played[i]]
+    if idle:
+        # Their matches from from_period on are gone (voided or moved earlier): their latest
+        # match is an earlier one, if any.
+        boundary = local_midnight(plan.spec.start_of(from_period), plan.zone)
+        before = _live_in_snapshot(plan.league.pk, plan.through_seq).filter(played_at__lt=boundary)
+        for i in idle:
+            pid = int(player_ids[i])
+            moment = before.filter(Q(player_a_id=pid) | Q(player_b_id=pid)).aggregate(
+                top=Max("played_at")
+            )["top"]
+            if moment is not None:
+                earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
+    return Checkpoint(history, totals, np.array(replaced, dtype=np.int64), earlier)
+
+
+def _stored_standings(config: RatingConfig) -> dict[int, tuple]:
+    """The stored standings by player id: (player, rating, rd, volatility, last_period,
+    games, wins, draws, losses)."""
+    rows = Standing.objects.filter(config=config).values_list(
+        "player_id", "rating", "rd", "volatility", "last_period", *COUNTS
+    )
+    return {row[0]: row for row in rows}
+
+
+def _checkpoint_history(
+    config_id: int, from_period: int, player_ids: npt.NDArray[np.int64], stored: dict[int, tuple]
+) -> History:
+    """History rows holding each player's last stored row before ``from_period``.
+
+    Players whose standing is before that period take it from ``Standing`` (it equals their
+    last row); the others from their latest ``PlayerPeriod`` row before it.
+    """
+    early = [row for row in stored.values() if row[4] < from_period]
+    rows = [(row[4], row[0], row[1], row[2], row[3]) for row in early]
+    if len(early) < len(stored):
+        rows += _last_rows_before(config_id, from_period)
+    rows.sort(key=lambda row: (row[0], row[1]))
+    count = len(rows)
+    period = np.array([row[0] for row in rows], dtype=np.int64)
+    floats = [np.array([row[i] for row in rows], dtype=np.float64) for i in (2, 3, 4)]
+    zeros = np.zeros(count, dtype=np.int64)
+    return History(
+        period=period,
+        player=np.searchsorted(player_ids, np.array([row[1] for row in rows], dtype=np.int64)),
+        rating=floats[0],
+        rd=floats[1],
+        volatility=floats[2],
+        rating_before=floats[0],
+        rd_before=floats[1],
+        games=zeros,
+        wins=zeros,
+        draws=zeros,
+        losses=zeros,
+    )
+
+
+_LAST_ROWS_POSTGRES = """
+SELECT pp.period_index, pp.player_id, pp.rating, pp.rd, pp.volatility
+FROM {standing} s
+CROSS JOIN LATERAL (
+    SELECT q.period_index, q.player_id, q.rating, q.rd, q.volatility
+    FROM {history} q
+    WHERE q.config_id = s.config_id AND q.player_id = s.player_id AND q.period_index < %s
+    ORDER BY q.period_index DESC
+    LIMIT 1
+) pp
+WHERE s.config_id = %s AND s.last_period >= %s
+"""
+_LAST_ROWS_PORTABLE = """
+SELECT pp.period_index, pp.player_id, pp.rating, pp.rd, pp.volatility
+FROM {history} pp
+JOIN (
+    SELECT q.player_id, MAX(q.period_index) AS last
+    FROM {history} q
+    JOIN {standing} s ON s.config_id = q.config_id AND s.player_id = q.player_id
+    WHERE q.config_id = %s AND q.period_index < %s AND s.last_period >= %s
+    GROUP BY q.player_id
+) m ON pp.player_id = m.player_id AND pp.period_index = m.last
+WHERE pp.config_id = %s
+"""
+
+
+def _last_rows_before(config_id: int, from_period: int) -> list[tuple]:
+    """(period, player, rating, rd, volatility) of each player's last row before from_period,
+    for the players whose standing is from from_period or later (one index probe each)."""
+    tables = {
+        "history": PlayerPeriod._meta.db_table,
+        "standing": Standing._meta.db_table,
+    }
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                _LAST_ROWS_POSTGRES.format(**tables), [from_period, config_id, from_period]
+            )
+        else:
+            cursor.execute(
+                _LAST_ROWS_PORTABLE.format(**tables),
+                [config_id, from_period, from_period, config_id],
+            )
+        return cursor.fetchall()
