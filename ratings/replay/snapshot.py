@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import numpy.typing as npt
 from django.db import connection
-from django.db.models import Max, Q, Sum
+from django.db.models import F, Max, Q, Sum
 
 from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Event, League, Player
@@ -74,9 +74,17 @@ def _live_in_snapshot(league_id: int, through_seq: int):
 
 
 def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
-    """When the snapshot's latest match was played (None without matches)."""
+    """When the snapshot's latest match was played (None without matches).
+
+    One step back along the (league, kind, played_at) index: the seq bound is written
+    ``seq + 0`` so that no planner prefers the (league, seq) index and sorts the snapshot.
+    """
     return (
-        _live_in_snapshot(league_id, through_seq)
+        Event.objects.matches()
+        .filter(league_id=league_id)
+        .alias(seq_bound=F("seq") + 0)
+        .filter(seq_bound__lte=through_seq)
+        .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
         .order_by("-played_at")
         .values_list("played_at", flat=True)
         .first()
