@@ -23,7 +23,6 @@ import numpy as np
 import numpy.typing as npt
 
 from league.calendar import league_zone, local_day
-from league.models import League
 from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
 from ratings.models import RatingConfig
@@ -48,7 +47,7 @@ class ReplayPlan:
     from the stored checkpoint before ``from_period``.
     """
 
-    league: League
+    league_id: int
     config: RatingConfig
     spec: PeriodSpec
     params: Glicko2Params
@@ -101,7 +100,7 @@ def plan_pass(config: RatingConfig, *, from_scratch: bool) -> ReplayPlan:
         else _start_period(spec, zone, league.pk, stored, through_seq, through_period)
     )
     return ReplayPlan(
-        league=league,
+        league_id=league.pk,
         config=config,
         spec=spec,
         params=engine_params(config),

@@ -141,11 +141,11 @@ class Matches:
 def read_pass_matches(plan: ReplayPlan) -> Matches:
     """The snapshot's matches of the plan's periods (``first_period`` on)."""
     if plan.from_period is None:
-        return read_live_matches(plan.league.pk, plan.zone, plan.through_seq)
+        return read_live_matches(plan.league_id, plan.zone, plan.through_seq)
     # From the day before the period's local midnight: a moment's UTC date may precede its
     # local one; the exact cut is by local date, below.
     since = local_midnight(plan.spec.start_of(plan.from_period), plan.zone) - dt.timedelta(days=1)
-    matches = read_live_matches(plan.league.pk, plan.zone, plan.through_seq, since)
+    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since)
     return matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
 
 
@@ -288,7 +288,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
         # Their matches from from_period on are gone (voided or moved earlier): their latest
         # match is an earlier one, if any.
         boundary = local_midnight(plan.spec.start_of(from_period), plan.zone)
-        before = _live_in_snapshot(plan.league.pk, plan.through_seq).filter(played_at__lt=boundary)
+        before = _live_in_snapshot(plan.league_id, plan.through_seq).filter(played_at__lt=boundary)
         for i in idle:
             pid = int(player_ids[i])
             moment = before.filter(Q(player_a_id=pid) | Q(player_b_id=pid)).aggregate(
