@@ -64,15 +64,6 @@ def stored_position(config: RatingConfig) -> StoredPosition | None:
     return None if row is None else StoredPosition(*row)
 
 
-def _live_in_snapshot(league_id: int, through_seq: int):
-    """Matches of the snapshot at ``through_seq`` (as a queryset)."""
-    return (
-        Event.objects.matches()
-        .filter(league_id=league_id, seq__lte=through_seq)
-        .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
-    )
-
-
 def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
     """When the snapshot's latest match was played (None without matches).
 
@@ -297,6 +288,15 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
             if moment is not None:
                 earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
     return Checkpoint(history, totals, np.array(replaced, dtype=np.int64), earlier)
+
+
+def _live_in_snapshot(league_id: int, through_seq: int):
+    """Matches of the snapshot at ``through_seq`` (as a queryset)."""
+    return (
+        Event.objects.matches()
+        .filter(league_id=league_id, seq__lte=through_seq)
+        .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
+    )
 
 
 def _stored_standings(config: RatingConfig) -> dict[int, tuple]:
