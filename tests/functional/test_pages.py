@@ -19,9 +19,9 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.models import League, Player
-from ratings import selectors
 from ratings import services as rating_services
 from ratings.models import PlayerPeriod, RatingConfig, Replay, Standing
+from ratings.selectors.standings import leaderboard
 from tests.functional.conftest import rate
 
 pytestmark = pytest.mark.django_db
@@ -203,24 +203,24 @@ def test_unknown_sort_is_reported_and_ignored(client, club):
 
 def test_selector_refuses_an_unknown_sort(club):
     with pytest.raises(ValueError, match="Unknown sort"):
-        selectors.leaderboard(club["league"], sort="rating; DROP TABLE")
+        leaderboard(club["league"], sort="rating; DROP TABLE")
 
 
 def test_pagination_is_done_in_the_query(club):
     league = club["league"]
-    first = selectors.leaderboard(league, per_page=3)
-    second = selectors.leaderboard(league, per_page=3, page=2)
+    first = leaderboard(league, per_page=3)
+    second = leaderboard(league, per_page=3, page=2)
     assert [row.rank for row in first.rows] == [1, 2, 3]
     assert [row.rank for row in second.rows] == [4]
     assert (first.total, first.num_pages) == (4, 2)
-    beyond = selectors.leaderboard(league, per_page=3, page=9)
+    beyond = leaderboard(league, per_page=3, page=9)
     assert beyond.page == 2
     assert [row.rank for row in beyond.rows] == [4]
 
 
 def test_change_over_the_last_periods(club):
     league, config, ann = club["league"], club["config"], club["ann"]
-    board = selectors.leaderboard(league, as_of_period=4, change_periods=2)
+    board = leaderboard(league, as_of_period=4, change_periods=2)
     ann_row = next(row for row in board.rows if row.name == "Ann Archer")
     after_2 = PlayerPeriod.objects.get(config=config, player=ann, period_index=2).rating
     after_4 = PlayerPeriod.objects.get(config=config, player=ann, period_index=4).rating
@@ -228,11 +228,11 @@ def test_change_over_the_last_periods(club):
     dan_row = next(row for row in board.rows if row.name == "Dan Dyer")
     assert dan_row.change == pytest.approx(dan_row.rating - config.initial_rating)
     # Nobody has played in the last four (current) periods.
-    assert all(row.change is None for row in selectors.leaderboard(league).rows)
+    assert all(row.change is None for row in leaderboard(league).rows)
 
 
 def test_change_as_of_a_past_period_ignores_games_after_it(club):
-    board = selectors.leaderboard(club["league"], as_of_period=3, change_periods=1)
+    board = leaderboard(club["league"], as_of_period=3, change_periods=1)
     changes = {row.name: row.change for row in board.rows}
     # Cat played in periods 1 and 4: none in the window (period 3), whatever came later.
     assert changes["Cat Cooper"] is None
