@@ -249,7 +249,7 @@ def _changes(
     return changes
 
 
-def _rows(
+def _leaderboard_rows(
     league: League,
     config: RatingConfig,
     fetched: Sequence[Sequence[Any]],
@@ -364,7 +364,9 @@ def leaderboard(
             params["offset"] = (page - 1) * per_page
             cursor.execute(sql, params)
             fetched = cursor.fetchall()
-    rows = _rows(league, config, fetched, period=period, as_of=as_of, change_periods=change_periods)
+    rows = _leaderboard_rows(
+        league, config, fetched, period=period, as_of=as_of, change_periods=change_periods
+    )
     return Leaderboard(
         config=info,
         rows=rows,
@@ -406,7 +408,7 @@ def every_standing(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         while fetched := cursor.fetchmany(chunk):
-            yield from _rows(
+            yield from _leaderboard_rows(
                 league, config, fetched, period=period, as_of=False, change_periods=CHANGE_PERIODS
             )
 
