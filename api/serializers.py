@@ -25,9 +25,10 @@ from api.fields import (
     StrictFloatField,
     StrictIntegerField,
 )
+from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from ratings.models import RatingConfig, Replay
-from ratings.selectors import MAX_PER_PAGE, SORT_KEYS
+from ratings.selectors.standings import SORT_KEYS
 
 MAX_ROUND_ROWS = 200
 

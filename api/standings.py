@@ -20,10 +20,11 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
 from league.models import League, Player
-from ratings import selectors
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import ProjectionState, Publication, RatingConfig
-from ratings.time import current_period
+from ratings.selectors.common import ReadClock
+from ratings.selectors.configurations import period_for_date
+from ratings.selectors.standings import Leaderboard
 
 
 def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int | None:
@@ -34,7 +35,7 @@ def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int
         return params["period"]
     if "date" in params:
         try:
-            return selectors.period_for_date(config, params["date"])
+            return period_for_date(config, params["date"])
         except MatchBeforeAnchorError:
             raise ValidationError(
                 {"date": [f"Before the first rating period (from {config.period_anchor})."]}
@@ -64,8 +65,18 @@ class Validators:
         return "*" in candidates or any(tag.removeprefix("W/") == self.etag for tag in candidates)
 
 
-def validators(league: League, config: RatingConfig | None, request: Request) -> Validators:
-    """Validators of the standings ``request`` asks for under ``config``."""
+def validators(
+    league: League,
+    config: RatingConfig | None,
+    publication: Publication | None,
+    clock: ReadClock | None,
+    request: Request,
+) -> Validators:
+    """Validators of the standings ``request`` asks for under ``config``.
+
+    ``publication`` is the league's (None before the first) and ``clock`` the current
+    period of ``config``, both as the request read them once for the standings too.
+    """
     players = list(
         Player.objects.filter(league=league)
         .order_by("pk")
@@ -75,7 +86,6 @@ def validators(league: League, config: RatingConfig | None, request: Request) ->
     computed_at = last_modified = None
     if config is not None:
         projection = ProjectionState.objects.filter(config=config).first()
-        publication = Publication.objects.filter(league=league).first()
         if projection is not None:
             computed_at = projection.computed_at
             parts += [
@@ -86,14 +96,14 @@ def validators(league: League, config: RatingConfig | None, request: Request) ->
             ]
         if publication is not None:
             parts += [publication.config_id, publication.published_at.isoformat()]
-        parts += [config.pk, current_period(config)]
+        parts += [config.pk, ReadClock.period_for(config, clock)]
         moments = [m for m in (computed_at, publication and publication.published_at) if m]
         last_modified = max(moments) if moments else None
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
     return Validators(f'"{digest}"', computed_at, last_modified)
 
 
-def page_body(request: Request, board: selectors.Leaderboard, computed_at: Any) -> dict:
+def page_body(request: Request, board: Leaderboard, computed_at: Any) -> dict:
     """The ``StandingsPageSerializer`` data of one leaderboard page."""
     url = request.build_absolute_uri()
     page, pages = board.page, board.num_pages

@@ -1,7 +1,8 @@
 """API views: thin adapters from HTTP to the write services and the read selectors.
 
-Writes go through ``league.services`` and ``ratings.services``; reads through
-``ratings.selectors``. Every league-scoped view resolves its league from the URL, so
+Writes go through ``league.services`` and ``ratings.services``; reads through the read
+models of ``ratings.selectors`` and, for the lists DRF pages itself, the querysets of
+``api.querysets``. Every league-scoped view resolves its league from the URL, so
 permissions (``api.permissions``) and private fields are decided per league.
 """
 
@@ -22,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
-from api import idempotency, schema, standings
+from api import idempotency, querysets, schema, standings
 from api.errors import error_body
 from api.pagination import StrictLimitOffsetPagination
 from api.permissions import LeagueOrganiserOrReadOnly
@@ -52,11 +53,15 @@ from api.serializers import (
     WinProbabilitySerializer,
 )
 from league import services as league_services
+from league.event_log import DEFAULT_PER_PAGE
 from league.models import Event, League, Player
-from ratings import selectors
 from ratings import services as rating_services
 from ratings.engine.prediction import win_probability
 from ratings.models import RatingConfig, Replay
+from ratings.selectors import configurations
+from ratings.selectors.common import ReadClock
+from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
+from ratings.selectors.standings import leaderboard
 
 
 def query_dict(request: Request) -> dict[str, str]:
@@ -102,10 +107,14 @@ class LeagueScopedMixin:
 
     def config_for(self, version: int | None) -> RatingConfig | None:
         """The configuration ``version`` of the league (404 if unknown), else the live one."""
-        league = self.get_league()
         if version is None:
-            return selectors.live_config(league)
-        config = RatingConfig.objects.filter(league=league, version=version).first()
+            return configurations.live_config(self.get_league())
+        return self.config_version(version)
+
+    def config_version(self, version: int) -> RatingConfig:
+        """The configuration ``version`` of the league; 404 when it has none."""
+        league = self.get_league()
+        config = configurations.config_version(league, version)
         if config is None:
             raise Http404(f"{league.name} has no configuration version {version}.")
         return config
@@ -117,7 +126,7 @@ class LeagueScopedMixin:
 
     def player_from_query(self, player_id: int, field: str) -> Player:
         """A player of this league named by a query parameter (400 when not one)."""
-        player = Player.objects.filter(league=self.get_league(), pk=player_id).first()
+        player = querysets.players_of(self.get_league()).filter(pk=player_id).first()
         if player is None:
             raise ValidationError({field: [f"No player with id {player_id} in this league."]})
         return player
@@ -149,18 +158,12 @@ class LeagueListView(generics.ListAPIView):
     ordering = ["name"]
 
     def get_queryset(self):
-        leagues = League.objects.select_related("publication__config")
         if getattr(self, "swagger_fake_view", False):
-            return leagues
+            return querysets.leagues()
         params = LeagueQuerySerializer(data=query_dict(self.request))
         params.is_valid(raise_exception=True)
-        if params.validated_data.get("organised"):
-            user = self.request.user
-            if not user.is_authenticated:
-                return leagues.none()
-            if not user.is_superuser:
-                leagues = leagues.filter(organisers=user)
-        return leagues
+        organised = bool(params.validated_data.get("organised"))
+        return querysets.leagues(self.request.user, organised=organised)
 
 
 @extend_schema(tags=["leagues"], responses={200: LeagueSerializer, **schema.errors(404)})
@@ -168,9 +171,11 @@ class LeagueDetailView(generics.RetrieveAPIView):
     """One league."""
 
     serializer_class = LeagueSerializer
-    queryset = League.objects.select_related("publication__config")
     lookup_field = "slug"
     lookup_url_kwarg = "league_slug"
+
+    def get_queryset(self):
+        return querysets.leagues()
 
 
 @extend_schema(
@@ -191,10 +196,7 @@ class PlayerListView(LeagueScopedMixin, generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return Player.objects.none()
         params = self.query(PlayerQuerySerializer)
-        players = Player.objects.filter(league=self.get_league())
-        if "active" in params:
-            players = players.filter(active=params["active"])
-        return players
+        return querysets.players_of(self.get_league(), active=params.get("active"))
 
 
 @extend_schema(
@@ -211,7 +213,7 @@ class PlayerDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Player.objects.none()
-        return Player.objects.filter(league=self.get_league())
+        return querysets.players_of(self.get_league())
 
 
 @extend_schema(
@@ -231,9 +233,9 @@ class PlayerHistoryView(LeagueScopedMixin, generics.GenericAPIView):
 
     def get(self, request: Request, league_slug: str, player_id: int) -> Response:
         params = self.query(VersionQuerySerializer)
-        player = get_object_or_404(Player, league=self.get_league(), pk=player_id)
+        player = get_object_or_404(querysets.players_of(self.get_league()), pk=player_id)
         config = self.config_for(params.get("version"))
-        points = [] if config is None else selectors.player_history(config, player)
+        points = [] if config is None else player_history(config, player)
         page = self.paginate_queryset(points)
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
@@ -254,7 +256,7 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return Event.objects.none()
         params = self.query(MatchQuerySerializer)
-        return selectors.match_events(
+        return querysets.match_events(
             self.get_league(),
             player_id=params.get("player"),
             date_from=params.get("date_from"),
@@ -311,7 +313,7 @@ class MatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Event.objects.none()
-        return selectors.match_events(self.get_league())
+        return querysets.match_events(self.get_league())
 
 
 @extend_schema(
@@ -330,7 +332,7 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
 
     def post(self, request: Request, league_slug: str, match_id: int) -> Response:
         league = self.get_league()
-        match = get_object_or_404(Event.objects.matches(), league=league, pk=match_id)
+        match = get_object_or_404(querysets.matches_of(league), pk=match_id)
         key = idempotency.client_key(request)
         serializer = VoidRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -415,22 +417,30 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
     def get(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()
         params = self.query(StandingsQuerySerializer)
-        config = self.config_for(params.get("version"))
+        # The publication and the current period are read once and shared by the cache
+        # validators and the leaderboard.
+        published = configurations.publication(league)
+        live = published.config if published else None
+        version = params.get("version")
+        config = live if version is None else self.config_version(version)
+        clock = ReadClock.of(config) if config else None
         period = standings.requested_period(config, params)
-        validators = standings.validators(league, config, request)
+        validators = standings.validators(league, config, published, clock, request)
         headers = validators.headers()
         if validators.matches(request.headers.get("If-None-Match")):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
-        board = selectors.leaderboard(
+        board = leaderboard(
             league,
             config=config,
+            is_live=live is not None and config is not None and live.pk == config.pk,
+            clock=clock,
             active_only=params.get("active", False),
             min_games=params.get("min_games", 0),
             search=params.get("search", ""),
             sort=params.get("ordering", "rank"),
             as_of_period=period,
             page=params.get("page", 1),
-            per_page=params.get("per_page", selectors.DEFAULT_PER_PAGE),
+            per_page=params.get("per_page", DEFAULT_PER_PAGE),
         )
         body = standings.page_body(request, board, validators.computed_at)
         return Response(StandingsPageSerializer(body).data, headers=headers)
@@ -449,10 +459,11 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
     def get(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()
         player_a, player_b, config = self.pair_from_query()
-        rows = selectors.head_to_head(league, config, player_a)
+        clock = ReadClock.of(config) if config else None
+        rows = head_to_head(league, config, player_a, clock=clock)
         row = next((r for r in rows if r.opponent_id == player_b.pk), None)
         if row is None:
-            _, _, expected = _matchup(league, config, player_a, player_b)
+            _, _, expected = _matchup(league, config, clock, player_a, player_b)
             wins = draws = losses = 0
         else:
             expected = row.win_probability
@@ -471,11 +482,15 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
 
 
 def _matchup(
-    league: League, config: RatingConfig | None, player_a: Player, player_b: Player
-) -> tuple[selectors.PlayerSummary, selectors.PlayerSummary, float]:
+    league: League,
+    config: RatingConfig | None,
+    clock: ReadClock | None,
+    player_a: Player,
+    player_b: Player,
+) -> tuple[PlayerSummary, PlayerSummary, float]:
     """Both players' current standing and A's expected score against B."""
-    a = selectors.player_summary(league, config, player_a)
-    b = selectors.player_summary(league, config, player_b)
+    a = player_summary(league, config, player_a, clock=clock)
+    b = player_summary(league, config, player_b, clock=clock)
     return a, b, float(win_probability(a.rating, a.rd, b.rating, b.rd))
 
 
@@ -495,7 +510,8 @@ class WinProbabilityView(LeagueScopedMixin, generics.GenericAPIView):
 
     def get(self, request: Request, league_slug: str) -> Response:
         player_a, player_b, config = self.pair_from_query()
-        a, b, p = _matchup(self.get_league(), config, player_a, player_b)
+        clock = ReadClock.of(config) if config else None
+        a, b, p = _matchup(self.get_league(), config, clock, player_a, player_b)
         body = {
             "version": None if config is None else config.version,
             "player_a": a,
@@ -518,7 +534,7 @@ class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return []
-        return selectors.config_versions(self.get_league())
+        return configurations.config_versions(self.get_league())
 
     @extend_schema(
         operation_id="configurations_list",
@@ -545,7 +561,7 @@ class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
             league, created_by=request.user, **serializer.validated_data
         )
         body = ConfigSerializer(
-            selectors.config_info(league, config), context=self.get_serializer_context()
+            configurations.config_info(league, config), context=self.get_serializer_context()
         ).data
         return self.created(body, "api:config-detail", version=config.version)
 
@@ -562,7 +578,7 @@ class ConfigDetailView(LeagueScopedMixin, generics.GenericAPIView):
 
     def get(self, request: Request, league_slug: str, version: int) -> Response:
         config = self.config_for(version)
-        info = selectors.config_info(self.get_league(), config)
+        info = configurations.config_info(self.get_league(), config)
         return Response(self.get_serializer(info).data)
 
 
@@ -579,12 +595,9 @@ class ReplayListView(LeagueScopedMixin, generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return Replay.objects.none()
         params = self.query(ReplayQuerySerializer)
-        replays = selectors.replays_of(self.get_league())
-        if "status" in params:
-            replays = replays.filter(status=params["status"])
-        if "version" in params:
-            replays = replays.filter(config__version=params["version"])
-        return replays
+        return querysets.replays_of(
+            self.get_league(), status=params.get("status"), version=params.get("version")
+        )
 
     @extend_schema(
         operation_id="replays_list",
@@ -603,7 +616,7 @@ class ReplayListView(LeagueScopedMixin, generics.ListAPIView):
     )
     def post(self, request: Request, league_slug: str) -> Response:
         replay = rating_services.request_full_replay(self.get_league(), requested_by=request.user)
-        replay = selectors.replays_of(self.get_league()).get(pk=replay.pk)
+        replay = querysets.replays_of(self.get_league()).get(pk=replay.pk)
         body = ReplaySerializer(replay, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
@@ -622,7 +635,7 @@ class ReplayDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Replay.objects.none()
-        return selectors.replays_of(self.get_league())
+        return querysets.replays_of(self.get_league())
 
 
 @extend_schema(tags=["replays"], responses={200: ProgressSerializer, **schema.errors(404)})

@@ -1,4 +1,4 @@
-"""Server time of the leaderboard and of a long player page, on PostgreSQL.
+"""Server time of the leaderboard, a long player page, the standings API and CSV, on PostgreSQL.
 
 A league of 10,000 players whose histories cover the last two years of weekly periods, plus
 one veteran with 500 played periods (about ten years) and a thousand recorded matches. The
@@ -186,6 +186,9 @@ def get(client: Client, url: str) -> Callable[[], object]:
         response = client.get(url)
         if response.status_code != 200:
             raise SystemExit(f"GET {url} answered {response.status_code}")
+        if response.streaming:
+            # A download is produced while it is read: time the whole body.
+            return b"".join(response.streaming_content)
         return response
 
     return call
@@ -232,6 +235,8 @@ def main() -> None:
     board_url = reverse("pages:league", kwargs={"league_slug": SLUG})
     player_url = reverse("pages:player", kwargs={"league_slug": SLUG, "player_slug": veteran.slug})
     as_of_url = board_url + f"?period={TOTAL_PERIODS - 27}"
+    api_url = reverse("api:standings", kwargs={"league_slug": SLUG})
+    export_url = reverse("pages:export_standings", kwargs={"league_slug": SLUG})
     cases = [
         ("baseline: SELECT 1", select_one),
         ("baseline: home page", get(client, reverse("pages:home"))),
@@ -241,6 +246,8 @@ def main() -> None:
         ("leaderboard as of 26 periods ago", get(client, as_of_url)),
         ("player page (500 periods)", get(client, player_url)),
         ("  + its rank history (htmx fragment)", get(client, player_url + "ranks/")),
+        ("standings API, first page", get(client, api_url)),
+        ("standings CSV (10,000 rows)", get(client, export_url)),
     ]  # fmt: skip
     results = {name: timed(call, args.requests) for name, call in cases}
     base_sql = statistics.median(results["baseline: SELECT 1"])

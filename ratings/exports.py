@@ -3,8 +3,9 @@
 Each export is a ``Table``: column names and an iterator of rows (tuples), streamed from
 the database so that a large league is never held in memory. Writers turn a table into
 CSV or JSON: dates as YYYY-MM-DD, floats in full precision (``repr``, which round-trips).
-Standings come from the pages' selectors (the same numbers as the leaderboard); history
-and results are read in one ordered query each.
+Standings come from the leaderboard's own statement, ranked once for the whole field (the
+same rows and numbers as the leaderboard's pages); history and results are read in one
+ordered query each.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import IO, Any
 from league.calendar import league_zone
 from league.models import Event, League
 from ratings.models import PlayerPeriod, RatingConfig
-from ratings.selectors import MAX_PER_PAGE, leaderboard, live_config
+from ratings.selectors.configurations import live_config
+from ratings.selectors.standings import every_standing
 
 STANDINGS_COLUMNS = (
     "rank",
@@ -83,28 +85,22 @@ def standings(league: League, config: RatingConfig | None = None) -> Table:
     chosen = _config(league, config)
 
     def rows() -> Iterator[tuple[Any, ...]]:
-        page = 1
-        while True:
-            board = leaderboard(league, config=chosen, page=page, per_page=MAX_PER_PAGE)
-            for row in board.rows:
-                yield (
-                    row.rank,
-                    row.name,
-                    row.rating,
-                    row.rd,
-                    row.low,
-                    row.high,
-                    row.volatility,
-                    row.games,
-                    row.wins,
-                    row.draws,
-                    row.losses,
-                    row.last_played,
-                    row.provisional,
-                )
-            if page >= board.num_pages:
-                return
-            page += 1
+        for row in every_standing(league, chosen):
+            yield (
+                row.rank,
+                row.name,
+                row.rating,
+                row.rd,
+                row.low,
+                row.high,
+                row.volatility,
+                row.games,
+                row.wins,
+                row.draws,
+                row.losses,
+                row.last_played,
+                row.provisional,
+            )
 
     return Table(STANDINGS_COLUMNS, rows())
 

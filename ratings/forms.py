@@ -9,7 +9,7 @@ from django import forms
 
 from league.models import League
 from ratings.models import RatingConfig
-from ratings.selectors import SORT_KEYS
+from ratings.selectors.standings import SORT_KEYS
 
 
 def _positive(label: str, hint: str = "") -> dict[str, Any]:

@@ -25,7 +25,6 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from league.models import Event, League
-from ratings import selectors
 from ratings import services as rating_services
 from ratings.backtest.grid import clean_grid, expand
 from ratings.backtest.models import Sweep, SweepRun
@@ -33,6 +32,7 @@ from ratings.engine.fold import MatchArrays
 from ratings.engine.scoring import Metrics, Scores, score_fold
 from ratings.models import RatingConfig
 from ratings.replay import engine_matches, league_player_ids, read_matches
+from ratings.selectors.configurations import live_config
 from ratings.time import engine_params, first_match_day, period_spec
 from ratings.validation import PARAMETERS, clean_config_params
 
@@ -44,7 +44,7 @@ CONFIG_FIELDS = PARAMETERS
 
 def base_parameters(league: League) -> dict[str, Any]:
     """The configuration a sweep varies: the live one, else the newest, else the defaults."""
-    config = selectors.live_config(league) or rating_services.latest_config(league)
+    config = live_config(league) or rating_services.latest_config(league)
     if config is None:
         base = dict(rating_services.default_params(league))
         version = None

@@ -10,9 +10,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from league.models import League
-from ratings import selectors
 from ratings.engine.errors import InvalidParameterError
 from ratings.forms import ConfigForm
+from ratings.selectors.configurations import (
+    config_versions,
+    describe_config,
+    live_config,
+    recent_replays,
+)
 from ratings.services import create_config, league_progress
 
 
@@ -36,7 +41,7 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not league.is_organiser(request.user):
         raise PermissionDenied("Only this league's organisers can change its configuration.")
-    live = selectors.live_config(league)
+    live = live_config(league)
     if request.method == "POST":
         form = ConfigForm(request.POST, league=league)
         if form.is_valid():
@@ -58,10 +63,10 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
     context = {
         "league": league,
         "form": form,
-        "live": selectors.config_info(league, live) if live else None,
-        "versions": selectors.config_versions(league),
+        "live": describe_config(live, is_live=True) if live else None,
+        "versions": config_versions(league),
         "progress": league_progress(league),
-        "replays": selectors.recent_replays(league),
+        "replays": recent_replays(league),
         "show_outcome": True,
     }
     return render(request, "pages/config.html", context)

@@ -16,12 +16,37 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
+from league.event_log import Page, event_log, match_list
 from league.models import League, Player
-from ratings import selectors
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.formatting import DASH, signed
 from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
+from ratings.selectors.common import ReadClock
+from ratings.selectors.configurations import (
+    config_versions,
+    describe_config,
+    live_config,
+    period_choices,
+    period_for_date,
+    projection_ready,
+)
+from ratings.selectors.players import (
+    HeadToHeadRow,
+    HistoryPoint,
+    head_to_head,
+    player_history,
+    player_results,
+    player_summary,
+)
+from ratings.selectors.standings import (
+    Leaderboard,
+    compare_versions,
+    featured_leaderboards,
+    leaderboard,
+    league_summaries,
+    rank_history,
+)
 from ratings.services import league_progress
 
 #: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
@@ -83,11 +108,11 @@ def _league(slug: str) -> League:
 
 def home(request: HttpRequest) -> HttpResponse:
     """Every league with its size, and the top of the busiest leagues' standings."""
-    leagues = selectors.league_summaries()
+    leagues = league_summaries()
     return render(
         request,
         "pages/home.html",
-        {"leagues": leagues, "featured": selectors.featured_leaderboards(leagues)},
+        {"leagues": leagues, "featured": featured_leaderboards(leagues)},
     )
 
 
@@ -95,7 +120,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     """The leaderboard: filters, sorting, search, pagination and standings as of a period."""
     league = _league(league_slug)
     form = LeaderboardFilterForm(request.GET or None)
-    config = selectors.live_config(league)
+    config = live_config(league)
     if form.is_bound and not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
@@ -104,7 +129,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     day = form.value("date", None)
     if config is not None and day is not None:
         try:
-            as_of = selectors.period_for_date(config, day)
+            as_of = period_for_date(config, day)
         except MatchBeforeAnchorError:
             messages.warning(
                 request,
@@ -112,9 +137,11 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
                 f"({config.period_anchor:%d %b %Y}); showing the current standings.",
             )
     sort = form.value("sort", "rank")
-    board = selectors.leaderboard(
+    board = leaderboard(
         league,
         config=config,
+        is_live=True,
+        clock=ReadClock.of(config) if config else None,
         active_only=form.value("active", False),
         min_games=form.value("min_games", 0),
         search=form.value("q", ""),
@@ -150,7 +177,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
                 "label": choice.label,
                 "selected": board.as_of is not None and board.as_of.index == choice.index,
             }
-            for choice in (selectors.period_choices(config) if config else [])
+            for choice in (period_choices(config) if config else [])
         ],
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_standings", league_slug=league.slug),
@@ -171,7 +198,7 @@ def _player_urls(league: League) -> str:
     return url.replace(marker, "{slug}")
 
 
-def _board_rows(league: League, board: selectors.Leaderboard) -> list[dict[str, object]]:
+def _board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
     """Leaderboard rows as display text, formatted once in Python.
 
     Django's number localisation and ``floatformat`` cost more than everything else on a
@@ -203,7 +230,7 @@ def _board_rows(league: League, board: selectors.Leaderboard) -> list[dict[str, 
     return rows
 
 
-def _history_tables(history: list[selectors.HistoryPoint]) -> tuple[str, str]:
+def _history_tables(history: list[HistoryPoint]) -> tuple[str, str]:
     """The rows of the tables behind the two charts (rating, volatility), newest first.
 
     A 500-period history makes thousands of cells: they are formatted here in one pass
@@ -229,7 +256,7 @@ def _history_tables(history: list[selectors.HistoryPoint]) -> tuple[str, str]:
     return rating_html, volatility_html
 
 
-def _result_rows(league: League, results: selectors.Page) -> list[dict[str, object]]:
+def _result_rows(league: League, results: Page) -> list[dict[str, object]]:
     url = _player_urls(league)
     rows = []
     for result in results.items:
@@ -251,7 +278,7 @@ def _result_rows(league: League, results: selectors.Page) -> list[dict[str, obje
     return rows
 
 
-def _head_to_head_rows(league: League, rows: list[selectors.HeadToHeadRow]) -> list[dict]:
+def _head_to_head_rows(league: League, rows: list[HeadToHeadRow]) -> list[dict]:
     url = _player_urls(league)
     return [
         {
@@ -269,13 +296,12 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     """A player's rating chart, results, head-to-head records and rank history."""
     league = _league(league_slug)
     player = get_object_or_404(Player, league=league, slug=player_slug)
-    config = selectors.live_config(league)
-    history = selectors.player_history(config, player) if config else []
-    results = selectors.player_results(
-        league, player, config=config, page=_int(request.GET.get("page"), 1)
-    )
+    config = live_config(league)
+    clock = ReadClock.of(config) if config else None
+    history = player_history(config, player) if config else []
+    results = player_results(league, player, config=config, page=_int(request.GET.get("page"), 1))
     rating_rows, volatility_rows = _history_tables(history)
-    head_to_head = selectors.head_to_head(league, config, player)
+    records = head_to_head(league, config, player, clock=clock)
     chart = {
         "labels": [point.end.isoformat() for point in history],
         "periods": [point.period for point in history],
@@ -287,8 +313,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     context = {
         "league": league,
         "player": player,
-        "config": selectors.config_info(league, config) if config else None,
-        "summary": selectors.player_summary(league, config, player),
+        "config": describe_config(config, is_live=True) if config else None,
+        "summary": player_summary(league, config, player, clock=clock),
         "history": history,
         "rating_rows": rating_rows,
         "volatility_rows": volatility_rows,
@@ -296,8 +322,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "results": results,
         "pager": _pager(request.GET, results.page, results.num_pages),
         "result_rows": _result_rows(league, results),
-        "head_to_head": head_to_head,
-        "head_to_head_rows": _head_to_head_rows(league, head_to_head),
+        "head_to_head": records,
+        "head_to_head_rows": _head_to_head_rows(league, records),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
     }
@@ -307,7 +333,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
 def _paged_list(
     request: HttpRequest,
     league_slug: str,
-    select: Callable[..., selectors.Page],
+    select: Callable[..., Page],
     name: str,
     template: str,
 ) -> HttpResponse:
@@ -326,12 +352,12 @@ def _paged_list(
 
 def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Every recorded match, voided ones marked."""
-    return _paged_list(request, league_slug, selectors.match_list, "matches", "pages/matches.html")
+    return _paged_list(request, league_slug, match_list, "matches", "pages/matches.html")
 
 
 def events(request: HttpRequest, league_slug: str) -> HttpResponse:
     """The append-only event log, newest first."""
-    return _paged_list(request, league_slug, selectors.event_log, "events", "pages/events.html")
+    return _paged_list(request, league_slug, event_log, "events", "pages/events.html")
 
 
 def _version(league: League, raw: str | None) -> RatingConfig | None:
@@ -347,11 +373,11 @@ def _version(league: League, raw: str | None) -> RatingConfig | None:
 def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Standings under two configuration versions side by side (``?a=1&b=2``)."""
     league = _league(league_slug)
-    versions = selectors.config_versions(league)
+    versions = config_versions(league)
     config_a = _version(league, request.GET.get("a"))
     config_b = _version(league, request.GET.get("b"))
     if config_b is None:
-        config_b = selectors.live_config(league)
+        config_b = live_config(league)
     if config_a is None and config_b is not None:
         older = [info for info in versions if info.version < config_b.version]
         if older:
@@ -360,10 +386,10 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     pending = [
         config.version
         for config in (config_a, config_b)
-        if config is not None and not selectors.projection_ready(config)
+        if config is not None and not projection_ready(config)
     ]
     if config_a is not None and config_b is not None and not pending:
-        comparison = selectors.compare_versions(
+        comparison = compare_versions(
             league, config_a, config_b, page=_int(request.GET.get("page"), 1)
         )
     context = {
@@ -387,8 +413,8 @@ def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> Ht
     """
     league = _league(league_slug)
     player = get_object_or_404(Player, league=league, slug=player_slug)
-    config = selectors.live_config(league)
-    ranks = selectors.rank_history(config, player) if config else []
+    config = live_config(league)
+    ranks = rank_history(config, player) if config else []
     context = {
         "league": league,
         "player": player,

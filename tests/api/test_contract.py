@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league.models import Event
-from ratings.models import PlayerPeriod, RatingConfig, Replay, Standing
+from ratings.models import PlayerPeriod, Publication, RatingConfig, Replay, Standing
 
 pytestmark = pytest.mark.django_db
 
@@ -518,6 +520,34 @@ def test_standings_without_configuration(anon, league):
     assert response.status_code == 200
     assert response.data["version"] is None
     assert response.data["results"] == []
+
+
+def test_standings_read_the_publication_and_the_current_period_once(anon, rated):
+    # The cache validators, the leaderboard and its description all need the live
+    # version and the current period (which reads the league's latest match): one
+    # request reads each once and shares them.
+    with CaptureQueriesContext(connection) as captured:
+        response = anon.get(url("standings", rated))
+    assert response.status_code == 200
+    assert response.data["is_live"] is True
+    statements = [query["sql"] for query in captured.captured_queries]
+    publication_reads = [sql for sql in statements if Publication._meta.db_table in sql]
+    events = Event._meta.db_table
+    latest_match = f'SELECT "{events}"."played_at" AS "played_at" FROM'
+    latest_match_reads = [sql for sql in statements if sql.startswith(latest_match)]
+    assert len(publication_reads) == 1, publication_reads
+    assert len(latest_match_reads) == 1, latest_match_reads
+    # League, publication, latest match, players and projection (the validators), then
+    # the leaderboard: its page, its count, last played days and changes.
+    assert len(statements) <= 9, statements
+
+
+def test_standings_of_another_version_say_they_are_not_live(anon, org, rated):
+    assert org.post(url("config-list", rated), {"tau": 0.9}, format="json").status_code == 201
+    old = anon.get(url("standings", rated), {"version": 1})
+    assert (old.data["version"], old.data["is_live"]) == (1, True)
+    newer = anon.get(url("standings", rated), {"version": 2})
+    assert (newer.data["version"], newer.data["is_live"]) == (2, False)
 
 
 def test_standings_etag_gives_304_until_something_changes(

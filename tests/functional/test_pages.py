@@ -6,7 +6,9 @@ docs/glicko2.md (RD growth, 95% interval, win probability), never by the selecto
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 import json
 import math
 import re
@@ -14,14 +16,19 @@ from unittest import mock
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import services as league_services
-from league.models import League, Player
-from ratings import selectors
+from league.csv_import import import_results
+from league.event_log import MAX_PER_PAGE
+from league.models import Event, League, Player
 from ratings import services as rating_services
-from ratings.models import PlayerPeriod, RatingConfig, Replay, Standing
+from ratings.models import PlayerPeriod, Publication, RatingConfig, Replay, Standing
+from ratings.selectors.common import ReadClock
+from ratings.selectors.standings import leaderboard
 from tests.functional.conftest import rate
 
 pytestmark = pytest.mark.django_db
@@ -203,24 +210,24 @@ def test_unknown_sort_is_reported_and_ignored(client, club):
 
 def test_selector_refuses_an_unknown_sort(club):
     with pytest.raises(ValueError, match="Unknown sort"):
-        selectors.leaderboard(club["league"], sort="rating; DROP TABLE")
+        leaderboard(club["league"], sort="rating; DROP TABLE")
 
 
 def test_pagination_is_done_in_the_query(club):
     league = club["league"]
-    first = selectors.leaderboard(league, per_page=3)
-    second = selectors.leaderboard(league, per_page=3, page=2)
+    first = leaderboard(league, per_page=3)
+    second = leaderboard(league, per_page=3, page=2)
     assert [row.rank for row in first.rows] == [1, 2, 3]
     assert [row.rank for row in second.rows] == [4]
     assert (first.total, first.num_pages) == (4, 2)
-    beyond = selectors.leaderboard(league, per_page=3, page=9)
+    beyond = leaderboard(league, per_page=3, page=9)
     assert beyond.page == 2
     assert [row.rank for row in beyond.rows] == [4]
 
 
 def test_change_over_the_last_periods(club):
     league, config, ann = club["league"], club["config"], club["ann"]
-    board = selectors.leaderboard(league, as_of_period=4, change_periods=2)
+    board = leaderboard(league, as_of_period=4, change_periods=2)
     ann_row = next(row for row in board.rows if row.name == "Ann Archer")
     after_2 = PlayerPeriod.objects.get(config=config, player=ann, period_index=2).rating
     after_4 = PlayerPeriod.objects.get(config=config, player=ann, period_index=4).rating
@@ -228,11 +235,11 @@ def test_change_over_the_last_periods(club):
     dan_row = next(row for row in board.rows if row.name == "Dan Dyer")
     assert dan_row.change == pytest.approx(dan_row.rating - config.initial_rating)
     # Nobody has played in the last four (current) periods.
-    assert all(row.change is None for row in selectors.leaderboard(league).rows)
+    assert all(row.change is None for row in leaderboard(league).rows)
 
 
 def test_change_as_of_a_past_period_ignores_games_after_it(club):
-    board = selectors.leaderboard(club["league"], as_of_period=3, change_periods=1)
+    board = leaderboard(club["league"], as_of_period=3, change_periods=1)
     changes = {row.name: row.change for row in board.rows}
     # Cat played in periods 1 and 4: none in the window (period 3), whatever came later.
     assert changes["Cat Cooper"] is None
@@ -304,6 +311,113 @@ def test_unknown_league_is_404(client, db):
     for name in ("matches", "events", "compare", "progress", "config"):
         url = reverse(f"pages:{name}", kwargs={"league_slug": "nowhere"})
         assert client.get(url).status_code == 404, name
+
+
+# --- One clock per request; the standings export ---------------------------------------
+
+
+def statements_during(call) -> list[str]:
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def publication_reads(statements: list[str]) -> list[str]:
+    return [sql for sql in statements if Publication._meta.db_table in sql]
+
+
+def latest_match_reads(statements: list[str]) -> list[str]:
+    """The query behind the current period: the league's latest live match."""
+    prefix = f'SELECT "{Event._meta.db_table}"."played_at" AS "played_at" FROM'
+    return [sql for sql in statements if sql.startswith(prefix)]
+
+
+@pytest.mark.parametrize("page", ["league", "player"])
+def test_a_page_reads_the_live_configuration_and_the_current_period_once(client, club, page):
+    url = league_url(club["league"]) if page == "league" else player_url(club["ann"])
+    statements = statements_during(lambda: client.get(url))
+    # Once for the selectors, once for the replay progress banner (``league_progress``).
+    assert len(publication_reads(statements)) <= 2, publication_reads(statements)
+    assert len(latest_match_reads(statements)) == 1, latest_match_reads(statements)
+    assert len(statements) <= {"league": 11, "player": 17}[page], statements
+
+
+def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
+    league, config = club["league"], club["config"]
+    current = weeks_since_anchor(league, dt.date(2024, 1, 1))
+    later = ReadClock(config.pk, current + 10)
+    boards = []
+    statements = statements_during(
+        lambda: boards.append(leaderboard(league, config=config, is_live=True, clock=later))
+    )
+    assert latest_match_reads(statements) == []
+    assert publication_reads(statements) == []
+    (board,) = boards
+    assert board.current_period.index == current + 10
+    assert board.config.is_live
+    standings = {s.player.display_name: s for s in Standing.objects.filter(config=config)}
+    for row in board.rows:
+        expected = expected_rd_now(standings[row.name], current + 10)
+        assert row.rd == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_clock_of_another_configuration_is_refused(club):
+    league, v1 = club["league"], club["config"]
+    v2 = rate(league, tau=1.2)
+    with pytest.raises(ValueError, match="read clock"):
+        leaderboard(league, config=v2, clock=ReadClock.of(v1))
+
+
+def test_a_leaderboard_of_an_older_version_says_it_is_not_live(club):
+    league, v1 = club["league"], club["config"]
+    rate(league, tau=1.2)
+    assert not leaderboard(league, config=v1).config.is_live
+    assert leaderboard(league).config.is_live
+
+
+def test_the_standings_export_ranks_once_and_equals_the_leaderboard_pages(client, league):
+    pairs = MAX_PER_PAGE // 2 + 80
+    lines = [
+        f"2024-01-0{2 + i % 5},P{i:03d}a,P{(7 * i) % pairs:03d}b,{('1', '0.5', '0')[i % 3]}\n"
+        for i in range(pairs)
+    ] + [
+        f"2024-01-1{i % 5},P{i:03d}a,P{(i + 1) % pairs:03d}a,{('0', '1', '0.5')[(i // 3) % 3]}\n"
+        for i in range(pairs)
+    ]
+    data = ("date,player_a,player_b,score_a\n" + "".join(lines)).encode()
+    assert import_results(league, io.BytesIO(data), create_players=True).ok
+    rate(league, period_anchor=dt.date(2024, 1, 1), period_length=7)
+    url = reverse("pages:export_standings", kwargs={"league_slug": league.slug})
+    bodies = []
+    statements = statements_during(
+        lambda: bodies.append(b"".join(client.get(url).streaming_content).decode())
+    )
+    assert len([sql for sql in statements if "RANK() OVER" in sql]) == 1
+    exported = list(csv.DictReader(io.StringIO(bodies[0])))
+    first = leaderboard(league, per_page=MAX_PER_PAGE)
+    pages = [first] + [
+        leaderboard(league, per_page=MAX_PER_PAGE, page=number)
+        for number in range(2, first.num_pages + 1)
+    ]
+    shown = [row for board in pages for row in board.rows]
+    assert len(exported) == len(shown) == 2 * pairs > MAX_PER_PAGE
+    assert 1 < len({row.rank for row in shown}) < len(shown)  # several ranks, with ties
+    assert [
+        (
+            row["rank"], row["player"], row["rating"], row["rd"], row["interval_low"],
+            row["interval_high"], row["volatility"], row["games"], row["wins"], row["draws"],
+            row["losses"], row["last_played"], row["provisional"],
+        )
+        for row in exported
+    ] == [
+        (
+            str(row.rank), row.name, repr(row.rating), repr(row.rd), repr(row.low),
+            repr(row.high), repr(row.volatility), str(row.games), str(row.wins),
+            str(row.draws), str(row.losses), row.last_played.isoformat(),
+            "true" if row.provisional else "false",
+        )
+        for row in shown
+    ]  # fmt: skip
 
 
 # --- Replay progress -------------------------------------------------------------------

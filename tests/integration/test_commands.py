@@ -439,7 +439,7 @@ def test_bad_input_from_the_shell_exits_non_zero_with_the_message(args, code, me
 
 def test_export_ratings_pages_through_a_large_leaderboard(league):
     from league.csv_import import import_results
-    from ratings.selectors import MAX_PER_PAGE
+    from league.event_log import MAX_PER_PAGE
     from ratings.services import create_config
 
     pairs = MAX_PER_PAGE // 2 + 5

@@ -1,0 +1,170 @@
+"""Reads of a league's event log that need no rating: the match list and the event log.
+
+Both read ``Event`` rows only (no projection), newest first, one page at a time, as plain
+dataclasses whose text (an event's summary, a match's result) is composed here once for
+every page that shows it. ``Page`` is the page of any list: the read side's lists (a
+player's results, a version comparison) use it too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from math import ceil
+
+from league.calendar import league_zone, local_day
+from league.models import Event, League
+
+DEFAULT_PER_PAGE = 50
+MAX_PER_PAGE = 500
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of any list, with its position."""
+
+    items: list
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def num_pages(self) -> int:
+        return max(1, ceil(self.total / self.per_page))
+
+
+def clamp_page(page: int, per_page: int) -> tuple[int, int]:
+    """``page`` at least 1 and ``per_page`` between 1 and ``MAX_PER_PAGE``."""
+    per_page = max(1, min(int(per_page), MAX_PER_PAGE))
+    return max(1, int(page)), per_page
+
+
+def last_page_at_most(page: int, total: int, per_page: int) -> int:
+    """``page``, or the last page of ``total`` items when ``page`` is past it."""
+    return min(page, max(1, ceil(total / per_page)))
+
+
+def _score_text(score_a: Decimal) -> str:
+    dash = "\u2013"
+    texts = {
+        Decimal("1"): f"1{dash}0",
+        Decimal("0.5"): f"\u00bd{dash}\u00bd",
+        Decimal("0"): f"0{dash}1",
+    }
+    return texts.get(score_a, str(score_a))
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    seq: int
+    played_on: dt.date
+    player_a: str
+    player_a_slug: str
+    player_b: str
+    player_b_slug: str
+    score_a: Decimal
+    score_b: Decimal
+    points: str
+    note: str
+    voided_by: int | None
+    replaces: int | None
+
+    @property
+    def result(self) -> str:
+        """The result from player A's side, as the event log writes it (1, ½ or 0 each)."""
+        return _score_text(self.score_a)
+
+
+@dataclass(frozen=True)
+class EventRow:
+    seq: int
+    kind: str
+    kind_label: str
+    recorded_at: dt.datetime
+    recorded_by: str
+    summary: str
+    reason: str
+    voided_by: int | None
+    voids: int | None
+
+
+def match_list(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE) -> Page:
+    """Every recorded match, newest first; voided ones say which event voided them."""
+    page, per_page = clamp_page(page, per_page)
+    matches = Event.objects.matches().filter(league=league).order_by("-played_at", "-seq")
+    total = matches.count()
+    page = last_page_at_most(page, total, per_page)
+    offset = (page - 1) * per_page
+    tz = league_zone(league)
+    items = [
+        MatchRow(
+            seq=seq,
+            played_on=local_day(played_at, tz),
+            player_a=a_name,
+            player_a_slug=a_slug,
+            player_b=b_name,
+            player_b_slug=b_slug,
+            score_a=score_a,
+            score_b=Decimal(1) - score_a,
+            points=points,
+            note=note,
+            voided_by=voided_by,
+            replaces=replaces,
+        )
+        for (
+            seq, played_at, a_name, a_slug, b_name, b_slug, score_a, points, note, voided_by,
+            replaces,
+        ) in matches.values_list(
+            "seq", "played_at", "player_a__display_name", "player_a__slug",
+            "player_b__display_name", "player_b__slug", "score_a", "points", "note",
+            "voided_by__seq", "replaces__seq",
+        )[offset : offset + per_page]
+    ]  # fmt: skip
+    return Page(items, total, page, per_page)
+
+
+def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE) -> Page:
+    """Every event of the league, newest first, described in words."""
+    page, per_page = clamp_page(page, per_page)
+    events = Event.objects.filter(league=league).order_by("-seq")
+    total = events.count()
+    page = last_page_at_most(page, total, per_page)
+    offset = (page - 1) * per_page
+    tz = league_zone(league)
+    labels = dict(Event.Kind.choices)
+    items = []
+    for (
+        seq, kind, recorded_at, recorded_by, player, played_at, a_name, b_name, score_a,
+        points, reason, voids, voids_a, voids_b, voided_by, replaces,
+    ) in events.values_list(
+        "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
+        "played_at", "player_a__display_name", "player_b__display_name", "score_a", "points",
+        "reason", "voids__seq", "voids__player_a__display_name",
+        "voids__player_b__display_name", "voided_by__seq", "replaces__seq",
+    )[offset : offset + per_page]:  # fmt: skip
+        if kind == Event.Kind.PLAYER_REGISTERED:
+            summary = f"{player} registered"
+        elif kind == Event.Kind.MATCH_RECORDED:
+            summary = f"{a_name} {_score_text(score_a)} {b_name}"
+            if points:
+                summary += f" ({points})"
+            summary += f", played {local_day(played_at, tz):%d %b %Y}"
+            if replaces:
+                summary += f"; corrects match #{replaces}"
+        else:
+            summary = f"Match #{voids} ({voids_a} v {voids_b}) voided"
+        items.append(
+            EventRow(
+                seq=seq,
+                kind=kind,
+                kind_label=labels.get(kind, kind),
+                recorded_at=recorded_at.astimezone(tz),
+                recorded_by=recorded_by or "",
+                summary=summary,
+                reason=reason,
+                voided_by=voided_by,
+                voids=voids,
+            )
+        )
+    return Page(items, total, page, per_page)

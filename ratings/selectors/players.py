@@ -1,0 +1,336 @@
+"""The player read model: a player's summary, rating history, results and head-to-head.
+
+The player page issues a fixed number of small queries whatever the length of the history.
+Current RDs are grown to the period of a ``ReadClock``, which the caller builds once for
+the page (or each selector reads the current period itself without one).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import Count, Q
+
+from league.calendar import league_zone, local_day
+from league.event_log import DEFAULT_PER_PAGE, Page, clamp_page, last_page_at_most
+from league.models import Event, League, Player
+from ratings.engine.prediction import win_probability
+from ratings.models import PlayerPeriod, RatingConfig, Standing
+from ratings.selectors.common import Interval, ReadClock, local_date, rd_now
+from ratings.selectors.configurations import live_config
+from ratings.time import period_spec
+
+
+@dataclass(frozen=True)
+class PlayerSummary(Interval):
+    """A player's current standing under one configuration (``rank`` None when unrated)."""
+
+    player_id: int
+    name: str
+    slug: str
+    active: bool
+    rank: int | None
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    last_played: dt.date | None
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class HistoryPoint(Interval):
+    period: int
+    start: dt.date
+    end: dt.date
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    change: float
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    seq: int
+    played_on: dt.date
+    opponent: str
+    opponent_slug: str
+    score: Decimal
+    outcome: str
+    points: str
+    period: int | None
+    rating_change: float | None
+    note: str
+
+
+@dataclass(frozen=True)
+class HeadToHeadRow:
+    opponent_id: int
+    opponent: str
+    opponent_slug: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_probability: float
+
+
+def player_summary(
+    league: League,
+    config: RatingConfig | None,
+    player: Player,
+    *,
+    clock: ReadClock | None = None,
+) -> PlayerSummary:
+    """The player's current rank and rating (the initial values while unrated)."""
+    standing = None
+    if config is not None:
+        standing = (
+            Standing.objects.filter(config=config, player=player, games__gt=0)
+            .values_list(
+                "rating",
+                "rd",
+                "volatility",
+                "last_period",
+                "games",
+                "wins",
+                "draws",
+                "losses",
+                "last_played_at",
+            )
+            .first()
+        )
+    if standing is None:
+        rating = config.initial_rating if config else 1500.0
+        rd = config.initial_rd if config else 350.0
+        vol = config.initial_volatility if config else 0.06
+        return PlayerSummary(
+            player.pk, player.display_name, player.slug, player.active, None, rating, rd,
+            vol, 0, 0, 0, 0, None, True,
+        )  # fmt: skip
+    rating, rd, vol, last, games, wins, draws, losses, last_played_at = standing
+    rank = Standing.objects.filter(config=config, games__gt=0, rating__gt=rating).count() + 1
+    rd_shown = rd_now(config, rd, vol, last, ReadClock.period_for(config, clock))
+    return PlayerSummary(
+        player_id=player.pk,
+        name=player.display_name,
+        slug=player.slug,
+        active=player.active,
+        rank=rank,
+        rating=rating,
+        rd=rd_shown,
+        volatility=vol,
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        last_played=local_date(last_played_at, league_zone(league)),
+        provisional=rd_shown > settings.PROVISIONAL_RD,
+    )
+
+
+def player_history(config: RatingConfig, player: Player) -> list[HistoryPoint]:
+    """One point per period the player played, oldest first."""
+    rows = (
+        PlayerPeriod.objects.filter(config=config, player=player)
+        .order_by("period_index")
+        .values_list(
+            "period_index",
+            "period_start",
+            "period_end",
+            "rating",
+            "rd",
+            "volatility",
+            "games",
+            "wins",
+            "draws",
+            "losses",
+            "rating_before",
+        )
+    )
+    return [
+        HistoryPoint(
+            period=index,
+            start=start,
+            end=end,
+            rating=rating,
+            rd=rd,
+            volatility=vol,
+            games=games,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+            change=rating - before,
+        )
+        for index, start, end, rating, rd, vol, games, wins, draws, losses, before in rows
+    ]
+
+
+#: "3-1", "3:1" or the same with an en dash.
+_POINTS = re.compile(r"^\s*(\d+)\s*([-\u2013:])\s*(\d+)\s*$")
+
+
+def _points_for(points: str, as_player_a: bool) -> str:
+    """The recorded points from the player's side ("3-1" read as player B is "1-3")."""
+    match = _POINTS.match(points)
+    if as_player_a or not match:
+        return points
+    return f"{match.group(3)}{match.group(2)}{match.group(1)}"
+
+
+_OUTCOME = {Decimal("1"): "Win", Decimal("0.5"): "Draw", Decimal("0"): "Loss"}
+
+
+def player_results(
+    league: League,
+    player: Player,
+    *,
+    config: RatingConfig | None = None,
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+) -> Page:
+    """The player's counted matches, newest first, with the rating change of each period."""
+    page, per_page = clamp_page(page, per_page)
+    config = config or live_config(league)
+    matches = (
+        Event.objects.live_matches()
+        .filter(league=league)
+        .filter(Q(player_a=player) | Q(player_b=player))
+        .order_by("-played_at", "-seq")
+    )
+    total = matches.count()
+    page = last_page_at_most(page, total, per_page)
+    offset = (page - 1) * per_page
+    fetched = list(
+        matches.values_list(
+            "seq",
+            "played_at",
+            "player_a_id",
+            "player_a__display_name",
+            "player_a__slug",
+            "player_b__display_name",
+            "player_b__slug",
+            "score_a",
+            "points",
+            "note",
+        )[offset : offset + per_page]
+    )
+    tz = league_zone(league)
+    spec = period_spec(config) if config else None
+    periods: dict[int, int | None] = {}
+    for seq, played_at, *_ in fetched:
+        day = local_day(played_at, tz)
+        periods[seq] = spec.index_of(day) if spec and day >= spec.anchor else None
+    changes: dict[int, float] = {}
+    if config is not None:
+        changes = {
+            index: after - before
+            for index, after, before in PlayerPeriod.objects.filter(
+                config=config, player=player, period_index__in=set(periods.values()) - {None}
+            ).values_list("period_index", "rating", "rating_before")
+        }
+    items = []
+    for seq, played_at, a_id, a_name, a_slug, b_name, b_slug, score_a, points, note in fetched:
+        as_a = a_id == player.pk
+        score = score_a if as_a else Decimal(1) - score_a
+        period = periods[seq]
+        items.append(
+            ResultRow(
+                seq=seq,
+                played_on=local_day(played_at, tz),
+                opponent=b_name if as_a else a_name,
+                opponent_slug=b_slug if as_a else a_slug,
+                score=score,
+                outcome=_OUTCOME.get(score, str(score)),
+                points=_points_for(points, as_a),
+                period=period,
+                rating_change=changes.get(period) if period is not None else None,
+                note=note,
+            )
+        )
+    return Page(items, total, page, per_page)
+
+
+def _current_states(
+    config: RatingConfig | None, player_ids: Sequence[int], clock: ReadClock | None
+) -> dict[int, tuple[float, float]]:
+    """(rating, RD grown to now) of each player; unrated players get the initial values."""
+    if config is None:
+        return dict.fromkeys(player_ids, (1500.0, 350.0))
+    now = ReadClock.period_for(config, clock)
+    states = dict.fromkeys(player_ids, (config.initial_rating, config.initial_rd))
+    for pid, rating, rd, vol, last in Standing.objects.filter(
+        config=config, player_id__in=list(player_ids), games__gt=0
+    ).values_list("player_id", "rating", "rd", "volatility", "last_period"):
+        states[pid] = (rating, rd_now(config, rd, vol, last, now))
+    return states
+
+
+def head_to_head(
+    league: League,
+    config: RatingConfig | None,
+    player: Player,
+    *,
+    clock: ReadClock | None = None,
+) -> list[HeadToHeadRow]:
+    """Per opponent: the player's W-D-L and the probability they win a next game."""
+    live = Event.objects.live_matches().filter(league=league)
+    tallies: dict[int, list[int]] = {}
+    for mine, theirs in (("player_a", "player_b"), ("player_b", "player_a")):
+        won = Decimal("1") if mine == "player_a" else Decimal("0")
+        lost = Decimal("0") if mine == "player_a" else Decimal("1")
+        grouped = (
+            live.filter(**{mine: player})
+            .values_list(f"{theirs}_id")
+            .annotate(
+                wins=Count("pk", filter=Q(score_a=won)),
+                draws=Count("pk", filter=Q(score_a=Decimal("0.5"))),
+                losses=Count("pk", filter=Q(score_a=lost)),
+            )
+            .order_by()
+        )
+        for opponent_id, wins, draws, losses in grouped:
+            tally = tallies.setdefault(opponent_id, [0, 0, 0])
+            tally[0] += wins
+            tally[1] += draws
+            tally[2] += losses
+    if not tallies:
+        return []
+    names = {
+        pid: (name, slug)
+        for pid, name, slug in Player.objects.filter(pk__in=list(tallies)).values_list(
+            "pk", "display_name", "slug"
+        )
+    }
+    states = _current_states(config, [player.pk, *tallies], clock)
+    mine_rating, mine_rd = states[player.pk]
+    rows = []
+    for opponent_id, (wins, draws, losses) in tallies.items():
+        rating, rd = states[opponent_id]
+        name, slug = names[opponent_id]
+        rows.append(
+            HeadToHeadRow(
+                opponent_id=opponent_id,
+                opponent=name,
+                opponent_slug=slug,
+                games=wins + draws + losses,
+                wins=wins,
+                draws=draws,
+                losses=losses,
+                win_probability=float(win_probability(mine_rating, mine_rd, rating, rd)),
+            )
+        )
+    rows.sort(key=lambda row: (-row.games, row.opponent))
+    return rows
