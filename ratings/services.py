@@ -2,7 +2,7 @@
 
 A league's first configuration (used when results arrive before any was chosen) is defined in
 one place, :func:`default_params`: weekly periods anchored at the league's start date and the
-Glicko-2 defaults of ``ratings.validation.DEFAULTS``.
+Glicko-2 defaults of ``ratings.parameters.DEFAULTS``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from league.event_store import lock_league
 from league.models import League
 from ratings import replay as replay_module
 from ratings.models import Publication, RatingConfig, Replay
+from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.time import first_match_day, period_spec
-from ratings.validation import DEFAULTS, PARAMETERS, clean_config_params
 
 ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
 #: Seconds between two tries to take a league's replay lock in :func:`run_replay`.

@@ -32,9 +32,9 @@ from ratings.backtest.models import Sweep, SweepRun
 from ratings.engine.fold import MatchArrays
 from ratings.engine.scoring import Metrics, Scores, score_fold
 from ratings.models import RatingConfig
+from ratings.parameters import PARAMETERS, clean_config_params
 from ratings.replay import engine_matches, league_player_ids, read_matches
 from ratings.time import engine_params, first_match_day, period_spec
-from ratings.validation import PARAMETERS, clean_config_params
 
 logger = logging.getLogger(__name__)
 
