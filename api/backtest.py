@@ -68,7 +68,7 @@ class SweepRunSerializer(serializers.ModelSerializer):
 
 class SweepSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    best_run = serializers.PrimaryKeyRelatedField(read_only=True)
+    best_run = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     best_parameters = serializers.SerializerMethodField()
     runs = SweepRunSerializer(many=True, read_only=True)
 
