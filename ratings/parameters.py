@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
@@ -61,7 +61,7 @@ class Parameter:
     maximum: Bound | None = None
     positive: bool = False
     optional: bool = False
-    choices: tuple[str, ...] = field(default=())
+    choices: tuple[str, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -91,13 +91,6 @@ class Parameter:
             relation = "at most" if high.inclusive else "less than"
             return f"{self.noun} must be {relation} {_number(high.value)}."
         return None
-
-    def check(self, value: Any) -> None:
-        """Raise ``ValidationError`` (code ``out_of_range``) when a number is out of range."""
-        if isinstance(value, Real) and not isinstance(value, bool):
-            message = self.problem(float(value))
-            if message is not None:
-                raise ValidationError(message, code="out_of_range")
 
     @property
     def range_text(self) -> str:

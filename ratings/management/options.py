@@ -45,12 +45,13 @@ def add_config_arguments(parser: CommandParser) -> None:
         help=BY_NAME["period_anchor"].help,
     )
     for parameter in NUMBER_OPTIONS:
+        default = "" if parameter.default is None else f" A first version has {parameter.default}."
         parser.add_argument(
             parameter.flag,
             type=float,
             dest=parameter.name,
             metavar=parameter.name.split("_")[-1].upper(),
-            help=f"{parameter.label}: {parameter.help_text} (default {parameter.default})",
+            help=f"{parameter.label}. {parameter.help_text}{default}",
         )
 
 
