@@ -28,6 +28,7 @@ from api.fields import (
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from ratings.models import RatingConfig, Replay
+from ratings.parameters import BY_NAME
 from ratings.selectors.standings import SORT_KEYS
 
 MAX_ROUND_ROWS = 200
@@ -272,23 +273,40 @@ class ConfigSerializer(serializers.Serializer):
         return (info.created_by or None) if _is_organiser(self) else None
 
 
+def _parameter_field(name: str) -> serializers.Field:
+    """A rating parameter's input field, from the table (``ratings.parameters``).
+
+    Strict JSON types (``api.fields``); the bounds are the table's validators, so an
+    out-of-range value gets the same message as on the configuration page and in the
+    admin, and the schema shows them as ``minimum``/``maximum``.
+    """
+    parameter = BY_NAME[name]
+    field_class = StrictIntegerField if parameter.kind is int else StrictFloatField
+    return field_class(
+        required=False,
+        allow_null=parameter.optional,
+        help_text=parameter.help_text,
+        validators=parameter.validators(),
+    )
+
+
 class CreateConfigSerializer(serializers.Serializer):
     """Parameters of a new configuration version; omitted ones take the service's defaults."""
 
-    tau = StrictFloatField(required=False, min_value=0.01, max_value=10.0)
-    initial_rating = StrictFloatField(required=False, min_value=-10000.0, max_value=10000.0)
-    initial_rd = StrictFloatField(required=False, min_value=1.0, max_value=1000.0)
-    initial_volatility = StrictFloatField(required=False, min_value=0.0001, max_value=1.0)
-    period_unit = serializers.ChoiceField(choices=RatingConfig.PeriodUnit.choices, required=False)
-    period_length = StrictIntegerField(required=False, min_value=1, max_value=366)
-    period_anchor = serializers.DateField(required=False)
-    max_rd = StrictFloatField(required=False, min_value=1.0, max_value=1000.0)
-    volatility_ceiling = StrictFloatField(
-        required=False, allow_null=True, min_value=0.0001, max_value=1.0
+    tau = _parameter_field("tau")
+    initial_rating = _parameter_field("initial_rating")
+    initial_rd = _parameter_field("initial_rd")
+    initial_volatility = _parameter_field("initial_volatility")
+    period_unit = serializers.ChoiceField(
+        choices=RatingConfig.PeriodUnit.choices,
+        required=False,
+        help_text=BY_NAME["period_unit"].help,
     )
-    rating_floor = StrictFloatField(
-        required=False, allow_null=True, min_value=-10000.0, max_value=10000.0
-    )
+    period_length = _parameter_field("period_length")
+    period_anchor = serializers.DateField(required=False, help_text=BY_NAME["period_anchor"].help)
+    max_rd = _parameter_field("max_rd")
+    volatility_ceiling = _parameter_field("volatility_ceiling")
+    rating_floor = _parameter_field("rating_floor")
     note = StrictCharField(required=False, allow_blank=True, max_length=200)
 
 

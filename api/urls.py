@@ -3,7 +3,7 @@
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import converters, views  # noqa: F401 (importing converters registers "id")
+from api import backtest, converters, views  # noqa: F401 (importing converters registers "id")
 
 app_name = "api"
 
@@ -44,7 +44,7 @@ urlpatterns = [
         f"{league}replays/<id:replay_id>/", views.ReplayDetailView.as_view(), name="replay-detail"
     ),
     path(f"{league}progress/", views.ProgressView.as_view(), name="progress"),
-    path("", include("ratings.backtest.api")),
+    path("", include(backtest)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),
 ]

@@ -135,11 +135,11 @@ def _start_workers(var: Path, count: int) -> list[subprocess.Popen]:
 
 
 def _celery_sweep(league, taus: list[float], timeout: float = 600) -> float:
-    from ratings.backtest import services
+    from ratings.backtest import tasks
     from ratings.backtest.models import Sweep
 
     started = time.perf_counter()
-    sweep = services.start_sweep(league, {"tau": taus})
+    sweep = tasks.start_sweep(league, {"tau": taus})
     deadline = time.monotonic() + timeout
     while True:
         sweep.refresh_from_db()

@@ -19,7 +19,7 @@ from django.http import HttpRequest
 from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
-from ratings.validation import PARAMETERS
+from ratings.parameters import PARAMETERS
 
 
 def organised_leagues(request: HttpRequest) -> QuerySet[League]:
@@ -75,7 +75,7 @@ class NewVersionForm(forms.ModelForm):
         league = cleaned.get("league")
         if league is None:
             return cleaned
-        from ratings.validation import clean_config_params
+        from ratings.parameters import clean_config_params
 
         try:
             clean_config_params(

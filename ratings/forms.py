@@ -9,68 +9,55 @@ from django import forms
 
 from league.models import League
 from ratings.models import RatingConfig
+from ratings.parameters import BY_NAME, DEFAULTS
 from ratings.selectors.standings import SORT_KEYS
 
 
-def _positive(label: str, hint: str = "") -> dict[str, Any]:
-    """A float field refusing zero and negatives with a message naming the parameter."""
-    return {
-        "min_value": None,
-        "error_messages": {
-            "required": f"{label} is required.",
-            "invalid": f"{label} must be a number.",
-        },
-        "help_text": hint,
-    }
+def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
+    """The form field of a rating parameter, from the table (``ratings.parameters``).
+
+    Its bounds are checked by the table's validators, with the table's messages: the same
+    ones the admin, the API and the commands give.
+    """
+    parameter = BY_NAME[name]
+    noun = parameter.noun
+    kind = "a whole number" if parameter.kind is int else "a number"
+    field_class = forms.IntegerField if parameter.kind is int else forms.FloatField
+    return field_class(
+        label=parameter.label,
+        help_text=parameter.help_text,
+        required=not parameter.optional,
+        validators=parameter.validators(),
+        error_messages={"required": f"{noun} is required.", "invalid": f"{noun} must be {kind}."},
+        **kwargs,
+    )
 
 
 class ConfigForm(forms.Form):
     """A new configuration version. Every rule is checked here with a clear message; the
     engine's own validation (``create_config``) is the last line, reported the same way."""
 
-    tau = forms.FloatField(label="System constant τ", **_positive("τ", "0.3–1.2 is usual."))
-    initial_rating = forms.FloatField(
-        label="Initial rating",
-        error_messages={
-            "required": "The initial rating is required.",
-            "invalid": "The initial rating must be a number.",
-        },
+    tau = _parameter_field("tau")
+    initial_rating = _parameter_field("initial_rating")
+    initial_rd = _parameter_field("initial_rd")
+    initial_volatility = _parameter_field("initial_volatility")
+    period_unit = forms.ChoiceField(
+        label=BY_NAME["period_unit"].label,
+        help_text=BY_NAME["period_unit"].help,
+        choices=RatingConfig.PeriodUnit.choices,
     )
-    initial_rd = forms.FloatField(label="Initial RD", **_positive("The initial RD"))
-    initial_volatility = forms.FloatField(
-        label="Initial volatility σ",
-        **_positive("The initial volatility", "0.06 is usual."),
-    )
-    period_unit = forms.ChoiceField(label="Period unit", choices=RatingConfig.PeriodUnit.choices)
-    period_length = forms.IntegerField(
-        label="Period length",
-        error_messages={
-            "required": "The period length is required.",
-            "invalid": "The period length must be a whole number.",
-        },
-        help_text="How many days or months one rating period lasts.",
-    )
+    period_length = _parameter_field("period_length")
     period_anchor = forms.DateField(
-        label="First period starts on",
+        label=BY_NAME["period_anchor"].label,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
             "required": "The first day of the first period is required.",
             "invalid": "Enter the first day of the first period as a date (YYYY-MM-DD).",
         },
     )
-    max_rd = forms.FloatField(
-        label="RD ceiling", **_positive("The RD ceiling", "Applied after every period.")
-    )
-    volatility_ceiling = forms.FloatField(
-        label="Volatility ceiling (optional)",
-        required=False,
-        error_messages={"invalid": "The volatility ceiling must be a number."},
-    )
-    rating_floor = forms.FloatField(
-        label="Rating floor (optional)",
-        required=False,
-        error_messages={"invalid": "The rating floor must be a number."},
-    )
+    max_rd = _parameter_field("max_rd")
+    volatility_ceiling = _parameter_field("volatility_ceiling")
+    rating_floor = _parameter_field("rating_floor")
     note = forms.CharField(
         label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
     )
@@ -78,33 +65,6 @@ class ConfigForm(forms.Form):
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.league = league
         super().__init__(*args, **kwargs)
-
-    def _positive(self, name: str, label: str) -> float | None:
-        value = self.cleaned_data.get(name)
-        if value is not None and value <= 0:
-            raise forms.ValidationError(f"{label} must be greater than 0.", code="not_positive")
-        return value
-
-    def clean_tau(self) -> float | None:
-        return self._positive("tau", "τ")
-
-    def clean_initial_rd(self) -> float | None:
-        return self._positive("initial_rd", "The initial RD")
-
-    def clean_initial_volatility(self) -> float | None:
-        return self._positive("initial_volatility", "The initial volatility")
-
-    def clean_max_rd(self) -> float | None:
-        return self._positive("max_rd", "The RD ceiling")
-
-    def clean_volatility_ceiling(self) -> float | None:
-        return self._positive("volatility_ceiling", "The volatility ceiling")
-
-    def clean_period_length(self) -> int | None:
-        value = self.cleaned_data.get("period_length")
-        if value is not None and value < 1:
-            raise forms.ValidationError("The period length must be at least 1.", code="too_short")
-        return value
 
     def clean_period_anchor(self) -> dt.date | None:
         value = self.cleaned_data.get("period_anchor")
@@ -136,16 +96,7 @@ class ConfigForm(forms.Form):
     def initial_for(cls, league: League, config: RatingConfig | None) -> dict[str, Any]:
         """The form's starting values: the live version's, or the defaults."""
         if config is None:
-            return {
-                "tau": 0.5,
-                "initial_rating": 1500.0,
-                "initial_rd": 350.0,
-                "initial_volatility": 0.06,
-                "period_unit": RatingConfig.PeriodUnit.DAYS,
-                "period_length": 7,
-                "period_anchor": league.start_date,
-                "max_rd": 350.0,
-            }
+            return {**DEFAULTS, "period_anchor": league.start_date}
         return {name: getattr(config, name) for name in cls.base_fields if name != "note"}
 
 

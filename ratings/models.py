@@ -17,6 +17,18 @@ from django.db.models import Q
 from django.utils import timezone
 
 from league.models import League, Player
+from ratings.parameters import BY_NAME
+
+
+def _described(name: str) -> dict[str, Any]:
+    """A parameter's field options from the table: label, help, default and bounds."""
+    parameter = BY_NAME[name]
+    return {
+        "verbose_name": parameter.label,
+        "help_text": parameter.help_text,
+        "default": parameter.default,
+        "validators": parameter.validators(),
+    }
 
 
 class ImmutableConfigError(Exception):
@@ -32,16 +44,22 @@ class RatingConfig(models.Model):
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rating_configs")
     version = models.PositiveIntegerField()
-    tau = models.FloatField(default=0.5, help_text="System constant τ (0.3–1.2 is usual).")
-    initial_rating = models.FloatField(default=1500.0)
-    initial_rd = models.FloatField(default=350.0)
-    initial_volatility = models.FloatField(default=0.06)
-    period_unit = models.CharField(max_length=8, choices=PeriodUnit.choices, default="days")
-    period_length = models.PositiveIntegerField(default=7)
-    period_anchor = models.DateField(help_text="First day of the first rating period.")
-    max_rd = models.FloatField(default=350.0, help_text="RD ceiling applied after each period.")
-    volatility_ceiling = models.FloatField(null=True, blank=True)
-    rating_floor = models.FloatField(null=True, blank=True)
+    tau = models.FloatField(**_described("tau"))
+    initial_rating = models.FloatField(**_described("initial_rating"))
+    initial_rd = models.FloatField(**_described("initial_rd"))
+    initial_volatility = models.FloatField(**_described("initial_volatility"))
+    period_unit = models.CharField(
+        max_length=8, choices=PeriodUnit.choices, **_described("period_unit")
+    )
+    period_length = models.PositiveIntegerField(**_described("period_length"))
+    period_anchor = models.DateField(
+        verbose_name=BY_NAME["period_anchor"].label, help_text=BY_NAME["period_anchor"].help
+    )
+    max_rd = models.FloatField(**_described("max_rd"))
+    volatility_ceiling = models.FloatField(
+        null=True, blank=True, **_described("volatility_ceiling")
+    )
+    rating_floor = models.FloatField(null=True, blank=True, **_described("rating_floor"))
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

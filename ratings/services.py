@@ -2,7 +2,7 @@
 
 A league's first configuration (used when results arrive before any was chosen) is defined in
 one place, :func:`default_params`: weekly periods anchored at the league's start date and the
-Glicko-2 defaults of ``ratings.validation.DEFAULTS``.
+Glicko-2 defaults of ``ratings.parameters.DEFAULTS``.
 
 Every queued replay leaves for the workers through :func:`send_replay`, once the transaction
 that queued it commits. Tests that need a replay to stay queued either never commit (the
@@ -23,10 +23,10 @@ from django.utils import timezone
 from league.event_store import lock_league
 from league.models import League
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
+from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.runner import Outcome, execute
 from ratings.tasks import replay_league
 from ratings.time import first_match_day
-from ratings.validation import DEFAULTS, PARAMETERS, clean_config_params
 
 ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
 #: Seconds between two tries to take a league's replay lock in :func:`run_replay`.

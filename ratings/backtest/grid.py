@@ -2,7 +2,8 @@
 
 A grid is a dict of lists: ``tau`` (required) and optionally ``initial_rd``,
 ``initial_volatility`` and ``period_length`` (with a single ``period_unit``). Every
-combination is one point; a point overrides those keys of the base configuration.
+combination is one point; a point overrides those keys of the base configuration. Values
+are checked against the bounds of ``ratings.parameters``, with its messages.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import math
 from typing import Any
 
 from django.core.exceptions import ValidationError
+
+from ratings.parameters import BY_NAME, UNITS
 
 #: More points than this would tie up the workers for little insight: refuse the grid.
 MAX_POINTS = 120
@@ -26,28 +29,37 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
-def _positive_float(key: str, value: Any) -> float:
+def _float(key: str, value: Any) -> float:
+    """A grid value of a float parameter, checked against the table's bounds."""
     if isinstance(value, bool):
         raise ValueError(f"{key} values must be numbers, got {value!r}")
     try:
         number = float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{key} values must be numbers, got {value!r}") from None
-    if not math.isfinite(number) or number <= 0:
-        raise ValueError(f"{key} values must be greater than 0, got {value!r}")
-    return number
+    if not math.isfinite(number):
+        raise ValueError(f"{key} values must be finite numbers, got {value!r}")
+    return _in_range(key, number)
 
 
-def _positive_int(key: str, value: Any) -> int:
+def _whole(key: str, value: Any) -> int:
+    """A grid value of an integer parameter, checked against the table's bounds."""
     if isinstance(value, bool):
         raise ValueError(f"{key} values must be whole numbers, got {value!r}")
     try:
         number = float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{key} values must be whole numbers, got {value!r}") from None
-    if not number.is_integer() or number < 1:
-        raise ValueError(f"{key} values must be whole numbers >= 1, got {value!r}")
-    return int(number)
+    if not number.is_integer():
+        raise ValueError(f"{key} values must be whole numbers, got {value!r}")
+    return _in_range(key, int(number))
+
+
+def _in_range(key: str, number: Any) -> Any:
+    message = BY_NAME[key].problem(number)
+    if message is not None:
+        raise ValueError(f"{message[:-1]} (got {number!r}).")
+    return number
 
 
 def _dedupe(values: list[Any]) -> list[Any]:
@@ -75,14 +87,14 @@ def clean_grid(raw: Any) -> dict[str, Any]:
             if key == "tau":
                 errors["tau"] = ["Give at least one τ value."]
             continue
-        convert = _positive_int if key == "period_length" else _positive_float
+        convert = _whole if key == "period_length" else _float
         try:
             grid[key] = _dedupe([convert(key, value) for value in _as_list(raw[key])])
         except ValueError as error:
             errors[key] = [str(error)]
     unit = raw.get("period_unit")
     if unit not in (None, ""):
-        if unit not in ("days", "months"):
+        if unit not in UNITS:
             errors["period_unit"] = [f"period_unit must be 'days' or 'months', got {unit!r}."]
         elif "period_length" not in raw or raw["period_length"] in (None, "", []):
             errors["period_unit"] = ["period_unit needs at least one period_length."]

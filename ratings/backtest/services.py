@@ -1,8 +1,9 @@
 """Backtesting services: start a sweep, score one of its runs, adopt the best configuration.
 
-A sweep is a grid of configurations scored on a league's live matches. ``start_sweep``
-stores one ``SweepRun`` row per grid point and, once the transaction commits, sends one
-Celery task per row as a ``celery.group``. Each task reads the matches with the replay's
+A sweep is a grid of configurations scored on a league's live matches. ``create_sweep``
+stores one ``SweepRun`` row per grid point; ``ratings.backtest.tasks.start_sweep`` then
+sends one Celery task per row as a ``celery.group`` once the transaction commits (this
+module never imports the tasks: they import it). Each task reads the matches with the replay's
 loader, folds and scores them with ``ratings.engine.scoring`` (the replay's own engine
 and periods) and writes its row. There is no result backend, so there is no chord: the
 run that finishes last notices it while holding the sweep's row lock, and completes the
@@ -17,7 +18,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from celery import group
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -31,10 +31,10 @@ from ratings.backtest.models import Sweep, SweepRun
 from ratings.engine.fold import MatchArrays
 from ratings.engine.scoring import Metrics, Scores, score_fold
 from ratings.models import RatingConfig
+from ratings.parameters import PARAMETERS, clean_config_params
 from ratings.replay import engine_matches, league_player_ids, read_matches
 from ratings.selectors.configurations import live_config
 from ratings.time import engine_params, first_match_day, period_spec
-from ratings.validation import PARAMETERS, clean_config_params
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def create_sweep(
 ) -> tuple[Sweep, list[SweepRun]]:
     """Validate the grid and store the sweep with one queued run per point (nothing sent).
 
-    Call inside a transaction; ``start_sweep`` and ``run_sweep_sync`` build on it.
+    Call inside a transaction; ``tasks.start_sweep`` and ``run_sweep_sync`` build on it.
     """
     cleaned = clean_grid(grid)
     matches = Event.objects.live_matches().filter(league=league)
@@ -106,7 +106,7 @@ def create_sweep(
     through_seq = Event.objects.filter(league=league).aggregate(top=Max("seq"))["top"] or 0
     sweep = Sweep.objects.create(
         league=league,
-        requested_by=requested_by,
+        requested_by=requester(requested_by),
         grid=cleaned,
         base=base,
         through_seq=through_seq,
@@ -119,21 +119,6 @@ def create_sweep(
     return sweep, runs
 
 
-def start_sweep(league: League, grid: Any, *, requested_by: Any = None) -> Sweep:
-    """Store a sweep and its runs, and send one task per run (a group) once committed.
-
-    Raises ``ValidationError`` (dict of field -> messages) for a bad grid or a league
-    without matches; nothing is stored or sent then.
-    """
-    from ratings.backtest.tasks import score_sweep_run
-
-    with transaction.atomic():
-        sweep, runs = create_sweep(league, grid, requested_by=_user(requested_by))
-        job = group(score_sweep_run.si(run_id=run.pk) for run in runs)
-        transaction.on_commit(job.apply_async)
-    return sweep
-
-
 def run_sweep_sync(league: League, grid: Any, *, requested_by: Any = None) -> Sweep:
     """Store a sweep and score every run in this process, one after the other.
 
@@ -141,7 +126,7 @@ def run_sweep_sync(league: League, grid: Any, *, requested_by: Any = None) -> Sw
     period configuration instead of once per run.
     """
     with transaction.atomic():
-        sweep, runs = create_sweep(league, grid, requested_by=_user(requested_by))
+        sweep, runs = create_sweep(league, grid, requested_by=requested_by)
     cache: dict[tuple[Any, ...], LoadedMatches] = {}
     for run in runs:
         score_run(run.pk, cache=cache)
@@ -149,7 +134,8 @@ def run_sweep_sync(league: League, grid: Any, *, requested_by: Any = None) -> Sw
     return sweep
 
 
-def _user(user: Any) -> Any:
+def requester(user: Any) -> Any:
+    """The user to record as a sweep's requester (None for an anonymous one)."""
     return user if getattr(user, "is_authenticated", False) else None
 
 
@@ -314,7 +300,7 @@ def adopt_best(sweep: Sweep, *, user: Any = None) -> RatingConfig:
         raise ValidationError({"sweep": ["The sweep has no best run to adopt yet."]})
     return rating_services.create_config(
         sweep.league,
-        created_by=_user(user),
+        created_by=requester(user),
         note=f"Best of sweep #{sweep.pk}",
         **config_values(sweep.best_run.parameters),
     )

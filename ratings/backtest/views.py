@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRefresh
 
 from league.models import League
-from ratings.backtest import services
+from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
 from ratings.backtest.presentation import chart_data, run_rows, setting_label
 
@@ -52,7 +52,7 @@ class SweepForm(forms.Form):
     )
 
     def grid(self) -> dict[str, Any]:
-        """The raw grid for ``services.start_sweep`` (which validates the values)."""
+        """The raw grid for ``tasks.start_sweep`` (which validates the values)."""
         data = self.cleaned_data
         grid: dict[str, Any] = {"tau": _numbers(data["tau"])}
         for key in ("initial_rd", "initial_volatility", "period_length"):
@@ -100,7 +100,7 @@ def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
     form = SweepForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            sweep = services.start_sweep(league, form.grid(), requested_by=request.user)
+            sweep = tasks.start_sweep(league, form.grid(), requested_by=request.user)
         except ValidationError as error:
             form.add_service_errors(error)
         else:

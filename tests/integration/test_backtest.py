@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 from bench.synthetic import synthetic_league
 from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League
-from ratings.backtest import services
+from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.engine.fold import fold
 from ratings.engine.params import Glicko2Params
@@ -186,7 +186,7 @@ def test_group_sweep_on_the_embedded_default_completes(
     synthetic, organiser, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        sweep = services.start_sweep(synthetic, {"tau": [0.3, 10.0]}, requested_by=organiser)
+        sweep = tasks.start_sweep(synthetic, {"tau": [0.3, 10.0]}, requested_by=organiser)
         assert SweepRun.objects.filter(sweep=sweep, status=SweepRun.Status.QUEUED).count() == 2
     assert len(callbacks) == 1  # one group, sent once the sweep is stored
 
@@ -236,7 +236,7 @@ def test_grid_with_more_dimensions_runs_every_combination(small):
 )
 def test_bad_grids_are_refused_and_store_nothing(small, grid, field):
     with pytest.raises(ValidationError) as caught:
-        services.start_sweep(small, grid)
+        tasks.start_sweep(small, grid)
     assert field in caught.value.message_dict
     assert not Sweep.objects.exists()
 
@@ -294,7 +294,7 @@ def test_adopt_best_creates_a_new_version_with_its_parameters(small, organiser):
 
 
 def test_adopting_an_unfinished_sweep_is_refused(small):
-    sweep = services.start_sweep(small, {"tau": [0.5]})  # not committed: no task sent
+    sweep = tasks.start_sweep(small, {"tau": [0.5]})  # not committed: no task sent
 
     with pytest.raises(ValidationError):
         services.adopt_best(sweep)
@@ -379,7 +379,7 @@ def test_bad_form_input_shows_errors_and_starts_nothing(client, small, organiser
 
 
 def test_progress_polls_until_done_then_refreshes(client, small, organiser):
-    sweep = services.start_sweep(small, {"tau": [0.5]})  # tasks not sent: stays queued
+    sweep = tasks.start_sweep(small, {"tau": [0.5]})  # tasks not sent: stays queued
     client.force_login(organiser)
     progress = _urls(small, sweep)[2]
 

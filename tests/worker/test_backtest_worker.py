@@ -10,7 +10,7 @@ import pytest
 from bench.synthetic import synthetic_league
 from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League, Player
-from ratings.backtest import services
+from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
 from tests.worker.conftest import wait_for
 
@@ -48,7 +48,7 @@ def test_sweep_runs_on_two_workers_and_the_last_run_completes_it(worker_factory)
     first, second = worker_factory(), worker_factory()
     league = build_league()
 
-    sweep = services.start_sweep(league, {"tau": TAUS})
+    sweep = tasks.start_sweep(league, {"tau": TAUS})
     wait_for(
         lambda: Sweep.objects.filter(pk=sweep.pk, status=Sweep.Status.COMPLETE).exists(),
         120,

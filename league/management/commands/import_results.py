@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.csv_import import import_results
-from league.management.commands.create_league import validation_message
+from league.management.cli import validation_message
 from league.models import League
 
 

@@ -2,7 +2,8 @@
 
 The options are those of ``create_league`` (``--period-days N | --period-months N``,
 ``--period-anchor``, ``--tau``, ``--initial-rating``, ``--initial-rd``,
-``--initial-volatility``, ``--max-rd``); parameters not given are kept from the latest version.
+``--initial-volatility``, ``--max-rd``, ``--volatility-ceiling``, ``--rating-floor``);
+parameters not given are kept from the latest version.
 """
 
 from __future__ import annotations
@@ -12,12 +13,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from league.management.commands.create_league import (
-    add_config_arguments,
-    config_params,
-    validation_message,
-)
+from league.management.cli import validation_message
 from league.management.commands.import_results import league_by_slug
+from ratings.management.options import add_config_arguments, config_params
 from ratings.models import Replay
 from ratings.services import create_config
 

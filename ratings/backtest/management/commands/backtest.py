@@ -10,9 +10,10 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from league.models import League
-from ratings.backtest import services
+from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
 from ratings.backtest.presentation import text_table
+from ratings.parameters import BY_NAME
 
 
 class Command(BaseCommand):
@@ -25,16 +26,27 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("league", help="slug of the league")
-        parser.add_argument("--tau", type=float, nargs="+", required=True, help="τ values")
-        parser.add_argument("--initial-rd", type=float, nargs="+", help="initial RD values")
-        parser.add_argument(
-            "--initial-volatility", type=float, nargs="+", help="initial volatility values"
-        )
+        for name in ("tau", "initial_rd", "initial_volatility"):
+            parameter = BY_NAME[name]
+            parser.add_argument(
+                parameter.flag,
+                type=float,
+                nargs="+",
+                required=name == "tau",
+                dest=name,
+                help=f"{parameter.label} values to compare. {parameter.help_text}",
+            )
+        length = BY_NAME["period_length"]
         period = parser.add_mutually_exclusive_group()
         period.add_argument(
-            "--period-months", type=int, nargs="+", help="period lengths in calendar months"
+            "--period-months",
+            type=int,
+            nargs="+",
+            help=f"period lengths in calendar months. {length.help_text}",
         )
-        period.add_argument("--period-days", type=int, nargs="+", help="period lengths in days")
+        period.add_argument(
+            "--period-days", type=int, nargs="+", help=f"period lengths in days. {length.help_text}"
+        )
         parser.add_argument(
             "--workers",
             action="store_true",
@@ -66,7 +78,7 @@ class Command(BaseCommand):
         grid = self._grid(options)
         try:
             if options["workers"]:
-                sweep = services.start_sweep(league, grid, requested_by=user)
+                sweep = tasks.start_sweep(league, grid, requested_by=user)
                 self.stdout.write(f"Sweep #{sweep.pk}: {sweep.runs_total} run(s) sent to workers.")
                 sweep = self._wait(sweep, options["timeout"])
             else:

@@ -30,21 +30,18 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from league import demo as demo_data
 from league.csv_import import import_results
-from league.management.commands.create_league import iso_date, validation_message
+from league.management.cli import iso_date, validation_message
 from league.models import League
+from ratings.services import create_config, request_full_replay, run_replay
 
-FIXTURE = Path(__file__).resolve().parents[2] / "demo" / "international_football.csv.gz"
+FIXTURE = Path(demo_data.__file__).resolve().parent / "international_football.csv.gz"
 SLUG = "international-football"
 NAME = "International football"
 DEFAULT_SINCE = dt.date(1990, 1, 1)
 DEMO_USERNAME = "organiser"
-# league/ never imports ratings/: the read side's services are named by path.
-CREATE_CONFIG = "ratings.services.create_config"
-REQUEST_FULL_REPLAY = "ratings.services.request_full_replay"
-RUN_REPLAY = "ratings.services.run_replay"
 IMPORT_COLUMNS = ["id", "date", "player_a", "player_b", "points_a", "points_b", "note"]
 
 
@@ -180,7 +177,7 @@ class Command(BaseCommand):
                         "Data: martj42/international_results (CC0 1.0)."
                     ),
                 )
-                import_string(CREATE_CONFIG)(
+                create_config(
                     league,
                     period_unit="months",
                     period_length=1,
@@ -193,8 +190,8 @@ class Command(BaseCommand):
 
     def _replay(self, league: League) -> None:
         started = time.perf_counter()
-        replay = import_string(REQUEST_FULL_REPLAY)(league)
-        import_string(RUN_REPLAY)(replay.pk)
+        replay = request_full_replay(league)
+        run_replay(replay.pk)
         replay.refresh_from_db()
         if replay.status != "complete":
             raise CommandError(

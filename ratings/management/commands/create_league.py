@@ -1,14 +1,13 @@
 """``manage.py create_league SLUG --name NAME [options]``: a league, first configuration.
 
 The rating options (``--period-days N | --period-months N``, ``--period-anchor``, ``--tau``,
-``--initial-rating``, ``--initial-rd``, ``--initial-volatility``, ``--max-rd``) are defined
-here once and shared with ``set_config``.
+``--initial-rating``, ``--initial-rd``, ``--initial-volatility``, ``--max-rd``,
+``--volatility-ceiling``, ``--rating-floor``) come from ``ratings.management.options``,
+shared with ``set_config``.
 """
 
 from __future__ import annotations
 
-import argparse
-import datetime as dt
 import zoneinfo
 from typing import Any
 
@@ -18,79 +17,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.validators import validate_slug
 from django.db import transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 
+from league.management.cli import iso_date, validation_message
 from league.models import League
-
-# league/ never imports ratings/: the read side's service is named by path.
-CREATE_CONFIG = "ratings.services.create_config"
-
-FLOAT_OPTIONS = {
-    "tau": "--tau",
-    "initial_rating": "--initial-rating",
-    "initial_rd": "--initial-rd",
-    "initial_volatility": "--initial-volatility",
-    "max_rd": "--max-rd",
-}
-
-
-def iso_date(text: str) -> dt.date:
-    """An argparse type: a YYYY-MM-DD date."""
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return value
-
-
-def add_config_arguments(parser: CommandParser) -> None:
-    """The rating parameter options of ``create_league`` and ``set_config``."""
-    period = parser.add_mutually_exclusive_group()
-    period.add_argument("--period-days", type=positive_int, metavar="N", help="N-day periods")
-    period.add_argument(
-        "--period-months", type=positive_int, metavar="N", help="N calendar-month periods"
-    )
-    parser.add_argument(
-        "--period-anchor", type=iso_date, metavar="YYYY-MM-DD", help="first day of period 0"
-    )
-    for name, flag in FLOAT_OPTIONS.items():
-        parser.add_argument(flag, type=float, dest=name, metavar=name.split("_")[-1].upper())
-
-
-def config_params(options: dict[str, Any]) -> dict[str, Any]:
-    """The rating parameters given on the command line (absent ones are left out)."""
-    params: dict[str, Any] = {}
-    if options.get("period_days"):
-        params.update(period_unit="days", period_length=options["period_days"])
-    if options.get("period_months"):
-        params.update(period_unit="months", period_length=options["period_months"])
-    if options.get("period_anchor"):
-        params["period_anchor"] = options["period_anchor"]
-    for name in FLOAT_OPTIONS:
-        if options.get(name) is not None:
-            params[name] = options[name]
-    return params
-
-
-def validation_message(error: ValidationError) -> str:
-    """A ``ValidationError`` as lines "field: message" for a command's output."""
-    if hasattr(error, "error_dict"):
-        return "\n".join(
-            f"{field}: {message}" if field != "__all__" else message
-            for field, messages in error.message_dict.items()
-            for message in messages
-        )
-    return "\n".join(error.messages)
+from ratings.management.options import add_config_arguments, config_params
+from ratings.services import create_config
 
 
 class Command(BaseCommand):
@@ -164,7 +95,7 @@ class Command(BaseCommand):
                 # Organisers sign in and work through the admin, which admits staff only;
                 # the admin itself limits a non-superuser to the leagues they organise.
                 users.filter(is_staff=False).update(is_staff=True)
-                config = import_string(CREATE_CONFIG)(league, **params)
+                config = create_config(league, **params)
         except ValidationError as error:
             raise CommandError(f"League not created:\n{validation_message(error)}") from None
         unit = "month" if config.period_unit == "months" else "day"

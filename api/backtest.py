@@ -1,7 +1,8 @@
 """REST API of backtesting: start a sweep, read its progress and results, adopt the best run.
 
 Every route is for the league's organisers (and superusers), like the backtesting pages:
-a sweep is a tool for choosing the league's configuration. Included by ``api/urls.py``;
+a sweep is a tool for choosing the league's configuration. Included by ``api/urls.py``
+(the API imports ``ratings``, never the other way);
 errors use the API's one format (``api.errors``), ids in paths the API's ``id`` converter,
 and every status a route can answer is declared in its schema.
 """
@@ -24,8 +25,9 @@ from api import schema
 from api.fields import StrictFloatField, StrictIntegerField
 from api.pagination import StrictLimitOffsetPagination
 from league.models import League
-from ratings.backtest import services
+from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
+from ratings.parameters import BY_NAME, UNITS
 
 
 class IsLeagueOrganiser(BasePermission):
@@ -66,7 +68,7 @@ class SweepRunSerializer(serializers.ModelSerializer):
 
 class SweepSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    best_run = serializers.PrimaryKeyRelatedField(read_only=True)
+    best_run = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     best_parameters = serializers.SerializerMethodField()
     runs = SweepRunSerializer(many=True, read_only=True)
 
@@ -93,6 +95,17 @@ class SweepSerializer(serializers.ModelSerializer):
         return sweep.best_run.parameters if sweep.best_run else None
 
 
+def _grid_value(name: str) -> serializers.Field:
+    """One value of a grid axis: a strict JSON number within the table's bounds.
+
+    The bounds are the table's validators (the schema shows them; an out-of-range value
+    gets the table's message), as in ``ratings.backtest.grid``, which checks them again.
+    """
+    parameter = BY_NAME[name]
+    field_class = StrictIntegerField if parameter.kind is int else StrictFloatField
+    return field_class(help_text=parameter.help_text, validators=parameter.validators())
+
+
 class SweepGridSerializer(serializers.Serializer):
     """The grid: lists of JSON numbers to combine (τ required).
 
@@ -100,11 +113,13 @@ class SweepGridSerializer(serializers.Serializer):
     not read as 1.0 or 0.5.
     """
 
-    tau = serializers.ListField(child=StrictFloatField(), min_length=1)
-    initial_rd = serializers.ListField(child=StrictFloatField(), required=False)
-    initial_volatility = serializers.ListField(child=StrictFloatField(), required=False)
-    period_length = serializers.ListField(child=StrictIntegerField(), required=False)
-    period_unit = serializers.ChoiceField(choices=["days", "months"], required=False)
+    tau = serializers.ListField(child=_grid_value("tau"), min_length=1)
+    initial_rd = serializers.ListField(child=_grid_value("initial_rd"), required=False)
+    initial_volatility = serializers.ListField(
+        child=_grid_value("initial_volatility"), required=False
+    )
+    period_length = serializers.ListField(child=_grid_value("period_length"), required=False)
+    period_unit = serializers.ChoiceField(choices=UNITS, required=False)
 
 
 class AdoptedConfigSerializer(serializers.Serializer):
@@ -160,7 +175,7 @@ class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
         payload = SweepGridSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         # A service's ValidationError becomes a 400 in api.errors, like everywhere in the API.
-        sweep = services.start_sweep(
+        sweep = tasks.start_sweep(
             self.league, dict(payload.validated_data), requested_by=request.user
         )
         sweep = self.sweeps().get(pk=sweep.pk)

@@ -1,0 +1,407 @@
+"""The rating parameters of a configuration version: one table of bounds and defaults.
+
+Each :class:`Parameter` holds a parameter's label, help, default, bounds, type and unit. The
+table drives every place that takes parameters: the model's field validators, the
+configuration page's form, the admin's form (through the model and
+:func:`clean_config_params`), the API's serializers, the backtest grid's value checks and
+the management commands' options. So every surface refuses the same values with the same
+message, :meth:`Parameter.problem`.
+
+The engine (``ratings.engine.params.Glicko2Params``) stays the engine's truth: its defaults
+are the table's, and :func:`clean_config_params` always asks it about the values too. The
+table's bounds are narrower than the engine's guards: they keep a league's parameters where
+the volatility iteration converges (it fails with τ = 1e-50, or a volatility of 1e-200) and
+where stored numbers fit their columns.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import math
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+
+from ratings.engine.errors import InvalidParameterError
+from ratings.engine.params import Glicko2Params
+
+_ENGINE = Glicko2Params()
+UNITS = ("days", "months")
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One end of a parameter's range."""
+
+    value: float
+    inclusive: bool = True
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rating parameter: how it is shown, its default and the values it may take.
+
+    ``label`` names its form field, ``noun`` names it in messages ("The initial RD must be
+    ..."). ``positive`` is the engine's rule (greater than 0), checked before ``minimum``
+    so that a zero or negative value is told the rule it breaks.
+    """
+
+    name: str
+    label: str
+    noun: str
+    help: str
+    default: Any
+    kind: type
+    unit: str = ""
+    minimum: Bound | None = None
+    maximum: Bound | None = None
+    positive: bool = False
+    optional: bool = False
+    choices: tuple[str, ...] = ()
+
+    @property
+    def flag(self) -> str:
+        """The management commands' option for it."""
+        return "--" + self.name.replace("_", "-")
+
+    def problem(self, value: float) -> str | None:
+        """The message refusing ``value`` (a number) as out of range, or None if it is in."""
+        return self.low_problem(value) or self.high_problem(value)
+
+    def low_problem(self, value: float) -> str | None:
+        """The message refusing ``value`` as too small (or not positive), or None."""
+        if self.positive and value <= 0:
+            return f"{self.noun} must be greater than 0."
+        low = self.minimum
+        if low is not None and (value < low.value or (value == low.value and not low.inclusive)):
+            relation = "at least" if low.inclusive else "greater than"
+            return f"{self.noun} must be {relation} {_number(low.value)}."
+        return None
+
+    def high_problem(self, value: float) -> str | None:
+        """The message refusing ``value`` as too large, or None."""
+        high = self.maximum
+        if high is not None and (
+            value > high.value or (value == high.value and not high.inclusive)
+        ):
+            relation = "at most" if high.inclusive else "less than"
+            return f"{self.noun} must be {relation} {_number(high.value)}."
+        return None
+
+    @property
+    def range_text(self) -> str:
+        """The allowed values in words, e.g. "from 0.01 to 10" (empty when unbounded)."""
+        parts = []
+        if self.minimum is not None:
+            word = "from" if self.minimum.inclusive else "above"
+            parts.append(f"{word} {_number(self.minimum.value)}")
+        if self.maximum is not None:
+            word = "to" if self.maximum.inclusive else "below"
+            parts.append(f"{word} {_number(self.maximum.value)}")
+        return " ".join(parts)
+
+    @property
+    def help_text(self) -> str:
+        """The help with the allowed range and the unit, for forms, the API and commands."""
+        allowed = self.range_text
+        if allowed and self.unit:
+            allowed = f"{allowed} {self.unit}"
+        return f"{self.help} Allowed: {allowed}." if allowed else self.help
+
+    def validators(self) -> list[Any]:
+        """Validators refusing out-of-range values with :meth:`problem`'s message."""
+        found: list[Any] = []
+        if self.minimum is not None or self.positive:
+            found.append(ParameterMinimum(self.name))
+        if self.maximum is not None:
+            found.append(ParameterMaximum(self.name))
+        return found
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if not float(value).is_integer() else str(int(value))
+
+
+PARAMETER_TABLE: tuple[Parameter, ...] = (
+    Parameter(
+        "tau",
+        label="System constant τ",
+        noun="τ",
+        help="How much a player's volatility may change; 0.3–1.2 is usual.",
+        default=_ENGINE.tau,
+        kind=float,
+        minimum=Bound(0.01),
+        maximum=Bound(10.0),
+        positive=True,
+    ),
+    Parameter(
+        "initial_rating",
+        label="Initial rating",
+        noun="The initial rating",
+        help="Rating of a player before their first game.",
+        default=_ENGINE.initial_rating,
+        kind=float,
+        unit="rating points",
+        minimum=Bound(-10000.0),
+        maximum=Bound(10000.0),
+    ),
+    Parameter(
+        "initial_rd",
+        label="Initial RD",
+        noun="The initial RD",
+        help="Rating deviation of a player before their first game.",
+        default=_ENGINE.initial_rd,
+        kind=float,
+        unit="rating points",
+        minimum=Bound(1.0),
+        maximum=Bound(1000.0),
+        positive=True,
+    ),
+    Parameter(
+        "initial_volatility",
+        label="Initial volatility σ",
+        noun="The initial volatility",
+        help="Volatility of a player before their first game; 0.06 is usual.",
+        default=_ENGINE.initial_volatility,
+        kind=float,
+        minimum=Bound(0.0001),
+        maximum=Bound(1.0),
+        positive=True,
+    ),
+    Parameter(
+        "period_unit",
+        label="Period unit",
+        noun="The period unit",
+        help="Rating periods last days or calendar months.",
+        default="days",
+        kind=str,
+        choices=UNITS,
+    ),
+    Parameter(
+        "period_length",
+        label="Period length",
+        noun="The period length",
+        help="How many days or months one rating period lasts.",
+        default=7,
+        kind=int,
+        minimum=Bound(1),
+        maximum=Bound(366),
+    ),
+    Parameter(
+        "max_rd",
+        label="RD ceiling",
+        noun="The RD ceiling",
+        help="Applied after every period: no RD grows above it.",
+        default=_ENGINE.max_rd,
+        kind=float,
+        unit="rating points",
+        minimum=Bound(1.0),
+        maximum=Bound(1000.0),
+        positive=True,
+    ),
+    Parameter(
+        "volatility_ceiling",
+        label="Volatility ceiling (optional)",
+        noun="The volatility ceiling",
+        help="No volatility grows above it; empty for none.",
+        default=_ENGINE.volatility_ceiling,
+        kind=float,
+        minimum=Bound(0.0001),
+        maximum=Bound(1.0),
+        positive=True,
+        optional=True,
+    ),
+    Parameter(
+        "rating_floor",
+        label="Rating floor (optional)",
+        noun="The rating floor",
+        help="No rating falls below it; empty for none.",
+        default=_ENGINE.rating_floor,
+        kind=float,
+        unit="rating points",
+        minimum=Bound(-10000.0),
+        maximum=Bound(10000.0),
+        optional=True,
+    ),
+    Parameter(
+        "period_anchor",
+        label="First period starts on",
+        noun="The first day of the first period",
+        help="First day of period 0; on or before the league's start date (its default).",
+        default=None,
+        kind=dt.date,
+    ),
+)
+
+BY_NAME: dict[str, Parameter] = {parameter.name: parameter for parameter in PARAMETER_TABLE}
+#: Parameters a configuration version holds, in the table's order.
+PARAMETERS: tuple[str, ...] = tuple(BY_NAME)
+#: The defaults of a league's first version; the period anchor defaults to the league's start
+#: date (see ``ratings.services.default_params``).
+DEFAULTS: dict[str, Any] = {
+    parameter.name: parameter.default
+    for parameter in PARAMETER_TABLE
+    if parameter.name != "period_anchor"
+}
+#: The numbers, checked against their bounds.
+NUMBERS: tuple[Parameter, ...] = tuple(p for p in PARAMETER_TABLE if p.kind in (float, int))
+
+
+class ParameterMinimum(MinValueValidator):
+    """Refuses a value below the parameter's lower bound, with the table's message.
+
+    A ``MinValueValidator`` so that the OpenAPI schema shows the bound as ``minimum``; it is
+    deconstructed by name, so a migration does not copy the bound.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        low = BY_NAME[name].minimum
+        super().__init__(0 if low is None else low.value)
+
+    def __call__(self, value: Any) -> None:
+        message = BY_NAME[self.name].low_problem(float(value))
+        if message is not None:
+            raise ValidationError(message, code="out_of_range")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.name == self.name  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.name))
+
+
+class ParameterMaximum(MaxValueValidator):
+    """Refuses a value above the parameter's upper bound, with the table's message."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        high = BY_NAME[name].maximum
+        super().__init__(math.inf if high is None else high.value)
+
+    def __call__(self, value: Any) -> None:
+        message = BY_NAME[self.name].high_problem(float(value))
+        if message is not None:
+            raise ValidationError(message, code="out_of_range")
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.name == self.name  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.name))
+
+
+def _as_number(errors: dict[str, list[str]], parameter: Parameter, value: Any) -> Any:
+    """``value`` as a finite float (an int for an integer parameter), or None with an error."""
+    name = parameter.name
+    if parameter.kind is int:
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            errors.setdefault(name, []).append(f"{name} must be a whole number, got {value!r}.")
+            return None
+        return value
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            errors.setdefault(name, []).append(f"{name} must be a number, got {value!r}.")
+            return None
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        errors.setdefault(name, []).append(f"{name} must be a finite number, got {value!r}.")
+        return None
+    return float(value)
+
+
+def clean_config_params(
+    params: dict[str, Any], *, start_date: dt.date, first_match_day: dt.date | None
+) -> dict[str, Any]:
+    """Return ``params`` (every key of ``PARAMETERS``) normalised, or raise ValidationError.
+
+    Every number is checked against the table (:meth:`Parameter.problem`), and the engine is
+    asked about every set of finite numbers: its verdict (its guards, and rules across
+    parameters such as the initial RD above the ceiling) is reported with the table's.
+    ``start_date`` is the league's first allowed result date and ``first_match_day`` the
+    local date of its earliest match: a period anchor after either would leave a match
+    before the first rating period, which the engine refuses.
+    """
+    errors: dict[str, list[str]] = {}
+    unknown = sorted(set(params) - set(PARAMETERS) - {"note"})
+    if unknown:
+        errors["__all__"] = [f"Unknown rating parameter(s): {', '.join(unknown)}."]
+    cleaned: dict[str, Any] = {}
+    for parameter in NUMBERS:
+        value = params.get(parameter.name)
+        if parameter.optional and value in (None, ""):
+            cleaned[parameter.name] = None
+            continue
+        number = _as_number(errors, parameter, value)
+        if number is not None:
+            message = parameter.problem(number)
+            if message is not None:
+                errors.setdefault(parameter.name, []).append(message)
+        cleaned[parameter.name] = number
+    unit = params.get("period_unit")
+    if unit not in UNITS:
+        errors.setdefault("period_unit", []).append(
+            f"period_unit must be 'days' or 'months', got {unit!r}."
+        )
+    cleaned["period_unit"] = unit
+    cleaned["period_anchor"] = _clean_anchor(
+        errors, params.get("period_anchor"), start_date, first_match_day
+    )
+    if all(cleaned[p.name] is not None or p.optional for p in NUMBERS if p.kind is float):
+        _check_with_engine(cleaned, errors)
+    if errors:
+        raise ValidationError(errors)
+    return cleaned
+
+
+def _clean_anchor(
+    errors: dict[str, list[str]],
+    anchor: Any,
+    start_date: dt.date,
+    first_match_day: dt.date | None,
+) -> Any:
+    if isinstance(anchor, str):
+        with contextlib.suppress(ValueError):
+            anchor = dt.date.fromisoformat(anchor)
+    if isinstance(anchor, dt.datetime) or not isinstance(anchor, dt.date):
+        errors.setdefault("period_anchor", []).append(
+            f"period_anchor must be a date (YYYY-MM-DD), got {anchor!r}."
+        )
+        return anchor
+    if anchor > start_date:
+        errors.setdefault("period_anchor", []).append(
+            f"period_anchor ({anchor.isoformat()}) must not be after the league's start "
+            f"date ({start_date.isoformat()}): results from the start date on need a period."
+        )
+    if first_match_day is not None and anchor > first_match_day:
+        errors.setdefault("period_anchor", []).append(
+            f"period_anchor ({anchor.isoformat()}) is after the league's first match "
+            f"({first_match_day.isoformat()}); a match before the first period is an error."
+        )
+    return anchor
+
+
+def _check_with_engine(cleaned: dict[str, Any], errors: dict[str, list[str]]) -> None:
+    """Let the engine judge the values (its guards, initial RD above the ceiling, ...)."""
+    try:
+        Glicko2Params(
+            tau=cleaned["tau"],
+            initial_rating=cleaned["initial_rating"],
+            initial_rd=cleaned["initial_rd"],
+            initial_volatility=cleaned["initial_volatility"],
+            max_rd=cleaned["max_rd"],
+            volatility_ceiling=cleaned["volatility_ceiling"],
+            rating_floor=cleaned["rating_floor"],
+        )
+    except InvalidParameterError as error:
+        message = str(error)
+        field_name = message.split(" ", 1)[0]
+        key = field_name if field_name in PARAMETERS else "__all__"
+        errors.setdefault(key, []).append(f"{message}.")
