@@ -16,7 +16,8 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.csp import CSP
+
+from config.csp import SITE_POLICY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("LEAGUE_VAR_DIR", BASE_DIR / "var"))
@@ -204,20 +205,9 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY") else None
 )
 X_FRAME_OPTIONS = "DENY"
-# Every script and style sheet is a same-origin file: no inline code, no other origin.
-# Pages that need an exception (the Swagger UI and Redoc pages of the API's docs) set
-# their own, narrower policy in config/urls.py.
-SECURE_CSP = {
-    "default-src": [CSP.SELF],
-    "script-src": [CSP.SELF],
-    "style-src": [CSP.SELF],
-    # data: for the empty favicon (href="data:,") of the pages and the admin's inline SVGs.
-    "img-src": [CSP.SELF, "data:"],
-    "object-src": [CSP.NONE],
-    "base-uri": [CSP.SELF],
-    "form-action": [CSP.SELF],
-    "frame-ancestors": [CSP.NONE],
-}
+# Content-Security-Policy: same-origin scripts and styles only, no inline code, no framing
+# (config/csp.py; the API's documentation pages have their own policies).
+SECURE_CSP = SITE_POLICY
 
 # --- REST framework ----------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -226,6 +216,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        # DRF's own, with a policy that allows its inline styles (config/browsable_api.py).
+        "config.browsable_api.BrowsableAPIRenderer",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
