@@ -268,7 +268,8 @@ CACHES = {
 }
 
 # --- Celery ------------------------------------------------------------------------------
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+# "localhost" only names the machine: kombu warns about a broker URL without a host.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/")
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True
