@@ -10,11 +10,14 @@ project runs on a laptop with no services. Production sets ``DATABASE_URL``
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.csp import SITE_POLICY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("LEAGUE_VAR_DIR", BASE_DIR / "var"))
@@ -62,6 +65,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "axes",
     "league",
     "ratings",
     "ratings.backtest",
@@ -70,6 +74,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes requires: it turns a locked-out sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -92,6 +99,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
             ],
         },
     },
@@ -162,6 +170,27 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
+# --- Sign-in rate limit (django-axes) -------------------------------------------------
+# Failed sign-ins are counted per client address: after LEAGUE_LOGIN_FAILURE_LIMIT failures
+# that address may not sign in (even with the right password) until the cool-off has passed
+# since its last failure. Keyed on the address, not the account: an attacker elsewhere can
+# never lock an organiser out, and guessing across many accounts (or unknown ones, which
+# cost the same password-hashing time) from one address is stopped as well. An organiser
+# sharing the attacker's address waits at most the cool-off.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_FAILURE_LIMIT = int(os.environ.get("LEAGUE_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = dt.timedelta(minutes=float(os.environ.get("LEAGUE_LOGIN_COOLOFF_MINUTES", "5")))
+# Failures while locked out do not push the end of the lockout further away.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.login_lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "config.login_lockout.lockout_response"
+AXES_VERBOSE = False
+
 # --- Security (check --deploy clean when DEBUG is off) ---------------------------------
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
 SESSION_COOKIE_SECURE = not DEBUG
@@ -176,6 +205,9 @@ SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY") else None
 )
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy: same-origin scripts and styles only, no inline code, no framing
+# (config/csp.py; the API's documentation pages have their own policies).
+SECURE_CSP = SITE_POLICY
 
 # --- REST framework ----------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -184,10 +216,28 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        # DRF's own, with a policy that allows its inline styles (config/browsable_api.py).
+        "config.browsable_api.BrowsableAPIRenderer",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    # Anonymous clients by address, signed-in and token clients by account. Counters live in
+    # the default cache (see CACHES).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("LEAGUE_API_ANON_RATE", "120/minute"),
+        "user": os.environ.get("LEAGUE_API_USER_RATE", "600/minute"),
+    },
+    # The client address: REMOTE_ADDR, or behind the TLS proxy the address it appended to
+    # X-Forwarded-For (anything left of it is what the client claimed).
+    "NUM_PROXIES": 1 if env_bool("DJANGO_BEHIND_PROXY") else 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Honest League API",
@@ -205,8 +255,21 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# --- Cache -------------------------------------------------------------------------------
+# API throttle counters (and anything else cached). Local memory is per process; with
+# several web processes set LEAGUE_CACHE_URL (redis://host:6379/1) so that they share one.
+CACHE_URL = os.environ.get("LEAGUE_CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 # --- Celery ------------------------------------------------------------------------------
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://")
+# "localhost" only names the machine: kombu warns about a broker URL without a host.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "filesystem://localhost/")
 BROKER_DIR = VAR_DIR / "broker"
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_TASK_EAGER_PROPAGATES = True

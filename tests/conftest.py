@@ -8,12 +8,24 @@ mirror image. Nothing is skipped: a test either runs or is visibly deselected.
 from __future__ import annotations
 
 import datetime as dt
+import os
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from hypothesis import settings as hypothesis_settings
 
 from league.models import League, Player
+
+# Hypothesis: "ci" (the default) is derandomised, so every run of the suite tries the same
+# examples; "random" draws new ones on every run (bin/test runs the property tests once more
+# with it). Neither saves failing examples to a local database, so a failure found once is
+# not replayed by every later run in that checkout; it prints how to reproduce it instead.
+hypothesis_settings.register_profile(
+    "ci", derandomize=True, max_examples=100, database=None, print_blob=True
+)
+hypothesis_settings.register_profile("random", database=None, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

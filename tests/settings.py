@@ -16,3 +16,13 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=True)  #
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Lets league.testing lift the event store triggers, e.g. for the flush after transactional tests.
 LEAGUE_ALLOW_EVENT_MUTATION_FOR_TESTS = True
+# The sign-in rate limit is off for the suite (tests sign in through the test client, which
+# authenticates without a request, and hammer the admin); tests/functional/test_login_rate_limit.py
+# turns it on.
+AXES_ENABLED = False
+# Throttling stays on with rates no test reaches (the Schemathesis and concurrency tests send
+# thousands of requests); tests/api/test_throttling.py lowers them.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,  # noqa: F405
+    "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute", "user": "100000/minute"},
+}
