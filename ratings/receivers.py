@@ -7,18 +7,21 @@ import datetime as dt
 from django.db import transaction
 
 from league.calendar import league_zone, local_day
+from league.event_store.vocabulary import MatchRecorded, MatchVoided
 from league.models import Event
 
 
-def earliest_affected_day(league, events: list[Event]) -> dt.date | None:
+def earliest_affected_day(league, events) -> dt.date | None:
     """Local date of the earliest match recorded or voided by ``events`` (None: no match)."""
     moments = []
+    voided = []
     for event in events:
-        if event.kind == Event.Kind.MATCH_RECORDED:
+        if isinstance(event, MatchRecorded):
             moments.append(event.played_at)
-        elif event.kind == Event.Kind.MATCH_VOIDED:
-            voided = event.voids
-            moments.append(voided.played_at)
+        elif isinstance(event, MatchVoided):
+            voided.append(event.match_id)
+    if voided:
+        moments.extend(Event.objects.filter(pk__in=voided).values_list("played_at", flat=True))
     if not moments:
         return None
     return local_day(min(moments), league_zone(league))
@@ -26,12 +29,7 @@ def earliest_affected_day(league, events: list[Event]) -> dt.date | None:
 
 def on_events_appended(sender, *, league, events, **kwargs) -> None:
     """Queue an incremental replay from the earliest affected period, once committed."""
-    # A bulk append (league.bulk_append) names its earliest match: no need to read them all.
-    earliest = kwargs.get("earliest_played_at")
-    if earliest is not None:
-        day = local_day(earliest, league_zone(league))
-    else:
-        day = earliest_affected_day(league, events)
+    day = earliest_affected_day(league, events)
     if day is None:
         return
 

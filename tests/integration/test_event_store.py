@@ -12,7 +12,9 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 
 from league import event_store, services, testing
+from league.event_store import store
 from league.event_store.signals import events_appended
+from league.event_store.vocabulary import MatchRecorded
 from league.models import Event, ImmutableEventError
 
 PLAYED = dt.date(2024, 3, 2)
@@ -252,7 +254,7 @@ class TestIdempotency:
         first = self.record(league, players)
         # Pretend the pre-check ran before the other writer committed: the insert then
         # hits the UNIQUE constraint and must answer with the stored event.
-        with mock.patch.object(event_store, "existing_for", return_value=None):
+        with mock.patch.object(store, "existing_for", return_value=None):
             again = event_store.append(league, [self._candidate(league, players)])
         assert again == [first]
         later = self.record(league, players, idempotency_key="next")
@@ -262,7 +264,7 @@ class TestIdempotency:
         self.record(league, players)
         candidate = self._candidate(league, players, score_a=Decimal("0"))
         with (
-            mock.patch.object(event_store, "existing_for", return_value=None),
+            mock.patch.object(store, "existing_for", return_value=None),
             pytest.raises(ValidationError) as raised,
         ):
             event_store.append(league, [candidate])
@@ -271,14 +273,13 @@ class TestIdempotency:
     @staticmethod
     def _candidate(league, players, score_a=Decimal("1")):
         stored = Event.objects.get(idempotency_key="sheet-7-row-3")
-        return Event(
-            kind=Event.Kind.MATCH_RECORDED,
-            player_a=players[0],
-            player_b=players[1],
+        fact = MatchRecorded(
+            player_a_id=players[0].pk,
+            player_b_id=players[1].pk,
             score_a=score_a,
             played_at=stored.played_at,
-            idempotency_key="sheet-7-row-3",
         )
+        return event_store.Submission(fact, "sheet-7-row-3")
 
 
 @pytest.mark.django_db(transaction=True)

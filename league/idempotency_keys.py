@@ -1,0 +1,36 @@
+"""Idempotency keys derived on the write side: every key scheme in one place.
+
+A client gives one key per submission; a submission that stores several events derives a
+key for each of them from it, so that a retry maps every event to the same stored one:
+
+- a correction stores its void under ``<key>/void`` (``correction_void_key``);
+- a round entered in the admin stores row ``i`` under ``<key>/<i>`` (``round_row_key``).
+
+``scoped_key`` builds the ``<scope>:<key>[:<part>…]`` keys of another entry point (the API
+scopes a client's key by the kind of request this way, see ``api/idempotency.py``).
+"""
+
+from __future__ import annotations
+
+VOID_SUFFIX = "/void"
+
+
+def correction_void_key(key: str | None) -> str | None:
+    """The key of the void a correction keyed ``key`` stores (None without a key)."""
+    return f"{key}{VOID_SUFFIX}" if key else None
+
+
+def round_row_key(key: str | None, index: int) -> str | None:
+    """The key of row ``index`` (from 0) of a round submitted under ``key``."""
+    return f"{key}/{index}" if key else None
+
+
+def scoped_key(scope: str, key: str | None, *parts: object) -> str | None:
+    """``<scope>:<key>`` followed by ``:<part>`` for each part (None without a key).
+
+    The scope keeps keys of different kinds of request apart, so that a client reusing a
+    key for another kind of request is never mistaken for a retry.
+    """
+    if key is None:
+        return None
+    return ":".join([scope, key, *(str(part) for part in parts)])
