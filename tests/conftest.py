@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
+from league import services
 from league.models import League, Player
 
 
@@ -68,11 +69,14 @@ def other_league(db, other_organiser) -> League:
 
 @pytest.fixture
 def make_player(db):
-    def make(league: League, name: str, *, active: bool = True) -> Player:
-        from django.utils.text import slugify
+    """Players made as in production: registered (and deactivated) through the services."""
 
-        return Player.objects.create(
-            league=league, display_name=name, slug=slugify(name), active=active
-        )
+    def make(league: League, name: str, *, active: bool = True) -> Player:
+        player = services.register_player(league, name)
+        if not active:
+            services.deactivate_player(
+                league, player, reason="inactive from the start", recorded_by=None
+            )
+        return player
 
     return make

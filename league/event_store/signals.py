@@ -7,7 +7,7 @@ path) inside the transaction that stored the events, once per call, with one sha
 is a lazy sequence that streams them from the database (it has ``len`` and can be
 iterated more than once). A retried call that stores nothing sends nothing.
 
-Receivers that start work on the stored facts (the ratings replay) must defer it with
+Receivers that start work on the stored facts (the read side's replay) must defer it with
 ``transaction.on_commit`` so that a rolled-back transaction starts nothing; a receiver that
 only needs to know whether a rating can change asks ``event.affects_ratings``.
 """
