@@ -24,6 +24,7 @@ number) so that every bad row can be reported; the caller decides to roll back.
 from __future__ import annotations
 
 import datetime as dt
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -130,9 +131,9 @@ class AppendedFacts:
         rows = Event.objects.filter(
             league=self.league, seq__gte=self.first_seq, seq__lte=self.last_seq
         ).order_by("seq")
-        columns = event_store.FACT_COLUMNS
-        for values in rows.values_list(*columns).iterator(chunk_size=2000):
-            yield event_store.fact_from_values(dict(zip(columns, values, strict=True)))
+        named = rows.values_list(*event_store.FACT_COLUMNS, named=True)
+        for row in named.iterator(chunk_size=2000):
+            yield event_store.fact_of(row)
 
 
 class _PreparedInsert:
@@ -140,55 +141,57 @@ class _PreparedInsert:
 
     ``bulk_create`` builds a model instance and prepares every field of every row through
     the ORM, which costs more than the database's own work on a large import. The columns
-    are those ``store.row_fields`` gives for the kind, plus ``seq`` and the key; the constant
-    values (league, kind, recorder, the moment of recording, fields the kind leaves empty)
-    are taken from the model once through the ORM's own preparation; per row only the
-    values that change are adapted (dates and decimals through a cache: a file repeats
+    are those the event store maps the kind of fact to (``store.COLUMNS_OF``), plus ``seq``
+    and the key; the constant values (league, kind, recorder, the moment of recording,
+    fields the kind leaves empty) are taken from the model once through the ORM's own
+    preparation; per row only the values that change are read from the fact (one
+    ``attrgetter`` call) and adapted (dates and decimals through a cache: a file repeats
     them).
     """
 
-    def __init__(self, league: League, recorded_by: Any, sample: Fact) -> None:
+    def __init__(self, league: League, recorded_by: Any, kind: type[Fact]) -> None:
         self.connection = connections[router.db_for_write(Event)]
         template = Event(
             league=league,
-            kind=sample.kind,
+            kind=kind.kind,
             recorded_at=timezone.now(),
             recorded_by=recorded_by,
         )
         fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
         by_attname = {f.attname: f for f in fields}
-        varying = ["seq", "idempotency_key"] + [
-            name for name in event_store.row_fields(sample) if name != "kind"
-        ]
+        mapping = event_store.COLUMNS_OF[kind]
+        varying = ["seq", "idempotency_key", *(column for column, _name in mapping)]
         constant = [f for f in fields if f.attname not in varying]
         ordered = [by_attname[name] for name in varying] + constant
         self.constants = tuple(
             f.get_db_prep_save(f.pre_save(template, True), self.connection) for f in constant
         )
-        self.columns = [(name, self._adapter(by_attname[name])) for name in varying[2:]]
+        self.values_of = operator.attrgetter(*(name for _column, name in mapping))
+        # (position in the row, field, cache of adapted values) of the columns to adapt.
+        self.adapted = [
+            (position, by_attname[column], {})
+            for position, column in enumerate(varying)
+            if isinstance(by_attname[column], models.DateTimeField | models.DecimalField)
+        ]
         table = self.connection.ops.quote_name(Event._meta.db_table)
         columns = ", ".join(self.connection.ops.quote_name(f.column) for f in ordered)
         marks = ", ".join(["%s"] * len(ordered))
         self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
 
-    def _adapter(self, field: Any) -> Callable[[Any], Any] | None:
-        """How a column's values are adapted (None: passed as they are)."""
-        if isinstance(field, models.DateTimeField):
-            return _Memo(self.connection.ops.adapt_datetimefield_value)
-        if isinstance(field, models.DecimalField):
-            return _Memo(lambda value: field.get_db_prep_save(value, self.connection))
-        return None
+    def row(self, seq: int, key: str | None, fact: Fact) -> list[Any]:
+        row = [seq, key, *self.values_of(fact), *self.constants]
+        for position, column, cache in self.adapted:
+            value = row[position]
+            if value is not None:
+                prepared = cache.get(value)
+                if prepared is None:
+                    if len(cache) > 100_000:
+                        cache.clear()
+                    prepared = cache[value] = column.get_db_prep_save(value, self.connection)
+                row[position] = prepared
+        return row
 
-    def row(self, seq: int, key: str | None, fact: Fact) -> tuple[Any, ...]:
-        values = event_store.row_fields(fact)
-        row = [seq, key]
-        for name, adapt in self.columns:
-            value = values[name]
-            row.append(value if adapt is None or value is None else adapt(value))
-        row.extend(self.constants)
-        return tuple(row)
-
-    def execute(self, rows: list[tuple[Any, ...]]) -> None:
+    def execute(self, rows: list[list[Any]]) -> None:
         if rows:
             with self.connection.cursor() as cursor:
                 cursor.executemany(self.sql, rows)
@@ -366,7 +369,7 @@ class BulkAppender:
                 if m.idempotency_key and may_exist(m.idempotency_key)
             ],
         )
-        rows: list[tuple[Any, ...]] = []
+        rows: list[list[Any]] = []
         outcomes: list[tuple[Any, str, str]] = []
         in_batch: dict[str, _Pending] = {}
         for match in pending:
@@ -396,7 +399,7 @@ class BulkAppender:
                 outcomes.append((match.ref, "error", message))
                 continue
             if self._insert is None:
-                self._insert = _PreparedInsert(self.league, self.recorded_by, match.fact)
+                self._insert = _PreparedInsert(self.league, self.recorded_by, MatchRecorded)
             rows.append(self._insert.row(self._take_seq(), key, match.fact))
             self.result.appended += 1
             outcomes.append((match.ref, "recorded", ""))

@@ -8,14 +8,14 @@ with the facts about players, and sends ``events_appended`` once. Services valid
 calling it; this module guarantees ordering and "at most once".
 
 The mapping between facts and rows lives here, one function each way (``row_fields`` and
-``fact_from_values``/``fact_of``); the bulk path (``league.event_store.bulk``) uses the
+``fact_of``); the bulk path (``league.event_store.bulk``) uses the
 same functions, lock, numbering and key lookup.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,9 +79,10 @@ def next_seq(league: League) -> int:
 
 # --- facts <-> rows ------------------------------------------------------------------------
 
-#: The ``Event`` columns a fact is read from, for ``values_list`` and ``fact_from_values``.
-#: ``player__display_name`` stands in for the name of a registration stored before rows
-#: kept it (migration 0003): until the first rename it is the registered name.
+#: The ``Event`` columns a fact is read from: ``fact_of`` takes an ``Event`` or a row of
+#: ``values_list(*FACT_COLUMNS, named=True)``. ``player__display_name`` stands in for the
+#: name of a registration stored before rows kept it (migration 0003): until the player's
+#: first rename it is the registered name.
 FACT_COLUMNS = (
     "kind",
     "player_id",
@@ -99,79 +100,73 @@ FACT_COLUMNS = (
 )
 
 
+#: Where each kind of fact is stored: (``Event`` attribute, fact attribute) pairs; the kind
+#: goes to ``Event.kind`` and every column not named stays empty.
+COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
+    PlayerRegistered: (("player_id", "player_id"), ("display_name", "display_name")),
+    PlayerRenamed: (
+        ("player_id", "player_id"),
+        ("display_name", "display_name"),
+        ("reason", "reason"),
+    ),
+    PlayerDeactivated: (("player_id", "player_id"), ("reason", "reason")),
+    PlayerReactivated: (("player_id", "player_id"), ("reason", "reason")),
+    MatchRecorded: tuple(
+        (name, name)
+        for name in (
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "played_at",
+            "points",
+            "note",
+            "replaces_id",
+            "reason",
+        )
+    ),
+    MatchVoided: (("voids_id", "match_id"), ("reason", "reason")),
+}
+
+
 def row_fields(fact: Fact) -> dict[str, Any]:
     """The ``Event`` field values (by attribute name) that store ``fact``."""
-    match fact:
-        case PlayerRegistered():
-            return {
-                "kind": fact.kind,
-                "player_id": fact.player_id,
-                "display_name": fact.display_name,
-            }
-        case PlayerRenamed():
-            return {
-                "kind": fact.kind,
-                "player_id": fact.player_id,
-                "display_name": fact.display_name,
-                "reason": fact.reason,
-            }
-        case PlayerDeactivated() | PlayerReactivated():
-            return {"kind": fact.kind, "player_id": fact.player_id, "reason": fact.reason}
-        case MatchRecorded():
-            return {
-                "kind": fact.kind,
-                "player_a_id": fact.player_a_id,
-                "player_b_id": fact.player_b_id,
-                "score_a": fact.score_a,
-                "played_at": fact.played_at,
-                "points": fact.points,
-                "note": fact.note,
-                "replaces_id": fact.replaces_id,
-                "reason": fact.reason,
-            }
-        case MatchVoided():
-            return {"kind": fact.kind, "voids_id": fact.match_id, "reason": fact.reason}
-    raise TypeError(f"Not a fact of the event vocabulary: {fact!r}")
+    try:
+        columns = COLUMNS_OF[type(fact)]
+    except KeyError:
+        raise TypeError(f"Not a fact of the event vocabulary: {fact!r}") from None
+    return {"kind": fact.kind, **{column: getattr(fact, name) for column, name in columns}}
 
 
-def fact_from_values(values: Mapping[str, Any]) -> Fact:
-    """The fact a stored row holds, from its ``FACT_COLUMNS`` values."""
-    kind = values["kind"]
+def fact_of(row: Any) -> Fact:
+    """The fact a stored row holds (an ``Event``, or a named row of ``FACT_COLUMNS``)."""
+    kind = row.kind
     if kind == MatchRecorded.kind:
         return MatchRecorded(
-            player_a_id=values["player_a_id"],
-            player_b_id=values["player_b_id"],
-            score_a=values["score_a"],
-            played_at=values["played_at"],
-            points=values["points"],
-            note=values["note"],
-            replaces_id=values["replaces_id"],
-            reason=values["reason"],
+            player_a_id=row.player_a_id,
+            player_b_id=row.player_b_id,
+            score_a=row.score_a,
+            played_at=row.played_at,
+            points=row.points,
+            note=row.note,
+            replaces_id=row.replaces_id,
+            reason=row.reason,
         )
     if kind == MatchVoided.kind:
-        return MatchVoided(match_id=values["voids_id"], reason=values["reason"])
+        return MatchVoided(match_id=row.voids_id, reason=row.reason)
     if kind == PlayerRegistered.kind:
-        name = values["display_name"] or values["player__display_name"]
-        return PlayerRegistered(player_id=values["player_id"], display_name=name)
+        name = row.display_name or (
+            row.player.display_name if isinstance(row, Event) else row.player__display_name
+        )
+        return PlayerRegistered(player_id=row.player_id, display_name=name)
     if kind == PlayerRenamed.kind:
         return PlayerRenamed(
-            player_id=values["player_id"],
-            display_name=values["display_name"],
-            reason=values["reason"],
+            player_id=row.player_id, display_name=row.display_name, reason=row.reason
         )
     if kind == PlayerDeactivated.kind:
-        return PlayerDeactivated(player_id=values["player_id"], reason=values["reason"])
+        return PlayerDeactivated(player_id=row.player_id, reason=row.reason)
     if kind == PlayerReactivated.kind:
-        return PlayerReactivated(player_id=values["player_id"], reason=values["reason"])
+        return PlayerReactivated(player_id=row.player_id, reason=row.reason)
     raise ValueError(f"Unknown event kind {kind!r}.")
-
-
-def fact_of(event: Event) -> Fact:
-    """The fact ``event`` stores."""
-    values = {name: getattr(event, name) for name in FACT_COLUMNS if "__" not in name}
-    if event.kind == PlayerRegistered.kind and not event.display_name:
-        values["player__display_name"] = event.player.display_name
-    return fact_from_values(values)
 
 
 def facts_of(events: Iterable[Event]) -> list[Fact]:
@@ -220,8 +215,8 @@ def stored_facts_by_key(league: League, keys: Iterable[str]) -> dict[str, tuple[
         # No ORDER BY: the default (league, seq) ordering would make SQLite walk the whole
         # league instead of seeking the keys in their index.
         rows = Event.objects.filter(league=league, idempotency_key__in=chunk).order_by()
-        for key, seq, *values in rows.values_list("idempotency_key", "seq", *FACT_COLUMNS):
-            found[key] = (seq, fact_from_values(dict(zip(FACT_COLUMNS, values, strict=True))))
+        for row in rows.values_list("idempotency_key", "seq", *FACT_COLUMNS, named=True):
+            found[row.idempotency_key] = (row.seq, fact_of(row))
     return found
 
 
