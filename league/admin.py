@@ -254,7 +254,8 @@ class EventAdmin(OrganiserScopedAdmin):
         if event.kind == Event.Kind.PLAYER_REGISTERED:
             return f"{event.display_name or event.player} registered"
         if event.kind == Event.Kind.PLAYER_RENAMED:
-            return f"{event.player} renamed to {event.display_name}{because}"
+            # The row holds the new name only; the player's current name may be later.
+            return f"player #{event.player_id} renamed to {event.display_name}{because}"
         if event.kind == Event.Kind.PLAYER_DEACTIVATED:
             return f"{event.player} deactivated{because}"
         if event.kind == Event.Kind.PLAYER_REACTIVATED:

@@ -7,7 +7,6 @@ their ``ValidationError`` messages are put back on the matching fields with
 
 from __future__ import annotations
 
-import uuid
 import zoneinfo
 from collections.abc import Callable
 from decimal import Decimal
@@ -19,6 +18,7 @@ from django.utils import timezone
 
 from league import services
 from league.calendar import league_day, league_zone
+from league.idempotency_keys import new_key
 from league.models import Event, League, Player
 from league.player_names import check_name, clean_name, find_player
 from league.validation import Errors
@@ -44,11 +44,6 @@ def add_service_errors(
             field = None
         for message in messages:
             form.add_error(field, message)
-
-
-def new_idempotency_key() -> str:
-    """A fresh key per rendered form, so a double submission stores one result."""
-    return uuid.uuid4().hex
 
 
 class PlayerNameInput(forms.TextInput):
@@ -107,7 +102,7 @@ class MatchForm(LeagueBoundForm):
         super().__init__(*args, league=league, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_idempotency_key())
+            self.initial.setdefault("idempotency_key", new_key())
 
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -135,7 +130,7 @@ class RoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_idempotency_key())
+            self.initial.setdefault("idempotency_key", new_key())
 
 
 class RoundRowForm(LeagueBoundForm):
@@ -206,7 +201,7 @@ class VoidForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
-            self.initial.setdefault("idempotency_key", new_idempotency_key())
+            self.initial.setdefault("idempotency_key", new_key())
 
 
 class CorrectionForm(MatchForm):

@@ -1,6 +1,7 @@
-"""Idempotency keys derived on the write side: every key scheme in one place.
+"""Idempotency keys made on the write side: every key scheme in one place.
 
-A client gives one key per submission; a submission that stores several events derives a
+A form gets a fresh key each time it is rendered (``new_key``), so a double submission
+stores one result. A client gives one key per submission; a submission that stores several events derives a
 key for each of them from it, so that a retry maps every event to the same stored one:
 
 - a correction stores its void under ``<key>/void`` (``correction_void_key``);
@@ -12,7 +13,14 @@ scopes a client's key by the kind of request this way, see ``api/idempotency.py`
 
 from __future__ import annotations
 
+import uuid
+
 VOID_SUFFIX = "/void"
+
+
+def new_key() -> str:
+    """A fresh key for one rendered form."""
+    return uuid.uuid4().hex
 
 
 def correction_void_key(key: str | None) -> str | None:
