@@ -1,14 +1,16 @@
 """Idempotency keys made on the write side: every key scheme in one place.
 
 A form gets a fresh key each time it is rendered (``new_key``), so a double submission
-stores one result. A client gives one key per submission; a submission that stores several events derives a
-key for each of them from it, so that a retry maps every event to the same stored one:
+stores one result. A client gives one key per submission; a submission that stores several
+events derives a key for each of them from it, so that a retry maps every event to the
+same stored one:
 
 - a correction stores its void under ``<key>/void`` (``correction_void_key``);
 - a round entered in the admin stores row ``i`` under ``<key>/<i>`` (``round_row_key``).
 
-``scoped_key`` builds the ``<scope>:<key>[:<part>…]`` keys of another entry point (the API
-scopes a client's key by the kind of request this way, see ``api/idempotency.py``).
+``scoped_key`` builds ``<scope>:<key>[:<part>…]`` keys, for an entry point that keeps the
+keys of different kinds of request apart (the API's ``match:``, ``void:`` and ``round:``
+keys have this shape).
 """
 
 from __future__ import annotations
