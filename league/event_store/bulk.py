@@ -8,7 +8,7 @@ keeps the same guarantees with batches:
   transaction, so the new events get one contiguous range of ``seq`` numbers;
 - each result is checked with the write services' own rules (``league.validation``);
 - each result becomes a ``MatchRecorded`` fact, stored through the event store's own
-  mapping (``store.row_fields``); idempotency keys are looked up a batch at a time
+  mapping of facts to columns (``store.COLUMNS_OF``); idempotency keys are looked up a batch at a time
   (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys certainly new):
   a key already stored with the same content (``Fact.content_key``) is skipped, with other
   content it is an error;
