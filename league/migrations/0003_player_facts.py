@@ -5,6 +5,8 @@ constraints name every kind and require a player for every fact about one and a 
 for a rename. Registrations stored before this migration keep an empty name (rows are
 never updated): until a player's first rename, the name is the player's current one.
 
+Unapplying it is refused once the event store holds any of these facts (it would drop them).
+
 On SQLite, changing the constraints rebuilds ``league_event`` and drops its immutability
 triggers with the old table (see migration 0002): they are installed again afterwards, in
 both directions.
@@ -21,6 +23,17 @@ def reinstall_on_sqlite(apps, schema_editor):
     if schema_editor.connection.vendor == "sqlite":
         for sql in triggers.SQLITE_REVERSE + triggers.SQLITE_FORWARD:
             schema_editor.execute(sql, params=None)
+
+
+def refuse_to_drop_player_facts(apps, schema_editor):
+    Event = apps.get_model("league", "Event")
+    new_kinds = Event.objects.filter(kind__in=PLAYER_KINDS[1:])
+    if new_kinds.exists() or Event.objects.exclude(display_name="").exists():
+        raise RuntimeError(
+            "Cannot unapply league 0003: the event store holds facts about players (names, "
+            "renames, deactivations) that the older schema cannot hold, and events are never "
+            "deleted."
+        )
 
 
 KINDS = [
@@ -84,5 +97,6 @@ class Migration(migrations.Migration):
                 name="event_rename_names_new_name",
             ),
         ),
-        migrations.RunPython(reinstall_on_sqlite, migrations.RunPython.noop, elidable=False),
+        # Reversed, this runs first: history is never dropped to go back a version.
+        migrations.RunPython(reinstall_on_sqlite, refuse_to_drop_player_facts, elidable=False),
     ]
