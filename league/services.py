@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -180,8 +181,8 @@ def reactivate_player(
 def _change_player(
     league: League,
     player: Player | int,
-    fact_for: Any,
-    check_state: Any,
+    fact_for: Callable[[Player], Fact],
+    check_state: Callable[[Player, Errors], None],
     reason: str,
     recorded_by: Any,
     idempotency_key: str | None,

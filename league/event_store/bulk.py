@@ -8,10 +8,10 @@ keeps the same guarantees with batches:
   transaction, so the new events get one contiguous range of ``seq`` numbers;
 - each result is checked with the write services' own rules (``league.validation``);
 - each result becomes a ``MatchRecorded`` fact, stored through the event store's own
-  mapping of facts to columns (``store.COLUMNS_OF``); idempotency keys are looked up a batch at a time
-  (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys certainly new):
-  a key already stored with the same content (``Fact.content_key``) is skipped, with other
-  content it is an error;
+  mapping of facts to columns (``store.COLUMNS_OF``); idempotency keys are looked up a
+  batch at a time (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys
+  certainly new): a key already stored with the same content (``Fact.content_key``) is
+  skipped, with other content it is an error;
 - registrations create their players through ``store.apply_to_players`` and are inserted
   with ``bulk_create``, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
