@@ -22,11 +22,7 @@ def leagues(user: Any = None, *, organised: bool = False) -> QuerySet[League]:
     found = League.objects.select_related("publication__config")
     if not organised:
         return found
-    if user is None or not user.is_authenticated:
-        return found.none()
-    if user.is_superuser:
-        return found
-    return found.filter(organisers=user)
+    return found.organised_by(user)
 
 
 def players_of(league: League, *, active: bool | None = None) -> QuerySet[Player]:

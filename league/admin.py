@@ -1,35 +1,29 @@
 """The organisers' admin: leagues, players, result entry and the read-only event log.
 
-Access is per league, from ``League.organisers`` (a superuser sees everything): every
-queryset, form choice and object check below goes through ``organised_leagues``. Django's
-model permissions are not used, so an organiser needs only ``is_staff``.
-
-Writes go through ``league.services``; nothing here saves an ``Event`` itself.
+Access is per league (``league.admin_scope``): every queryset, form choice and object check
+goes through ``League.objects.organised_by``. Writes go through ``league.services``;
+nothing here saves an
+``Event`` or changes a ``Player`` itself. The read side adds its own pages to the league's
+admin (recomputing standings, their progress) by registering a subclass of ``LeagueAdmin``
+with extra URLs and ``league_context``.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import QuerySet
-from django.http import (
-    Http404,
-    HttpRequest,
-    HttpResponse,
-    HttpResponseNotAllowed,
-    HttpResponseRedirect,
-)
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.module_loading import import_string
 
 from league import services
 from league.admin_import import import_urls
+from league.admin_scope import OrganisedLeagueFilter, OrganiserScopedAdmin, scoped_league
 from league.forms import (
     PLAYER_LIST_ID,
     CorrectionForm,
@@ -42,100 +36,16 @@ from league.forms import (
     VoidForm,
     add_service_errors,
 )
+from league.idempotency_keys import round_row_key
 from league.models import Event, League, Player
+from league.scores import score_text
 from league.validation import row_errors
-
-# The admin is the one place where the write side starts read-side work (the button that
-# recomputes ratings). It names the read side's services by path, at run time, so that
-# league/ keeps no import of ratings/.
-REQUEST_FULL_REPLAY = "ratings.services.request_full_replay"
-LEAGUE_PROGRESS = "ratings.services.league_progress"
-
-RESULT_TEXT = {Decimal("1"): "1-0", Decimal("0.5"): "½-½", Decimal("0"): "0-1"}
-
-
-def organised_leagues(user: Any) -> QuerySet[League]:
-    """The leagues ``user`` may manage in the admin: all for a superuser."""
-    if not (getattr(user, "is_active", False) and getattr(user, "is_staff", False)):
-        return League.objects.none()
-    if user.is_superuser:
-        return League.objects.all()
-    return League.objects.filter(organisers=user)
-
-
-def organises(user: Any, league: League | None) -> bool:
-    return league is not None and organised_leagues(user).filter(pk=league.pk).exists()
-
-
-def scoped_league(request: HttpRequest, league_id: Any) -> League:
-    """The league with ``league_id`` if the user organises it; 404 otherwise."""
-    try:
-        return organised_leagues(request.user).get(pk=int(league_id))
-    except (League.DoesNotExist, TypeError, ValueError):
-        raise Http404("No such league.") from None
-
-
-class OrganisedLeagueFilter(admin.SimpleListFilter):
-    """Filter by league, offering only the leagues the user organises."""
-
-    title = "league"
-    parameter_name = "league"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[int, str]]:
-        return [(league.pk, league.name) for league in organised_leagues(request.user)]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
-        if self.value():
-            return queryset.filter(league_id=self.value())
-        return queryset
-
-
-class OrganiserScopedAdmin(admin.ModelAdmin):
-    """Rows of a league: visible and changeable by that league's organisers only."""
-
-    def league_of(self, obj: Any) -> League:
-        return obj.league
-
-    def scope(self, queryset: QuerySet, request: HttpRequest) -> QuerySet:
-        return queryset.filter(league__in=organised_leagues(request.user))
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return self.scope(super().get_queryset(request), request)
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return organised_leagues(request.user).exists()
-
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        if obj is None:
-            return self.has_module_permission(request)
-        return organises(request.user, self.league_of(obj))
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.has_view_permission(request, obj)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return self.has_module_permission(request)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # Players and events are referenced by the history; leagues own it.
-        return False
-
-    def page_context(self, request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": title,
-            **extra,
-        }
-
-    @staticmethod
-    def posted(request: HttpRequest) -> Any:
-        """Form data for a POST (even an empty one), None for a GET."""
-        return request.POST if request.method == "POST" else None
 
 
 @admin.register(League)
 class LeagueAdmin(OrganiserScopedAdmin):
+    """Leagues; the result entry pages and the CSV import hang off a league's page."""
+
     form = LeagueForm
     list_display = ["name", "slug", "sport", "start_date", "time_zone", "event_count"]
     search_fields = ["name", "slug", "sport"]
@@ -147,7 +57,7 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return obj
 
     def scope(self, queryset: QuerySet, request: HttpRequest) -> QuerySet:
-        return queryset.filter(pk__in=organised_leagues(request.user))
+        return queryset.filter(pk__in=League.objects.organised_by(request.user))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser
@@ -171,49 +81,20 @@ class LeagueAdmin(OrganiserScopedAdmin):
         return league.events.count()
 
     def get_urls(self) -> list:
-        view = self.admin_site.admin_view
-        return [
-            path("<int:league_id>/recompute/", view(self.recompute_view), name="league_recompute"),
-            path("<int:league_id>/progress/", view(self.progress_view), name="league_progress"),
-            *import_urls(self.admin_site),
-            *super().get_urls(),
-        ]
+        return [*import_urls(self.admin_site), *super().get_urls()]
 
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context=None
     ) -> HttpResponse:
-        league = self.get_object(request, object_id)
         extra = dict(extra_context or {})
+        league = self.get_object(request, object_id)
         if league is not None and self.has_view_permission(request, league):
-            extra["progress"] = import_string(LEAGUE_PROGRESS)(league)
-            extra["league"] = league
+            extra.update(self.league_context(request, league))
         return super().change_view(request, object_id, form_url, extra)
 
-    def recompute_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
-        league = scoped_league(request, league_id)
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        try:
-            replay = import_string(REQUEST_FULL_REPLAY)(league, requested_by=request.user)
-        except ValidationError as error:
-            for message in error.messages:
-                self.message_user(request, message, messages.ERROR)
-        else:
-            self.message_user(
-                request,
-                f"Recomputation of {league.name} queued (replay #{replay.pk}); "
-                "its progress is shown below.",
-                messages.SUCCESS,
-            )
-        return HttpResponseRedirect(reverse("admin:league_league_change", args=[league.pk]))
-
-    def progress_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
-        league = scoped_league(request, league_id)
-        return TemplateResponse(
-            request,
-            "admin/league/league/_progress.html",
-            {"league": league, "progress": import_string(LEAGUE_PROGRESS)(league)},
-        )
+    def league_context(self, request: HttpRequest, league: League) -> dict[str, Any]:
+        """What the league's page shows beside the form (subclasses add to it)."""
+        return {"league": league}
 
 
 @admin.register(Player)
@@ -228,26 +109,27 @@ class PlayerAdmin(OrganiserScopedAdmin):
         kwargs["form"] = PlayerChangeForm if obj is not None else PlayerAddForm
         return super().get_form(request, obj, change=change, **kwargs)
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is None:
-            return ["league", "display_name"]
-        return ["league", "display_name", "slug", "active", "created_at"]
-
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [] if obj is None else ["league", "slug", "created_at"]
 
     def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
         if db_field.name == "league":
-            kwargs["queryset"] = organised_leagues(request.user)
+            kwargs["queryset"] = League.objects.organised_by(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return ["league", "display_name"]
+        return ["league", "display_name", "slug", "active", "reason", "created_at"]
+
     def save_model(self, request: HttpRequest, obj: Player, form: Any, change: bool) -> None:
-        if change:
-            super().save_model(request, obj, form, change)
-            return
-        if not organises(request.user, obj.league):
+        if not obj.league.is_organiser(request.user):
             raise PermissionDenied
-        # A new player is registered through the service, which appends the event.
+        if change:
+            # Each change is an event of its own (renamed, deactivated, reactivated).
+            for change_player, arguments in form.service_calls():
+                change_player(obj.league, obj, recorded_by=request.user, **arguments)
+            return
         player = services.register_player(obj.league, obj.display_name, recorded_by=request.user)
         obj.pk, obj.slug, obj.display_name = player.pk, player.slug, player.display_name
         obj._state.adding = False
@@ -262,13 +144,33 @@ class PlayerAdmin(OrganiserScopedAdmin):
 
     @admin.action(description="Mark selected players active", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet) -> None:
-        count = queryset.update(active=True)
-        self.message_user(request, f"{count} player(s) marked active.", messages.SUCCESS)
+        self.change_activity(request, queryset, services.reactivate_player, active=True)
 
     @admin.action(description="Mark selected players inactive", permissions=["change"])
     def deactivate(self, request: HttpRequest, queryset: QuerySet) -> None:
-        count = queryset.update(active=False)
-        self.message_user(request, f"{count} player(s) marked inactive.", messages.SUCCESS)
+        self.change_activity(request, queryset, services.deactivate_player, active=False)
+
+    def change_activity(
+        self, request: HttpRequest, queryset: QuerySet, service: Any, *, active: bool
+    ) -> None:
+        """Apply ``service`` to the selected players not yet ``active``: all, or none."""
+        players = list(queryset.filter(active=not active).select_related("league"))
+        word = "active" if active else "inactive"
+        try:
+            with transaction.atomic():
+                for player in players:
+                    service(
+                        player.league,
+                        player,
+                        reason=f"Marked {word} in the admin.",
+                        recorded_by=request.user,
+                    )
+        except ValidationError as error:
+            self.message_user(
+                request, "Nothing was changed: " + " ".join(error.messages), messages.ERROR
+            )
+            return
+        self.message_user(request, f"{len(players)} player(s) marked {word}.", messages.SUCCESS)
 
 
 @admin.register(Event)
@@ -325,6 +227,7 @@ class EventAdmin(OrganiserScopedAdmin):
             "recorded_by",
             "idempotency_key",
             "player",
+            "display_name",
             "played_at",
             "player_a",
             "player_b",
@@ -347,13 +250,20 @@ class EventAdmin(OrganiserScopedAdmin):
 
     @admin.display(description="event")
     def summary(self, event: Event) -> str:
+        because = f": {event.reason}" if event.reason else ""
         if event.kind == Event.Kind.PLAYER_REGISTERED:
-            return f"{event.player} registered"
+            return f"{event.display_name or event.player} registered"
+        if event.kind == Event.Kind.PLAYER_RENAMED:
+            # The row holds the new name only; the player's current name may be later.
+            return f"player #{event.player_id} renamed to {event.display_name}{because}"
+        if event.kind == Event.Kind.PLAYER_DEACTIVATED:
+            return f"{event.player} deactivated{because}"
+        if event.kind == Event.Kind.PLAYER_REACTIVATED:
+            return f"{event.player} reactivated{because}"
         if event.kind == Event.Kind.MATCH_VOIDED:
             return f"voids #{event.voids.seq}: {event.reason}"
-        score = RESULT_TEXT.get(event.score_a, "?")
         points = f" ({event.points})" if event.points else ""
-        return f"{event.player_a} {score} {event.player_b}{points}"
+        return f"{event.player_a} {score_text(event.score_a)} {event.player_b}{points}"
 
     @admin.display(description="status")
     def status(self, event: Event) -> str:
@@ -401,7 +311,7 @@ class EventAdmin(OrganiserScopedAdmin):
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def choose_league_view(self, request: HttpRequest) -> HttpResponse:
-        leagues = list(organised_leagues(request.user))
+        leagues = list(League.objects.organised_by(request.user))
         if not leagues:
             raise PermissionDenied
         if len(leagues) == 1:
@@ -456,7 +366,7 @@ class EventAdmin(OrganiserScopedAdmin):
                     "score_a": row.cleaned_data["score_a"],
                     "points": row.cleaned_data["points"],
                     "played_at": round_form.cleaned_data["played_on"],
-                    "idempotency_key": f"{key}/{index}" if key else None,
+                    "idempotency_key": round_row_key(key, index),
                 }
                 for index, row in enumerate(rows)
             ]

@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 
+from league.admin_scope import scoped_league
 from league.csv_import import ImportReport, import_results
 from league.models import League
 
@@ -60,13 +61,6 @@ def uploads_dir() -> Path:
     return Path(settings.VAR_DIR) / "uploads"
 
 
-def _league(request: HttpRequest, league_id: int) -> League:
-    """The league if the user organises it (or is a superuser); 404 otherwise."""
-    from league.admin import scoped_league  # the admin imports this module
-
-    return scoped_league(request, league_id)
-
-
 def _pending(request: HttpRequest, league: League, token: str) -> tuple[dict[str, Any], Path]:
     """The stored upload ``token`` of this session and league; 404 if there is none."""
     entry = request.session.get(SESSION_KEY, {}).get(token) if TOKEN.match(token) else None
@@ -101,7 +95,7 @@ def _context(request: HttpRequest, site: admin.AdminSite, league: League, **extr
 
 
 def upload_view(request: HttpRequest, league_id: int, site: admin.AdminSite) -> HttpResponse:
-    league = _league(request, league_id)
+    league = scoped_league(request, league_id)
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         uploads_dir().mkdir(parents=True, exist_ok=True)
@@ -126,7 +120,7 @@ def upload_view(request: HttpRequest, league_id: int, site: admin.AdminSite) -> 
 def preview_view(
     request: HttpRequest, league_id: int, token: str, site: admin.AdminSite
 ) -> HttpResponse:
-    league = _league(request, league_id)
+    league = scoped_league(request, league_id)
     entry, stored = _pending(request, league, token)
     if request.method == "POST" and "cancel" in request.POST:
         _forget(request, token)

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO
 
+from league.scores import EN_DASH, parse_score_text, points_score
+
 REQUIRED_COLUMNS = ("date", "player_a", "player_b")
 SCORE_COLUMN = "score_a"
 POINTS_COLUMNS = ("points_a", "points_b")
@@ -36,21 +38,6 @@ MAX_FIELD_CHARS = 16 * 1024
 MAX_ID_CHARS = 200
 MAX_NAME_CHARS = 120
 
-ONE, HALF, ZERO = Decimal("1"), Decimal("0.5"), Decimal("0")
-_SINGLE_SCORES = {
-    "1": ONE,
-    "1.0": ONE,
-    "0.5": HALF,
-    ".5": HALF,
-    "½": HALF,
-    "1/2": HALF,
-    "0": ZERO,
-    "0.0": ZERO,
-}
-# Written as "a-b": the two halves must be one of these pairs.
-_PAIR_SCORES = {(ONE, ZERO): ONE, (HALF, HALF): HALF, (ZERO, ONE): ZERO}
-EN_DASH = "\u2013"
-_PAIR_SEPARATOR = re.compile(rf"\s*[-{EN_DASH}:]\s*")
 _NON_NEGATIVE_INT = re.compile(r"[0-9]+")
 
 
@@ -134,18 +121,12 @@ class _Lines:
 
 def parse_score(text: str) -> Decimal:
     """``score_a`` text to 1, 0.5 or 0; raises ``ValueError`` with the accepted forms."""
-    value = text.strip()
-    score = _SINGLE_SCORES.get(value)
-    if score is not None:
-        return score
-    halves = _PAIR_SEPARATOR.split(value)
-    if len(halves) == 2:
-        pair = (_SINGLE_SCORES.get(halves[0]), _SINGLE_SCORES.get(halves[1]))
-        if pair in _PAIR_SCORES:
-            return _PAIR_SCORES[pair]  # type: ignore[index]
-    raise ValueError(
-        f"unknown score_a {text!r}: use 1, 0.5 or 0 (or 1-0, ½-½, 0.5-0.5, 1/2-1/2, 0-1)"
-    )
+    score = parse_score_text(text)
+    if score is None:
+        raise ValueError(
+            f"unknown score_a {text!r}: use 1, 0.5 or 0 (or 1-0, ½-½, 0.5-0.5, 1/2-1/2, 0-1)"
+        )
+    return score
 
 
 def parse_points(points_a: str, points_b: str) -> tuple[Decimal, str]:
@@ -155,8 +136,7 @@ def parse_points(points_a: str, points_b: str) -> tuple[Decimal, str]:
         if not _NON_NEGATIVE_INT.fullmatch(value):
             raise ValueError(f"{column} {value!r} is not a non-negative whole number")
     pa, pb = int(a), int(b)
-    score = ONE if pa > pb else ZERO if pa < pb else HALF
-    return score, f"{pa}{EN_DASH}{pb}"
+    return points_score(pa, pb), f"{pa}{EN_DASH}{pb}"
 
 
 def parse_played(text: str) -> dt.date | dt.datetime:

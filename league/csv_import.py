@@ -20,6 +20,7 @@ from django.db import transaction
 from league.csv_format import ResultRow, RowError, iter_results
 from league.event_store.bulk import BulkAppender, NewMatch
 from league.models import League, Player
+from league.player_names import PlayerDirectory
 
 # The admin's preview shows this many rows; the command prints every error it keeps.
 MAX_ERRORS_KEPT = 1000
@@ -82,29 +83,6 @@ class ImportReport:
             created = "would register" if self.dry_run else "registered"
             text += f", {created} {len(self.players_created)} new player(s)"
         return text + ("; dry run, nothing was recorded." if self.dry_run else ".")
-
-
-class PlayerDirectory:
-    """The league's players by display name (exact first, then ignoring case)."""
-
-    def __init__(self, league: League) -> None:
-        self.exact: dict[str, Player] = {}
-        self.folded: dict[str, Player | None] = {}
-        for player in Player.objects.filter(league=league):
-            self.remember(player)
-
-    def remember(self, player: Player) -> None:
-        self.exact[player.display_name] = player
-        folded = player.display_name.casefold()
-        # Two players differing only by case make a loose match ambiguous.
-        self.folded[folded] = None if folded in self.folded else player
-
-    def find(self, name: str) -> Player | None:
-        found = self.exact.get(name)
-        if found is None:
-            name = " ".join(name.split())
-            found = self.exact.get(name) or self.folded.get(name.casefold())
-        return found
 
 
 def import_results(

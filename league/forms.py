@@ -7,8 +7,8 @@ their ``ValidationError`` messages are put back on the matching fields with
 
 from __future__ import annotations
 
-import uuid
 import zoneinfo
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -16,8 +16,12 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils import timezone
 
+from league import services
 from league.calendar import league_day, league_zone
+from league.idempotency_keys import new_key
 from league.models import Event, League, Player
+from league.player_names import check_name, clean_name, find_player
+from league.validation import Errors
 
 SCORE_CHOICES = [
     ("1", "1 - first player won"),
@@ -42,11 +46,6 @@ def add_service_errors(
             form.add_error(field, message)
 
 
-def new_idempotency_key() -> str:
-    """A fresh key per rendered form, so a double submission stores one result."""
-    return uuid.uuid4().hex
-
-
 class PlayerNameInput(forms.TextInput):
     """A text input completed from the league's player list (``<datalist>`` on the page)."""
 
@@ -68,23 +67,12 @@ class LeagueBoundForm(forms.Form):
         for field in self.player_fields:
             name = cleaned.get(field)
             if name:
-                player = player_named(self.league, name)
+                player = find_player(self.league, name)
                 if player is None:
                     self.add_error(field, f"{self.league.name} has no player named “{name}”.")
                 else:
                     cleaned[field] = player
         return cleaned
-
-
-def player_named(league: League, name: str) -> Player | None:
-    """The player of ``league`` called ``name`` (case-insensitive if unambiguous)."""
-    name = " ".join(name.split())
-    players = Player.objects.filter(league=league)
-    exact = players.filter(display_name=name).first()
-    if exact is not None:
-        return exact
-    matches = list(players.filter(display_name__iexact=name)[:2])
-    return matches[0] if len(matches) == 1 else None
 
 
 def league_today(league: League) -> Any:
@@ -114,7 +102,7 @@ class MatchForm(LeagueBoundForm):
         super().__init__(*args, league=league, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_idempotency_key())
+            self.initial.setdefault("idempotency_key", new_key())
 
     def service_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -142,7 +130,7 @@ class RoundForm(forms.Form):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_idempotency_key())
+            self.initial.setdefault("idempotency_key", new_key())
 
 
 class RoundRowForm(LeagueBoundForm):
@@ -213,7 +201,7 @@ class VoidForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not self.is_bound:
-            self.initial.setdefault("idempotency_key", new_idempotency_key())
+            self.initial.setdefault("idempotency_key", new_key())
 
 
 class CorrectionForm(MatchForm):
@@ -280,6 +268,13 @@ class LeagueForm(forms.ModelForm):
         return cleaned
 
 
+def _name_errors(league: League, name: str, player: Player | None = None) -> list[str]:
+    """``league.player_names``' objections to ``name``, as messages."""
+    errors = Errors()
+    check_name(league, name, errors, player=player)
+    return [message for error in errors.by_field.get("display_name", []) for message in error]
+
+
 class PlayerAddForm(forms.ModelForm):
     """A new player: registered through ``league.services.register_player``."""
 
@@ -291,22 +286,51 @@ class PlayerAddForm(forms.ModelForm):
         cleaned = super().clean()
         league, name = cleaned.get("league"), cleaned.get("display_name")
         if league and name:
-            name = " ".join(name.split())
-            if Player.objects.filter(league=league, display_name__iexact=name).exists():
-                self.add_error("display_name", f"{name} is already a player of {league.name}.")
+            name = clean_name(name)
+            for message in _name_errors(league, name):
+                self.add_error("display_name", message)
         return cleaned
 
 
 class PlayerChangeForm(forms.ModelForm):
-    """A player's name and active flag (the league and slug never change)."""
+    """A player's name and whether results may be recorded for them, with a reason.
+
+    The form never changes the player itself: ``service_calls`` names the services
+    (rename, deactivate, reactivate) that append the events saying what changed.
+    """
+
+    reason = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Why the name or the status changes; shown in the event log.",
+    )
 
     class Meta:
         model = Player
         fields = ["display_name", "active"]
 
     def clean_display_name(self) -> str:
-        name = " ".join(self.cleaned_data["display_name"].split())
-        taken = Player.objects.filter(league=self.instance.league, display_name__iexact=name)
-        if taken.exclude(pk=self.instance.pk).exists():
-            raise ValidationError(f"{name} is already a player of {self.instance.league.name}.")
+        name = clean_name(self.cleaned_data["display_name"])
+        if name != self.instance.display_name:
+            for message in _name_errors(self.instance.league, name, self.instance):
+                self.add_error("display_name", message)
         return name
+
+    def _post_clean(self) -> None:
+        # The player is changed by the services, not by the form: leave the instance as it
+        # is stored (its current state is what the services compare with).
+        return
+
+    def service_calls(self) -> list[tuple[Callable[..., Any], dict[str, Any]]]:
+        """The services (with their arguments but the league, player and recorder) to call."""
+        player, data = self.instance, self.cleaned_data
+        calls: list[tuple[Callable[..., Any], dict[str, Any]]] = []
+        reason = data.get("reason", "")
+        if data["display_name"] != player.display_name:
+            calls.append(
+                (services.rename_player, {"new_name": data["display_name"], "reason": reason})
+            )
+        if data["active"] != player.active:
+            change = services.reactivate_player if data["active"] else services.deactivate_player
+            calls.append((change, {"reason": reason}))
+        return calls

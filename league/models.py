@@ -23,6 +23,19 @@ class ImmutableEventError(Exception):
     """Raised on any attempt to change or remove a stored event."""
 
 
+class LeagueQuerySet(models.QuerySet):
+    """Leagues, with the one organiser-scope query."""
+
+    def organised_by(self, user: Any) -> LeagueQuerySet:
+        """The leagues ``user`` may change: all for a superuser, none for anyone anonymous
+        or inactive, else those listing ``user`` as an organiser."""
+        if not (getattr(user, "is_authenticated", False) and getattr(user, "is_active", False)):
+            return self.none()
+        if user.is_superuser:
+            return self
+        return self.filter(organisers=user)
+
+
 class League(models.Model):
     """A club competition: its players, results and rating configurations."""
 
@@ -41,6 +54,8 @@ class League(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
+    objects = LeagueQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
 
@@ -51,16 +66,19 @@ class League(models.Model):
         return reverse("pages:league", kwargs={"league_slug": self.slug})
 
     def is_organiser(self, user: Any) -> bool:
-        """True when ``user`` may change this league (an organiser or a superuser)."""
-        if not getattr(user, "is_authenticated", False):
+        """True when ``user`` may change this league (an organiser of it or a superuser)."""
+        if self.pk is None:
             return False
-        if user.is_superuser:
-            return True
-        return self.organisers.filter(pk=user.pk).exists()
+        return League.objects.organised_by(user).filter(pk=self.pk).exists()
 
 
 class Player(models.Model):
-    """A competitor in one league (a person, a pair or a team)."""
+    """A competitor in one league (a person, a pair or a team).
+
+    The row is the write side's current state of the player (name, whether results may be
+    recorded for them): only the event store changes it, in the transaction that appends
+    the event saying so (registered, renamed, deactivated, reactivated).
+    """
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="players")
     display_name = models.CharField(max_length=120)
@@ -109,6 +127,25 @@ class EventQuerySet(models.QuerySet):
         return self.matches().filter(voided_by__isnull=True)
 
 
+class EventKind(models.TextChoices):
+    """The kinds of fact (``league.event_store.vocabulary`` has one class for each)."""
+
+    PLAYER_REGISTERED = "player_registered", "Player registered"
+    PLAYER_RENAMED = "player_renamed", "Player renamed"
+    PLAYER_DEACTIVATED = "player_deactivated", "Player deactivated"
+    PLAYER_REACTIVATED = "player_reactivated", "Player reactivated"
+    MATCH_RECORDED = "match_recorded", "Match recorded"
+    MATCH_VOIDED = "match_voided", "Match voided"
+
+
+PLAYER_KINDS = [
+    EventKind.PLAYER_REGISTERED,
+    EventKind.PLAYER_RENAMED,
+    EventKind.PLAYER_DEACTIVATED,
+    EventKind.PLAYER_REACTIVATED,
+]
+
+
 class Event(models.Model):
     """One immutable fact of a league's history.
 
@@ -117,10 +154,7 @@ class Event(models.Model):
     makes a retried submission store nothing new.
     """
 
-    class Kind(models.TextChoices):
-        PLAYER_REGISTERED = "player_registered", "Player registered"
-        MATCH_RECORDED = "match_recorded", "Match recorded"
-        MATCH_VOIDED = "match_voided", "Match voided"
+    Kind = EventKind
 
     SCORES = (Decimal("1"), Decimal("0.5"), Decimal("0"))
 
@@ -138,9 +172,14 @@ class Event(models.Model):
     # NULL, not "", means "no key": the UNIQUE constraint applies only where a key is given.
     idempotency_key = models.CharField(max_length=200, null=True, blank=True)  # noqa: DJ001
 
-    # player_registered
+    # player_registered, player_renamed, player_deactivated, player_reactivated
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    display_name = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="The name a player was registered under or renamed to.",
     )
 
     # match_recorded
@@ -190,9 +229,14 @@ class Event(models.Model):
                 name="event_unique_idempotency_key",
             ),
             models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
+            models.CheckConstraint(condition=Q(kind__in=EventKind.values), name="event_kind_known"),
             models.CheckConstraint(
-                condition=~Q(kind="player_registered") | Q(player__isnull=False),
-                name="event_registration_names_player",
+                condition=~Q(kind__in=PLAYER_KINDS) | Q(player__isnull=False),
+                name="event_player_fact_names_player",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="player_renamed") | ~Q(display_name=""),
+                name="event_rename_names_new_name",
             ),
             models.CheckConstraint(
                 condition=~Q(kind="match_recorded")

@@ -1,25 +1,39 @@
 """Write services: every change to a league's history goes through these functions.
 
 Each service validates its input, then, under the league lock, replays an idempotent retry
-or runs the checks that depend on stored rows, and appends events through
-``league.event_store``. Errors raise ``ValidationError`` with field -> messages and write
-nothing. ``events_appended`` is sent once per call that stores something.
+or runs the checks that depend on stored rows, and appends facts (``league.event_store``
+vocabulary) through ``league.event_store.append``, which also keeps the ``Player`` rows (the
+current state of the players) in line. Errors raise ``ValidationError`` with field ->
+messages and write nothing. ``events_appended`` is sent once per call that stores something.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.text import slugify
 
 from league import event_store
+from league.event_store import Submission
+from league.event_store.vocabulary import (
+    Fact,
+    MatchRecorded,
+    MatchVoided,
+    PlayerDeactivated,
+    PlayerReactivated,
+    PlayerRegistered,
+    PlayerRenamed,
+)
+from league.idempotency_keys import correction_void_key
 from league.models import Event, League, Player
+from league.player_names import check_name, check_name_shape, clean_name
 from league.validation import (
-    NAME_MAX,
     Errors,
     check_active,
     check_not_voided,
@@ -37,7 +51,24 @@ from league.validation import (
 
 MATCH_FIELDS = ("player_a", "player_b", "score_a", "played_at", "points", "note")
 RESULT_FIELDS = ("player_a_id", "player_b_id", "score_a", "played_at", "points", "note")
-VOID_KEY_SUFFIX = "/void"
+REASON_MAX = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class _ParsedMatch:
+    """A result read from loose input: its submission, players and whether only a date was given."""
+
+    submission: Submission
+    player_a: Player
+    player_b: Player
+    date_only: bool
+
+    @property
+    def fact(self) -> MatchRecorded:
+        return self.submission.fact  # type: ignore[return-value]
+
+
+# --- players -------------------------------------------------------------------------------
 
 
 def register_player(
@@ -47,47 +78,156 @@ def register_player(
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Player:
-    """Add a player to ``league`` and append its ``player_registered`` event."""
+    """Add a player to ``league`` (a ``player_registered`` event creates the player)."""
     errors = Errors()
-    name = " ".join(str(display_name or "").split())
-    if not name:
-        errors.add("display_name", "Give the player a name.", "required")
-    elif len(name) > NAME_MAX:
-        errors.add(
-            "display_name",
-            "The name is too long (at most %(max)s characters).",
-            "name_too_long",
-            max=NAME_MAX,
-        )
+    name = clean_name(display_name)
+    check_name_shape(name, errors)
     key = clean_key(idempotency_key, errors)
     check_recorder(league, recorded_by, errors)
     errors.raise_if_any()
 
+    submission = Submission(PlayerRegistered(player_id=None, display_name=name), key)
     with transaction.atomic():
         event_store.lock_league(league)
-        player = Player(league=league, display_name=name)
-        candidate = Event(
-            kind=Event.Kind.PLAYER_REGISTERED,
-            player=player,
-            recorded_by=recorded_by,
-            idempotency_key=key,
-        )
-        existing = event_store.existing_for(league, candidate)
+        existing = event_store.existing_for(league, submission)
         if existing is not None:
             return existing.player
-        if Player.objects.filter(league=league, display_name__iexact=name).exists():
+        check_name(league, name, errors)
+        errors.raise_if_any()
+        (event,) = event_store.append(league, [submission], recorded_by=recorded_by)
+    return event.player
+
+
+def rename_player(
+    league: League,
+    player: Player | int,
+    new_name: str,
+    *,
+    reason: str,
+    recorded_by: Any,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a ``player_renamed`` event: the player is known as ``new_name`` from now on."""
+    name = clean_name(new_name)
+
+    def fact(current: Player) -> Fact:
+        return PlayerRenamed(player_id=current.pk, display_name=name, reason=_reason(reason))
+
+    def check(current: Player, errors: Errors) -> None:
+        if name and name == current.display_name:
             errors.add(
                 "display_name",
-                "%(name)s is already a player of %(league)s.",
-                "duplicate_name",
+                "%(player)s is already called %(name)s: give a new name.",
+                "unchanged",
+                player=current.display_name,
                 name=name,
-                league=league.name,
             )
+        else:
+            check_name(league, name, errors, player=current)
+
+    return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
+
+
+def deactivate_player(
+    league: League,
+    player: Player | int,
+    *,
+    reason: str,
+    recorded_by: Any,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a ``player_deactivated`` event: no new result may be recorded for the player."""
+
+    def fact(current: Player) -> Fact:
+        return PlayerDeactivated(player_id=current.pk, reason=_reason(reason))
+
+    def check(current: Player, errors: Errors) -> None:
+        if not current.active:
+            errors.add(
+                "active",
+                "%(player)s is already inactive.",
+                "already_inactive",
+                player=current.display_name,
+            )
+
+    return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
+
+
+def reactivate_player(
+    league: League,
+    player: Player | int,
+    *,
+    reason: str,
+    recorded_by: Any,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a ``player_reactivated`` event: results may be recorded for the player again."""
+
+    def fact(current: Player) -> Fact:
+        return PlayerReactivated(player_id=current.pk, reason=_reason(reason))
+
+    def check(current: Player, errors: Errors) -> None:
+        if current.active:
+            errors.add(
+                "active",
+                "%(player)s is already active.",
+                "already_active",
+                player=current.display_name,
+            )
+
+    return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
+
+
+def _change_player(
+    league: League,
+    player: Player | int,
+    fact_for: Callable[[Player], Fact],
+    check_state: Callable[[Player, Errors], None],
+    reason: str,
+    recorded_by: Any,
+    idempotency_key: str | None,
+) -> Event:
+    """Append the fact ``fact_for(player)`` once ``check_state`` passes under the lock.
+
+    The player's state is read again under the league lock: a result recorded at the same
+    moment sees the player either before or after the change, never in between.
+    """
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    target = resolve_player(league, player, "player", errors)
+    _check_reason_length(reason, errors)
+    key = clean_key(idempotency_key, errors)
+    errors.raise_if_any()
+    assert target is not None
+
+    with transaction.atomic():
+        event_store.lock_league(league)
+        current = Player.objects.get(pk=target.pk)
+        submission = Submission(fact_for(current), key)
+        if event_store.existing_for(league, submission) is None:
+            check_state(current, errors)
             errors.raise_if_any()
-        player.slug = _free_slug(league, name)
-        player.save()
-        event_store.append(league, [candidate])
-    return player
+        (event,) = event_store.append(league, [submission], recorded_by=recorded_by)
+    if isinstance(player, Player):
+        player.refresh_from_db(fields=["display_name", "active"])
+    return event
+
+
+def _reason(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _check_reason_length(value: Any, errors: Errors) -> None:
+    if len(_reason(value)) > REASON_MAX:
+        errors.add(
+            "reason",
+            "The reason is too long (at most %(max)s characters).",
+            "reason_too_long",
+            max=REASON_MAX,
+        )
+
+
+# --- matches -------------------------------------------------------------------------------
 
 
 def record_match(
@@ -114,17 +254,16 @@ def record_match(
     }
     errors = Errors()
     check_recorder(league, recorded_by, errors)
-    parsed = _parse_match(league, row, recorded_by, errors)
+    parsed = _parse_match(league, row, errors)
     errors.raise_if_any()
     assert parsed is not None
-    candidate, date_only = parsed
 
     with transaction.atomic():
         event_store.lock_league(league)
-        if event_store.existing_for(league, candidate) is None:
-            _check_match_state(league, candidate, date_only, errors)
+        if event_store.existing_for(league, parsed.submission) is None:
+            _check_match_state(league, parsed, errors)
             errors.raise_if_any()
-        (event,) = event_store.append(league, [candidate])
+        (event,) = event_store.append(league, [parsed.submission], recorded_by=recorded_by)
     return event
 
 
@@ -143,16 +282,16 @@ def record_round(
         errors.add("results", "A round needs at least one result.", "required")
     errors.raise_if_any()
 
-    parsed: list[tuple[Event, bool] | None] = []
+    parsed: list[_ParsedMatch | None] = []
     keys: dict[str, int] = {}
     for index, row in enumerate(results):
         row_errors = Errors()
         unknown = set(row) - {*MATCH_FIELDS, "idempotency_key"}
         if unknown:
             raise TypeError(f"record_round() result {index} has unknown keys: {sorted(unknown)}")
-        item = _parse_match(league, row, recorded_by, row_errors)
-        if item is not None and item[0].idempotency_key:
-            key = item[0].idempotency_key
+        item = _parse_match(league, row, row_errors)
+        if item is not None and item.submission.idempotency_key:
+            key = item.submission.idempotency_key
             if key in keys:
                 row_errors.add(
                     "idempotency_key",
@@ -171,18 +310,21 @@ def record_round(
         for index, item in enumerate(parsed):
             if item is None:
                 continue
-            candidate, date_only = item
             row_errors = Errors()
             try:
-                repeated = event_store.existing_for(league, candidate)
+                repeated = event_store.existing_for(league, item.submission)
             except ValidationError as error:
                 errors.merge(error, prefix=f"results.{index}")
                 continue
             if repeated is None:
-                _check_match_state(league, candidate, date_only, row_errors)
+                _check_match_state(league, item, row_errors)
             errors.merge(row_errors, prefix=f"results.{index}")
         errors.raise_if_any()
-        return event_store.append(league, [item[0] for item in parsed if item is not None])
+        return event_store.append(
+            league,
+            [item.submission for item in parsed if item is not None],
+            recorded_by=recorded_by,
+        )
 
 
 def void_match(
@@ -201,19 +343,13 @@ def void_match(
     target = resolve_match(league, match, errors)
     errors.raise_if_any()
     assert target is not None
-    candidate = Event(
-        kind=Event.Kind.MATCH_VOIDED,
-        voids=target,
-        reason=reason,
-        recorded_by=recorded_by,
-        idempotency_key=key,
-    )
+    submission = Submission(MatchVoided(match_id=target.pk, reason=reason), key)
     with transaction.atomic():
         event_store.lock_league(league)
-        if event_store.existing_for(league, candidate) is None:
+        if event_store.existing_for(league, submission) is None:
             check_not_voided(target, errors)
             errors.raise_if_any()
-        (event,) = event_store.append(league, [candidate])
+        (event,) = event_store.append(league, [submission], recorded_by=recorded_by)
     return event
 
 
@@ -229,7 +365,7 @@ def correct_match(
 
     ``new_result`` takes ``record_match`` keyword arguments; fields left out keep the
     original match's values. With an ``idempotency_key`` the new result carries the key
-    and the void carries the key followed by ``/void``.
+    and the void carries the key derived from it (``league.idempotency_keys``).
     """
     unknown = set(new_result) - {*MATCH_FIELDS, "idempotency_key"}
     if unknown:
@@ -243,46 +379,44 @@ def correct_match(
 
     row: dict[str, Any] = {field: getattr(target, field) for field in MATCH_FIELDS}
     row.update(new_result)
-    parsed = _parse_match(league, row, recorded_by, errors)
-    key = parsed[0].idempotency_key if parsed else None
-    void_key = f"{key}{VOID_KEY_SUFFIX}" if key else None
+    parsed = _parse_match(league, row, errors)
+    void_key = correction_void_key(parsed.submission.idempotency_key if parsed else None)
     if void_key:
         clean_key(void_key, errors)
     errors.raise_if_any()
     assert parsed is not None
-    replacement, date_only = parsed
-    replacement.replaces = target
-    replacement.reason = reason
-    void = Event(
-        kind=Event.Kind.MATCH_VOIDED,
-        voids=target,
-        reason=reason,
-        recorded_by=recorded_by,
-        idempotency_key=void_key,
+    replacement = dataclasses.replace(
+        parsed,
+        submission=Submission(
+            dataclasses.replace(parsed.fact, replaces_id=target.pk, reason=reason),
+            parsed.submission.idempotency_key,
+        ),
     )
+    void = Submission(MatchVoided(match_id=target.pk, reason=reason), void_key)
 
     with transaction.atomic():
         event_store.lock_league(league)
         repeated = event_store.existing_for(league, void)
-        if event_store.existing_for(league, replacement) is None:
-            _check_match_state(league, replacement, date_only, errors)
+        if event_store.existing_for(league, replacement.submission) is None:
+            _check_match_state(league, replacement, errors)
         if repeated is None:
             check_not_voided(target, errors)
-        if all(getattr(replacement, f) == getattr(target, f) for f in RESULT_FIELDS):
+        new = replacement.fact
+        if all(getattr(new, field) == getattr(target, field) for field in RESULT_FIELDS):
             errors.add(
                 "__all__",
                 "The correction is identical to the recorded result; change at least one field.",
                 "unchanged",
             )
         errors.raise_if_any()
-        voided, corrected = event_store.append(league, [void, replacement])
+        voided, corrected = event_store.append(
+            league, [void, replacement.submission], recorded_by=recorded_by
+        )
     return voided, corrected
 
 
-def _parse_match(
-    league: League, row: dict[str, Any], recorded_by: Any, errors: Errors
-) -> tuple[Event, bool] | None:
-    """An unsaved ``match_recorded`` event from loose input, and whether only a date was given."""
+def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _ParsedMatch | None:
+    """A ``match_recorded`` submission from loose input, with its players."""
     found = Errors()
     player_a = resolve_player(league, row.get("player_a"), "player_a", found)
     player_b = resolve_player(league, row.get("player_b"), "player_b", found)
@@ -295,34 +429,26 @@ def _parse_match(
     errors.merge(found)
     if found or when is None:
         return None
+    assert player_a is not None
+    assert player_b is not None
+    assert score is not None
     played_at, date_only = when
-    event = Event(
-        kind=Event.Kind.MATCH_RECORDED,
-        player_a=player_a,
-        player_b=player_b,
+    fact = MatchRecorded(
+        player_a_id=player_a.pk,
+        player_b_id=player_b.pk,
         score_a=score,
         played_at=played_at,
         points=points,
         note=note,
-        recorded_by=recorded_by,
-        idempotency_key=key,
     )
-    return event, date_only
+    return _ParsedMatch(Submission(fact, key), player_a, player_b, date_only)
 
 
-def _check_match_state(league: League, candidate: Event, date_only: bool, errors: Errors) -> None:
-    """Checks that depend on stored rows or the clock (run under the league lock)."""
-    check_active(candidate.player_a, candidate.player_b, errors)
-    check_played_at(league, candidate.played_at, date_only, errors, "played_at")
+def _check_match_state(league: League, parsed: _ParsedMatch, errors: Errors) -> None:
+    """Checks that depend on stored rows or the clock (run under the league lock).
 
-
-def _free_slug(league: League, name: str) -> str:
-    """A slug for ``name`` not yet used in ``league`` ("ann-lee", "ann-lee-2", …)."""
-    base = (slugify(name) or "player")[:130]
-    taken = set(
-        Player.objects.filter(league=league, slug__startswith=base).values_list("slug", flat=True)
-    )
-    slug, counter = base, 2
-    while slug in taken:
-        slug, counter = f"{base}-{counter}", counter + 1
-    return slug
+    The players are read again: the caller's objects may predate a deactivation.
+    """
+    players = Player.objects.in_bulk([parsed.player_a.pk, parsed.player_b.pk])
+    check_active(players[parsed.player_a.pk], players[parsed.player_b.pk], errors)
+    check_played_at(league, parsed.fact.played_at, parsed.date_only, errors, "played_at")

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
+from league import scores
 from league.calendar import league_day, league_zone
 from league.models import Event, League, Player
 
@@ -24,7 +25,6 @@ ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
 
 IDEMPOTENCY_KEY_MAX = Event._meta.get_field("idempotency_key").max_length
 POINTS_MAX = Event._meta.get_field("points").max_length
-NAME_MAX = Player._meta.get_field("display_name").max_length
 
 
 class Errors:
@@ -135,24 +135,10 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
 
 def parse_score(value: Any, errors: Errors, field: str = "score_a") -> Decimal | None:
     """The first player's score: 1 (win), 0.5 (draw) or 0 (loss)."""
-    score: Decimal | None
-    if isinstance(value, bool):
-        score = None
-    else:
-        try:
-            score = Decimal(str(value).strip())
-        except (InvalidOperation, ValueError):
-            score = None
-    if score is None or not score.is_finite() or score not in Event.SCORES:
-        errors.add(
-            field,
-            "The score must be 1 (first player won), 0.5 (draw) or 0 (first player lost); "
-            "got %(value)r.",
-            "invalid_score",
-            value=value,
-        )
-        return None
-    return score.quantize(Decimal("0.1"))
+    score = scores.parse_score(value)
+    if score is None:
+        errors.add(field, scores.SCORE_MESSAGE, "invalid_score", value=value)
+    return score
 
 
 def parse_played_at(
@@ -213,14 +199,9 @@ def check_played_at(
 
 def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
     """The optional game or points score shown next to the result ("3-1")."""
-    text = "" if value is None else str(value).strip()
-    if len(text) > POINTS_MAX:
-        errors.add(
-            field,
-            "The points score is too long (at most %(max)s characters).",
-            "points_too_long",
-            max=POINTS_MAX,
-        )
+    text, fits = scores.parse_points(value, POINTS_MAX)
+    if not fits:
+        errors.add(field, scores.POINTS_TOO_LONG, "points_too_long", max=POINTS_MAX)
     return text
 
 

@@ -3,7 +3,12 @@
 Configurations are immutable: the admin shows stored versions read-only, and "add" creates a
 new version through ``ratings.services.create_config`` (which starts its full replay).
 Replays are read-only progress records. Superusers see every league; an organiser (staff)
-sees and acts on the leagues they organise only.
+sees and acts on the leagues they organise only (``League.objects.organised_by``).
+
+The league's own admin page belongs to the write side (``league.admin.LeagueAdmin``); the
+read side registers a subclass of it, ``RatedLeagueAdmin``, that adds the "Recompute
+ratings" button and the progress of the latest replay, so that ``league/`` never refers to
+``ratings``.
 """
 
 from __future__ import annotations
@@ -11,11 +16,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
 
+from league.admin import LeagueAdmin
+from league.admin_scope import scoped_league
 from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
@@ -24,12 +33,57 @@ from ratings.parameters import PARAMETERS
 
 def organised_leagues(request: HttpRequest) -> QuerySet[League]:
     """Leagues ``request.user`` may manage (all of them for a superuser)."""
-    user = request.user
-    if not getattr(user, "is_authenticated", False) or not user.is_staff:
-        return League.objects.none()
-    if user.is_superuser:
-        return League.objects.all()
-    return League.objects.filter(organisers=user)
+    return League.objects.organised_by(request.user)
+
+
+class RatedLeagueAdmin(LeagueAdmin):
+    """The league's admin page with its ratings: recompute them, follow the progress."""
+
+    change_form_template = "admin/ratings/league/change_form.html"
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path("<int:league_id>/recompute/", view(self.recompute_view), name="league_recompute"),
+            path("<int:league_id>/progress/", view(self.progress_view), name="league_progress"),
+            *super().get_urls(),
+        ]
+
+    def league_context(self, request: HttpRequest, league: League) -> dict[str, Any]:
+        return {
+            **super().league_context(request, league),
+            "progress": services.league_progress(league),
+        }
+
+    def recompute_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        league = scoped_league(request, league_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        try:
+            replay = services.request_full_replay(league, requested_by=request.user)
+        except ValidationError as error:
+            for message in error.messages:
+                self.message_user(request, message, messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                f"Recomputation of {league.name} queued (replay #{replay.pk}); "
+                "its progress is shown below.",
+                messages.SUCCESS,
+            )
+        return HttpResponseRedirect(reverse("admin:league_league_change", args=[league.pk]))
+
+    def progress_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        league = scoped_league(request, league_id)
+        return TemplateResponse(
+            request,
+            "admin/ratings/league/_progress.html",
+            {"league": league, "progress": services.league_progress(league)},
+        )
+
+
+admin.site.unregister(League)
+admin.site.register(League, RatedLeagueAdmin)
 
 
 class OrganiserScopedAdmin(admin.ModelAdmin):

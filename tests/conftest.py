@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from hypothesis import settings as hypothesis_settings
 
+from league import services
 from league.models import League, Player
 
 # Hypothesis: "ci" (the default) is derandomised, so every run of the suite tries the same
@@ -80,11 +81,14 @@ def other_league(db, other_organiser) -> League:
 
 @pytest.fixture
 def make_player(db):
-    def make(league: League, name: str, *, active: bool = True) -> Player:
-        from django.utils.text import slugify
+    """Players made as in production: registered (and deactivated) through the services."""
 
-        return Player.objects.create(
-            league=league, display_name=name, slug=slugify(name), active=active
-        )
+    def make(league: League, name: str, *, active: bool = True) -> Player:
+        player = services.register_player(league, name)
+        if not active:
+            services.deactivate_player(
+                league, player, reason="inactive from the start", recorded_by=None
+            )
+        return player
 
     return make

@@ -7,13 +7,15 @@ keeps the same guarantees with batches:
 - it takes the league lock (``event_store.lock_league``) once and holds it for the whole
   transaction, so the new events get one contiguous range of ``seq`` numbers;
 - each result is checked with the write services' own rules (``league.validation``);
-- idempotency keys are looked up a batch at a time (a Bloom filter spares the lookup of
-  keys certainly new): a key already stored with the same content
-  (``event_store.content_of``) is skipped, with other content it is an error;
-- registrations are inserted with ``bulk_create``, matches with one prepared multi-row
-  INSERT per batch (see ``_MatchInsert``), and the whole append is announced with one
-  ``events_appended`` (``events`` streams them; ``first_seq``, ``last_seq`` and
-  ``earliest_played_at`` summarise them).
+- each result becomes a ``MatchRecorded`` fact, stored through the event store's own
+  mapping of facts to columns (``store.COLUMNS_OF``); idempotency keys are looked up a
+  batch at a time (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys
+  certainly new): a key already stored with the same content (``Fact.content_key``) is
+  skipped, with other content it is an error;
+- registrations create their players through ``store.apply_to_players`` and are inserted
+  with ``bulk_create``, matches with one prepared multi-row INSERT per batch (see
+  ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
+  whose ``events`` streams the stored facts (``AppendedFacts``).
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.
@@ -22,21 +24,22 @@ number) so that every bad row can be reported; the caller decides to roll back.
 from __future__ import annotations
 
 import datetime as dt
+import operator
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connections, router, transaction
+from django.db import connections, models, router, transaction
 from django.utils import timezone
 
 from league.event_store import store as event_store
 from league.event_store.signals import events_appended
+from league.event_store.vocabulary import Fact, MatchRecorded, PlayerRegistered
 from league.models import Event, League, Player
-from league.services import _free_slug
+from league.player_names import NAME_MAX, clean_name
 from league.validation import (
-    NAME_MAX,
     Errors,
     check_active,
     check_opponents,
@@ -48,9 +51,8 @@ from league.validation import (
     parse_score,
 )
 
-# Rows per INSERT statement batch and per idempotency-key lookup.
+# Rows per INSERT statement batch.
 BATCH_SIZE = 2000
-KEY_LOOKUP_CHUNK = 500
 
 Observer = Callable[[Any, str, str], None]
 
@@ -101,50 +103,22 @@ def _messages(errors: Errors) -> str:
 
 
 @dataclass(slots=True)
-class _Match:
-    """A checked result waiting for its batch; quacks like an ``Event`` for ``content_of``."""
+class _Pending:
+    """A checked result waiting for its batch: its fact and the circumstances of its row."""
 
+    fact: MatchRecorded
     player_a: Player
     player_b: Player
-    player_a_id: int
-    player_b_id: int
-    score_a: Decimal
-    played_at: dt.datetime
     date_only: bool
-    points: str
-    note: str
     idempotency_key: str | None
     ref: Any
-    seq: int | None = None
-    kind: str = Event.Kind.MATCH_RECORDED
-    voids_id: None = None
-    replaces_id: None = None
-    reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class _Stored:
-    """The fields of a stored event that ``event_store.content_of`` compares for a match."""
-
-    seq: int
-    kind: str
-    player_a_id: int | None
-    player_b_id: int | None
-    score_a: Decimal | None
-    played_at: dt.datetime | None
-    points: str
-    note: str
-    voids_id: int | None
-    replaces_id: int | None
-    reason: str
-
-
-class AppendedEvents:
-    """The events of one bulk append, for ``events_appended`` receivers.
+class AppendedFacts:
+    """The facts of one bulk append, for ``events_appended`` receivers.
 
     Iterating streams them from the database in ``seq`` order without keeping them (a bulk
-    append can hold a million events); ``len`` is their number. The signal also carries
-    ``first_seq``, ``last_seq`` and ``earliest_played_at`` so receivers need not read them.
+    append can hold a million events); ``len`` is their number.
     """
 
     def __init__(self, league: League, first_seq: int, last_seq: int) -> None:
@@ -153,82 +127,71 @@ class AppendedEvents:
     def __len__(self) -> int:
         return self.last_seq - self.first_seq + 1
 
-    def __iter__(self) -> Iterator[Event]:
-        events = Event.objects.filter(
+    def __iter__(self) -> Iterator[Fact]:
+        rows = Event.objects.filter(
             league=self.league, seq__gte=self.first_seq, seq__lte=self.last_seq
         ).order_by("seq")
-        return events.iterator(chunk_size=2000)
+        named = rows.values_list(*event_store.FACT_COLUMNS, named=True)
+        for row in named.iterator(chunk_size=2000):
+            yield event_store.fact_of(row)
 
 
-class _MatchInsert:
-    """One multi-row INSERT of ``match_recorded`` events, with values prepared once.
+class _PreparedInsert:
+    """One multi-row INSERT of events of one kind, with values prepared once.
 
     ``bulk_create`` builds a model instance and prepares every field of every row through
     the ORM, which costs more than the database's own work on a large import. The columns
-    and the constant values (league, kind, recorder, the moment of recording, empty fields)
-    are taken from the model once through the ORM's own preparation; per row only the
-    values that change are adapted.
+    are those the event store maps the kind of fact to (``store.COLUMNS_OF``), plus ``seq``
+    and the key; the constant values (league, kind, recorder, the moment of recording,
+    fields the kind leaves empty) are taken from the model once through the ORM's own
+    preparation; per row only the values that change are read from the fact (one
+    ``attrgetter`` call) and adapted (dates and decimals through a cache: a file repeats
+    them).
     """
 
-    # The columns that change from row to row, in the order ``row`` gives them.
-    VARYING = (
-        "seq",
-        "idempotency_key",
-        "played_at",
-        "player_a_id",
-        "player_b_id",
-        "score_a",
-        "points",
-        "note",
-    )
-
-    def __init__(self, league: League, recorded_by: Any) -> None:
+    def __init__(self, league: League, recorded_by: Any, kind: type[Fact]) -> None:
         self.connection = connections[router.db_for_write(Event)]
         template = Event(
             league=league,
-            kind=Event.Kind.MATCH_RECORDED,
+            kind=kind.kind,
             recorded_at=timezone.now(),
             recorded_by=recorded_by,
         )
         fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
         by_attname = {f.attname: f for f in fields}
-        constant = [f for f in fields if f.attname not in self.VARYING]
-        ordered = [by_attname[name] for name in self.VARYING] + constant
+        mapping = event_store.COLUMNS_OF[kind]
+        varying = ["seq", "idempotency_key", *(column for column, _name in mapping)]
+        constant = [f for f in fields if f.attname not in varying]
+        ordered = [by_attname[name] for name in varying] + constant
         self.constants = tuple(
             f.get_db_prep_save(f.pre_save(template, True), self.connection) for f in constant
         )
-        self.score_field = by_attname["score_a"]
-        self.scores: dict[Decimal, Any] = {}
-        self.moments: dict[dt.datetime, Any] = {}
+        self.values_of = operator.attrgetter(*(name for _column, name in mapping))
+        # (position in the row, field, cache of adapted values) of the columns to adapt.
+        self.adapted = [
+            (position, by_attname[column], {})
+            for position, column in enumerate(varying)
+            if isinstance(by_attname[column], models.DateTimeField | models.DecimalField)
+        ]
         table = self.connection.ops.quote_name(Event._meta.db_table)
         columns = ", ".join(self.connection.ops.quote_name(f.column) for f in ordered)
         marks = ", ".join(["%s"] * len(ordered))
         self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
-        self.adapt_datetime = self.connection.ops.adapt_datetimefield_value
 
-    def row(self, match: _Match) -> tuple[Any, ...]:
-        moment = self.moments.get(match.played_at)
-        if moment is None:
-            if len(self.moments) > 100_000:
-                self.moments.clear()
-            moment = self.moments[match.played_at] = self.adapt_datetime(match.played_at)
-        score = self.scores.get(match.score_a)
-        if score is None:
-            score = self.score_field.get_db_prep_save(match.score_a, self.connection)
-            self.scores[match.score_a] = score
-        return (
-            match.seq,
-            match.idempotency_key,
-            moment,
-            match.player_a_id,
-            match.player_b_id,
-            score,
-            match.points,
-            match.note,
-            *self.constants,
-        )
+    def row(self, seq: int, key: str | None, fact: Fact) -> list[Any]:
+        row = [seq, key, *self.values_of(fact), *self.constants]
+        for position, column, cache in self.adapted:
+            value = row[position]
+            if value is not None:
+                prepared = cache.get(value)
+                if prepared is None:
+                    if len(cache) > 100_000:
+                        cache.clear()
+                    prepared = cache[value] = column.get_db_prep_save(value, self.connection)
+                row[position] = prepared
+        return row
 
-    def execute(self, rows: list[tuple[Any, ...]]) -> None:
+    def execute(self, rows: list[list[Any]]) -> None:
         if rows:
             with self.connection.cursor() as cursor:
                 cursor.executemany(self.sql, rows)
@@ -318,10 +281,9 @@ class BulkAppender:
         self.observer = observer
         self.result = BulkAppendResult()
         self._next_seq = event_store.next_seq(league)
-        self._pending: list[_Match] = []
-        self._insert = _MatchInsert(league, recorded_by)
+        self._pending: list[_Pending] = []
+        self._insert: _PreparedInsert | None = None
         self._registrations: list[Event] = []
-        self._earliest: dt.datetime | None = None
         self._closed = False
         # The same played value or score is checked once per import (the checks are pure
         # functions of the value, the league and the moment of the import).
@@ -336,22 +298,22 @@ class BulkAppender:
     # --- players -----------------------------------------------------------------------
     def register_player(self, display_name: str) -> Player:
         """Create a player and queue its ``player_registered`` event (no idempotency key)."""
-        name = " ".join(display_name.split())
+        name = clean_name(display_name)
         if not name or len(name) > NAME_MAX:
             raise ValueError(f"A player name must have 1 to {NAME_MAX} characters: {name!r}.")
-        player = Player.objects.create(
-            league=self.league, display_name=name, slug=_free_slug(self.league, name)
+        fact, player = event_store.apply_to_players(
+            self.league, PlayerRegistered(player_id=None, display_name=name)
         )
         self._registrations.append(
             Event(
                 league=self.league,
                 seq=self._take_seq(),
-                kind=Event.Kind.PLAYER_REGISTERED,
-                player=player,
                 recorded_by=self.recorded_by,
+                **event_store.row_fields(fact),
             )
         )
         self.result.players_registered.append(name)
+        assert player is not None
         return player
 
     # --- matches -----------------------------------------------------------------------
@@ -378,20 +340,16 @@ class BulkAppender:
             if self.observer is not None:
                 self.observer(match.ref, "error", message)
             return
+        fact = MatchRecorded(
+            player_a_id=player_a.id,
+            player_b_id=player_b.id,
+            score_a=score,  # type: ignore[arg-type]
+            played_at=when[0],  # type: ignore[index]
+            points=points,
+            note=match.note.strip(),
+        )
         self._pending.append(
-            _Match(
-                player_a=player_a,
-                player_b=player_b,
-                player_a_id=player_a.id,
-                player_b_id=player_b.id,
-                score_a=score,  # type: ignore[arg-type]
-                played_at=when[0],  # type: ignore[index]
-                date_only=when[1],  # type: ignore[index]
-                points=points,
-                note=match.note.strip(),
-                idempotency_key=key,
-                ref=match.ref,
-            )
+            _Pending(fact, player_a, player_b, when[1], key, match.ref)  # type: ignore[index]
         )
         if len(self._pending) >= self.batch_size:
             self.flush()
@@ -403,24 +361,24 @@ class BulkAppender:
             Event.objects.bulk_create(self._registrations)
             self._registrations = []
         may_exist = self._keys.may_contain
-        stored = self._stored_by_key(
+        stored = event_store.stored_facts_by_key(
+            self.league,
             [
                 m.idempotency_key
                 for m in pending
                 if m.idempotency_key and may_exist(m.idempotency_key)
-            ]
+            ],
         )
-        rows: list[tuple[Any, ...]] = []
+        rows: list[list[Any]] = []
         outcomes: list[tuple[Any, str, str]] = []
-        in_batch: dict[str, _Match] = {}
+        in_batch: dict[str, _Pending] = {}
         for match in pending:
             key = match.idempotency_key
             if key:
-                earlier: _Stored | _Match | None = in_batch.get(key) or stored.get(key)
+                earlier = in_batch.get(key) or stored.get(key)
                 if earlier is not None:
-                    if earlier.kind == match.kind and event_store.content_of(
-                        earlier  # type: ignore[arg-type]
-                    ) == event_store.content_of(match):  # type: ignore[arg-type]
+                    earlier_fact = earlier.fact if isinstance(earlier, _Pending) else earlier[1]
+                    if earlier_fact.content_key() == match.fact.content_key():
                         self.result.skipped += 1
                         outcomes.append((match.ref, "skipped", "already recorded"))
                     else:
@@ -434,19 +392,19 @@ class BulkAppender:
             # checked against the players' state and the clock now, under the lock.
             errors = Errors()
             check_active(match.player_a, match.player_b, errors)
-            when_error = self._check_when((match.played_at, match.date_only))
+            when_error = self._check_when((match.fact.played_at, match.date_only))
             if errors or when_error:
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)
                 self._error(match.ref, message)
                 outcomes.append((match.ref, "error", message))
                 continue
-            match.seq = self._take_seq()
-            rows.append(self._insert.row(match))
+            if self._insert is None:
+                self._insert = _PreparedInsert(self.league, self.recorded_by, MatchRecorded)
+            rows.append(self._insert.row(self._take_seq(), key, match.fact))
             self.result.appended += 1
-            if self._earliest is None or match.played_at < self._earliest:
-                self._earliest = match.played_at
             outcomes.append((match.ref, "recorded", ""))
-        self._insert.execute(rows)
+        if self._insert is not None:
+            self._insert.execute(rows)
         if self.observer is not None:
             for outcome in outcomes:
                 self.observer(*outcome)
@@ -463,10 +421,7 @@ class BulkAppender:
             events_appended.send(
                 sender=League,
                 league=self.league,
-                events=AppendedEvents(self.league, self.result.first_seq, self.result.last_seq),
-                first_seq=self.result.first_seq,
-                last_seq=self.result.last_seq,
-                earliest_played_at=self._earliest,
+                events=AppendedFacts(self.league, self.result.first_seq, self.result.last_seq),
             )
         return self.result
 
@@ -492,23 +447,11 @@ class BulkAppender:
         check_played_at(self.league, *when, errors, "played_at")
         return _messages(errors)
 
-    def _stored_by_key(self, keys: list[str | None]) -> dict[str, _Stored]:
-        wanted = sorted({key for key in keys if key})
-        found: dict[str, _Stored] = {}
-        for start in range(0, len(wanted), KEY_LOOKUP_CHUNK):
-            chunk = wanted[start : start + KEY_LOOKUP_CHUNK]
-            # No ORDER BY: the default (league, seq) ordering would make SQLite walk the
-            # whole league instead of seeking the keys in their index.
-            rows = Event.objects.filter(league=self.league, idempotency_key__in=chunk).order_by()
-            for values in rows.values_list("idempotency_key", *_Stored.__slots__):
-                found[values[0]] = _Stored(*values[1:])
-        return found
-
-    def _conflict(self, key: str, earlier: _Stored | _Match) -> str:
-        if isinstance(earlier, _Match) or earlier.seq >= (self.result.first_seq or self._next_seq):
+    def _conflict(self, key: str, earlier: _Pending | tuple[int, Fact]) -> str:
+        if isinstance(earlier, _Pending) or earlier[0] >= (self.result.first_seq or self._next_seq):
             return f"id {key!r} is used by an earlier row of this file with a different result"
-        existing = event_store.find_by_key(self.league, key)
-        return " ".join(event_store.idempotency_conflict(key, existing).messages)
+        seq, fact = earlier
+        return " ".join(event_store.idempotency_conflict(key, seq, fact.kind).messages)
 
     def _error(self, ref: Any, message: str) -> None:
         self.result.error_count += 1

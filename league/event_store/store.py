@@ -1,21 +1,53 @@
 """The only code that appends events to a league's history.
 
-``append`` stores a batch of candidate events for one league in one transaction: it locks
-the league (so sequence numbers are handed out one writer at a time), resolves idempotency
-keys, gives each new event the next ``seq`` and sends ``events_appended`` once. Services
-validate before calling it; this module guarantees ordering and "at most once".
+``append`` stores facts (``league.event_store.vocabulary``) for one league in one
+transaction: it locks the league (so sequence numbers are handed out one writer at a
+time), resolves idempotency keys, maps each new fact to an ``Event`` row with the next
+``seq``, brings the ``Player`` rows (the write side's current state of the players) in line
+with the facts about players, and sends ``events_appended`` once. Services validate before
+calling it; this module guarantees ordering and "at most once".
+
+The mapping between facts and rows lives here, one function each way (``row_fields`` and
+``fact_of``); the bulk path (``league.event_store.bulk``) uses the
+same functions, lock, numbering and key lookup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from league.event_store.signals import events_appended
-from league.models import Event, League
+from league.event_store.vocabulary import (
+    Fact,
+    MatchRecorded,
+    MatchVoided,
+    PlayerDeactivated,
+    PlayerReactivated,
+    PlayerRegistered,
+    PlayerRenamed,
+)
+from league.models import Event, League, Player
+from league.player_names import free_slug
+
+# Keys looked up per query by ``stored_facts_by_key``.
+KEY_LOOKUP_CHUNK = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A fact as submitted: with the idempotency key it was submitted under, if any.
+
+    Who submitted it is the same for every submission of one ``append`` call.
+    """
+
+    fact: Fact
+    idempotency_key: str | None = None
 
 
 def lock_league(league: League) -> None:
@@ -45,36 +77,125 @@ def next_seq(league: League) -> int:
     return (top.first() or 0) + 1
 
 
-def content_of(event: Event) -> tuple[Any, ...]:
-    """What a retried submission must repeat exactly for its idempotency key to match.
+# --- facts <-> rows ------------------------------------------------------------------------
 
-    Who recorded it and when are circumstances of the submission, not its content.
-    """
-    if event.kind == Event.Kind.PLAYER_REGISTERED:
-        return (event.kind, event.player.display_name)
-    return (
-        event.kind,
-        event.player_a_id,
-        event.player_b_id,
-        event.score_a,
-        event.played_at,
-        event.points,
-        event.note,
-        event.voids_id,
-        event.replaces_id,
-        event.reason,
-    )
+#: The ``Event`` columns a fact is read from: ``fact_of`` takes an ``Event`` or a row of
+#: ``values_list(*FACT_COLUMNS, named=True)``. ``player__display_name`` stands in for the
+#: name of a registration stored before rows kept it (migration 0003): until the player's
+#: first rename it is the registered name.
+FACT_COLUMNS = (
+    "kind",
+    "player_id",
+    "display_name",
+    "player__display_name",
+    "player_a_id",
+    "player_b_id",
+    "score_a",
+    "played_at",
+    "points",
+    "note",
+    "replaces_id",
+    "voids_id",
+    "reason",
+)
 
 
-def idempotency_conflict(key: str, existing: Event) -> ValidationError:
-    """The error for a key reused with different content."""
+#: Where each kind of fact is stored: (``Event`` attribute, fact attribute) pairs; the kind
+#: goes to ``Event.kind`` and every column not named stays empty.
+COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
+    PlayerRegistered: (("player_id", "player_id"), ("display_name", "display_name")),
+    PlayerRenamed: (
+        ("player_id", "player_id"),
+        ("display_name", "display_name"),
+        ("reason", "reason"),
+    ),
+    PlayerDeactivated: (("player_id", "player_id"), ("reason", "reason")),
+    PlayerReactivated: (("player_id", "player_id"), ("reason", "reason")),
+    MatchRecorded: tuple(
+        (name, name)
+        for name in (
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "played_at",
+            "points",
+            "note",
+            "replaces_id",
+            "reason",
+        )
+    ),
+    MatchVoided: (("voids_id", "match_id"), ("reason", "reason")),
+}
+
+
+def row_fields(fact: Fact) -> dict[str, Any]:
+    """The ``Event`` field values (by attribute name) that store ``fact``."""
+    try:
+        columns = COLUMNS_OF[type(fact)]
+    except KeyError:
+        raise TypeError(f"Not a fact of the event vocabulary: {fact!r}") from None
+    return {"kind": fact.kind, **{column: getattr(fact, name) for column, name in columns}}
+
+
+def fact_of(row: Any) -> Fact:
+    """The fact a stored row holds (an ``Event``, or a named row of ``FACT_COLUMNS``)."""
+    kind = row.kind
+    if kind == MatchRecorded.kind:
+        return MatchRecorded(
+            player_a_id=row.player_a_id,
+            player_b_id=row.player_b_id,
+            score_a=row.score_a,
+            played_at=row.played_at,
+            points=row.points,
+            note=row.note,
+            replaces_id=row.replaces_id,
+            reason=row.reason,
+        )
+    if kind == MatchVoided.kind:
+        return MatchVoided(match_id=row.voids_id, reason=row.reason)
+    if kind == PlayerRegistered.kind:
+        name = row.display_name or (
+            row.player.display_name if isinstance(row, Event) else row.player__display_name
+        )
+        return PlayerRegistered(player_id=row.player_id, display_name=name)
+    if kind == PlayerRenamed.kind:
+        return PlayerRenamed(
+            player_id=row.player_id, display_name=row.display_name, reason=row.reason
+        )
+    if kind == PlayerDeactivated.kind:
+        return PlayerDeactivated(player_id=row.player_id, reason=row.reason)
+    if kind == PlayerReactivated.kind:
+        return PlayerReactivated(player_id=row.player_id, reason=row.reason)
+    raise ValueError(f"Unknown event kind {kind!r}.")
+
+
+def facts_of(events: Iterable[Event]) -> list[Fact]:
+    """``fact_of`` for each event, in order."""
+    return [fact_of(event) for event in events]
+
+
+# --- idempotency keys ----------------------------------------------------------------------
+
+
+def idempotency_conflict(key: str, seq: int | None, kind: str) -> ValidationError:
+    """The error for a key reused with different content (``seq`` None: in the same call)."""
+    if seq is None:
+        message = (
+            "Idempotency key %(key)r is used twice in this submission for different facts; "
+            "give each its own key."
+        )
+    else:
+        message = (
+            "Idempotency key %(key)r was already used for a different submission "
+            "(event #%(seq)s, %(kind)s); use a new key for a new result."
+        )
+    label = Event.Kind(kind).label if kind in Event.Kind.values else kind
     return ValidationError(
         {
             "idempotency_key": ValidationError(
-                "Idempotency key %(key)r was already used for a different submission "
-                "(event #%(seq)s, %(kind)s); use a new key for a new result.",
+                message,
                 code="idempotency_conflict",
-                params={"key": key, "seq": existing.seq, "kind": existing.get_kind_display()},
+                params={"key": key, "seq": seq, "kind": label},
             )
         }
     )
@@ -85,89 +206,155 @@ def find_by_key(league: League, key: str) -> Event | None:
     return Event.objects.select_related("player").filter(league=league, idempotency_key=key).first()
 
 
-def existing_for(league: League, candidate: Event) -> Event | None:
-    """The stored event a keyed candidate repeats, or None when it is new.
+def stored_facts_by_key(league: League, keys: Iterable[str]) -> dict[str, tuple[int, Fact]]:
+    """(seq, fact) of the stored events of ``league`` carrying any of ``keys``."""
+    wanted = sorted(set(keys))
+    found: dict[str, tuple[int, Fact]] = {}
+    for start in range(0, len(wanted), KEY_LOOKUP_CHUNK):
+        chunk = wanted[start : start + KEY_LOOKUP_CHUNK]
+        # No ORDER BY: the default (league, seq) ordering would make SQLite walk the whole
+        # league instead of seeking the keys in their index.
+        rows = Event.objects.filter(league=league, idempotency_key__in=chunk).order_by()
+        for row in rows.values_list("idempotency_key", "seq", *FACT_COLUMNS, named=True):
+            found[row.idempotency_key] = (row.seq, fact_of(row))
+    return found
+
+
+def existing_for(league: League, submission: Submission) -> Event | None:
+    """The stored event a keyed submission repeats, or None when it is new.
 
     Raises ``ValidationError`` (code ``idempotency_conflict``) when the key is taken by an
     event with different content. Call under ``lock_league`` for a stable answer.
     """
-    key = candidate.idempotency_key
+    key = submission.idempotency_key
     if not key:
         return None
     existing = find_by_key(league, key)
-    if existing is not None and content_of(existing) != content_of(candidate):
-        raise idempotency_conflict(key, existing)
+    if existing is not None and fact_of(existing).content_key() != submission.fact.content_key():
+        raise idempotency_conflict(key, existing.seq, existing.kind)
     return existing
 
 
-def append(league: League, candidates: Sequence[Event]) -> list[Event]:
-    """Store ``candidates`` (unsaved events of ``league``) and return the stored events.
+# --- the players' current state ------------------------------------------------------------
 
-    The result is parallel to ``candidates``: a keyed candidate that repeats a stored event
-    (same key, same content) yields that event and stores nothing. The new events get
-    consecutive sequence numbers and are announced in one ``events_appended`` signal.
+
+def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
+    """Bring the ``Player`` rows in line with ``fact``, before its row is inserted.
+
+    A registration creates the player (the returned fact carries its id); a rename, a
+    deactivation or a reactivation updates it. Facts about matches change no player.
+    Returns the fact to store and the player it created or changed.
+    """
+    match fact:
+        case PlayerRegistered(player_id=None):
+            player = Player.objects.create(
+                league=league,
+                display_name=fact.display_name,
+                slug=free_slug(league, fact.display_name),
+            )
+            return dataclasses.replace(fact, player_id=player.pk), player
+        case PlayerRenamed():
+            _update_player(league, fact.player_id, display_name=fact.display_name)
+        case PlayerDeactivated():
+            _update_player(league, fact.player_id, active=False)
+        case PlayerReactivated():
+            _update_player(league, fact.player_id, active=True)
+    return fact, None
+
+
+def _update_player(league: League, player_id: int, **state: Any) -> None:
+    if not Player.objects.filter(league=league, pk=player_id).update(**state):
+        raise ValueError(f"{league} has no player with id {player_id}.")
+
+
+# --- appending -----------------------------------------------------------------------------
+
+
+def append(
+    league: League, submissions: Sequence[Submission], *, recorded_by: Any = None
+) -> list[Event]:
+    """Store the facts of ``submissions`` in ``league`` and return the stored events.
+
+    The result is parallel to ``submissions``: a keyed submission that repeats a stored
+    event (same key, same content) yields that event and stores nothing. The new events
+    get consecutive sequence numbers and are announced, as facts, in one
+    ``events_appended`` signal.
     """
     with transaction.atomic():
         lock_league(league)
-        stored: list[Event] = []
-        new_positions: list[int] = []
-        batch_keys: dict[str, Event] = {}
-        for candidate in candidates:
-            if not candidate._state.adding:
-                raise ValueError("append() takes unsaved events only.")
-            if candidate.league_id not in (None, league.pk):
-                raise ValueError("append() takes events of one league only.")
-            candidate.league = league
-            key = candidate.idempotency_key
+        outcomes: list[Event | None] = []
+        new: list[int] = []
+        batch_keys: dict[str, Submission] = {}
+        for submission in submissions:
+            if not isinstance(submission, Submission):
+                raise TypeError(f"append() takes Submission objects, not {submission!r}.")
+            key = submission.idempotency_key
             earlier = batch_keys.get(key) if key else None
             if earlier is not None:
-                if content_of(earlier) != content_of(candidate):
-                    raise idempotency_conflict(key, earlier)
-                stored.append(earlier)
+                if earlier.fact.content_key() != submission.fact.content_key():
+                    raise idempotency_conflict(key, None, submission.fact.kind)  # type: ignore[arg-type]
+                outcomes.append(None)
                 continue
-            existing = existing_for(league, candidate)
+            existing = existing_for(league, submission)
             if existing is not None:
-                stored.append(existing)
+                outcomes.append(existing)
                 continue
             if key:
-                batch_keys[key] = candidate
-            new_positions.append(len(stored))
-            stored.append(candidate)
+                batch_keys[key] = submission
+            new.append(len(outcomes))
+            outcomes.append(None)
 
         seq = next_seq(league)
-        appended: list[Event] = []
-        outcomes: dict[int, Event] = {}
-        for index in new_positions:
-            candidate = stored[index]
-            outcome = _insert(league, candidate, seq)
-            outcomes[id(candidate)] = outcome
-            if outcome is candidate:
-                appended.append(candidate)
+        appended: list[Fact] = []
+        by_key: dict[str, Event] = {}
+        for index in new:
+            submission = submissions[index]
+            event, fact = _insert(league, submission, seq, recorded_by)
+            outcomes[index] = event
+            if submission.idempotency_key:
+                by_key[submission.idempotency_key] = event
+            if fact is not None:
+                appended.append(fact)
                 seq += 1
-        stored = [outcomes.get(id(event), event) for event in stored]
+        stored = [
+            event if event is not None else by_key[submissions[index].idempotency_key]  # type: ignore[index]
+            for index, event in enumerate(outcomes)
+        ]
         if appended:
             events_appended.send(sender=League, league=league, events=appended)
     return stored
 
 
-def _insert(league: League, candidate: Event, seq: int) -> Event:
-    """Insert one event with ``seq``; resolve a concurrent insert of the same key.
+def _insert(
+    league: League, submission: Submission, seq: int, recorded_by: Any
+) -> tuple[Event, Fact | None]:
+    """Store one submission with ``seq``; resolve a concurrent insert of the same key.
 
-    The league lock makes a duplicate key unreachable for writers that go through this
-    module, but the UNIQUE constraint is the real guarantee: if it fires, the other
-    writer's event is the answer (or a conflict), and the sequence number stays free.
+    Returns the stored event and the fact it stores, or (the other writer's event, None)
+    when that writer stored the same submission first. The league lock makes a duplicate
+    key unreachable for writers that go through this module, but the UNIQUE constraint is
+    the real guarantee: if it fires, the other writer's event is the answer (or a
+    conflict), and the sequence number stays free.
     """
-    candidate.seq = seq
+    key = submission.idempotency_key
     try:
         with transaction.atomic():
-            candidate.save()
+            fact, player = apply_to_players(league, submission.fact)
+            event = Event(
+                league=league,
+                seq=seq,
+                recorded_by=recorded_by,
+                idempotency_key=key,
+                **row_fields(fact),
+            )
+            if player is not None:
+                event.player = player
+            event.save()
     except IntegrityError:
-        candidate.seq = None
-        key = candidate.idempotency_key
         existing = find_by_key(league, key) if key else None
         if existing is None:
             raise
-        if content_of(existing) != content_of(candidate):
-            raise idempotency_conflict(key, existing) from None
-        return existing
-    return candidate
+        if fact_of(existing).content_key() != submission.fact.content_key():
+            raise idempotency_conflict(key, existing.seq, existing.kind) from None  # type: ignore[arg-type]
+        return existing, None
+    return event, fact

@@ -394,6 +394,63 @@ class TestPlayers:
         clubs["ann"].refresh_from_db()
         assert clubs["ann"].display_name == "Ann Riverside"
 
+    def test_renaming_a_player_appends_a_rename_with_the_reason(
+        self, organiser_client, clubs, organiser
+    ):
+        response = organiser_client.post(
+            url("league_player_change", clubs["ann"].pk),
+            {"display_name": "Ann  Archer", "active": "on", "reason": "married"},
+        )
+        assert response.status_code == 302
+        rename = Event.objects.get(kind="player_renamed")
+        assert (rename.player, rename.display_name, rename.reason, rename.recorded_by) == (
+            clubs["ann"],
+            "Ann Archer",
+            "married",
+            organiser,
+        )
+        assert Player.objects.get(pk=clubs["ann"].pk).display_name == "Ann Archer"
+
+    def test_the_change_form_asks_for_a_reason(self, organiser_client, clubs):
+        page = organiser_client.get(url("league_player_change", clubs["ann"].pk))
+        assert "reason" in page.context["adminform"].form.fields
+
+    def test_deactivating_in_the_form_appends_one_event(self, organiser_client, clubs):
+        organiser_client.post(
+            url("league_player_change", clubs["ann"].pk),
+            {"display_name": "Ann Riverside", "active": "", "reason": "left the club"},
+        )
+        (event,) = Event.objects.filter(kind="player_deactivated")
+        assert (event.player, event.reason) == (clubs["ann"], "left the club")
+        assert not Event.objects.filter(kind="player_renamed").exists()
+
+    def test_saving_an_unchanged_player_appends_nothing(self, organiser_client, clubs):
+        before = events()
+        organiser_client.post(
+            url("league_player_change", clubs["ann"].pk),
+            {"display_name": "Ann Riverside", "active": "on", "reason": ""},
+        )
+        assert events() == before
+
+    def test_the_actions_change_players_through_events(self, organiser_client, clubs):
+        changelist = url("league_player_changelist")
+        selected = [clubs["ann"].pk, clubs["bob"].pk]
+        organiser_client.post(changelist, {"action": "deactivate", ACTION_CHECKBOX_NAME: selected})
+        assert not Player.objects.filter(pk__in=selected, active=True).exists()
+        assert Event.objects.filter(kind="player_deactivated").count() == 2
+        # Already inactive: nothing more to record.
+        organiser_client.post(changelist, {"action": "deactivate", ACTION_CHECKBOX_NAME: selected})
+        assert Event.objects.filter(kind="player_deactivated").count() == 2
+        organiser_client.post(changelist, {"action": "activate", ACTION_CHECKBOX_NAME: selected})
+        assert Player.objects.filter(pk__in=selected, active=True).count() == 2
+        assert Event.objects.filter(kind="player_reactivated").count() == 2
+
+    def test_the_event_log_describes_player_events(self, organiser_client, clubs, organiser):
+        league = clubs["ann"].league
+        services.rename_player(league, clubs["ann"], "Ann A", reason="typo", recorded_by=organiser)
+        content = organiser_client.get(url("league_event_changelist")).content.decode()
+        assert f"player #{clubs['ann'].pk} renamed to Ann A: typo" in content
+
 
 class TestRecompute:
     def test_the_button_queues_a_full_replay_and_shows_its_progress(

@@ -600,7 +600,7 @@ def test_unknown_player_is_404(client, club, other_league, make_player):
 
 def test_voided_match_is_marked_in_the_match_list_and_the_event_log(client, club):
     league = club["league"]
-    first = league.events.order_by("seq").first()
+    first = league.events.matches().order_by("seq").first()
     void = league_services.void_match(league, first, reason="Wrong players entered")
     rate(league)
     matches = client.get(reverse("pages:matches", kwargs={"league_slug": league.slug}))

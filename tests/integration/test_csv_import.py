@@ -11,6 +11,7 @@ import pytest
 from league import services as league_services
 from league.csv_format import MAX_LINE_BYTES, iter_results, parse_score
 from league.csv_import import import_results
+from league.event_store import facts_of
 from league.event_store.bulk import BulkAppendError, NewMatch, append_matches_bulk
 from league.event_store.signals import events_appended
 from league.models import Event, League, Player
@@ -212,8 +213,10 @@ def test_an_import_records_the_rows_in_order_with_contiguous_sequence_numbers(le
     assert [m.idempotency_key for m in matches] == ["a", "b", None]
     (call,) = received
     assert call["league"] == league
-    assert [event.seq for event in call["events"]] == [4, 5, 6]
-    assert call["earliest_played_at"] == matches[0].played_at
+    assert len(call["events"]) == 3
+    assert list(call["events"]) == facts_of(matches)
+    # One shape for every append: the league and the facts, nothing more.
+    assert set(call) == {"sender", "signal", "league", "events"}
 
 
 def test_importing_the_same_file_twice_records_nothing_new(league, players):

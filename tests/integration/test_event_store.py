@@ -12,7 +12,9 @@ from django.core.management import CommandError, call_command
 from django.db import IntegrityError, connection, transaction
 
 from league import event_store, services, testing
+from league.event_store import store, vocabulary
 from league.event_store.signals import events_appended
+from league.event_store.vocabulary import MatchRecorded
 from league.models import Event, ImmutableEventError
 
 PLAYED = dt.date(2024, 3, 2)
@@ -252,7 +254,7 @@ class TestIdempotency:
         first = self.record(league, players)
         # Pretend the pre-check ran before the other writer committed: the insert then
         # hits the UNIQUE constraint and must answer with the stored event.
-        with mock.patch.object(event_store, "existing_for", return_value=None):
+        with mock.patch.object(store, "existing_for", return_value=None):
             again = event_store.append(league, [self._candidate(league, players)])
         assert again == [first]
         later = self.record(league, players, idempotency_key="next")
@@ -262,7 +264,7 @@ class TestIdempotency:
         self.record(league, players)
         candidate = self._candidate(league, players, score_a=Decimal("0"))
         with (
-            mock.patch.object(event_store, "existing_for", return_value=None),
+            mock.patch.object(store, "existing_for", return_value=None),
             pytest.raises(ValidationError) as raised,
         ):
             event_store.append(league, [candidate])
@@ -271,14 +273,13 @@ class TestIdempotency:
     @staticmethod
     def _candidate(league, players, score_a=Decimal("1")):
         stored = Event.objects.get(idempotency_key="sheet-7-row-3")
-        return Event(
-            kind=Event.Kind.MATCH_RECORDED,
-            player_a=players[0],
-            player_b=players[1],
+        fact = MatchRecorded(
+            player_a_id=players[0].pk,
+            player_b_id=players[1].pk,
             score_a=score_a,
             played_at=stored.played_at,
-            idempotency_key="sheet-7-row-3",
         )
+        return event_store.Submission(fact, "sheet-7-row-3")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -292,3 +293,107 @@ class TestFlushBetweenTransactionalTests:
     def test_second_starts_from_an_empty_table_with_the_guard_back(self):
         assert Event.objects.count() == 0
         assert testing.guard_is_installed()
+
+
+# --- facts and rows ------------------------------------------------------------------------
+
+
+class TestFactsAndRows:
+    """One mapping each way between the vocabulary and ``Event`` rows."""
+
+    @pytest.fixture
+    def players(self, league):
+        return services.register_player(league, "Ann"), services.register_player(league, "Bob")
+
+    def facts(self, players, match_id):
+        ann, bob = players
+        played = dt.datetime(2024, 3, 2, 12, tzinfo=dt.UTC)
+        return [
+            vocabulary.PlayerRenamed(player_id=ann.pk, display_name="Ann Lee", reason="typo"),
+            vocabulary.PlayerDeactivated(player_id=bob.pk, reason="away"),
+            vocabulary.PlayerReactivated(player_id=bob.pk, reason="back"),
+            vocabulary.MatchRecorded(
+                player_a_id=ann.pk,
+                player_b_id=bob.pk,
+                score_a=Decimal("0.5"),
+                played_at=played,
+                points="2-2",
+                note="rapid",
+                replaces_id=match_id,
+                reason="wrong result",
+            ),
+            vocabulary.MatchVoided(match_id=match_id, reason="wrong result"),
+        ]
+
+    def test_every_kind_of_fact_is_read_back_from_its_row_as_stored(self, league, players):
+        match = services.record_match(
+            league, player_a=players[0], player_b=players[1], score_a=1, played_at=PLAYED
+        )
+        facts = self.facts(players, match.pk)
+        events = event_store.append(league, [event_store.Submission(fact) for fact in facts])
+        assert [event_store.fact_of(event) for event in events] == facts
+        stored = Event.objects.filter(pk__in=[e.pk for e in events]).order_by("seq")
+        assert event_store.facts_of(stored) == facts
+        named = stored.values_list(*store.FACT_COLUMNS, named=True)
+        assert [event_store.fact_of(row) for row in named] == facts
+        assert {event.kind for event in events} == {fact.kind for fact in facts}
+
+    def test_row_fields_names_only_the_columns_of_the_kind(self, players):
+        fact = vocabulary.MatchVoided(match_id=7, reason="duplicate")
+        assert store.row_fields(fact) == {
+            "kind": "match_voided",
+            "voids_id": 7,
+            "reason": "duplicate",
+        }
+        with pytest.raises(TypeError, match="Not a fact"):
+            store.row_fields(object())  # type: ignore[arg-type]
+
+    def test_append_takes_submissions_only(self, league, players):
+        with pytest.raises(TypeError, match="Submission"):
+            event_store.append(league, [vocabulary.MatchVoided(match_id=1, reason="x")])  # type: ignore[list-item]
+
+    def test_a_registration_creates_its_player_in_the_same_transaction(self, league):
+        registered = vocabulary.PlayerRegistered(player_id=None, display_name="Cleo")
+        seen = []
+
+        def append_then_fail():
+            with transaction.atomic():
+                event_store.append(league, [event_store.Submission(registered)])
+                seen.append(league.players.filter(display_name="Cleo").exists())
+                raise RuntimeError("roll back")
+
+        with pytest.raises(RuntimeError):
+            append_then_fail()
+        assert seen == [True]
+        assert not league.players.filter(display_name="Cleo").exists()
+        (event,) = event_store.append(league, [event_store.Submission(registered)])
+        assert event.player.display_name == "Cleo"
+        assert event.player.slug == "cleo"
+
+    def test_the_same_key_twice_in_one_call_with_different_facts_is_a_conflict(
+        self, league, players
+    ):
+        before = snapshot()
+        submissions = [
+            event_store.Submission(vocabulary.PlayerDeactivated(player_id=players[0].pk), "k"),
+            event_store.Submission(vocabulary.PlayerDeactivated(player_id=players[1].pk), "k"),
+        ]
+        with pytest.raises(ValidationError) as raised:
+            event_store.append(league, submissions)
+        assert raised.value.error_dict["idempotency_key"][0].code == "idempotency_conflict"
+        assert snapshot() == before
+
+    def test_the_same_submission_twice_in_one_call_is_stored_once(self, league, players):
+        same = event_store.Submission(vocabulary.PlayerDeactivated(player_id=players[0].pk), "k")
+        first, second = event_store.append(league, [same, same])
+        assert first == second
+        assert Event.objects.filter(idempotency_key="k").count() == 1
+
+    def test_the_database_refuses_unknown_kinds_and_incomplete_player_facts(self, league):
+        for fields in (
+            {"kind": "player_exploded"},
+            {"kind": "player_deactivated"},
+            {"kind": "player_renamed", "player": league.players.first()},
+        ):
+            with pytest.raises(IntegrityError), transaction.atomic():
+                Event(league=league, seq=99, **fields).save()

@@ -9,7 +9,8 @@ import pytest
 
 from bench.synthetic import synthetic_league
 from league.event_store.bulk import NewMatch, append_matches_bulk
-from league.models import League, Player
+from league.models import League
+from league.services import register_player
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
 from tests.worker.conftest import wait_for
@@ -23,9 +24,7 @@ def build_league() -> League:
     league = League.objects.create(
         name="Sweep League", slug="sweep-league", start_date=dt.date(2024, 1, 1)
     )
-    players = [
-        Player.objects.create(league=league, display_name=f"P{i}", slug=f"p{i}") for i in range(20)
-    ]
+    players = [register_player(league, f"P{i}") for i in range(20)]
     data = synthetic_league(20, 1200, 8, seed=0).matches
     append_matches_bulk(
         league,

@@ -1,0 +1,103 @@
+"""Scores, as typed and as shown: the one parser and formatter of the write side.
+
+A match's score is the first player's share of the point: 1 (won), 0.5 (drawn) or 0 (lost).
+``parse_score`` reads it from loose input (forms, the API) and ``parse_points`` the optional
+game or points text ("3-1"); ``parse_score_text`` reads the written forms a spreadsheet uses
+("½", "1/2", "1-0", "½-½"), ``points_score`` the score that two players' points make.
+``score_text``, ``points_for`` and ``outcome_word`` show them: both players' scores joined by
+an en dash, the points from one player's side ("3-1" seen by the second player is "1-3"),
+"Win", "Draw" or "Loss".
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+WIN, DRAW, LOSS = Decimal("1"), Decimal("0.5"), Decimal("0")
+SCORES = (WIN, DRAW, LOSS)
+EN_DASH = "\u2013"
+HALF_SIGN = "\u00bd"
+
+SCORE_MESSAGE = (
+    "The score must be 1 (first player won), 0.5 (draw) or 0 (first player lost); got %(value)r."
+)
+POINTS_TOO_LONG = "The points score is too long (at most %(max)s characters)."
+
+# The written forms of one score, and the pairs "a-b" whose halves must agree.
+_WRITTEN = {
+    "1": WIN,
+    "1.0": WIN,
+    "0.5": DRAW,
+    ".5": DRAW,
+    HALF_SIGN: DRAW,
+    "1/2": DRAW,
+    "0": LOSS,
+    "0.0": LOSS,
+}
+_PAIRS = {(WIN, LOSS): WIN, (DRAW, DRAW): DRAW, (LOSS, WIN): LOSS}
+_PAIR_SEPARATOR = re.compile(rf"\s*[-{EN_DASH}:]\s*")
+_POINTS = re.compile(r"^\s*(\d+)\s*([-\u2013:])\s*(\d+)\s*$")
+_SCORE_TEXT = {WIN: f"1{EN_DASH}0", DRAW: f"{HALF_SIGN}{EN_DASH}{HALF_SIGN}", LOSS: f"0{EN_DASH}1"}
+_OUTCOME = {WIN: "Win", DRAW: "Draw", LOSS: "Loss"}
+
+
+def parse_score(value: Any) -> Decimal | None:
+    """The first player's score (1, 0.5 or 0, to one decimal place); None if it is not one.
+
+    A boolean is not a score, though ``True == 1``.
+    """
+    if isinstance(value, bool):
+        return None
+    try:
+        score = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        return None
+    if not score.is_finite() or score not in SCORES:
+        return None
+    return score.quantize(Decimal("0.1"))
+
+
+def parse_points(value: Any, max_length: int) -> tuple[str, bool]:
+    """The game or points text, stripped, and whether it fits in ``max_length`` characters."""
+    text = "" if value is None else str(value).strip()
+    return text, len(text) <= max_length
+
+
+def parse_score_text(text: str) -> Decimal | None:
+    """A written score ("1", "½", "1/2", "1-0", "½-½", "0.5-0.5", "0-1") or None."""
+    value = text.strip()
+    score = _WRITTEN.get(value)
+    if score is not None:
+        return score
+    halves = _PAIR_SEPARATOR.split(value)
+    if len(halves) == 2:
+        return _PAIRS.get((_WRITTEN.get(halves[0]), _WRITTEN.get(halves[1])))  # type: ignore[arg-type]
+    return None
+
+
+def points_score(points_a: int, points_b: int) -> Decimal:
+    """The first player's score from both players' points: more wins, as many draws."""
+    return WIN if points_a > points_b else LOSS if points_a < points_b else DRAW
+
+
+def score_text(score_a: Decimal) -> str:
+    """The result as shown: both players' scores (1, ½, 0) joined by an en dash.
+
+    Anything but 1, 0.5 or 0 is shown as its number.
+    """
+    return _SCORE_TEXT.get(score_a, str(score_a))
+
+
+def points_for(points: str, as_player_a: bool) -> str:
+    """The recorded points from one player's side ("3-1" read as the second player: "1-3")."""
+    match = _POINTS.match(points)
+    if as_player_a or not match:
+        return points
+    return f"{match.group(3)}{match.group(2)}{match.group(1)}"
+
+
+def outcome_word(score: Decimal) -> str:
+    """The word for a player's score: "Win", "Draw" or "Loss" (anything else as its number)."""
+    return _OUTCOME.get(score, str(score))
