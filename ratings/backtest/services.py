@@ -32,7 +32,9 @@ from ratings.engine.fold import MatchArrays
 from ratings.engine.scoring import Metrics, Scores, score_fold
 from ratings.models import RatingConfig
 from ratings.parameters import PARAMETERS, clean_config_params
-from ratings.replay import engine_matches, league_player_ids, read_matches
+from ratings.replay.compute import engine_matches
+from ratings.replay.positions import league_player_ids
+from ratings.replay.snapshot import read_matches
 from ratings.selectors.configurations import live_config
 from ratings.time import engine_params, first_match_day, period_spec
 

@@ -26,7 +26,7 @@ from league.calendar import league_zone, local_day
 from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
 from ratings.models import RatingConfig
-from ratings.replay.snapshot import (
+from ratings.replay.positions import (
     StoredPosition,
     earliest_touched_moment,
     latest_match_moment,

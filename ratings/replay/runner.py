@@ -27,7 +27,8 @@ from ratings.locks import LeagueReplayLock, LockLost
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
 from ratings.replay.compute import compute
 from ratings.replay.plan import plan_pass
-from ratings.replay.snapshot import max_seq, read_checkpoint, read_pass_matches
+from ratings.replay.positions import max_seq
+from ratings.replay.snapshot import read_checkpoint, read_pass_matches
 from ratings.replay.store import write_projection
 
 logger = logging.getLogger(__name__)

@@ -1,0 +1,78 @@
+"""Where a league's event log and a configuration's projection stand.
+
+The first reads of a replay pass: the log's highest sequence number, how far the stored
+projection reaches, the moments that decide where an incremental pass starts and which
+period is current, and the league's players (their dense engine order). ``plan.py`` turns
+these positions into a pass's plan.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from django.db.models import F, Max, Q
+
+from league.models import Event, League, Player
+from ratings.models import ProjectionState, RatingConfig
+
+
+@dataclass(frozen=True)
+class StoredPosition:
+    """How far a configuration's complete projection has been computed."""
+
+    through_seq: int
+    through_period: int
+
+
+def max_seq(league_id: int) -> int:
+    """The league's highest event sequence number (0 without events)."""
+    return Event.objects.filter(league_id=league_id).aggregate(top=Max("seq"))["top"] or 0
+
+
+def stored_position(config: RatingConfig) -> StoredPosition | None:
+    """The position of ``config``'s complete projection (None when it has none)."""
+    row = (
+        ProjectionState.objects.filter(config=config, complete=True)
+        .values_list("through_seq", "through_period")
+        .first()
+    )
+    return None if row is None else StoredPosition(*row)
+
+
+def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
+    """When the snapshot's latest match was played (None without matches).
+
+    One step back along the (league, kind, played_at) index: the seq bound is written
+    ``seq + 0`` so that no planner prefers the (league, seq) index and sorts the snapshot.
+    """
+    return (
+        Event.objects.matches()
+        .filter(league_id=league_id)
+        .alias(seq_bound=F("seq") + 0)
+        .filter(seq_bound__lte=through_seq)
+        .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
+        .order_by("-played_at")
+        .values_list("played_at", flat=True)
+        .first()
+    )
+
+
+def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) -> dt.datetime | None:
+    """The earliest match moment recorded or voided by events with seq in (after, through]."""
+    rows = Event.objects.filter(
+        league_id=league_id,
+        seq__gt=after_seq,
+        seq__lte=through_seq,
+        kind__in=[Event.Kind.MATCH_RECORDED, Event.Kind.MATCH_VOIDED],
+    ).values_list("played_at", "voids__played_at")
+    moments = [moment for pair in rows for moment in pair if moment is not None]
+    return min(moments) if moments else None
+
+
+def league_player_ids(league: League) -> npt.NDArray[np.int64]:
+    """Every player id of the league, ascending: position = dense engine index."""
+    ids = Player.objects.filter(league=league).order_by("pk").values_list("pk", flat=True)
+    return np.fromiter(ids, dtype=np.int64)
