@@ -34,6 +34,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
 from api.errors import IdempotencyConflict
+from league.idempotency_keys import scoped_key
 from league.models import Event, League
 
 HEADER = "Idempotency-Key"
@@ -62,19 +63,17 @@ def client_key(request: Request) -> str | None:
 
 def match_key(key: str | None) -> str | None:
     """Store key for one recorded result."""
-    return None if key is None else f"match:{key}"
+    return scoped_key("match", key)
 
 
 def void_key(key: str | None) -> str | None:
     """Store key for one void."""
-    return None if key is None else f"void:{key}"
+    return scoped_key("void", key)
 
 
 def round_row_keys(key: str | None, rows: int) -> list[str | None]:
     """Store keys for the rows of a round of ``rows`` results."""
-    if key is None:
-        return [None] * rows
-    return [f"round:{key}:{rows}:{index}" for index in range(rows)]
+    return [scoped_key("round", key, rows, index) for index in range(rows)]
 
 
 def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
@@ -85,7 +84,7 @@ def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
     """
     if key is None:
         return
-    prefix = f"round:{key}:"
+    prefix = f"{scoped_key('round', key)}:"
     candidates = Event.objects.filter(league=league, idempotency_key__startswith=prefix)
     # Compared again here: SQLite's LIKE ignores ASCII case, so "R-1" would count "r-1"'s rows.
     stored = [

@@ -249,7 +249,7 @@ class VoidRequestSerializer(serializers.Serializer):
 
 
 class ConfigSerializer(serializers.Serializer):
-    """One configuration version (``ratings.selectors.ConfigInfo``)."""
+    """One configuration version (``ratings.selectors.configurations.ConfigInfo``)."""
 
     version = serializers.IntegerField()
     tau = serializers.FloatField()
@@ -453,7 +453,7 @@ class PeriodSerializer(serializers.Serializer):
 
 
 class StandingRowSerializer(serializers.Serializer):
-    """One leaderboard row (``ratings.selectors.LeaderboardRow``)."""
+    """One leaderboard row (``ratings.selectors.standings.LeaderboardRow``)."""
 
     rank = serializers.IntegerField()
     player_id = serializers.IntegerField()
@@ -501,7 +501,7 @@ class StandingsPageSerializer(serializers.Serializer):
 
 
 class HistoryPointSerializer(serializers.Serializer):
-    """A player's state after one period they played (``ratings.selectors.HistoryPoint``)."""
+    """A player's state after one period they played (``ratings.selectors.players.HistoryPoint``)."""
 
     period = serializers.IntegerField()
     start = serializers.DateField()
@@ -538,7 +538,7 @@ class HeadToHeadSerializer(serializers.Serializer):
 
 
 class PlayerRatingSerializer(serializers.Serializer):
-    """A player's current rating (``ratings.selectors.PlayerSummary``)."""
+    """A player's current rating (``ratings.selectors.players.PlayerSummary``)."""
 
     id = serializers.IntegerField(source="player_id")
     name = serializers.CharField()

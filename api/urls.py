@@ -1,9 +1,15 @@
-"""REST API routes (under ``/api/``), the OpenAPI schema and its offline viewers."""
+"""REST API routes (under ``/api/``), the OpenAPI schema and its offline viewers.
+
+The two viewers are third-party pages: each gets the narrow Content-Security-Policy
+exception it needs (``config/csp.py``); every other route keeps the site-wide policy.
+"""
 
 from django.urls import include, path, re_path
+from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from api import backtest, converters, views  # noqa: F401 (importing converters registers "id")
+from config.csp import REDOC_POLICY, SWAGGER_UI_POLICY
 
 app_name = "api"
 
@@ -11,10 +17,16 @@ league = "leagues/<slug:league_slug>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path(
+        "docs/",
+        csp_override(SWAGGER_UI_POLICY)(SpectacularSwaggerView.as_view(url_name="api:schema")),
+        name="docs",
+    ),
     path(
         "redoc/",
-        SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html"),
+        csp_override(REDOC_POLICY)(
+            SpectacularRedocView.as_view(url_name="api:schema", template_name="api/redoc.html")
+        ),
         name="redoc",
     ),
     path("leagues/", views.LeagueListView.as_view(), name="league-list"),

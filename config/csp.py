@@ -3,7 +3,7 @@
 Every page's scripts and style sheets are same-origin files (no inline ``<script>``,
 ``<style>`` or ``style=`` attribute), so the site-wide policy allows nothing else. Only the
 API's two documentation viewers, third-party pages, get a policy of their own (see
-``config/urls.py``).
+``api/urls.py``).
 """
 
 from __future__ import annotations

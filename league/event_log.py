@@ -15,6 +15,7 @@ from math import ceil
 
 from league.calendar import league_zone, local_day
 from league.models import Event, League
+from league.scores import score_text
 
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 500
@@ -45,16 +46,6 @@ def last_page_at_most(page: int, total: int, per_page: int) -> int:
     return min(page, max(1, ceil(total / per_page)))
 
 
-def _score_text(score_a: Decimal) -> str:
-    dash = "\u2013"
-    texts = {
-        Decimal("1"): f"1{dash}0",
-        Decimal("0.5"): f"\u00bd{dash}\u00bd",
-        Decimal("0"): f"0{dash}1",
-    }
-    return texts.get(score_a, str(score_a))
-
-
 @dataclass(frozen=True)
 class MatchRow:
     seq: int
@@ -73,7 +64,7 @@ class MatchRow:
     @property
     def result(self) -> str:
         """The result from player A's side, as the event log writes it (1, ½ or 0 each)."""
-        return _score_text(self.score_a)
+        return score_text(self.score_a)
 
 
 @dataclass(frozen=True)
@@ -135,25 +126,35 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
     labels = dict(Event.Kind.choices)
     items = []
     for (
-        seq, kind, recorded_at, recorded_by, player, played_at, a_name, b_name, score_a,
+        seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
         points, reason, voids, voids_a, voids_b, voided_by, replaces,
     ) in events.values_list(
         "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
+        "display_name",
         "played_at", "player_a__display_name", "player_b__display_name", "score_a", "points",
         "reason", "voids__seq", "voids__player_a__display_name",
         "voids__player_b__display_name", "voided_by__seq", "replaces__seq",
     )[offset : offset + per_page]:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
-            summary = f"{player} registered"
+            # Registrations stored before names were kept on the event show today's name.
+            summary = f"{name or player} registered"
+        elif kind == Event.Kind.PLAYER_RENAMED:
+            summary = f"Renamed to {name}" + (f" (now {player})" if player != name else "")
+        elif kind == Event.Kind.PLAYER_DEACTIVATED:
+            summary = f"{player} deactivated: no new results until reactivated"
+        elif kind == Event.Kind.PLAYER_REACTIVATED:
+            summary = f"{player} reactivated"
         elif kind == Event.Kind.MATCH_RECORDED:
-            summary = f"{a_name} {_score_text(score_a)} {b_name}"
+            summary = f"{a_name} {score_text(score_a)} {b_name}"
             if points:
                 summary += f" ({points})"
             summary += f", played {local_day(played_at, tz):%d %b %Y}"
             if replaces:
                 summary += f"; corrects match #{replaces}"
-        else:
+        elif kind == Event.Kind.MATCH_VOIDED:
             summary = f"Match #{voids} ({voids_a} v {voids_b}) voided"
+        else:
+            summary = labels.get(kind, kind)
         items.append(
             EventRow(
                 seq=seq,

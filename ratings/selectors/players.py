@@ -8,7 +8,6 @@ the page (or each selector reads the current period itself without one).
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -19,6 +18,7 @@ from django.db.models import Count, Q
 from league.calendar import league_zone, local_day
 from league.event_log import DEFAULT_PER_PAGE, Page, clamp_page, last_page_at_most
 from league.models import Event, League, Player
+from league.scores import outcome_word, points_for
 from ratings.engine.prediction import win_probability
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import Interval, ReadClock, local_date, rd_now
@@ -178,21 +178,6 @@ def player_history(config: RatingConfig, player: Player) -> list[HistoryPoint]:
     ]
 
 
-#: "3-1", "3:1" or the same with an en dash.
-_POINTS = re.compile(r"^\s*(\d+)\s*([-\u2013:])\s*(\d+)\s*$")
-
-
-def _points_for(points: str, as_player_a: bool) -> str:
-    """The recorded points from the player's side ("3-1" read as player B is "1-3")."""
-    match = _POINTS.match(points)
-    if as_player_a or not match:
-        return points
-    return f"{match.group(3)}{match.group(2)}{match.group(1)}"
-
-
-_OUTCOME = {Decimal("1"): "Win", Decimal("0.5"): "Draw", Decimal("0"): "Loss"}
-
-
 def player_results(
     league: League,
     player: Player,
@@ -253,8 +238,8 @@ def player_results(
                 opponent=b_name if as_a else a_name,
                 opponent_slug=b_slug if as_a else a_slug,
                 score=score,
-                outcome=_OUTCOME.get(score, str(score)),
-                points=_points_for(points, as_a),
+                outcome=outcome_word(score),
+                points=points_for(points, as_a),
                 period=period,
                 rating_change=changes.get(period) if period is not None else None,
                 note=note,

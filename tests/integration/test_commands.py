@@ -355,6 +355,22 @@ def test_load_demo_builds_a_rated_league_and_is_safe_to_run_again(db, demo_setti
     assert state() == before
 
 
+def test_load_demo_runs_one_replay_and_none_when_nothing_changed(db, demo_settings):
+    demo_settings.DEBUG = True
+    command("load_demo", "--since", "2025-06-01")
+    league = League.objects.get(slug="international-football")
+    replays = Replay.objects.filter(config__league=league)
+    assert replays.filter(status=Replay.Status.COMPLETE).exists()
+    assert not replays.filter(status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING]).exists()
+    count = replays.count()
+
+    out, _ = command("load_demo", "--since", "2025-06-01")
+
+    assert "0 matches recorded" in out
+    assert "Standings computed" not in out
+    assert replays.count() == count
+
+
 def test_load_demo_refuses_the_demo_account_when_debug_is_off(db, demo_settings):
     demo_settings.DEBUG = False
     out, _ = command("load_demo", "--since", "2026-01-01", "--no-replay")

@@ -35,7 +35,8 @@ from league import demo as demo_data
 from league.csv_import import import_results
 from league.management.cli import iso_date, validation_message
 from league.models import League
-from ratings.services import create_config, request_full_replay, run_replay
+from ratings.models import Publication, Replay
+from ratings.services import ACTIVE, create_config, request_full_replay, run_replay
 
 FIXTURE = Path(demo_data.__file__).resolve().parent / "international_football.csv.gz"
 SLUG = "international-football"
@@ -152,7 +153,7 @@ class Command(BaseCommand):
             f"{len(report.players_created)} teams registered ({loaded:.1f} s)."
         )
         if not options["no_replay"]:
-            self._replay(league)
+            self._replay(league, changed=created or report.recorded > 0)
         self._demo_user(league, options["force_demo_user"])
         self.stdout.write(
             f"Demo league ready in {time.perf_counter() - started:.1f} s: "
@@ -188,12 +189,27 @@ class Command(BaseCommand):
             raise CommandError(validation_message(error)) from None
         return league, True
 
-    def _replay(self, league: League) -> None:
+    def _replay(self, league: League, *, changed: bool) -> None:
+        """Run here the replays the load queued (its first configuration's, the import's).
+
+        Nothing was queued when nothing changed and the standings are live: then nothing runs.
+        A league left without standings (an earlier load stopped before its replay) gets a
+        full replay.
+        """
         started = time.perf_counter()
-        replay = request_full_replay(league)
-        run_replay(replay.pk)
-        replay.refresh_from_db()
-        if replay.status != "complete":
+        queued = list(
+            Replay.objects.filter(config__league=league, status__in=ACTIVE)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if not queued and not changed and Publication.objects.filter(league=league).exists():
+            return
+        if not queued:
+            queued = [request_full_replay(league).pk]
+        for replay_id in queued:
+            run_replay(replay_id)
+        replay = Replay.objects.get(pk=queued[-1])
+        if replay.status != Replay.Status.COMPLETE:
             raise CommandError(
                 f"The demo replay ended {replay.status}: {replay.error or 'no error recorded'}"
             )
