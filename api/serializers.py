@@ -501,7 +501,7 @@ class StandingsPageSerializer(serializers.Serializer):
 
 
 class HistoryPointSerializer(serializers.Serializer):
-    """A player's state after one period they played (``ratings.selectors.players.HistoryPoint``)."""
+    """A player's state after one period played (``ratings.selectors.players.HistoryPoint``)."""
 
     period = serializers.IntegerField()
     start = serializers.DateField()
