@@ -36,6 +36,10 @@ def add_service_errors(
 ) -> None:
     """Show a service's ``ValidationError`` on ``form``: on the field it names, if the form
     has it (``renamed`` maps service names to form names), otherwise above the form."""
+    if not hasattr(error, "error_dict"):
+        for message in error.messages:
+            form.add_error(None, message)
+        return
     renamed = renamed or {}
     for name, messages in error.message_dict.items():
         field = renamed.get(name, name)

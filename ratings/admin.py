@@ -25,10 +25,11 @@ from django.urls import path, reverse
 
 from league.admin import LeagueAdmin
 from league.admin_scope import scoped_league
+from league.forms import add_service_errors
 from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
-from ratings.parameters import PARAMETERS
+from ratings.parameters import PARAMETERS, clean_config_params
 
 
 def organised_leagues(request: HttpRequest) -> QuerySet[League]:
@@ -129,8 +130,6 @@ class NewVersionForm(forms.ModelForm):
         league = cleaned.get("league")
         if league is None:
             return cleaned
-        from ratings.parameters import clean_config_params
-
         try:
             clean_config_params(
                 {name: cleaned.get(name) for name in PARAMETERS},
@@ -138,8 +137,7 @@ class NewVersionForm(forms.ModelForm):
                 first_match_day=services.first_match_day(league),
             )
         except ValidationError as error:
-            for field, messages in error.message_dict.items():
-                self.add_error(None if field == "__all__" else field, messages)
+            add_service_errors(self, error)
         return cleaned
 
     def _post_clean(self) -> None:

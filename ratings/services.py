@@ -56,7 +56,7 @@ def create_config(league: League, *, created_by=None, **params: Any) -> RatingCo
     note = params.pop("note", "")
     with transaction.atomic():
         lock_league(league)
-        latest = RatingConfig.objects.filter(league=league).order_by("-version").first()
+        latest = latest_config(league)
         base = (
             default_params(league)
             if latest is None

@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from league.forms import add_service_errors
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
@@ -62,10 +63,6 @@ class SweepForm(forms.Form):
             grid["period_unit"] = data["period_unit"]
         return grid
 
-    def add_service_errors(self, error: ValidationError) -> None:
-        for key, messages_ in error.message_dict.items():
-            self.add_error(key if key in self.fields else None, messages_)
-
 
 def _organised_league(request: HttpRequest, league_slug: str) -> League | HttpResponse:
     """The league, or a login redirect for visitors; 403 for users who do not organise it."""
@@ -102,7 +99,7 @@ def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
         try:
             sweep = tasks.start_sweep(league, form.grid(), requested_by=request.user)
         except ValidationError as error:
-            form.add_service_errors(error)
+            add_service_errors(form, error)
         else:
             messages.success(request, f"Sweep #{sweep.pk} started: {sweep.runs_total} run(s).")
             return redirect("pages:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from league.forms import add_service_errors
 from league.models import League
 from ratings.engine.errors import InvalidParameterError
 from ratings.forms import ConfigForm
@@ -19,18 +20,6 @@ from ratings.selectors.configurations import (
     recent_replays,
 )
 from ratings.services import create_config, league_progress
-
-
-def _add_service_errors(form: ConfigForm, error: ValidationError) -> None:
-    """Report the service's refusal on the form, per field where it names one."""
-    if hasattr(error, "error_dict"):
-        for name, errors in error.message_dict.items():
-            field = name if name in form.fields else None
-            for message in errors:
-                form.add_error(field, message)
-    else:
-        for message in error.messages:
-            form.add_error(None, message)
 
 
 @require_http_methods(["GET", "POST"])
@@ -48,7 +37,7 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
             try:
                 created = create_config(league, created_by=request.user, **form.cleaned_data)
             except ValidationError as error:
-                _add_service_errors(form, error)
+                add_service_errors(form, error)
             except InvalidParameterError as error:
                 form.add_error(None, str(error))
             else:
