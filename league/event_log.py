@@ -115,6 +115,36 @@ def match_list(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAG
     return Page(items, total, page, per_page)
 
 
+def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
+    """For each rename among ``rows`` (by seq), the name the player had just before it.
+
+    A player's names are the names their registration and renames stored, in seq order
+    (registrations stored before names were kept on the event have none: no former name).
+    """
+    renames = [(row[0], row[-1]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
+    if not renames:
+        return {}
+    named = (
+        Event.objects.filter(
+            league=league,
+            kind__in=[Event.Kind.PLAYER_REGISTERED, Event.Kind.PLAYER_RENAMED],
+            player_id__in={player_id for _, player_id in renames},
+            seq__lt=max(seq for seq, _ in renames),
+        )
+        .order_by("seq")
+        .values_list("player_id", "seq", "display_name")
+    )
+    history: dict[int, list[tuple[int, str | None]]] = {}
+    for player_id, seq, name in named:
+        history.setdefault(player_id, []).append((seq, name))
+    former: dict[int, str] = {}
+    for seq, player_id in renames:
+        earlier = [name for at, name in history.get(player_id, []) if at < seq]
+        if earlier and earlier[-1]:
+            former[seq] = earlier[-1]
+    return former
+
+
 def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE) -> Page:
     """Every event of the league, newest first, described in words."""
     page, per_page = clamp_page(page, per_page)
@@ -124,22 +154,26 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
     offset = (page - 1) * per_page
     tz = league_zone(league)
     labels = dict(Event.Kind.choices)
+    rows = list(events.values_list(
+        "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
+        "display_name", "played_at", "player_a__display_name", "player_b__display_name",
+        "score_a", "points", "reason", "voids__seq", "voids__player_a__display_name",
+        "voids__player_b__display_name", "voided_by__seq", "replaces__seq", "player_id",
+    )[offset : offset + per_page])  # fmt: skip
+    former = _former_names(league, rows)
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
-        points, reason, voids, voids_a, voids_b, voided_by, replaces,
-    ) in events.values_list(
-        "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
-        "display_name",
-        "played_at", "player_a__display_name", "player_b__display_name", "score_a", "points",
-        "reason", "voids__seq", "voids__player_a__display_name",
-        "voids__player_b__display_name", "voided_by__seq", "replaces__seq",
-    )[offset : offset + per_page]:  # fmt: skip
+        points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id,
+    ) in rows:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
             summary = f"{name or player} registered"
         elif kind == Event.Kind.PLAYER_RENAMED:
-            summary = f"Renamed to {name}" + (f" (now {player})" if player != name else "")
+            before = former.get(seq)
+            summary = f"{before} renamed to {name}" if before else f"Renamed to {name}"
+            if player != name:
+                summary += f" (now {player})"
         elif kind == Event.Kind.PLAYER_DEACTIVATED:
             summary = f"{player} deactivated: no new results until reactivated"
         elif kind == Event.Kind.PLAYER_REACTIVATED:

@@ -20,7 +20,7 @@ def test_player_facts_are_described_in_the_log(league, organiser):
     assert [row.summary for row in rows] == [
         "Ann Lee-Smith reactivated",
         "Ann Lee-Smith deactivated: no new results until reactivated",
-        "Renamed to Ann Lee-Smith",
+        "Ann Lee renamed to Ann Lee-Smith",
         "Bo Chen registered",
         "Ann Lee registered",
     ]
@@ -40,8 +40,8 @@ def test_a_later_rename_keeps_the_earlier_facts_as_they_were(league, organiser):
     summaries = [row.summary for row in event_log(league).items]
 
     assert summaries == [
-        "Renamed to Ann Smith",
-        "Renamed to Ann Lee-Smith (now Ann Smith)",
+        "Ann Lee-Smith renamed to Ann Smith",
+        "Ann Lee renamed to Ann Lee-Smith (now Ann Smith)",
         "Ann Lee registered",
     ]
 
