@@ -64,6 +64,7 @@ class Task:
     period: int
     tau: float
     noise: float
+    volatility: float = 0.06
     k: float = 0.0  # Elo's K; 0 runs the whole grid
 
 
@@ -176,7 +177,7 @@ def side_matches(teams: IntArray, won: npt.NDArray[np.bool_]) -> SideMatches:
 
 def run_glicko(task: Task, method: TeamMethod) -> Curve:
     """Our engine: one rating period per ``task.period`` rounds."""
-    params = Glicko2Params(tau=task.tau)
+    params = Glicko2Params(tau=task.tau, initial_volatility=task.volatility)
     state = RatingState.unrated(task.players, params)
     counter = [0]
 
@@ -291,7 +292,7 @@ def tuned_k(rows: list[Row]) -> dict[int, float]:
     chosen = {}
     for n in sorted({r.n for r in rows}):
         elos = [r for r in rows if r.n == n and r.system.startswith("elo")]
-        best = min(elos, key=lambda r: (r.to_target, r.at.get(max(r.at), 1.0)))
+        best = min(elos, key=lambda r: (r.to_target, r.at[max(r.at)] if r.at else 1.0))
         chosen[n] = float(best.system.split("=")[1])
     return chosen
 
@@ -336,11 +337,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=1000, help="games per player")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 2, 3, 4, 5])
     parser.add_argument(
-        "--seeds", type=int, default=6, help="seeds for Elo and our methods (cheap)"
+        "--seeds", type=int, default=12, help="seeds for Elo and our methods (cheap)"
     )
     parser.add_argument("--peer-seeds", type=int, default=2, help="seeds for the peers (slow)")
     parser.add_argument("--period", type=int, default=1, help="rounds per rating period")
     parser.add_argument("--tau", type=float, default=0.5)
+    parser.add_argument("--volatility", type=float, default=0.06, help="initial sigma")
     parser.add_argument(
         "--noise", type=float, default=0.0, help="per-player performance noise (study's X_i)"
     )
@@ -352,7 +354,16 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     def task(system: str, n: int, seed: int, k: float = 0.0) -> Task:
         return Task(
-            system, n, seed, args.players, args.rounds, args.period, args.tau, args.noise, k
+            system,
+            n,
+            seed,
+            args.players,
+            args.rounds,
+            args.period,
+            args.tau,
+            args.noise,
+            args.volatility,
+            k,
         )
 
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
@@ -379,6 +390,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"players={args.players} rounds={args.rounds} seeds={args.seeds} "
         f"peer-seeds={args.peer_seeds} period={args.period} tau={args.tau} "
+        f"volatility={args.volatility} "
         f"noise={args.noise} wall={time.perf_counter() - started:.0f}s"
     )
     print("\nNaive Elo on the tuning seeds, games to 0.17 for every K of the grid:")
