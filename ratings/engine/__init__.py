@@ -1,4 +1,5 @@
-"""The pure Glicko-2 engine: parameters, rating periods, one-period update, fold, prediction.
+"""The pure Glicko-2 engine: parameters, rating periods, one-period update, fold, prediction,
+and matches with sides (teams, multi-side games) rated individually (see TEAMS.md).
 
 No Django here: plain dataclasses and NumPy arrays in, plain dataclasses and arrays out.
 """
@@ -9,9 +10,14 @@ from ratings.engine.glicko2 import PeriodGames, PeriodOutcome, apply, rate_perio
 from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
 from ratings.engine.prediction import brier, log_loss, win_probability
+from ratings.engine.side_fold import fold_sides
+from ratings.engine.sides import SideMatches, places_from_score
 from ratings.engine.state import RatingState, grown_rd
+from ratings.engine.teams import DEFAULT_METHOD, METHODS, TeamMethod, rate_sides_period
 
 __all__ = [
+    "DEFAULT_METHOD",
+    "METHODS",
     "ConvergenceError",
     "FoldResult",
     "Glicko2Params",
@@ -23,13 +29,18 @@ __all__ = [
     "PeriodOutcome",
     "PeriodSpec",
     "RatingState",
+    "SideMatches",
+    "TeamMethod",
     "apply",
     "brier",
     "fold",
+    "fold_sides",
     "grown_rd",
     "log_loss",
+    "places_from_score",
     "rate_period",
     "rate_player",
+    "rate_sides_period",
     "state_before",
     "win_probability",
 ]

@@ -22,10 +22,13 @@ __all__ = [
     "PeriodGames",
     "PeriodOutcome",
     "apply",
+    "expectation",
     "g",
     "grown_rd",
+    "pre_period",
     "rate_period",
     "rate_player",
+    "update_from_sums",
 ]
 
 #: Largest |g(phi_j) (mu - mu_j)| used in E. At 100, E differs from 1 by 4e-44, far below
@@ -40,7 +43,7 @@ def g(phi: FloatArray) -> FloatArray:
     return result
 
 
-def _expectation(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+def expectation(x: FloatArray) -> tuple[FloatArray, FloatArray]:
     """E = sigmoid(x) and E (1 - E) = sigmoid(x) sigmoid(-x), computed without overflow.
 
     With x clipped to +-MAX_EXPONENT, e = exp(-x) stays finite; sigmoid(-x) = e E, so
@@ -119,7 +122,7 @@ class PeriodOutcome:
     losses: IntArray
 
 
-def _pre_period(
+def pre_period(
     state: RatingState, players: IntArray, params: Glicko2Params, period: int
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Rating, RD and volatility the players enter ``period`` with (unrated: the defaults)."""
@@ -259,7 +262,7 @@ def rate_period(
     players = np.flatnonzero(played).astype(np.int64)
 
     # Steps 1-2: pre-period values on the Glicko-2 scale
-    rating_before, rd_before, sigma = _pre_period(state, players, params, period)
+    rating_before, rd_before, sigma = pre_period(state, players, params, period)
     mu = (rating_before - CENTRE) / SCALE
     phi = rd_before / SCALE
     # Per-player arrays over all n indices, so games can index them directly.
@@ -276,15 +279,48 @@ def rate_period(
     v_inverse = np.zeros(n)
     improvement_all = np.zeros(n)
     for me, g_j, x, score in ((a, g_b, g_b * mu_diff, s), (b, g_a, -g_a * mu_diff, 1.0 - s)):
-        E, v_terms = _expectation(x)
+        E, v_terms = expectation(x)
         v_terms *= g_j  # in place (speed): g(phi_j)^2 E (1 - E)
         v_terms *= g_j
         v_inverse += np.bincount(me, weights=v_terms, minlength=n)
         surprise = score - E
         surprise *= g_j  # g(phi_j) (s_j - E)
         improvement_all += np.bincount(me, weights=surprise, minlength=n)
+    return update_from_sums(
+        period,
+        players,
+        (rating_before, rd_before, sigma),
+        v_inverse,
+        improvement_all,
+        played[players].astype(np.int64),
+        results[players].astype(np.int64),
+        params,
+    )
+
+
+def update_from_sums(
+    period: int,
+    players: IntArray,
+    before: tuple[FloatArray, FloatArray, FloatArray],
+    v_inverse_all: FloatArray,
+    improvement_all: FloatArray,
+    games: IntArray,
+    counts: IntArray,
+    params: Glicko2Params,
+) -> PeriodOutcome:
+    """Steps 3-8 for ``players`` from their summed game terms, indexed by player over all n.
+
+    ``before`` is (rating, RD, volatility) each player enters the period with;
+    ``v_inverse_all[p]`` is sum_j g(phi_j)^2 E (1 - E) and ``improvement_all[p]`` is
+    sum_j g(phi_j) (s_j - E) over player p's games; ``games`` and ``counts`` (losses, draws,
+    wins) per row of ``players`` go to the outcome as they are. Every way of producing games
+    (1-vs-1, teams, multi-side) ends here, so the period update is one algorithm.
+    """
+    rating_before, rd_before, sigma = before
+    mu = (rating_before - CENTRE) / SCALE
+    phi = rd_before / SCALE
     # Step 3: v
-    v = 1.0 / v_inverse[players]
+    v = 1.0 / v_inverse_all[players]
     # Step 4: Delta = v * sum g(phi_j) (s_j - E)
     improvement = improvement_all[players]
     delta = v * improvement
@@ -301,7 +337,6 @@ def rate_period(
         rating = np.maximum(rating, params.rating_floor)
     rd = np.minimum(SCALE * phi_new, params.max_rd)
 
-    counts = results[players].astype(np.int64)
     return PeriodOutcome(
         period=period,
         players=players,
@@ -311,7 +346,7 @@ def rate_period(
         rating=rating,
         rd=rd,
         volatility=sigma_new,
-        games=played[players].astype(np.int64),
+        games=games,
         wins=np.ascontiguousarray(counts[:, 2]),
         draws=np.ascontiguousarray(counts[:, 1]),
         losses=np.ascontiguousarray(counts[:, 0]),
@@ -351,7 +386,7 @@ def rate_player(
     opponents_phi = np.array([d / SCALE for _, d, _ in results])
     scores = np.array([s for _, _, s in results])
     g_j = g(opponents_phi)
-    E, E_one_minus_E = _expectation(g_j * (mu - opponents_mu))
+    E, E_one_minus_E = expectation(g_j * (mu - opponents_mu))
     v = 1.0 / float(np.sum(g_j * g_j * E_one_minus_E))
     improvement = float(np.sum(g_j * (scores - E)))
     delta = v * improvement
