@@ -170,7 +170,7 @@ class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
 
     @extend_schema(
         request=SweepGridSerializer,
-        responses={202: SweepSerializer, **schema.errors(400, 401, 403, 404)},
+        responses={202: SweepSerializer, **schema.errors(400, 401, 403, 404, 413)},
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         payload = SweepGridSerializer(data=request.data)

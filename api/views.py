@@ -278,11 +278,12 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         description=(
             "Organisers only. Send ``Idempotency-Key`` to make retries safe: the same key "
             "with the same body returns the original response and stores nothing new; the "
-            "same key with a different body is refused with 422."
+            "same key with a different body is refused with 422. A 400 lists every problem "
+            "of the body at once (fields, players, date), keyed by the field sent."
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=RecordResultSerializer,
-        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 422)},
+        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()
@@ -328,7 +329,7 @@ class MatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
     ),
     parameters=[schema.IDEMPOTENCY_KEY, schema.id_path("match_id", "The match event's id.")],
     request=VoidRequestSerializer,
-    responses={201: VoidEventSerializer, **schema.errors(400, 401, 403, 404, 422)},
+    responses={201: VoidEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
 )
 class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = VoidRequestSerializer
@@ -360,7 +361,10 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
     ),
     parameters=[schema.IDEMPOTENCY_KEY],
     request=RecordRoundSerializer,
-    responses={201: MatchEventSerializer(many=True), **schema.errors(400, 401, 403, 404, 422)},
+    responses={
+        201: MatchEventSerializer(many=True),
+        **schema.errors(400, 401, 403, 404, 413, 422),
+    },
 )
 class RoundView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = RecordRoundSerializer
@@ -554,7 +558,7 @@ class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
             "standings are built by a replay and published when it completes."
         ),
         request=CreateConfigSerializer,
-        responses={201: ConfigSerializer, **schema.errors(400, 401, 403, 404)},
+        responses={201: ConfigSerializer, **schema.errors(400, 401, 403, 404, 413)},
     )
     def post(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()
