@@ -20,7 +20,8 @@ keys makes a retry with more or fewer rows map to new keys, and
 ``check_round_is_whole`` then sees rows stored under the same client key for a different
 row count and refuses the request (422) inside the same transaction, so nothing is
 written. Colons are not allowed in a client key so that ``round:<key>:`` is an exact
-prefix.
+prefix, and so that ``client_key_of`` can read the client's key back out of a store key:
+the write side's conflict messages name the key it stored, the client reads the one it sent.
 
 The response to a write is built only from the stored event's immutable fields, so a
 retry rebuilds byte-for-byte the body the first request received, with the same status.
