@@ -15,15 +15,16 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import schema
+from api.bodies import BodySerializer
 from api.fields import StrictFloatField, StrictIntegerField
 from api.pagination import StrictLimitOffsetPagination
+from api.parsers import JSONBodyParser
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
@@ -106,7 +107,7 @@ def _grid_value(name: str) -> serializers.Field:
     return field_class(help_text=parameter.help_text, validators=parameter.validators())
 
 
-class SweepGridSerializer(serializers.Serializer):
+class SweepGridSerializer(BodySerializer):
     """The grid: lists of JSON numbers to combine (τ required).
 
     Strict like the rest of the API (``api.fields``): ``true`` or ``"0.5"`` is refused,
@@ -136,7 +137,7 @@ SWEEP_ID = schema.id_path("sweep_id", "The sweep's id.")
 
 class LeagueBacktestMixin:
     permission_classes = [IsLeagueOrganiser]
-    parser_classes = [JSONParser]
+    parser_classes = [JSONBodyParser]
     pagination_class = StrictLimitOffsetPagination
     kwargs: dict[str, Any]
 
@@ -169,7 +170,7 @@ class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
 
     @extend_schema(
         request=SweepGridSerializer,
-        responses={202: SweepSerializer, **schema.errors(400, 401, 403, 404)},
+        responses={202: SweepSerializer, **schema.errors(400, 401, 403, 404, 413)},
     )
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         payload = SweepGridSerializer(data=request.data)

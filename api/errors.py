@@ -8,13 +8,19 @@ Every error body has the same three keys::
 ``errors`` maps a field name (or ``non_field_errors``, or a header name such as
 ``Idempotency-Key``) to a list of messages; it is ``{}`` when no field is at fault.
 Django's own ``ValidationError`` (raised by the write services with a dict of field ->
-messages) is translated here, so views can call services without catching it.
+messages) is translated here, so views can call services without catching it; so is
+Django's ``RequestDataTooBig`` (a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``), which would
+otherwise become Django's HTML "Bad Request (400)" page: it is a 413 here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -22,29 +28,36 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+from api.idempotency import HEADER, IDEMPOTENCY_CONFLICT, IdempotencyConflict, client_key_of
+
 NON_FIELD = api_settings.NON_FIELD_ERRORS_KEY
 
 
-class IdempotencyConflict(exceptions.APIException):
-    """The Idempotency-Key was already used with a different request body (422)."""
+class PayloadTooLarge(exceptions.APIException):
+    """The request body is larger than the server reads (413)."""
 
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_detail = "This Idempotency-Key was already used with a different request."
-    default_code = IDEMPOTENCY_CONFLICT
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "payload_too_large"
 
-    def __init__(self, messages: list[str] | None = None) -> None:
-        super().__init__()
-        self.messages = messages or [str(self.default_detail)]
+    def __init__(self) -> None:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        super().__init__(
+            f"The request body is larger than the {limit:,} bytes the API accepts."
+            if limit is not None
+            else "The request body is too large."
+        )
+
+
+def _single_errors(error: DjangoValidationError) -> list[DjangoValidationError]:
+    """The one-message errors inside a Django ``ValidationError``, all fields together."""
+    if hasattr(error, "error_dict"):
+        return [e for errors in error.error_dict.values() for e in errors]
+    return list(error.error_list)
 
 
 def django_error_codes(error: DjangoValidationError) -> set[str]:
     """Every ``code`` found anywhere inside a Django ``ValidationError``."""
-    if hasattr(error, "error_dict"):
-        return {
-            e.code for errors in error.error_dict.values() for e in errors if e.code is not None
-        }
-    return {e.code for e in error.error_list if e.code is not None}
+    return {e.code for e in _single_errors(error) if e.code is not None}
 
 
 def django_error_messages(error: DjangoValidationError) -> dict[str, list[str]]:
@@ -69,12 +82,35 @@ def _field_name(path: str) -> str:
     return path or NON_FIELD
 
 
+def _client_worded(error: DjangoValidationError) -> str:
+    """One message, with the store key it names replaced by the key the client sent."""
+    params = dict(error.params or {})
+    if isinstance(params.get("key"), str):
+        params["key"] = client_key_of(params["key"])
+    return str(error.message % params) if params else str(error.message)
+
+
 def translate_django_error(error: DjangoValidationError) -> exceptions.APIException:
     """Map a service's ``ValidationError`` to a 400, or to a 422 for an idempotency conflict."""
     if IDEMPOTENCY_CONFLICT in django_error_codes(error):
-        messages = [m for ms in django_error_messages(error).values() for m in ms]
-        return IdempotencyConflict(messages)
+        return IdempotencyConflict([_client_worded(e) for e in _single_errors(error)])
     return exceptions.ValidationError(django_error_messages(error))
+
+
+@contextmanager
+def fields_renamed(names: Mapping[str, str]) -> Iterator[None]:
+    """Re-key a write service's ``ValidationError`` by the field names the client sent.
+
+    The service knows one ``played_at``; a client that sent ``played_on`` reads its error
+    there (``names``: service key -> client key).
+    """
+    try:
+        yield
+    except DjangoValidationError as error:
+        if not names or not hasattr(error, "error_dict"):
+            raise
+        renamed = {names.get(field, field): errors for field, errors in error.error_dict.items()}
+        raise DjangoValidationError(renamed) from error
 
 
 def _flatten(data: Any) -> dict[str, list[str]]:
@@ -126,15 +162,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = translate_django_error(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(str(exc) or None)
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
 
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
 
     if isinstance(exc, IdempotencyConflict):
-        response.data = error_body(
-            str(exc.detail), IDEMPOTENCY_CONFLICT, {"Idempotency-Key": exc.messages}
-        )
+        response.data = error_body(str(exc.detail), IDEMPOTENCY_CONFLICT, {HEADER: exc.messages})
     elif isinstance(exc, exceptions.ValidationError):
         response.data = error_body(
             "Invalid input.", _first_code(exc.get_codes()) or "invalid", _flatten(exc.detail)

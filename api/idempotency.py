@@ -20,7 +20,8 @@ keys makes a retry with more or fewer rows map to new keys, and
 ``check_round_is_whole`` then sees rows stored under the same client key for a different
 row count and refuses the request (422) inside the same transaction, so nothing is
 written. Colons are not allowed in a client key so that ``round:<key>:`` is an exact
-prefix.
+prefix, and so that ``client_key_of`` can read the client's key back out of a store key:
+the write side's conflict messages name the key it stored, the client reads the one it sent.
 
 The response to a write is built only from the stored event's immutable fields, so a
 retry rebuilds byte-for-byte the body the first request received, with the same status.
@@ -30,17 +31,31 @@ from __future__ import annotations
 
 import re
 
+from rest_framework import exceptions, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
-from api.errors import IdempotencyConflict
 from league.idempotency_keys import scoped_key
 from league.models import Event, League
 
 HEADER = "Idempotency-Key"
+IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE = "match", "void", "round"
 MAX_LENGTH = 100
 # Visible ASCII without the colon (used as the separator in store keys).
 KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")
+
+
+class IdempotencyConflict(exceptions.APIException):
+    """The Idempotency-Key was already used with a different request body (422)."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_detail = "This Idempotency-Key was already used with a different request."
+    default_code = IDEMPOTENCY_CONFLICT
+
+    def __init__(self, messages: list[str] | None = None) -> None:
+        super().__init__()
+        self.messages = messages or [str(self.default_detail)]
 
 
 def client_key(request: Request) -> str | None:
@@ -63,17 +78,29 @@ def client_key(request: Request) -> str | None:
 
 def match_key(key: str | None) -> str | None:
     """Store key for one recorded result."""
-    return scoped_key("match", key)
+    return scoped_key(MATCH_SCOPE, key)
 
 
 def void_key(key: str | None) -> str | None:
     """Store key for one void."""
-    return scoped_key("void", key)
+    return scoped_key(VOID_SCOPE, key)
+
+
+def client_key_of(store_key: str) -> str:
+    """The client's key inside a store key made here (``round:<key>:3:0`` -> ``<key>``).
+
+    The write side's messages name the key it stored; the client should read the one it sent.
+    A key of another shape is returned unchanged.
+    """
+    scope, separator, rest = store_key.partition(":")
+    if not separator or scope not in (MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE):
+        return store_key
+    return rest.split(":", 1)[0]
 
 
 def round_row_keys(key: str | None, rows: int) -> list[str | None]:
     """Store keys for the rows of a round of ``rows`` results."""
-    return [scoped_key("round", key, rows, index) for index in range(rows)]
+    return [scoped_key(ROUND_SCOPE, key, rows, index) for index in range(rows)]
 
 
 def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
@@ -84,7 +111,7 @@ def check_round_is_whole(league: League, key: str | None, rows: int) -> None:
     """
     if key is None:
         return
-    prefix = f"{scoped_key('round', key)}:"
+    prefix = f"{scoped_key(ROUND_SCOPE, key)}:"
     candidates = Event.objects.filter(league=league, idempotency_key__startswith=prefix)
     # Compared again here: SQLite's LIKE ignores ASCII case, so "R-1" would count "r-1"'s rows.
     stored = [

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from api.bodies import BodySerializer
 from api.converters import MAX_ID
 from api.idempotency import HEADER, KEY_PATTERN, MAX_LENGTH
+from api.parsers import MAX_DEPTH
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -26,10 +31,15 @@ class ErrorSerializer(serializers.Serializer):
 
 
 _DESCRIPTIONS = {
-    400: "Invalid input: field-level messages in `errors`.",
+    400: (
+        "Invalid input: every problem of the request at once, field -> messages in `errors` "
+        "(a field the body does not take is named too); or a body that is not JSON, or JSON "
+        f"nested deeper than {MAX_DEPTH} levels."
+    ),
     401: "Not authenticated (send a token: `Authorization: Token <key>`).",
     403: "Authenticated, but not an organiser of this league.",
     404: "No such league or object.",
+    413: "The request body is larger than the server accepts (2.5 MB by default).",
     422: "The Idempotency-Key was already used with a different request body.",
 }
 
@@ -39,6 +49,21 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {
         code: OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS[code]) for code in codes
     }
+
+
+class ClosedBodyExtension(OpenApiSerializerExtension):
+    """Request bodies (``api.bodies.BodySerializer``) take their declared fields only.
+
+    The API refuses any other field with a 400, so the schema says
+    ``additionalProperties: false``.
+    """
+
+    target_class = BodySerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        schema = auto_schema._map_serializer(self.target, direction, bypass_extensions=True)
+        return {**schema, "additionalProperties": False}
 
 
 IDEMPOTENCY_KEY = OpenApiParameter(

@@ -8,6 +8,7 @@ puts ``is_organiser`` into the serializer context.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -15,6 +16,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.bodies import BodySerializer, FieldErrors, add_django_errors, add_error
 from api.converters import MAX_ID
 from api.fields import (
     AwareDateTimeField,
@@ -25,8 +27,10 @@ from api.fields import (
     StrictFloatField,
     StrictIntegerField,
 )
+from api.result_checks import check_result
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
+from league.validation import Errors
 from ratings.models import RatingConfig, Replay
 from ratings.parameters import BY_NAME
 from ratings.selectors.standings import SORT_KEYS
@@ -187,8 +191,14 @@ class VoidEventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RecordResultSerializer(serializers.Serializer):
-    """One result to record. Give ``played_at`` (a moment) or ``played_on`` (a local date)."""
+class RecordResultSerializer(BodySerializer):
+    """One result to record. Give ``played_at`` (a moment) or ``played_on`` (a local date).
+
+    With the league in the context, the write side's own checks (players of this league,
+    active, two different ones; a date neither in the future nor before the league's start)
+    run here too, on whatever parsed, so one answer lists every problem of the body. The
+    service checks again under the league lock: it stays the authority.
+    """
 
     player_a = StrictIntegerField(
         min_value=1, max_value=MAX_ID, help_text="Id of player A (of this league)."
@@ -208,13 +218,25 @@ class RecordResultSerializer(serializers.Serializer):
     )
     note = StrictCharField(required=False, allow_blank=True, max_length=2000)
 
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        has_at, has_on = "played_at" in attrs, "played_on" in attrs
-        if has_at == has_on:
-            raise serializers.ValidationError(
-                {"played_at": ["Give exactly one of played_at or played_on."]}
-            )
-        return attrs
+    def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
+        if ("played_at" in data) == ("played_on" in data):
+            add_error(errors, "played_at", "Give exactly one of played_at or played_on.")
+        league = self.context.get("league")
+        if league is not None:
+            found = Errors()
+            check_result(league, attrs, found)
+            add_django_errors(errors, found.by_field)
+
+    def field_names_as_sent(self) -> dict[str, str]:
+        """The write service's error keys -> the fields this body used (``played_on``)."""
+        return self.names_as_sent(self.validated_data)
+
+    @staticmethod
+    def names_as_sent(row: dict[str, Any], prefix: str = "") -> dict[str, str]:
+        """``field_names_as_sent`` for one validated result, its keys under ``prefix``."""
+        if "played_on" not in row:
+            return {}
+        return {f"{prefix}played_at": f"{prefix}played_on"}
 
     def service_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``league.services.record_match``."""
@@ -233,15 +255,22 @@ class RecordResultSerializer(serializers.Serializer):
         }
 
 
-class RecordRoundSerializer(serializers.Serializer):
+class RecordRoundSerializer(BodySerializer):
     """A round of results, stored all together or not at all."""
 
     results = RecordResultSerializer(
         many=True, allow_empty=False, max_length=MAX_ROUND_ROWS, min_length=1
     )
 
+    def field_names_as_sent(self) -> dict[str, str]:
+        """The write service's error keys (``results.<i>.played_at``) -> the client's."""
+        names: dict[str, str] = {}
+        for index, row in enumerate(self.validated_data["results"]):
+            names.update(RecordResultSerializer.names_as_sent(row, f"results.{index}."))
+        return names
 
-class VoidRequestSerializer(serializers.Serializer):
+
+class VoidRequestSerializer(BodySerializer):
     reason = StrictCharField(max_length=2000, help_text="Why the result is voided (required).")
 
 
@@ -290,7 +319,7 @@ def _parameter_field(name: str) -> serializers.Field:
     )
 
 
-class CreateConfigSerializer(serializers.Serializer):
+class CreateConfigSerializer(BodySerializer):
     """Parameters of a new configuration version; omitted ones take the service's defaults."""
 
     tau = _parameter_field("tau")

@@ -18,14 +18,14 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, status
 from rest_framework.exceptions import ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from api import idempotency, querysets, schema, standings
-from api.errors import error_body
+from api.errors import error_body, fields_renamed
 from api.pagination import StrictLimitOffsetPagination
+from api.parsers import JSONBodyParser
 from api.permissions import LeagueOrganiserOrReadOnly
 from api.serializers import (
     ConfigSerializer,
@@ -77,7 +77,7 @@ class LeagueScopedMixin:
     """Resolves ``<league_slug>`` once per request and answers permission questions on it."""
 
     permission_classes = [LeagueOrganiserOrReadOnly]
-    parser_classes = [JSONParser]
+    parser_classes = [JSONBodyParser]
     pagination_class = StrictLimitOffsetPagination
     request: Request
     kwargs: dict[str, Any]
@@ -278,23 +278,27 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         description=(
             "Organisers only. Send ``Idempotency-Key`` to make retries safe: the same key "
             "with the same body returns the original response and stores nothing new; the "
-            "same key with a different body is refused with 422."
+            "same key with a different body is refused with 422. A 400 lists every problem "
+            "of the body at once (fields, players, date), keyed by the field sent."
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=RecordResultSerializer,
-        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 422)},
+        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()
         key = idempotency.client_key(request)
-        serializer = RecordResultSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        event = league_services.record_match(
-            league,
-            **serializer.service_kwargs(),
-            recorded_by=request.user,
-            idempotency_key=idempotency.match_key(key),
+        serializer = RecordResultSerializer(
+            data=request.data, context=self.get_serializer_context()
         )
+        serializer.is_valid(raise_exception=True)
+        with fields_renamed(serializer.field_names_as_sent()):
+            event = league_services.record_match(
+                league,
+                **serializer.service_kwargs(),
+                recorded_by=request.user,
+                idempotency_key=idempotency.match_key(key),
+            )
         body = MatchEventSerializer(event, context=self.get_serializer_context()).data
         return self.created(body, "api:match-detail", match_id=event.pk)
 
@@ -325,7 +329,7 @@ class MatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
     ),
     parameters=[schema.IDEMPOTENCY_KEY, schema.id_path("match_id", "The match event's id.")],
     request=VoidRequestSerializer,
-    responses={201: VoidEventSerializer, **schema.errors(400, 401, 403, 404, 422)},
+    responses={201: VoidEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
 )
 class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = VoidRequestSerializer
@@ -357,7 +361,10 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
     ),
     parameters=[schema.IDEMPOTENCY_KEY],
     request=RecordRoundSerializer,
-    responses={201: MatchEventSerializer(many=True), **schema.errors(400, 401, 403, 404, 422)},
+    responses={
+        201: MatchEventSerializer(many=True),
+        **schema.errors(400, 401, 403, 404, 413, 422),
+    },
 )
 class RoundView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = RecordRoundSerializer
@@ -365,7 +372,7 @@ class RoundView(LeagueScopedMixin, generics.GenericAPIView):
     def post(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()
         key = idempotency.client_key(request)
-        serializer = RecordRoundSerializer(data=request.data)
+        serializer = RecordRoundSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         rows = serializer.validated_data["results"]
         keys = idempotency.round_row_keys(key, len(rows))
@@ -373,7 +380,7 @@ class RoundView(LeagueScopedMixin, generics.GenericAPIView):
             {**RecordResultSerializer.service_kwargs_of(row), "idempotency_key": row_key}
             for row, row_key in zip(rows, keys, strict=True)
         ]
-        with transaction.atomic():
+        with transaction.atomic(), fields_renamed(serializer.field_names_as_sent()):
             events = league_services.record_round(league, results, recorded_by=request.user)
             idempotency.check_round_is_whole(league, key, len(rows))
         context = self.get_serializer_context()
@@ -551,7 +558,7 @@ class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
             "standings are built by a replay and published when it completes."
         ),
         request=CreateConfigSerializer,
-        responses={201: ConfigSerializer, **schema.errors(400, 401, 403, 404)},
+        responses={201: ConfigSerializer, **schema.errors(400, 401, 403, 404, 413)},
     )
     def post(self, request: Request, league_slug: str) -> Response:
         league = self.get_league()

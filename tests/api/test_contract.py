@@ -305,8 +305,9 @@ def test_record_result_with_a_moment(org, league, players):
         ({"points": "x" * 121}, "points"),
         ({"SELF": True}, "player_b"),
         ({"OTHER_LEAGUE": True}, "player_b"),
-        ({"played_on": "2023-12-31"}, "played_at"),
-        ({"played_on": "2999-01-01"}, "played_at"),
+        # Keyed by the field sent (issue 18, item 9): these two once said played_at.
+        ({"played_on": "2023-12-31"}, "played_on"),
+        ({"played_on": "2999-01-01"}, "played_on"),
     ],
 )
 def test_record_result_refuses_bad_input_and_stores_nothing(

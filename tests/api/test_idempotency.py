@@ -142,6 +142,7 @@ def test_void_retry_and_conflict(org, league, players, matches):
 
 
 def test_a_result_key_and_a_void_key_do_not_collide(org, league, players, matches):
+    before = Event.objects.filter(league=league).count()
     result = org.post(
         _url("match-list", league), _result(players), format="json", HTTP_IDEMPOTENCY_KEY="k"
     )
@@ -152,6 +153,42 @@ def test_a_result_key_and_a_void_key_do_not_collide(org, league, players, matche
         HTTP_IDEMPOTENCY_KEY="k",
     )
     assert (result.status_code, void.status_code) == (201, 201)
+    # Two distinct events were stored, each the kind asked for, under its own scoped key.
+    assert result.data["id"] != void.data["id"]
+    assert Event.objects.filter(league=league).count() == before + 2
+    stored_result = Event.objects.get(pk=result.data["id"])
+    stored_void = Event.objects.get(pk=void.data["id"])
+    assert (stored_result.kind, stored_result.idempotency_key) == (
+        Event.Kind.MATCH_RECORDED,
+        "match:k",
+    )
+    assert (stored_void.kind, stored_void.idempotency_key) == (Event.Kind.MATCH_VOIDED, "void:k")
+    assert stored_void.voids_id == matches[0].pk
+    assert stored_result.player_a_id == players[0].pk
+
+
+def test_a_conflict_names_the_key_the_client_sent(org, league, players):
+    path = _url("match-list", league)
+    org.post(path, _result(players), format="json", HTTP_IDEMPOTENCY_KEY="conf-7")
+    conflict = org.post(
+        path, _result(players, score=0), format="json", HTTP_IDEMPOTENCY_KEY="conf-7"
+    )
+    assert conflict.status_code == 422
+    (message,) = conflict.data["errors"]["Idempotency-Key"]
+    assert "'conf-7'" in message
+    assert "match:" not in message
+
+
+def test_a_round_row_conflict_names_the_key_the_client_sent(org, league, players):
+    path = _url("round", league)
+    org.post(path, _round(players, 2), format="json", HTTP_IDEMPOTENCY_KEY="conf-8")
+    conflict = org.post(
+        path, _round(players, 2, score=0), format="json", HTTP_IDEMPOTENCY_KEY="conf-8"
+    )
+    assert conflict.status_code == 422
+    messages = conflict.data["errors"]["Idempotency-Key"]
+    assert messages
+    assert all("'conf-8'" in m and "round:" not in m for m in messages), messages
 
 
 def _round(players, n: int, score=1) -> dict:

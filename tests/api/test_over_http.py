@@ -122,3 +122,65 @@ def test_session_writes_need_the_csrf_token(api, rated, players, organiser, live
     )
     assert with_token.status_code == 201
     assert match_count(rated) == before + 1
+
+
+# --- the error format on the wire (issue 18, item 9) -----------------------------------------
+
+
+def assert_api_error(response: requests.Response, status: int, code: str) -> None:
+    """A JSON error in the API's format, not Django's HTML error page."""
+    assert response.status_code == status, response.text[:300]
+    assert response.headers["Content-Type"] == "application/json"
+    body = response.json()
+    assert set(body) == {"detail", "code", "errors"}
+    assert body["code"] == code
+
+
+def test_a_body_over_the_upload_limit_is_a_413_in_the_error_format(api, rated, players, organiser):
+    before = match_count(rated)
+    body = {**result_body(players), "note": "x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1)}
+    response = requests.post(
+        api("matches/"), json=body, headers=token_headers(organiser), timeout=TIMEOUT
+    )
+    assert_api_error(response, 413, "payload_too_large")
+    assert match_count(rated) == before
+
+
+def test_a_deeply_nested_body_is_a_400_in_the_error_format(api, rated, organiser):
+    before = match_count(rated)
+    response = requests.post(
+        api("matches/"),
+        data="[" * 100_000 + "]" * 100_000,
+        headers={**token_headers(organiser), "Content-Type": "application/json"},
+        timeout=TIMEOUT,
+    )
+    assert_api_error(response, 400, "parse_error")
+    assert match_count(rated) == before
+
+
+def test_every_problem_of_a_body_comes_back_in_one_answer(api, rated, players, organiser):
+    before = match_count(rated)
+    body = {
+        **result_body(players, day="2999-01-01"),
+        "score_a": 3,
+        "player_b": players[0].pk,
+        "notes": "typo",
+    }
+    response = requests.post(
+        api("matches/"), json=body, headers=token_headers(organiser), timeout=TIMEOUT
+    )
+    assert_api_error(response, 400, "invalid")
+    assert set(response.json()["errors"]) == {"score_a", "player_b", "played_on", "notes"}
+    assert match_count(rated) == before
+
+
+def test_an_idempotency_conflict_names_the_clients_key(api, rated, players, organiser):
+    headers = {**token_headers(organiser), "Idempotency-Key": "conf-http-1"}
+    first = requests.post(api("matches/"), json=result_body(players), headers=headers, timeout=10)
+    assert first.status_code == 201
+    changed = {**result_body(players), "score_a": 0}
+    conflict = requests.post(api("matches/"), json=changed, headers=headers, timeout=TIMEOUT)
+    assert_api_error(conflict, 422, "idempotency_conflict")
+    (message,) = conflict.json()["errors"]["Idempotency-Key"]
+    assert "'conf-http-1'" in message
+    assert "match:" not in message

@@ -111,11 +111,17 @@ PRIVATE_VISIBLE = {
 def test_private_fields_matrix(client_for, rated, role):
     client = client_for(role)
     visible = PRIVATE_VISIBLE[role]
+    # Each list is checked non-empty first: all() over nothing would prove nothing.
     matches = client.get(_url("match-list", rated)).data["results"]
+    assert len(matches) == Event.objects.matches().filter(league=rated).count() > 0
     assert all((m["recorded_by"] is not None) == visible for m in matches)
+    assert all((m["void"]["recorded_by"] is not None) == visible for m in matches if m["void"])
+    assert any(m["void"] for m in matches), "the fixture voids a match"
     replays = client.get(_url("replay-list", rated)).data["results"]
+    assert replays
     assert all((r["requested_by"] is not None) == visible for r in replays)
     configs = client.get(_url("config-list", rated)).data["results"]
+    assert configs
     assert all((c["created_by"] is not None) == visible for c in configs)
 
 
@@ -131,8 +137,12 @@ def test_a_plain_user_cannot_write(league, players):
     user = get_user_model().objects.create_user("fan", password="pw-fan-1")
     client = APIClient()
     client.force_authenticate(user)
+    before = Event.objects.filter(league=league).count()
     response = client.post(_url("match-list", league), _result(players), format="json")
     assert response.status_code == 403
+    assert set(response.data) == {"detail", "code", "errors"}
+    assert Event.objects.filter(league=league).count() == before
+    assert not Event.objects.matches().filter(league=league, recorded_by=user).exists()
 
 
 def test_session_authentication_requires_csrf(organiser, league, players):
