@@ -29,6 +29,7 @@ from django.contrib.messages import get_messages
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
+from django.utils.csp import CSP
 from django.utils.http import http_date, parse_etags
 
 from league.models import League
@@ -105,11 +106,32 @@ def _shareable(request: HttpRequest) -> bool:
     return len(get_messages(request)) == 0
 
 
+def _policy_uses_nonces() -> bool:
+    """True when the site's Content-Security-Policy trusts per-response nonces.
+
+    Pages carry this response's nonce (django-htmx puts it on its script tag). The site's
+    policy trusts same-origin files only, so a nonce in a shared page is inert; under a
+    policy that trusted nonces, a page read by everyone would publish one.
+    """
+    policies = (
+        getattr(settings, "SECURE_CSP", None),
+        getattr(settings, "SECURE_CSP_REPORT_ONLY", None),
+    )
+    return any(
+        CSP.NONCE in sources
+        for policy in policies
+        if policy
+        for sources in policy.values()
+        if isinstance(sources, list | tuple)
+    )
+
+
 def _storable(request: HttpRequest, response: HttpResponse) -> bool:
     """True when ``response`` is the same for every anonymous reader of this state."""
     session = getattr(request, "session", None)
     return (
         response.status_code == 200
+        and not _policy_uses_nonces()
         and not response.streaming
         and not response.cookies
         and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
