@@ -6,8 +6,9 @@ free port of 127.0.0.1, twice in the same run: first with the page cache switche
 (``LEAGUE_PAGE_CACHE=0``: every request computes the leaderboard, as before the cache),
 then with it on. Each time ``--clients`` threads, each on one keep-alive connection
 (``http.client``), request the leaderboard back to back for ``--seconds`` or until
-``--requests`` responses in all, whichever comes first; the script prints each side's
-p50, p95 and requests per second, and the ratios.
+``--requests`` responses in all, whichever comes first (after ``--warmup`` seconds of the
+same load, not counted); the script prints each side's p50, p95 and requests per second,
+and the ratios. With ``LEAGUE_CACHE_URL`` set, the servers share that Redis cache.
 
     .venv/bin/python -m bench.bench_crowd [--clients 200] [--seconds 20] [--workers 4]
 
@@ -207,6 +208,8 @@ def crowd(port: int, path: str, args: argparse.Namespace) -> Load:
 def measure(var_dir: Path, path: str, args: argparse.Namespace, *, page_cache: bool) -> Load:
     server = Server.start(var_dir, args, page_cache=page_cache)
     try:
+        # Every worker booted and answered before the clock starts (not counted).
+        crowd(server.port, path, argparse.Namespace(**{**vars(args), "seconds": args.warmup}))
         return crowd(server.port, path, args)
     finally:
         server.stop()
@@ -224,6 +227,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=200, help="concurrent readers")
     parser.add_argument("--seconds", type=float, default=20.0, help="time limit of each side")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds not counted")
     parser.add_argument("--requests", type=int, default=50_000, help="response limit of each side")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
     parser.add_argument("--worker-class", default="gthread", help="gthread keeps connections")
