@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.models import League, Player
+from ratings import services as rating_services
 from ratings.models import Replay
 from ratings.page_state import league_state, site_state
 from ratings.views.page_cache import CACHE_ALIAS
@@ -290,3 +291,22 @@ def test_no_page_is_shared_under_a_policy_that_trusts_nonces(client, club, setti
     with CaptureQueriesContext(connection) as captured:
         client.get(league_url(league))
     assert len(captured.captured_queries) > 3
+
+
+def test_replay_progress_is_a_new_state_and_the_banner_shows_it(client, club):
+    league = club["league"]
+    client.get(league_url(league))
+    replay = rating_services.request_full_replay(league)
+    Replay.objects.filter(pk=replay.pk).update(status=Replay.Status.RUNNING, periods_total=10)
+    started = league_state(league.slug)
+    assert "0 of 10 periods" in client.get(league_url(league)).text
+    Replay.objects.filter(pk=replay.pk).update(periods_done=4)
+    assert league_state(league.slug) != started
+    assert "4 of 10 periods" in client.get(league_url(league)).text
+
+
+def test_last_modified_is_the_latest_stored_moment(club):
+    state = league_state(club["league"].slug)
+    finished = Replay.objects.filter(config__league=club["league"]).latest("finished_at")
+    assert state.last_modified is not None
+    assert state.last_modified >= finished.finished_at
