@@ -256,16 +256,39 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Cache -------------------------------------------------------------------------------
-# API throttle counters (and anything else cached). Local memory is per process; with
-# several web processes set LEAGUE_CACHE_URL (redis://host:6379/1) so that they share one.
+# "default": API throttle counters (and anything else cached). "pages": the rendered public
+# pages (ratings/views/page_cache.py), keyed by the state they show, so an entry is never
+# stale, only unused once the state moves; entries expire after PAGE_CACHE_SECONDS.
+# Local memory is per process; with several web processes set LEAGUE_CACHE_URL
+# (redis://host:6379/1) so that they share one. LEAGUE_PAGE_CACHE=0 renders every page per
+# request (the crowd benchmark's baseline).
 CACHE_URL = os.environ.get("LEAGUE_CACHE_URL", "")
-CACHES = {
-    "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-        if CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
-}
+PAGE_CACHE = env_bool("LEAGUE_PAGE_CACHE", default=True)
+PAGE_CACHE_SECONDS = int(os.environ.get("LEAGUE_PAGE_CACHE_SECONDS", "3600"))
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+        },
+        "pages": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "pages",
+            "TIMEOUT": PAGE_CACHE_SECONDS,
+        },
+    }
+else:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        # A leaderboard page is about 50 KB: at most about 25 MB per process.
+        "pages": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "pages",
+            "TIMEOUT": PAGE_CACHE_SECONDS,
+            "OPTIONS": {"MAX_ENTRIES": 500},
+        },
+    }
 
 # --- Celery ------------------------------------------------------------------------------
 # "localhost" only names the machine: kombu warns about a broker URL without a host.

@@ -22,6 +22,7 @@ from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.formatting import DASH, signed
 from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
+from ratings.page_state import LeagueState, league_state, site_state
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import (
     config_versions,
@@ -48,6 +49,7 @@ from ratings.selectors.standings import (
     rank_history,
 )
 from ratings.services import league_progress
+from ratings.views.page_cache import cached_page, known_league
 
 #: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
 COLUMNS = (
@@ -102,10 +104,18 @@ def _url_or_none(name: str, **kwargs: Any) -> str | None:
         return None
 
 
-def _league(slug: str) -> League:
-    return get_object_or_404(League, slug=slug)
+def _league(slug: str, request: HttpRequest | None = None) -> League:
+    """The league named in the URL (as the page cache read it already, when it did)."""
+    known = None if request is None else known_league(request, slug)
+    return known if known is not None else get_object_or_404(League, slug=slug)
 
 
+def _league_state(league_slug: str, **_: str) -> LeagueState | None:
+    """What a league's cached pages are keyed by (``ratings.page_state``)."""
+    return league_state(league_slug)
+
+
+@cached_page("home", site_state)
 def home(request: HttpRequest) -> HttpResponse:
     """Every league with its size, and the top of the busiest leagues' standings."""
     leagues = league_summaries()
@@ -116,9 +126,10 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+@cached_page("league", _league_state)
 def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     """The leaderboard: filters, sorting, search, pagination and standings as of a period."""
-    league = _league(league_slug)
+    league = _league(league_slug, request)
     form = LeaderboardFilterForm(request.GET or None)
     config = live_config(league)
     if form.is_bound and not form.is_valid():
@@ -292,9 +303,10 @@ def _head_to_head_rows(league: League, rows: list[HeadToHeadRow]) -> list[dict]:
     ]
 
 
+@cached_page("player", _league_state)
 def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
     """A player's rating chart, results, head-to-head records and rank history."""
-    league = _league(league_slug)
+    league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
@@ -404,6 +416,7 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     return render(request, "pages/compare.html", context)
 
 
+@cached_page("player_ranks", _league_state)
 def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
     """The player's rank history: an htmx fragment for the player page, or a page of its own.
 
@@ -411,7 +424,7 @@ def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> Ht
     whole field of each period they played, the one part of the page whose cost grows
     with the size of the league rather than with the player's history.
     """
-    league = _league(league_slug)
+    league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
     config = live_config(league)
     ranks = rank_history(config, player) if config else []
