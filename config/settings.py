@@ -311,8 +311,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": REPLAY_RESEND_SECONDS},
     }
 }
-# Beat's record of when each entry last ran.
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
+# sweep comes one period after it starts, never a burst for the time it was stopped.
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 
 # --- Ratings -----------------------------------------------------------------------------
 # A player whose RD is above this is shown as provisional on leaderboards.

@@ -132,7 +132,7 @@ def beat(worker_factory, short_grace, tmp_path) -> Iterator[ServiceProcess]:
     process = ServiceProcess(
         tmp_path / "beat.log",
         process_env(settings.CELERY_BROKER_URL),
-        ["-m", "celery", "-A", "config", "beat", "-l", "info", "-s", str(tmp_path / "schedule")],
+        ["-m", "celery", "-A", "config", "beat", "-l", "info"],
     )
     process.wait_until(lambda: "beat: Starting" in process.log.read_text(), "Celery beat")
     yield process
