@@ -321,6 +321,22 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPLAY_VISIBILITY_TIMEOUT}
+# A replay queued longer than this while no worker holds its league's replay lock has lost
+# its message (the broker was unreachable when it was sent, or the web process died between
+# committing it and sending it): the next request it would absorb sends it again, and so does
+# the sweep Celery beat runs this often (``celery worker -B``, or a ``celery beat`` process).
+REPLAY_RESEND_SECONDS = float(os.environ.get("LEAGUE_REPLAY_RESEND_SECONDS", "10"))
+CELERY_BEAT_SCHEDULE = {
+    "resend-stranded-replays": {
+        "task": "ratings.tasks.resend_stranded_replays",
+        "schedule": REPLAY_RESEND_SECONDS,
+        # A sweep still waiting when the next one is due is worth nothing: drop it.
+        "options": {"expires": REPLAY_RESEND_SECONDS},
+    }
+}
+# Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
+# sweep comes one period after it starts, never a burst for the time it was stopped.
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 
 # --- Ratings -----------------------------------------------------------------------------
 # A player whose RD is above this is shown as provisional on leaderboards.

@@ -8,25 +8,35 @@ Every queued replay leaves for the workers through :func:`send_replay`, once the
 that queued it commits. Tests that need a replay to stay queued either never commit (the
 test's transaction; ``django_capture_on_commit_callbacks`` without executing) or, when they
 must commit (a live server), replace ``send_replay`` for the duration.
+
+Sending happens after the commit, so it can fail with the write already stored: the failure
+is logged, never raised into the request, and the replay is sent again later (see
+``ratings.stranded``): by the next request it would absorb, or by the beat sweep.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from functools import partial
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from league.event_store import lock_league
 from league.models import League
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.runner import Outcome, execute
+from ratings.stranded import grace, is_stranded
 from ratings.tasks import replay_league
 from ratings.time import first_match_day
+
+logger = logging.getLogger(__name__)
 
 ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
 #: Seconds between two tries to take a league's replay lock in :func:`run_replay`.
@@ -44,7 +54,20 @@ def send_replay(replay: Replay) -> None:
     The one place a queued replay leaves this process: what a test replaces to keep replays
     queued while its transactions commit.
     """
-    transaction.on_commit(partial(replay_league.delay, replay_id=replay.pk))
+    transaction.on_commit(partial(_publish, replay.pk))
+
+
+def _publish(replay_id: int) -> None:
+    """Hand replay ``replay_id`` to the broker; log, not raise, when it cannot be reached."""
+    try:
+        replay_league.delay(replay_id=replay_id)
+    except (BrokerError, OSError):
+        # The write that queued the replay is committed: the request must still succeed.
+        logger.exception(
+            "Could not send replay %s to the broker; it will be sent again once the broker "
+            "is reachable (next request for its league, or the periodic sweep)",
+            replay_id,
+        )
 
 
 def create_config(league: League, *, created_by=None, **params: Any) -> RatingConfig:
@@ -114,6 +137,8 @@ def request_catch_up(league: League) -> list[Replay]:
     complete. A queued full replay of a target, or a queued incremental one, already covers
     the request (it reads the events when it runs); otherwise an incremental replay is
     queued. Where it starts is the replay's to find out, from the projection's own position.
+    A queued replay that absorbs the request but looks stranded (``ratings.stranded``: its
+    message may never have been sent) is sent again, at most once per grace period.
     """
     with transaction.atomic():
         lock_league(league)  # two first results at once must not make two first versions
@@ -140,8 +165,20 @@ def request_catch_up(league: League) -> list[Replay]:
             if queued is None:
                 queued = Replay.objects.create(config=config, kind=Replay.Kind.INCREMENTAL)
                 send_replay(queued)
+            elif is_stranded(queued) and _first_resend_in_grace(queued):
+                send_replay(queued)
             replays.append(queued)
     return replays
+
+
+def _first_resend_in_grace(replay: Replay) -> bool:
+    """True for the first re-send of ``replay`` this grace period (per cache: shared in production).
+
+    Bounds the duplicates a burst of requests would send while the workers are busy with
+    other leagues (a stranded-looking replay may still have its message in the queue).
+    """
+    key = f"ratings:replay-resent:{replay.pk}:{replay.queued_at.timestamp()}"
+    return cache.add(key, True, timeout=grace().total_seconds())
 
 
 def run_replay(replay_id: int) -> None:

@@ -9,6 +9,7 @@ from celery.signals import worker_ready
 
 from ratings.models import Replay
 from ratings.replay.runner import Outcome, execute
+from ratings.stranded import stranded_replays
 
 logger = logging.getLogger(__name__)
 
@@ -43,9 +44,29 @@ def recover_unfinished_replays() -> int:
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    for pk in pending:
-        replay_league.apply_async(kwargs={"replay_id": pk})
+    _send_again(pending)
     return len(pending)
+
+
+@shared_task(ignore_result=True)
+def resend_stranded_replays() -> int:
+    """Send again each league's stranded replay (``ratings.stranded``); return how many.
+
+    Run by Celery beat every ``REPLAY_RESEND_SECONDS``: what the start-up recovery does for
+    a worker's restart, done while workers keep running, for the replays whose message was
+    never sent (broker unreachable, web process killed between its commits) or is held by a
+    dead worker.
+    """
+    pending = stranded_replays()
+    _send_again(pending)
+    if pending:
+        logger.warning("Re-sent %s stranded replay(s): %s", len(pending), pending)
+    return len(pending)
+
+
+def _send_again(replay_ids: list[int]) -> None:
+    for pk in replay_ids:
+        replay_league.apply_async(kwargs={"replay_id": pk})
 
 
 @worker_ready.connect

@@ -1,0 +1,68 @@
+"""Stranded replays: queued or running with nothing working on them.
+
+A replay row is committed first and its message sent after; if the broker is unreachable at
+that moment, or the web process dies between the two, the row waits with no message, and
+every later request of its league is absorbed into it. A worker killed mid-replay leaves a
+"running" row whose message the broker may never hand back.
+
+Such a replay is recognised without asking the broker: its league's replay lock is free
+(whoever holds it runs the league's queued replays before letting go) and it is either
+running or has been queued longer than ``settings.REPLAY_RESEND_SECONDS`` (a message sent
+normally is picked up well within it). Sending one again is always safe: a replay runs under
+its league's lock and a finished one is skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from ratings.locks import LeagueReplayLock
+from ratings.models import Replay
+
+
+def grace() -> dt.timedelta:
+    """How long a queued replay may wait for its message before it counts as stranded."""
+    return dt.timedelta(seconds=settings.REPLAY_RESEND_SECONDS)
+
+
+def nobody_replays(league_id: int) -> bool:
+    """True when no live process holds the league's replay lock (taken and given back)."""
+    lock = LeagueReplayLock(league_id)
+    if not lock.acquire():
+        return False
+    lock.release()
+    return True
+
+
+def is_stranded(replay: Replay) -> bool:
+    """Whether ``replay`` waits with nothing working on it (see the module's docstring)."""
+    if replay.status == Replay.Status.QUEUED:
+        if timezone.now() - replay.queued_at < grace():
+            return False
+    elif replay.status != Replay.Status.RUNNING:
+        return False
+    return nobody_replays(replay.config.league_id)
+
+
+def stranded_replays() -> list[int]:
+    """The ids of the oldest stranded replay of each league that has one.
+
+    One per league is enough: the replay's run holds the league's lock and runs the league's
+    other queued or running replays before letting it go.
+    """
+    candidates = (
+        Replay.objects.filter(
+            Q(status=Replay.Status.QUEUED, queued_at__lte=timezone.now() - grace())
+            | Q(status=Replay.Status.RUNNING)
+        )
+        .order_by("pk")
+        .values_list("pk", "config__league_id")
+    )
+    oldest: dict[int, int] = {}
+    for pk, league_id in candidates:
+        oldest.setdefault(league_id, pk)
+    return [pk for league_id, pk in oldest.items() if nobody_replays(league_id)]
