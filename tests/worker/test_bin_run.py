@@ -120,7 +120,14 @@ class Run:
             if key not in {"DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL"}
             and not key.startswith(("LEAGUE_", "DJANGO_", "CELERY_", "PYTEST", "HYPOTHESIS"))
         }
-        env.update(LEAGUE_PORT=str(port), LEAGUE_DEMO_SINCE="2024-01-01", PYTHONUNBUFFERED="1")
+        env.update(
+            LEAGUE_PORT=str(port),
+            LEAGUE_DEMO_SINCE="2024-01-01",
+            PYTHONUNBUFFERED="1",
+            # The stranded-replay sweep (worker -B) must not send a task during this test's
+            # "nothing received on a second start" window, however slow the machine.
+            LEAGUE_REPLAY_RESEND_SECONDS="600",
+        )
         with self.output.open("wb") as sink:
             self.process = subprocess.Popen(
                 ["bin/run"],
