@@ -332,8 +332,17 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": REPLAY_RESEND_SECONDS,
         # A sweep still waiting when the next one is due is worth nothing: drop it.
         "options": {"expires": REPLAY_RESEND_SECONDS},
-    }
+    },
+    # A result whose replay request was never committed (the web process died between the
+    # two commits) leaves no replay row: this sweep finds the league behind and queues one.
+    "catch-up-lagging-leagues": {
+        "task": "ratings.sweeps.catch_up_lagging_leagues",
+        "schedule": REPLAY_RESEND_SECONDS,
+        "options": {"expires": REPLAY_RESEND_SECONDS},
+    },
 }
+# Worker processes import the sweeps' module (autodiscovery finds only ``tasks`` modules).
+CELERY_IMPORTS = ["ratings.sweeps"]
 # Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
 # sweep comes one period after it starts, never a burst for the time it was stopped.
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"

@@ -1,0 +1,72 @@
+"""Periodic sweeps run by Celery beat that keep every league's standings moving.
+
+``ratings.tasks.resend_stranded_replays`` re-sends replays whose message was lost. This
+module covers the other loss: a web process that died after committing a result but before
+committing the replay request its commit was to queue leaves no replay row at all. The
+sweep finds each league whose live projection has not read the league's latest rating fact
+while nothing is queued or running for it, and requests a catch-up as a new result would.
+
+It lives apart from ``ratings.tasks`` because it goes through ``ratings.services``, which
+sends ``ratings.tasks``' replay task.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db.models import Max, OuterRef, Subquery
+from django.utils import timezone
+
+from league.models import Event, League
+from ratings.models import ProjectionState, Publication, Replay
+from ratings.services import ACTIVE, request_catch_up
+from ratings.stranded import grace
+
+logger = logging.getLogger(__name__)
+
+
+def lagging_leagues() -> list[League]:
+    """Leagues whose live projection is behind their latest rating fact, with no replay
+    queued or running, and whose latest such fact is older than the grace period (so a
+    writer's own request, about to commit, is not raced)."""
+    rating_kinds = [kind for kind, _ in Event.Kind.choices if Event(kind=kind).affects_ratings]
+    latest = (
+        Event.objects.filter(league=OuterRef("league_id"), kind__in=rating_kinds)
+        .values("league_id")
+        .annotate(top=Max("seq"))
+        .values("top")
+    )
+    position = ProjectionState.objects.filter(config=OuterRef("config_id")).values("through_seq")
+    published = Publication.objects.annotate(
+        latest_seq=Subquery(latest), through_seq=Subquery(position)
+    ).select_related("league")
+    cutoff = timezone.now() - grace()
+    found = []
+    for publication in published:
+        if publication.latest_seq is None or publication.through_seq is None:
+            continue
+        if publication.latest_seq <= publication.through_seq:
+            continue
+        league = publication.league
+        if Replay.objects.filter(config__league=league, status__in=ACTIVE).exists():
+            continue
+        newest = Event.objects.filter(league=league, seq=publication.latest_seq).first()
+        if newest is not None and newest.recorded_at > cutoff:
+            continue
+        found.append(league)
+    return found
+
+
+@shared_task(ignore_result=True)
+def catch_up_lagging_leagues() -> int:
+    """Request a catch-up for every lagging league; return how many were behind."""
+    leagues = lagging_leagues()
+    for league in leagues:
+        logger.warning(
+            "%s: the live standings are behind the event log and no replay is queued; "
+            "requesting a catch-up.",
+            league.slug,
+        )
+        request_catch_up(league)
+    return len(leagues)
