@@ -97,3 +97,44 @@ def test_no_organiser_page_answers_a_hostile_query_with_a_server_error(club, org
     client.force_login(organiser)
     found = failures(client, page_urls(club), value)
     assert not found, "\n".join(found)
+
+
+def test_a_page_past_the_database_integers_shows_the_last_page(client, club):
+    league = club["league"]
+    response = client.get(
+        reverse("pages:league", kwargs={"league_slug": league.slug}),
+        {"page": "99999999999999999999"},
+    )
+    assert response.status_code == 200
+    board = response.context["board"]
+    assert (board.page, board.num_pages) == (1, 1)
+    assert len(board.rows) == 4
+    for name in ("matches", "events"):
+        listing = client.get(
+            reverse(f"pages:{name}", kwargs={"league_slug": league.slug}), {"page": "9" * 5000}
+        )
+        assert listing.status_code == 200
+        assert listing.context["pager"]["page"] == 1
+
+
+@pytest.mark.parametrize("what", ["standings", "history"])
+@pytest.mark.parametrize(
+    "version", ["\u00b2", "\u0661", "99999999999999999999", "0", "-1", "1\x00"]
+)
+def test_an_export_of_a_version_that_is_no_number_is_not_found(client, club, what, version):
+    url = reverse(f"pages:export_{what}", kwargs={"league_slug": club["league"].slug})
+    response = client.get(url, {"version": version})
+    assert response.status_code == 404
+    assert client.get(url, {"version": str(club["config"].version)}).status_code == 200
+
+
+def test_minimum_games_past_any_count_is_ignored_with_a_message(client, club):
+    response = client.get(
+        reverse("pages:league", kwargs={"league_slug": club["league"].slug}),
+        {"min_games": "99999999999999999999"},
+    )
+    assert response.status_code == 200
+    assert [str(m) for m in response.context["messages"]] == [
+        "Minimum games cannot be more than 1,000,000. (ignored)"
+    ]
+    assert len(response.context["board"].rows) == 4
