@@ -2,9 +2,8 @@
 
 Access is per league, from ``League.organisers`` (a superuser sees everything) as
 ``League.objects.organised_by`` answers it; Django's model permissions are not used, so an
-organiser needs
-only ``is_staff`` (the admin site itself demands it). The league admin, the CSV import
-pages and the read side's admin pages build on this module.
+organiser needs only ``is_staff`` (the admin site itself demands it). The league admin, the
+CSV import pages and the read side's admin pages build on this module.
 
 Their lists also share ``CheckedChangeListMixin``: a filter in the address that the list
 cannot apply (``?league=abc``, ``?kind=%00``, a year past the calendar) is dropped with a
@@ -31,7 +30,7 @@ from league.models import League
 
 # Longest query value a list reads; a filter value is an id, a date or a search.
 MAX_QUERY_VALUE = 500
-# Django's own parameters of a list (page, order, search…), checked for control characters only.
+# Django's own parameters of a list (page, order, search…): not filters, never tried alone.
 _LIST_PARAMETERS = frozenset(
     {
         changelist.ALL_VAR,
