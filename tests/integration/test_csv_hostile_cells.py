@@ -208,3 +208,30 @@ def test_the_admin_preview_names_the_line_and_records_nothing(
     confirmed = client.post(response["Location"], {"confirm": "1"})
     assert confirmed.status_code == 200
     assert stored(league) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["river\x00side", "{file}"], "The league slug 'river\\\\x00side' contains"),
+        (
+            ["riverside", "{file}", "--recorded-by", "org\x00"],
+            "The user name 'org\\\\x00' contains",
+        ),
+    ],
+    ids=["slug", "recorded-by"],
+)
+def test_the_command_refuses_a_nul_in_its_arguments(league, players, tmp_path, args, message):
+    path = tmp_path / "results.csv"
+    path.write_bytes(csv_of(GOOD_ROW))
+    before = stored(league)
+    with pytest.raises(CommandError, match=message):
+        call_command(
+            "import_results",
+            *[arg.format(file=path) for arg in args],
+            stdout=io.StringIO(),
+            stderr=io.StringIO(),
+        )
+    with pytest.raises(CommandError, match="The league slug"):
+        call_command("export_ratings", "river\x00side", stdout=io.StringIO())
+    assert stored(league) == before
