@@ -9,6 +9,11 @@ Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and
 ``note`` and ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
 overrides the text made from ``points_a``/``points_b``); other columns are ignored. Line
 numbers are physical lines of the file, from 1 (the header).
+
+Text cells (names, ``note``, ``points``, ``id``) that start with a quote before a formula
+character are read back without it (``league.csv_safety``), so the app's own exports import
+as the same results. A cell with a control character (a NUL byte, an escape…) and a date the
+calendar cannot hold in every time zone are reported on their line, never stored.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO
 
+from league.control_characters import first_control_character
+from league.csv_safety import restore
 from league.scores import EN_DASH, parse_score_text, points_score
 
 REQUIRED_COLUMNS = ("date", "player_a", "player_b")
@@ -38,7 +45,13 @@ MAX_FIELD_CHARS = 16 * 1024
 MAX_ID_CHARS = 200
 MAX_NAME_CHARS = 120
 
+# Points of one player: a whole number of at most this many digits.
+MAX_POINTS_DIGITS = 9
 _NON_NEGATIVE_INT = re.compile(r"[0-9]+")
+# A moment is turned into UTC and into the league's time zone (offsets under a day each):
+# dates this close to the ends of the calendar would fall off it.
+FIRST_DAY = dt.date.min + dt.timedelta(days=2)
+LAST_DAY = dt.date.max - dt.timedelta(days=2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,22 +147,37 @@ def parse_points(points_a: str, points_b: str) -> tuple[Decimal, str]:
     a, b = points_a.strip(), points_b.strip()
     for column, value in (("points_a", a), ("points_b", b)):
         if not _NON_NEGATIVE_INT.fullmatch(value):
-            raise ValueError(f"{column} {value!r} is not a non-negative whole number")
+            raise ValueError(f"{column} {value[:40]!r} is not a non-negative whole number")
+        if len(value) > MAX_POINTS_DIGITS:
+            raise ValueError(f"{column} has more than {MAX_POINTS_DIGITS} digits")
     pa, pb = int(a), int(b)
     return points_score(pa, pb), f"{pa}{EN_DASH}{pb}"
 
 
 def parse_played(text: str) -> dt.date | dt.datetime:
-    """``YYYY-MM-DD`` to a date, an ISO 8601 date-time to a datetime."""
+    """``YYYY-MM-DD`` to a date, an ISO 8601 date-time to a datetime.
+
+    Raises ``ValueError`` for anything else, and for a day within two days of either end of
+    the calendar (years 1 and 9999), which could not be moved into every time zone.
+    """
     value = text.strip()
+    played: dt.date | dt.datetime | None = None
     try:
         if len(value) == 10:
-            return dt.date.fromisoformat(value)
-        if len(value) > 10 and value[10] in "T ":
-            return dt.datetime.fromisoformat(value)
+            played = dt.date.fromisoformat(value)
+        elif len(value) > 10 and value[10] in "T ":
+            played = dt.datetime.fromisoformat(value)
     except ValueError:
         pass
-    raise ValueError(f"bad date {text!r}: use YYYY-MM-DD or an ISO 8601 date-time")
+    if played is None:
+        raise ValueError(f"bad date {text[:40]!r}: use YYYY-MM-DD or an ISO 8601 date-time")
+    day = played.date() if isinstance(played, dt.datetime) else played
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise ValueError(
+            f"date {value!r} is out of range: use a day from {FIRST_DAY.isoformat()} "
+            f"to {LAST_DAY.isoformat()}"
+        )
+    return played
 
 
 def _header_columns(header: list[str]) -> dict[str, int] | str:
@@ -265,13 +293,23 @@ def _check_row(
     i_points: int | None,
 ) -> ResultRow | RowError:
     problems: list[str] = []
+    named = {"date": i_date, "player_a": i_a, "player_b": i_b, "score_a": i_score}
+    named |= {"points_a": i_pa, "points_b": i_pb, "id": i_id, "note": i_note, "points": i_points}
+    for column, index in named.items():
+        found = first_control_character(row[index]) if index is not None else None
+        if found is not None:
+            problems.append(f"{column} contains the control character {found}: remove it")
+    if problems:
+        # The other checks would quote the same unprintable text again.
+        return RowError(line, "; ".join(problems))
+
     played: dt.date | dt.datetime | None = None
     try:
         played = parse_played(row[i_date])
     except ValueError as exc:
         problems.append(str(exc))
 
-    player_a, player_b = row[i_a].strip(), row[i_b].strip()
+    player_a, player_b = restore(row[i_a].strip()), restore(row[i_b].strip())
     for column, name in (("player_a", player_a), ("player_b", player_b)):
         if not name:
             problems.append(f"{column} is empty")
@@ -297,8 +335,8 @@ def _check_row(
         problems.append(str(exc))
 
     if i_points is not None and row[i_points].strip():
-        points = row[i_points].strip()
-    key = row[i_id].strip() if i_id is not None else ""
+        points = restore(row[i_points].strip())
+    key = restore(row[i_id].strip()) if i_id is not None else ""
     if len(key) > MAX_ID_CHARS:
         problems.append(f"id is longer than {MAX_ID_CHARS} characters")
     if problems:
@@ -310,7 +348,7 @@ def _check_row(
         player_b=player_b,
         score_a=score,  # type: ignore[arg-type]
         points=points,
-        note=row[i_note].strip() if i_note is not None else "",
+        note=restore(row[i_note].strip()) if i_note is not None else "",
         key=key or None,
     )
 

@@ -19,6 +19,9 @@ from league.scores import score_text
 
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 500
+# Page numbers past this are read as this (selectors then show the last page): the row
+# offset of a larger one would not fit the database's 64-bit integers.
+MAX_PAGE = 10**9
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,9 @@ class Page:
 
 
 def clamp_page(page: int, per_page: int) -> tuple[int, int]:
-    """``page`` at least 1 and ``per_page`` between 1 and ``MAX_PER_PAGE``."""
+    """``page`` between 1 and ``MAX_PAGE``, ``per_page`` between 1 and ``MAX_PER_PAGE``."""
     per_page = max(1, min(int(per_page), MAX_PER_PAGE))
-    return max(1, int(page)), per_page
+    return max(1, min(int(page), MAX_PAGE)), per_page
 
 
 def last_page_at_most(page: int, total: int, per_page: int) -> int:

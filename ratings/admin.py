@@ -24,7 +24,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from league.admin import LeagueAdmin
-from league.admin_scope import scoped_league
+from league.admin_scope import CheckedChangeListMixin, scoped_league
 from league.forms import add_service_errors
 from league.models import League
 from ratings import services
@@ -87,8 +87,9 @@ admin.site.unregister(League)
 admin.site.register(League, RatedLeagueAdmin)
 
 
-class OrganiserScopedAdmin(admin.ModelAdmin):
-    """Visible to superusers and to staff organisers, for their own leagues only."""
+class OrganiserScopedAdmin(CheckedChangeListMixin, admin.ModelAdmin):
+    """Visible to superusers and to staff organisers, for their own leagues only; a list
+    filter it cannot apply is dropped with a message (``CheckedChangeListMixin``)."""
 
     league_path = "league"
 

@@ -12,15 +12,14 @@ from django.shortcuts import get_object_or_404
 from league.models import League
 from ratings import exports
 from ratings.models import RatingConfig
+from ratings.query_params import version_number
 
 
 def _config(request: HttpRequest, league: League) -> RatingConfig | None:
-    version = request.GET.get("version")
-    if not version:
+    version = version_number(request.GET.get("version"))
+    if version is None:
         return None
-    if not version.isdigit():
-        raise Http404("No such configuration version.")
-    return get_object_or_404(RatingConfig, league=league, version=int(version))
+    return get_object_or_404(RatingConfig, league=league, version=version)
 
 
 def _download(league: League, table: exports.Table, what: str) -> StreamingHttpResponse:

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import IO, Any
 
 from league.calendar import league_zone
+from league.csv_safety import neutralise
 from league.models import Event, League
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.selectors.configurations import live_config
@@ -160,8 +161,9 @@ def _score_text(score: Decimal) -> str:
     return {Decimal("1"): "1", Decimal("0.5"): "0.5", Decimal("0"): "0"}[score.normalize()]
 
 
-def _cell(value: Any) -> Any:
-    """A value as written to CSV: dates ISO, floats in full precision."""
+def csv_cell(value: Any) -> Any:
+    """A value as written to CSV: dates ISO, floats in full precision, text that a
+    spreadsheet would run as a formula prefixed with a quote (numbers stay numbers)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -170,6 +172,8 @@ def _cell(value: Any) -> Any:
         return value.isoformat()
     if value is None:
         return ""
+    if isinstance(value, str):
+        return neutralise(value)
     return value
 
 
@@ -179,7 +183,7 @@ def write_csv(table: Table, out: IO[str]) -> int:
     writer.writerow(table.columns)
     count = 0
     for row in table.rows:
-        writer.writerow([_cell(value) for value in row])
+        writer.writerow([csv_cell(value) for value in row])
         count += 1
     return count
 
@@ -194,7 +198,7 @@ def csv_lines(table: Table) -> Iterator[str]:
     writer = csv.writer(_Line(), lineterminator="\n")
     yield writer.writerow(table.columns)
     for row in table.rows:
-        yield writer.writerow([_cell(value) for value in row])
+        yield writer.writerow([csv_cell(value) for value in row])
 
 
 def _json_value(value: Any) -> Any:

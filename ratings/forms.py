@@ -100,6 +100,10 @@ class ConfigForm(forms.Form):
         return {name: getattr(config, name) for name in cls.base_fields if name != "note"}
 
 
+# Far above any player's games, and inside the 32-bit column the games are counted in.
+MAX_MIN_GAMES = 1_000_000
+
+
 class LeaderboardFilterForm(forms.Form):
     """The leaderboard's query string; a bad value is reported and ignored."""
 
@@ -109,9 +113,11 @@ class LeaderboardFilterForm(forms.Form):
         label="Minimum games",
         required=False,
         min_value=0,
+        max_value=MAX_MIN_GAMES,
         error_messages={
             "invalid": "Minimum games must be a whole number.",
             "min_value": "Minimum games cannot be negative.",
+            "max_value": f"Minimum games cannot be more than {MAX_MIN_GAMES:,}.",
         },
     )
     sort = forms.ChoiceField(

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
@@ -23,6 +23,7 @@ from ratings.formatting import DASH, signed
 from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
+from ratings.query_params import page_number, version_number
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import (
     config_versions,
@@ -64,13 +65,6 @@ COLUMNS = (
     ("last_played", "last_played", "Last played", "-last_played"),
     (None, "change", "Change", None),
 )
-
-
-def _int(value: str | None, default: int) -> int:
-    try:
-        return max(1, int(value or default))
-    except ValueError:
-        return default
 
 
 def _query(params: QueryDict, **changes: Any) -> str:
@@ -311,7 +305,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
     history = player_history(config, player) if config else []
-    results = player_results(league, player, config=config, page=_int(request.GET.get("page"), 1))
+    results = player_results(
+        league, player, config=config, page=page_number(request.GET.get("page"))
+    )
     rating_rows, volatility_rows = _history_tables(history)
     records = head_to_head(league, config, player, clock=clock)
     chart = {
@@ -351,7 +347,7 @@ def _paged_list(
 ) -> HttpResponse:
     """The ``?page=`` page of one of the league's lists, as ``name`` with a pager."""
     league = _league(league_slug)
-    page = select(league, page=_int(request.GET.get("page"), 1))
+    page = select(league, page=page_number(request.GET.get("page")))
     context = {
         "league": league,
         name: page,
@@ -373,12 +369,9 @@ def events(request: HttpRequest, league_slug: str) -> HttpResponse:
 
 
 def _version(league: League, raw: str | None) -> RatingConfig | None:
-    if raw in (None, ""):
+    number = version_number(raw)
+    if number is None:
         return None
-    try:
-        number = int(raw)
-    except ValueError as error:
-        raise Http404(f"No configuration version {raw!r}.") from error
     return get_object_or_404(RatingConfig, league=league, version=number)
 
 
@@ -402,7 +395,7 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     ]
     if config_a is not None and config_b is not None and not pending:
         comparison = compare_versions(
-            league, config_a, config_b, page=_int(request.GET.get("page"), 1)
+            league, config_a, config_b, page=page_number(request.GET.get("page"))
         )
     context = {
         "league": league,

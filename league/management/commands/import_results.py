@@ -14,13 +14,23 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from league.control_characters import first_control_character
 from league.csv_import import import_results
 from league.management.cli import validation_message
 from league.models import League
 
 
+def refuse_control_characters(what: str, value: str) -> None:
+    """A ``CommandError`` when an argument holds a control character (PostgreSQL refuses
+    NUL in a query)."""
+    found = first_control_character(value)
+    if found is not None:
+        raise CommandError(f"The {what} {value!r} contains the control character {found}.")
+
+
 def league_by_slug(slug: str) -> League:
     """The league with ``slug``, or a ``CommandError`` naming the known ones."""
+    refuse_control_characters("league slug", slug)
     league = League.objects.filter(slug=slug).first()
     if league is None:
         known = ", ".join(League.objects.order_by("slug").values_list("slug", flat=True)[:20])
@@ -52,6 +62,7 @@ class Command(BaseCommand):
         league = league_by_slug(options["slug"])
         user = None
         if options["recorded_by"]:
+            refuse_control_characters("user name", options["recorded_by"])
             user = get_user_model().objects.filter(username=options["recorded_by"]).first()
             if user is None:
                 raise CommandError(f"No such user: {options['recorded_by']!r}.")
