@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.text import slugify
 
 from league.models import League, Player
-from league.validation import Errors
+from league.validation import Errors, check_text
 
 NAME_MAX = Player._meta.get_field("display_name").max_length
 SLUG_MAX = Player._meta.get_field("slug").max_length
@@ -41,7 +41,9 @@ def check_name_shape(name: str, errors: Errors, field: str = "display_name") -> 
             max=NAME_MAX,
         )
         return False
-    return True
+    before = len(errors.by_field.get(field, []))
+    check_text(name, errors, field)
+    return len(errors.by_field.get(field, [])) == before
 
 
 def check_name(

@@ -41,6 +41,7 @@ from league.validation import (
     check_played_at,
     check_reason,
     check_recorder,
+    check_text,
     clean_key,
     parse_played_at,
     parse_points,
@@ -218,6 +219,7 @@ def _reason(value: Any) -> str:
 
 
 def _check_reason_length(value: Any, errors: Errors) -> None:
+    check_text(_reason(value), errors, "reason")
     if len(_reason(value)) > REASON_MAX:
         errors.add(
             "reason",
@@ -424,6 +426,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
     when = parse_played_at(league, row.get("played_at"), found)
     points = parse_points(row.get("points"), found)
     note = str(row.get("note") or "").strip()
+    check_text(note, found, "note")
     key = clean_key(row.get("idempotency_key"), found)
     check_opponents(player_a, player_b, found)
     errors.merge(found)

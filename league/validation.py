@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from league import scores
 from league.calendar import league_day, league_zone
+from league.control_characters import first_control_character
 from league.models import Event, League, Player
 
 ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
@@ -53,6 +54,19 @@ class Errors:
             raise ValidationError(self.by_field)
 
 
+def check_text(text: str, errors: Errors, field: str) -> None:
+    """Typed text holds no control character (a NUL byte would fail the whole statement on
+    PostgreSQL; the others are invisible wherever the text is shown)."""
+    found = first_control_character(text)
+    if found is not None:
+        errors.add(
+            field,
+            "The text holds a control character (%(found)s); remove it.",
+            "control_character",
+            found=found,
+        )
+
+
 def clean_key(value: Any, errors: Errors, field: str = "idempotency_key") -> str | None:
     """A stripped idempotency key, or None for no key."""
     if value is None:
@@ -60,6 +74,7 @@ def clean_key(value: Any, errors: Errors, field: str = "idempotency_key") -> str
     key = str(value).strip()
     if not key:
         return None
+    check_text(key, errors, field)
     if len(key) > IDEMPOTENCY_KEY_MAX:
         errors.add(
             field,
@@ -159,12 +174,26 @@ def parse_played_at(
             parsed = None
         value = parsed if parsed is not None else value
     zone = league_zone(league)
+    when: tuple[dt.datetime, bool] | None = None
     if isinstance(value, dt.datetime):
-        if timezone.is_naive(value):
-            value = value.replace(tzinfo=zone)
-        return value, False
-    if isinstance(value, dt.date):
-        return dt.datetime.combine(value, dt.time(12), tzinfo=zone), True
+        when = (value.replace(tzinfo=zone) if timezone.is_naive(value) else value), False
+    elif isinstance(value, dt.date):
+        when = dt.datetime.combine(value, dt.time(12), tzinfo=zone), True
+    if when is not None:
+        try:
+            # Both conversions the checks and the store make; a moment at the calendar's
+            # ends (0001-01-01 far east of UTC, 9999-12-31 far west) overflows in one.
+            when[0].astimezone(dt.UTC)
+            when[0].astimezone(zone)
+        except (OverflowError, ValueError):
+            errors.add(
+                field,
+                "%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29.",
+                "out_of_range",
+                value=value,
+            )
+            return None
+        return when
     errors.add(
         field,
         "Give the day the match was played (YYYY-MM-DD) or a date and time; got %(value)r.",
@@ -202,6 +231,7 @@ def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
     text, fits = scores.parse_points(value, POINTS_MAX)
     if not fits:
         errors.add(field, scores.POINTS_TOO_LONG, "points_too_long", max=POINTS_MAX)
+    check_text(text, errors, field)
     return text
 
 
@@ -279,6 +309,7 @@ def check_reason(value: Any, errors: Errors) -> str:
     reason = "" if value is None else str(value).strip()
     if not reason:
         errors.add("reason", "Give a reason (it is shown in the event log).", "required")
+    check_text(reason, errors, "reason")
     return reason
 
 
