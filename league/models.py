@@ -138,6 +138,10 @@ class EventKind(models.TextChoices):
     MATCH_VOIDED = "match_voided", "Match voided"
 
 
+#: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
+#: keeps the two in step).
+RATING_KINDS = [EventKind.MATCH_RECORDED, EventKind.MATCH_VOIDED]
+
 PLAYER_KINDS = [
     EventKind.PLAYER_REGISTERED,
     EventKind.PLAYER_RENAMED,
@@ -273,7 +277,7 @@ class Event(models.Model):
     @property
     def affects_ratings(self) -> bool:
         """Whether this fact can change a rating (see ``vocabulary.Fact.affects_ratings``)."""
-        return self.kind in (self.Kind.MATCH_RECORDED, self.Kind.MATCH_VOIDED)
+        return self.kind in RATING_KINDS
 
     @property
     def score_b(self) -> Decimal | None:

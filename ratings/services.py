@@ -21,18 +21,15 @@ import time
 from functools import partial
 from typing import Any
 
-from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
-from kombu.exceptions import OperationalError as BrokerError
 
 from league.event_store import lock_league
 from league.models import League
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.runner import Outcome, execute
-from ratings.stranded import grace, is_stranded
+from ratings.stranded import claim_resend, is_stranded
 from ratings.tasks import replay_league
 from ratings.time import first_match_day
 
@@ -61,8 +58,9 @@ def _publish(replay_id: int) -> None:
     """Hand replay ``replay_id`` to the broker; log, not raise, when it cannot be reached."""
     try:
         replay_league.delay(replay_id=replay_id)
-    except (BrokerError, OSError):
-        # The write that queued the replay is committed: the request must still succeed.
+    except Exception:
+        # The write that queued the replay is committed: the request must still succeed,
+        # whatever the broker (or an eager run) raised. The sweeps send it again.
         logger.exception(
             "Could not send replay %s to the broker; it will be sent again once the broker "
             "is reachable (next request for its league, or the periodic sweep)",
@@ -165,27 +163,19 @@ def request_catch_up(league: League) -> list[Replay]:
             if queued is None:
                 queued = Replay.objects.create(config=config, kind=Replay.Kind.INCREMENTAL)
                 send_replay(queued)
-            elif is_stranded(queued) and _first_resend_in_grace(queued):
+            elif is_stranded(queued) and claim_resend(queued.pk, queued.queued_at):
                 send_replay(queued)
             replays.append(queued)
     return replays
 
 
-def _first_resend_in_grace(replay: Replay) -> bool:
-    """True for the first re-send of ``replay`` this grace period (per cache: shared in production).
-
-    Bounds the duplicates a burst of requests would send while the workers are busy with
-    other leagues (a stranded-looking replay may still have its message in the queue).
-    """
-    key = f"ratings:replay-resent:{replay.pk}:{replay.queued_at.timestamp()}"
-    return cache.add(key, True, timeout=grace().total_seconds())
-
-
 def run_replay(replay_id: int) -> None:
     """Run a replay now, in this process, waiting for the league's lock if another holds it.
 
-    What the Celery task and ``manage.py replay --sync`` call. Failures are recorded on the
-    replay row (and retried up to ``REPLAY_MAX_ATTEMPTS``), not raised.
+    What ``manage.py replay --sync`` and ``load_demo`` call (the Celery task runs
+    ``ratings.replay.runner.execute`` and sends itself again when the league is busy).
+    Failures are recorded on the replay row (and retried up to ``REPLAY_MAX_ATTEMPTS``), not
+    raised.
     """
     while execute(replay_id) is Outcome.BUSY:
         time.sleep(LOCK_POLL_SECONDS)
@@ -221,19 +211,3 @@ def league_progress(league: League) -> dict[str, Any] | None:
         "live": replay.config_id == published,
         "timings": replay.timings,
     }
-
-
-def ensure_publication(league: League) -> Publication | None:
-    """Publish the newest version with a complete projection when nothing is published yet."""
-    with transaction.atomic():
-        lock_league(league)
-        existing = Publication.objects.filter(league=league).first()
-        if existing is not None:
-            return existing
-        top = ProjectionState.objects.filter(config__league=league, complete=True).aggregate(
-            top=Max("config__version")
-        )["top"]
-        if top is None:
-            return None
-        config = RatingConfig.objects.get(league=league, version=top)
-        return Publication.objects.create(league=league, config=config)

@@ -8,8 +8,10 @@ every later request of its league is absorbed into it. A worker killed mid-repla
 Such a replay is recognised without asking the broker: its league's replay lock is free
 (whoever holds it runs the league's queued replays before letting go) and it is either
 running or has been queued longer than ``settings.REPLAY_RESEND_SECONDS`` (a message sent
-normally is picked up well within it). Sending one again is always safe: a replay runs under
-its league's lock and a finished one is skipped.
+normally is picked up within it unless the workers are busy with other leagues). Sending one
+again is always safe: a replay runs under its league's lock and a finished one is skipped;
+``claim_resend`` still bounds how often one replay is re-sent, so a replay that merely waits
+behind other leagues' long replays does not collect a duplicate message at every sweep.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -27,6 +30,18 @@ from ratings.models import Replay
 def grace() -> dt.timedelta:
     """How long a queued replay may wait for its message before it counts as stranded."""
     return dt.timedelta(seconds=settings.REPLAY_RESEND_SECONDS)
+
+
+def resend_cooldown() -> dt.timedelta:
+    """How long after a re-send the same replay may be re-sent again (six grace periods)."""
+    return 6 * grace()
+
+
+def claim_resend(replay_id: int, queued_at: dt.datetime) -> bool:
+    """True for the first re-send of this replay in its cool-down (per cache: shared by
+    every process in production)."""
+    key = f"ratings:replay-resent:{replay_id}:{queued_at.timestamp()}"
+    return cache.add(key, True, timeout=resend_cooldown().total_seconds())
 
 
 def nobody_replays(league_id: int) -> bool:
@@ -60,9 +75,13 @@ def stranded_replays() -> list[int]:
             | Q(status=Replay.Status.RUNNING)
         )
         .order_by("pk")
-        .values_list("pk", "config__league_id")
+        .values_list("pk", "config__league_id", "queued_at")
     )
-    oldest: dict[int, int] = {}
-    for pk, league_id in candidates:
-        oldest.setdefault(league_id, pk)
-    return [pk for league_id, pk in oldest.items() if nobody_replays(league_id)]
+    oldest: dict[int, tuple[int, dt.datetime]] = {}
+    for pk, league_id, queued_at in candidates:
+        oldest.setdefault(league_id, (pk, queued_at))
+    return [
+        pk
+        for league_id, (pk, queued_at) in oldest.items()
+        if nobody_replays(league_id) and claim_resend(pk, queued_at)
+    ]

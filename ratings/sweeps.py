@@ -18,8 +18,8 @@ from celery import shared_task
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
-from league.models import Event, League
-from ratings.models import ProjectionState, Publication, Replay
+from league.models import RATING_KINDS, Event, League
+from ratings.models import ProjectionState, Replay
 from ratings.services import ACTIVE, request_catch_up
 from ratings.stranded import grace
 
@@ -27,31 +27,30 @@ logger = logging.getLogger(__name__)
 
 
 def lagging_leagues() -> list[League]:
-    """Leagues whose live projection is behind their latest rating fact, with no replay
-    queued or running, and whose latest such fact is older than the grace period (so a
-    writer's own request, about to commit, is not raced)."""
-    rating_kinds = [kind for kind, _ in Event.Kind.choices if Event(kind=kind).affects_ratings]
+    """Leagues whose standings are behind their latest rating fact with no replay queued or
+    running: the live projection has not read it, or nothing is published at all. A league
+    whose latest such fact is younger than the grace period is left to the writer's own
+    request, about to commit."""
     latest = (
-        Event.objects.filter(league=OuterRef("league_id"), kind__in=rating_kinds)
+        Event.objects.filter(league=OuterRef("pk"), kind__in=RATING_KINDS)
         .values("league_id")
         .annotate(top=Max("seq"))
         .values("top")
     )
-    position = ProjectionState.objects.filter(config=OuterRef("config_id")).values("through_seq")
-    published = Publication.objects.annotate(
+    position = ProjectionState.objects.filter(config_id=OuterRef("publication__config_id")).values(
+        "through_seq"
+    )
+    leagues = League.objects.annotate(
         latest_seq=Subquery(latest), through_seq=Subquery(position)
-    ).select_related("league")
+    ).filter(latest_seq__isnull=False)
     cutoff = timezone.now() - grace()
     found = []
-    for publication in published:
-        if publication.latest_seq is None or publication.through_seq is None:
+    for league in leagues:
+        if league.through_seq is not None and league.latest_seq <= league.through_seq:
             continue
-        if publication.latest_seq <= publication.through_seq:
-            continue
-        league = publication.league
         if Replay.objects.filter(config__league=league, status__in=ACTIVE).exists():
             continue
-        newest = Event.objects.filter(league=league, seq=publication.latest_seq).first()
+        newest = Event.objects.filter(league=league, seq=league.latest_seq).first()
         if newest is not None and newest.recorded_at > cutoff:
             continue
         found.append(league)
@@ -68,5 +67,9 @@ def catch_up_lagging_leagues() -> int:
             "requesting a catch-up.",
             league.slug,
         )
-        request_catch_up(league)
+        try:
+            request_catch_up(league)
+        except Exception:
+            # One league's failure must not leave the others behind; the next sweep retries.
+            logger.exception("%s: the catch-up request failed", league.slug)
     return len(leagues)

@@ -61,3 +61,45 @@ def test_a_fresh_result_is_left_to_its_own_request(live_league, settings):
         league, player_a=bo, player_b=ann, score_a="1", played_at=dt.date(2024, 1, 10)
     )
     assert lagging_leagues() == []
+
+
+def test_a_league_whose_first_result_never_queued_a_replay_gets_one(league, settings):
+    settings.REPLAY_RESEND_SECONDS = 0
+    ann = league_services.register_player(league, "Ann")
+    bo = league_services.register_player(league, "Bo")
+    league_services.record_match(
+        league, player_a=ann, player_b=bo, score_a="1", played_at=dt.date(2024, 1, 3)
+    )
+    assert not Replay.objects.filter(config__league=league).exists()
+
+    assert lagging_leagues() == [league]
+    catch_up_lagging_leagues()
+
+    assert Replay.objects.filter(config__league=league, status=Replay.Status.QUEUED).exists()
+
+
+def test_one_failing_league_does_not_stop_the_sweep(
+    live_league, other_league, settings, monkeypatch
+):
+    settings.REPLAY_RESEND_SECONDS = 0
+    league, ann, bo = live_league
+    league_services.record_match(
+        league, player_a=bo, player_b=ann, score_a="1", played_at=dt.date(2024, 1, 10)
+    )
+    cy = league_services.register_player(other_league, "Cy")
+    di = league_services.register_player(other_league, "Di")
+    league_services.record_match(
+        other_league, player_a=cy, player_b=di, score_a="1", played_at=dt.date(2024, 1, 10)
+    )
+    calls = []
+
+    def flaky(target):
+        calls.append(target)
+        if len(calls) == 1:
+            raise RuntimeError("database hiccup")
+        return rating_services.request_catch_up(target)
+
+    monkeypatch.setattr("ratings.sweeps.request_catch_up", flaky)
+    assert catch_up_lagging_leagues() == 2
+    assert len(calls) == 2
+    assert Replay.objects.filter(status=Replay.Status.QUEUED).count() == 1

@@ -229,3 +229,12 @@ def test_the_scan_finds_function_level_imports_and_dotted_strings(tmp_path: Path
     assert ("ratings.services.create_config", "string") in by_target
     assert ("league.models", "module") in by_target
     assert {item.module for item in found} == {"league.example"}
+
+
+def test_the_rating_kinds_match_the_vocabulary() -> None:
+    from league.event_store.vocabulary import KINDS
+    from league.models import RATING_KINDS
+
+    assert {str(kind) for kind in RATING_KINDS} == {
+        kind for kind, fact in KINDS.items() if fact.affects_ratings
+    }
