@@ -154,7 +154,11 @@ class PlayerAdmin(OrganiserScopedAdmin):
         self, request: HttpRequest, queryset: QuerySet, service: Any, *, active: bool
     ) -> None:
         """Apply ``service`` to the selected players not yet ``active``: all, or none."""
-        players = list(queryset.filter(active=not active).select_related("league"))
+        # In league order: two organisers acting on overlapping selections take the leagues'
+        # locks in the same order, so neither waits for the other forever.
+        players = list(
+            queryset.filter(active=not active).select_related("league").order_by("league_id", "pk")
+        )
         word = "active" if active else "inactive"
         try:
             with transaction.atomic():

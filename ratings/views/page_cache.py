@@ -19,7 +19,7 @@ before the cache; the crowd benchmark compares both).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
@@ -146,17 +146,26 @@ def _decorate(response: HttpResponse, key: PageKey) -> HttpResponse:
     return response
 
 
-def cached_page(name: str, state_of: StateOf) -> Callable:
+def cached_page(
+    name: str, state_of: StateOf, query_names: Collection[str] = frozenset()
+) -> Callable:
     """Serve the decorated view from the page cache, keyed by ``state_of(**view kwargs)``.
 
     ``state_of`` returns the state (or states) of the leagues the page shows, or None
     when the page has no state to key by (an unknown league: the view answers 404).
+    Only requests whose query names are among ``query_names`` (those the view reads) are
+    cached: any other name renders the page afresh, so that made-up query strings cannot
+    fill the cache and push the real pages out.
     """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not settings.PAGE_CACHE or not _shareable(request):
+            if (
+                not settings.PAGE_CACHE
+                or not _shareable(request)
+                or not set(request.GET).issubset(query_names)
+            ):
                 return view(request, *args, **kwargs)
             states = state_of(*args, **kwargs)
             if states is None:

@@ -120,7 +120,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-@cached_page("league", _league_state)
+@cached_page("league", _league_state, LeaderboardFilterForm.base_fields)
 def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     """The leaderboard: filters, sorting, search, pagination and standings as of a period."""
     league = _league(league_slug, request)
@@ -297,7 +297,7 @@ def _head_to_head_rows(league: League, rows: list[HeadToHeadRow]) -> list[dict]:
     ]
 
 
-@cached_page("player", _league_state)
+@cached_page("player", _league_state, {"page"})
 def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
     """A player's rating chart, results, head-to-head records and rank history."""
     league = _league(league_slug, request)
@@ -409,7 +409,7 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     return render(request, "pages/compare.html", context)
 
 
-@cached_page("player_ranks", _league_state)
+@cached_page("player_ranks", _league_state, {"page"})
 def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
     """The player's rank history: an htmx fragment for the player page, or a page of its own.
 

@@ -13,7 +13,9 @@ import re
 
 import pytest
 from django.core.cache import caches
+from django.db import connection
 from django.test import Client, TestCase
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from league import services as league_services
@@ -183,6 +185,19 @@ def test_different_query_strings_get_different_pages(client, club):
     # And each is served again as it was.
     assert board_names(client.get(league_url(league, "sort=name")).text) == by_name
     assert board_names(client.get(league_url(league)).text) == by_rank
+
+
+def test_query_names_the_page_does_not_read_are_never_cached(
+    client, club, django_assert_max_num_queries
+):
+    league = club["league"]
+    assert client.get(league_url(league, "junk=1")).status_code == 200
+    with CaptureQueriesContext(connection) as again:
+        assert client.get(league_url(league, "junk=1")).status_code == 200
+    assert len(again) > 1  # rendered afresh: nothing was stored for it
+    client.get(league_url(league, "sort=name"))
+    with django_assert_max_num_queries(1):
+        client.get(league_url(league, "sort=name"))
 
 
 def test_an_organiser_never_gets_the_anonymous_page_nor_the_reverse(
