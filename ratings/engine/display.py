@@ -11,6 +11,7 @@ rounded *down*, so the claim is never overstated, and may be 0 or 100.
 from __future__ import annotations
 
 import math
+from numbers import Real
 
 from ratings.engine.errors import InvalidParameterError
 
@@ -18,7 +19,7 @@ __all__ = ["format_percentile", "format_probability", "probability_percent"]
 
 
 def _fraction(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
     if not 0.0 <= value <= 1.0:
         raise InvalidParameterError(f"{name} must be between 0 and 1, got {value!r}")

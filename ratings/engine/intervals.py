@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from numbers import Real
 from statistics import NormalDist
 
 import numpy as np
@@ -44,7 +45,7 @@ MAX_Z = 10.0
 
 
 def _finite(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
         raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
     return float(value)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 import numpy.typing as npt
@@ -74,7 +75,7 @@ def draw_rate_for_nu(nu: float) -> float:
 
 
 def _check_nu(nu: float) -> float:
-    if isinstance(nu, bool) or not isinstance(nu, int | float) or not math.isfinite(nu):
+    if isinstance(nu, bool) or not isinstance(nu, Real) or not math.isfinite(nu):
         raise InvalidParameterError(f"nu must be a finite number, got {nu!r}")
     if nu < 0:
         raise InvalidParameterError(f"nu must be at least 0, got {nu!r}")

@@ -169,3 +169,8 @@ def test_better_than_matches_a_count(ratings: list[int]) -> None:
         lower = sum(other < rating for other in ratings)
         assert share == lower / (len(ratings) - 1)
         assert 0.0 <= share <= 1.0
+
+
+def test_numpy_numbers_are_accepted() -> None:
+    assert z_for_percent(np.int64(95)) == z_for_percent(95)  # type: ignore[arg-type]
+    assert interval(np.float64(1500), 100, z=np.float64(2)) == (1300.0, 1700.0)
