@@ -1,0 +1,58 @@
+"""How probabilities and percentiles are written for players.
+
+A prediction is never certain, so a probability is never shown as "100 %" or "0 %": anything
+that would round to 100 is "> 99 %", anything that would round to 0 is "< 1 %", everything
+else is a whole percent rounded half up ("0.5 %" is "1 %", "99.5 %" is "> 99 %").
+
+A percentile ("better than 83 % of ranked players") is a count, not a prediction: it is
+rounded *down*, so the claim is never overstated, and may be 0 or 100.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+
+from ratings.engine.errors import InvalidParameterError
+
+__all__ = ["format_percentile", "format_probability", "probability_percent"]
+
+
+def _fraction(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise InvalidParameterError(f"{name} must be between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def probability_percent(p: float) -> int:
+    """The whole percent shown for ``p``, kept in 1..99 (``"< 1"`` is 1, ``"> 99"`` is 99).
+
+    Use :func:`format_probability` for the text; this is its number, for sorting or a bar.
+    """
+    # round half up; 100 p is exact enough here (p is a probability, not a count)
+    whole = math.floor(_fraction("probability", p) * 100.0 + 0.5)
+    return min(max(whole, 1), 99)
+
+
+def format_probability(p: float, *, space: str = " ") -> str:
+    """``p`` as a player reads it: ``"< 1 %"``, ``"2 %"`` … ``"99 %"``, ``"> 99 %"``.
+
+    ``space`` goes between the number and ``%`` (``"\\u202f"`` for a narrow no-break space).
+    """
+    whole = math.floor(_fraction("probability", p) * 100.0 + 0.5)
+    if whole >= 100:
+        return f"> 99{space}%"
+    if whole <= 0:
+        return f"< 1{space}%"
+    return f"{whole}{space}%"
+
+
+def format_percentile(fraction: float, *, space: str = " ") -> str:
+    """A percentile fraction in ``[0, 1]`` as a whole percent rounded down: 0.8371 is "83 %".
+
+    (``1e-9`` absorbs float error such as ``0.29 * 100 = 28.999…``; a share of fewer than a
+    billion players is never that close to a whole percent otherwise.)
+    """
+    return f"{math.floor(_fraction('percentile', fraction) * 100.0 + 1e-9)}{space}%"
