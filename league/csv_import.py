@@ -18,7 +18,7 @@ from typing import IO, Any
 from django.db import transaction
 
 from league.csv_format import ResultRow, RowError, iter_results
-from league.event_store.bulk import BulkAppender, NewMatch
+from league.event_store.bulk import BulkAppender
 from league.models import League, Player
 from league.player_names import PlayerDirectory
 
@@ -131,17 +131,15 @@ def import_results(
                 report.add_error(pair)
                 observe(item.line, "error", pair.message)
                 continue
-            appender.add(
-                NewMatch(
-                    player_a=pair[0],
-                    player_b=pair[1],
-                    score_a=item.score_a,
-                    played=item.played,
-                    points=item.points,
-                    note=item.note,
-                    idempotency_key=item.key,
-                    ref=item.line,
-                )
+            appender.add_values(
+                pair[0],
+                pair[1],
+                item.score_a,
+                item.played,
+                item.points,
+                item.note,
+                item.key,
+                item.line,
             )
         appender.flush()
         for line, message in appender.result.errors:

@@ -117,3 +117,22 @@ def free_slug(league: League, name: str) -> str:
     while slug in taken:
         slug, counter = f"{base}-{counter}", counter + 1
     return slug
+
+
+class FreeSlugs:
+    """``free_slug`` for many new players of one league: the league's slugs are read once.
+
+    Each slug handed out is taken at once, so two new players never share one. Use under
+    the league lock (nothing else may add players meanwhile).
+    """
+
+    def __init__(self, league: League) -> None:
+        self.taken = set(Player.objects.filter(league=league).values_list("slug", flat=True))
+
+    def take(self, name: str) -> str:
+        base = (slugify(name) or "player")[: SLUG_MAX - 10]
+        slug, counter = base, 2
+        while slug in self.taken:
+            slug, counter = f"{base}-{counter}", counter + 1
+        self.taken.add(slug)
+        return slug

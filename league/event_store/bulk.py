@@ -7,13 +7,15 @@ keeps the same guarantees with batches:
 - it takes the league lock (``event_store.lock_league``) once and holds it for the whole
   transaction, so the new events get one contiguous range of ``seq`` numbers;
 - each result is checked with the write services' own rules (``league.validation``);
-- each result becomes a ``MatchRecorded`` fact, stored through the event store's own
-  mapping of facts to columns (``store.COLUMNS_OF``); idempotency keys are looked up a
-  batch at a time (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys
-  certainly new): a key already stored with the same content (``Fact.content_key``) is
-  skipped, with other content it is an error;
-- registrations create their players through ``store.apply_to_players`` and are inserted
-  with ``bulk_create``, matches with one prepared multi-row INSERT per batch (see
+- each result is stored in the columns the event store maps a ``MatchRecorded`` fact to
+  (``store.COLUMNS_OF``), its row built straight from the checked values (no fact per
+  row: a file has millions); idempotency keys are looked up a batch at a time
+  (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys certainly
+  new): a key already stored with the same content (``Fact.content_key``, the fact built
+  for the comparison) is skipped, with other content it is an error;
+- registrations are collected and written per batch: their players with one
+  ``bulk_create`` (slugs from ``player_names.FreeSlugs``, read once), their events with
+  another, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
   whose ``events`` streams the stored facts (``AppendedFacts``).
 
@@ -25,9 +27,11 @@ from __future__ import annotations
 
 import datetime as dt
 import operator
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import chain
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -38,7 +42,7 @@ from league.event_store import store as event_store
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import Fact, MatchRecorded, PlayerRegistered
 from league.models import Event, League, Player
-from league.player_names import NAME_MAX, clean_name
+from league.player_names import NAME_MAX, FreeSlugs, clean_name
 from league.validation import (
     Errors,
     check_active,
@@ -53,6 +57,8 @@ from league.validation import (
 
 # Rows per INSERT statement batch.
 BATCH_SIZE = 2000
+# Rows per statement of a batch on SQLite (one VALUES list each).
+MAX_ROWS_PER_STATEMENT = 500
 
 Observer = Callable[[Any, str, str], None]
 
@@ -102,16 +108,35 @@ def _messages(errors: Errors) -> str:
     return "; ".join(texts)
 
 
-@dataclass(slots=True)
-class _Pending:
-    """A checked result waiting for its batch: its fact and the circumstances of its row."""
+#: A checked result waiting for its batch, a plain tuple (one per row of a file):
+#: (player_a, player_b, score_a, played_at, points, note, date_only, idempotency_key, ref).
+#: The players may be new ones whose rows the batch creates first.
+_Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any]
 
-    fact: MatchRecorded
-    player_a: Player
-    player_b: Player
-    date_only: bool
-    idempotency_key: str | None
-    ref: Any
+#: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
+_MATCH_VALUES = (
+    "player_a_id",
+    "player_b_id",
+    "score_a",
+    "played_at",
+    "points",
+    "note",
+    "replaces_id",
+    "reason",
+)
+
+
+def _fact_of(pending: _Pending) -> MatchRecorded:
+    """The fact a pending result states (built only to compare it with a stored one)."""
+    player_a, player_b, score, played_at, points, note = pending[:6]
+    return MatchRecorded(
+        player_a_id=player_a.pk,
+        player_b_id=player_b.pk,
+        score_a=score,
+        played_at=played_at,
+        points=points,
+        note=note,
+    )
 
 
 class AppendedFacts:
@@ -145,8 +170,8 @@ class _PreparedInsert:
     and the key; the constant values (league, kind, recorder, the moment of recording,
     fields the kind leaves empty) are taken from the model once through the ORM's own
     preparation; per row only the values that change are read from the fact (one
-    ``attrgetter`` call) and adapted (dates and decimals through a cache: a file repeats
-    them).
+    ``attrgetter`` call), or given in the mapping's order (``row_of_values``), and adapted
+    (dates and decimals through a cache: a file repeats them).
     """
 
     def __init__(self, league: League, recorded_by: Any, kind: type[Fact]) -> None:
@@ -166,7 +191,8 @@ class _PreparedInsert:
         self.constants = tuple(
             f.get_db_prep_save(f.pre_save(template, True), self.connection) for f in constant
         )
-        self.values_of = operator.attrgetter(*(name for _column, name in mapping))
+        self.names = tuple(name for _column, name in mapping)
+        self.values_of = operator.attrgetter(*self.names)
         # (position in the row, field, cache of adapted values) of the columns to adapt.
         self.adapted = [
             (position, by_attname[column], {})
@@ -177,9 +203,22 @@ class _PreparedInsert:
         columns = ", ".join(self.connection.ops.quote_name(f.column) for f in ordered)
         marks = ", ".join(["%s"] * len(ordered))
         self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        # On SQLite, many rows per statement: one VALUES list of up to ``rows_per_statement``
+        # rows (within the connection's limit of parameters), each size prepared once.
+        self.width = len(ordered)
+        self.rows_per_statement = 1
+        if self.connection.vendor == "sqlite":
+            self.connection.ensure_connection()
+            limit = self.connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+            self.rows_per_statement = max(1, min(MAX_ROWS_PER_STATEMENT, limit // self.width))
+        self._statements: dict[int, str] = {}
 
     def row(self, seq: int, key: str | None, fact: Fact) -> list[Any]:
-        row = [seq, key, *self.values_of(fact), *self.constants]
+        return self.row_of_values(seq, key, self.values_of(fact))
+
+    def row_of_values(self, seq: int, key: str | None, values: tuple[Any, ...]) -> list[Any]:
+        """The row of a fact whose attributes ``self.names`` have ``values``."""
+        row = [seq, key, *values, *self.constants]
         for position, column, cache in self.adapted:
             value = row[position]
             if value is not None:
@@ -192,9 +231,26 @@ class _PreparedInsert:
         return row
 
     def execute(self, rows: list[list[Any]]) -> None:
-        if rows:
-            with self.connection.cursor() as cursor:
+        if not rows:
+            return
+        per = self.rows_per_statement
+        with self.connection.cursor() as cursor:
+            if per == 1:
                 cursor.executemany(self.sql, rows)
+                return
+            for start in range(0, len(rows), per):
+                chunk = rows[start : start + per]
+                cursor.execute(self._statement(len(chunk)), list(chain.from_iterable(chunk)))
+
+    def _statement(self, count: int) -> str:
+        """The INSERT of ``count`` rows."""
+        sql = self._statements.get(count)
+        if sql is None:
+            row = "(" + ", ".join(["%s"] * self.width) + ")"
+            sql = self._statements[count] = self.sql.partition(" VALUES ")[0] + (
+                " VALUES " + ", ".join([row] * count)
+            )
+        return sql
 
 
 class _Memo:
@@ -283,13 +339,16 @@ class BulkAppender:
         self._next_seq = event_store.next_seq(league)
         self._pending: list[_Pending] = []
         self._insert: _PreparedInsert | None = None
-        self._registrations: list[Event] = []
+        self._registrations: list[tuple[int, Player]] = []
+        self._slugs: FreeSlugs | None = None
+        self._register_insert: _PreparedInsert | None = None
         self._closed = False
         # The same played value or score is checked once per import (the checks are pure
         # functions of the value, the league and the moment of the import).
         self._score = _Memo(self._parse_score)
         self._played_at = _Memo(self._parse_played_at)
         self._check_when = _Memo(self._check_played_at)
+        self._points = _Memo(self._parse_points)
         self._keys = _KeyFilter()
         stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
         for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
@@ -297,34 +356,53 @@ class BulkAppender:
 
     # --- players -----------------------------------------------------------------------
     def register_player(self, display_name: str) -> Player:
-        """Create a player and queue its ``player_registered`` event (no idempotency key)."""
+        """A new player, and its ``player_registered`` event (no idempotency key), queued.
+
+        The player's row is created with the next batch (one ``bulk_create`` for all the
+        batch's new players, before its results): until then it has no id, and results
+        naming it wait in the same batch.
+        """
         name = clean_name(display_name)
         if not name or len(name) > NAME_MAX:
             raise ValueError(f"A player name must have 1 to {NAME_MAX} characters: {name!r}.")
-        fact, player = event_store.apply_to_players(
-            self.league, PlayerRegistered(player_id=None, display_name=name)
-        )
-        self._registrations.append(
-            Event(
-                league=self.league,
-                seq=self._take_seq(),
-                recorded_by=self.recorded_by,
-                **event_store.row_fields(fact),
-            )
-        )
+        if self._slugs is None:
+            self._slugs = FreeSlugs(self.league)
+        player = Player(league=self.league, display_name=name, slug=self._slugs.take(name))
+        self._registrations.append((self._take_seq(), player))
         self.result.players_registered.append(name)
-        assert player is not None
         return player
 
     # --- matches -----------------------------------------------------------------------
     def add(self, match: NewMatch) -> None:
         """Check one result with the services' rules and queue it for the next batch."""
+        self.add_values(
+            match.player_a,
+            match.player_b,
+            match.score_a,
+            match.played,
+            match.points,
+            match.note,
+            match.idempotency_key,
+            match.ref,
+        )
+
+    def add_values(
+        self,
+        player_a: Player,
+        player_b: Player,
+        score_a: Decimal | str,
+        played: dt.date | dt.datetime,
+        points: str = "",
+        note: str = "",
+        idempotency_key: str | None = None,
+        ref: Any = None,
+    ) -> None:
+        """``add`` with a ``NewMatch``'s fields as arguments (no object per result)."""
         errors = Errors()
-        score, score_error = self._score(match.score_a)
-        when, when_error = self._played_at(match.played)
-        points = parse_points(match.points, errors)
-        key = clean_key(match.idempotency_key, errors)
-        player_a, player_b = match.player_a, match.player_b
+        score, score_error = self._score(score_a)
+        when, when_error = self._played_at(played)
+        points, points_error = self._points(points)
+        key = clean_key(idempotency_key, errors)
         for name, player in (("player_a", player_a), ("player_b", player_b)):
             if player.league_id != self._league_id:
                 errors.add(
@@ -333,23 +411,19 @@ class BulkAppender:
                     "other_league",
                     player=player.display_name,
                 )
-        check_opponents(player_a, player_b, errors)
-        if errors or score_error or when_error:
-            message = "; ".join(m for m in (score_error, when_error, _messages(errors)) if m)
-            self._error(match.ref, message)
+        # (A new player has no id until its batch is written: it is the same object.)
+        if player_a is player_b or (player_a.id is not None and player_a.id == player_b.id):
+            check_opponents(player_a, player_a, errors)
+        if errors or score_error or when_error or points_error:
+            messages = (score_error, when_error, points_error, _messages(errors))
+            message = "; ".join(m for m in messages if m)
+            self._error(ref, message)
             if self.observer is not None:
-                self.observer(match.ref, "error", message)
+                self.observer(ref, "error", message)
             return
-        fact = MatchRecorded(
-            player_a_id=player_a.id,
-            player_b_id=player_b.id,
-            score_a=score,  # type: ignore[arg-type]
-            played_at=when[0],  # type: ignore[index]
-            points=points,
-            note=match.note.strip(),
-        )
+        played_at, date_only = when  # type: ignore[misc]
         self._pending.append(
-            _Pending(fact, player_a, player_b, when[1], key, match.ref)  # type: ignore[index]
+            (player_a, player_b, score, played_at, points, note.strip(), date_only, key, ref)  # type: ignore[arg-type]
         )
         if len(self._pending) >= self.batch_size:
             self.flush()
@@ -358,53 +432,60 @@ class BulkAppender:
         """Resolve the queued results' keys and insert the batch."""
         pending, self._pending = self._pending, []
         if self._registrations:
-            Event.objects.bulk_create(self._registrations)
-            self._registrations = []
+            self._register()
         may_exist = self._keys.may_contain
         stored = event_store.stored_facts_by_key(
-            self.league,
-            [
-                m.idempotency_key
-                for m in pending
-                if m.idempotency_key and may_exist(m.idempotency_key)
-            ],
+            self.league, [m[7] for m in pending if m[7] and may_exist(m[7])]
         )
+        if self._insert is None:
+            self._insert = _PreparedInsert(self.league, self.recorded_by, MatchRecorded)
+            # The rows below are built in this order.
+            assert self._insert.names == _MATCH_VALUES, self._insert.names
+        row_of = self._insert.row_of_values
+        check_when = self._check_when
         rows: list[list[Any]] = []
         outcomes: list[tuple[Any, str, str]] = []
         in_batch: dict[str, _Pending] = {}
         for match in pending:
-            key = match.idempotency_key
+            player_a, player_b, score, played_at, points, note, date_only, key, ref = match
             if key:
-                earlier = in_batch.get(key) or stored.get(key)
+                earlier = in_batch.get(key)
                 if earlier is not None:
-                    earlier_fact = earlier.fact if isinstance(earlier, _Pending) else earlier[1]
-                    if earlier_fact.content_key() == match.fact.content_key():
+                    if _fact_of(earlier).content_key() == _fact_of(match).content_key():
                         self.result.skipped += 1
-                        outcomes.append((match.ref, "skipped", "already recorded"))
+                        outcomes.append((ref, "skipped", "already recorded"))
                     else:
-                        message = self._conflict(key, earlier)
-                        self._error(match.ref, message)
-                        outcomes.append((match.ref, "error", message))
+                        message = self._conflict(key, None)
+                        self._error(ref, message)
+                        outcomes.append((ref, "error", message))
+                    continue
+                earlier_stored = stored.get(key)
+                if earlier_stored is not None:
+                    if earlier_stored[1].content_key() == _fact_of(match).content_key():
+                        self.result.skipped += 1
+                        outcomes.append((ref, "skipped", "already recorded"))
+                    else:
+                        message = self._conflict(key, earlier_stored)
+                        self._error(ref, message)
+                        outcomes.append((ref, "error", message))
                     continue
                 in_batch[key] = match
                 self._keys.add(key)
             # Like record_match: a repeated submission is not checked again, a new one is
             # checked against the players' state and the clock now, under the lock.
-            errors = Errors()
-            check_active(match.player_a, match.player_b, errors)
-            when_error = self._check_when((match.fact.played_at, match.date_only))
-            if errors or when_error:
+            when_error = check_when((played_at, date_only))
+            if when_error or not (player_a.active and player_b.active):
+                errors = Errors()
+                check_active(player_a, player_b, errors)
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)
-                self._error(match.ref, message)
-                outcomes.append((match.ref, "error", message))
+                self._error(ref, message)
+                outcomes.append((ref, "error", message))
                 continue
-            if self._insert is None:
-                self._insert = _PreparedInsert(self.league, self.recorded_by, MatchRecorded)
-            rows.append(self._insert.row(self._take_seq(), key, match.fact))
+            values = (player_a.id, player_b.id, score, played_at, points, note, None, "")
+            rows.append(row_of(self._take_seq(), key, values))
             self.result.appended += 1
-            outcomes.append((match.ref, "recorded", ""))
-        if self._insert is not None:
-            self._insert.execute(rows)
+            outcomes.append((ref, "recorded", ""))
+        self._insert.execute(rows)
         if self.observer is not None:
             for outcome in outcomes:
                 self.observer(*outcome)
@@ -426,6 +507,20 @@ class BulkAppender:
         return self.result
 
     # --- internals ---------------------------------------------------------------------
+    def _register(self) -> None:
+        """Create the queued new players (one ``bulk_create``) and insert their events."""
+        registrations, self._registrations = self._registrations, []
+        Player.objects.bulk_create([player for _seq, player in registrations])
+        if self._register_insert is None:
+            self._register_insert = _PreparedInsert(self.league, self.recorded_by, PlayerRegistered)
+        rows = []
+        for seq, player in registrations:
+            if player.pk is None:  # a backend that cannot return the new ids
+                player.pk = Player.objects.get(league=self.league, slug=player.slug).pk
+            fact = PlayerRegistered(player_id=player.pk, display_name=player.display_name)
+            rows.append(self._register_insert.row(seq, None, fact))
+        self._register_insert.execute(rows)
+
     def _take_seq(self) -> int:
         seq = self._next_seq
         if self.result.first_seq is None:
@@ -438,6 +533,11 @@ class BulkAppender:
         errors = Errors()
         return parse_score(value, errors), _messages(errors)
 
+    @staticmethod
+    def _parse_points(value: Any) -> tuple[str, str]:
+        errors = Errors()
+        return parse_points(value, errors), _messages(errors)
+
     def _parse_played_at(self, value: Any) -> tuple[tuple[dt.datetime, bool] | None, str]:
         errors = Errors()
         return parse_played_at(self.league, value, errors), _messages(errors)
@@ -447,8 +547,10 @@ class BulkAppender:
         check_played_at(self.league, *when, errors, "played_at")
         return _messages(errors)
 
-    def _conflict(self, key: str, earlier: _Pending | tuple[int, Fact]) -> str:
-        if isinstance(earlier, _Pending) or earlier[0] >= (self.result.first_seq or self._next_seq):
+    def _conflict(self, key: str, earlier: tuple[int, Fact] | None) -> str:
+        """The message for ``key`` reused with other content (``earlier``: the stored event's
+        seq and fact, None for a row of this batch)."""
+        if earlier is None or earlier[0] >= (self.result.first_seq or self._next_seq):
             return f"id {key!r} is used by an earlier row of this file with a different result"
         seq, fact = earlier
         return " ".join(event_store.idempotency_conflict(key, seq, fact.kind).messages)
