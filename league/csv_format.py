@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO
 
-from league.control_characters import ALLOWED, first_control_character
+from league.control_characters import CONTROL_CHARACTER, first_control_character
 from league.csv_safety import restore
 from league.scores import EN_DASH, parse_score_text, points_score
 
@@ -295,7 +295,7 @@ def _check_row(
     problems: list[str] = []
     # Almost every row has no control character: one search over the whole row says so
     # (the cells are then described one by one only when the row holds one).
-    if _CONTROL.search("".join(row)) is not None:
+    if CONTROL_CHARACTER.search("".join(row)) is not None:
         indexes = (i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points)
         _control_problems(row, problems, indexes)
     if problems:
@@ -350,19 +350,6 @@ def _check_row(
         note=restore(row[i_note].strip()) if i_note is not None else "",
         key=key or None,
     )
-
-
-#: The characters ``first_control_character`` reports: category Cc (U+0000 to U+001F and
-#: U+007F to U+009F) but for a tab and the line breaks.
-_CONTROL = re.compile(
-    "["
-    + "".join(
-        re.escape(chr(code))
-        for code in (*range(0x20), *range(0x7F, 0xA0))
-        if chr(code) not in ALLOWED
-    )
-    + "]"
-)
 
 
 def _control_problems(row: list[str], problems: list[str], indexes: tuple[int | None, ...]) -> None:

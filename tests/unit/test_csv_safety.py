@@ -66,3 +66,19 @@ def test_control_characters_are_found_and_described(text, found):
 @pytest.mark.parametrize("text", ["", "Ann", "two\twords", "line\nbreak\r\n", "\u00e9\u00b2\u2013"])
 def test_tabs_line_breaks_and_printable_text_pass(text):
     assert first_control_character(text) is None
+
+
+def test_the_control_character_pattern_is_unicodes_cc_category_but_tabs_and_line_breaks():
+    import sys
+    import unicodedata
+
+    from league.control_characters import ALLOWED, CONTROL_CHARACTER
+
+    found = {chr(c) for c in range(sys.maxunicode + 1) if CONTROL_CHARACTER.match(chr(c))}
+    expected = {
+        chr(c)
+        for c in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(c)) == "Cc" and chr(c) not in ALLOWED
+    }
+    assert found == expected
+    assert len(found) == 62
