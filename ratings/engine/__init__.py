@@ -1,9 +1,11 @@
 """The pure Glicko-2 engine: parameters, rating periods, one-period update, fold, prediction,
+the first-named side's advantage and margins (ADVANTAGE.md), the Glicko and Elo yardsticks,
 and matches with sides (teams, multi-side games) rated individually (see TEAMS.md).
 
 No Django here: plain dataclasses and NumPy arrays in, plain dataclasses and arrays out.
 """
 
+from ratings.engine.advantage import margin_score, outcome_scores
 from ratings.engine.errors import ConvergenceError, InvalidParameterError, MatchBeforeAnchorError
 from ratings.engine.fold import FoldResult, History, MatchArrays, fold, state_before
 from ratings.engine.glicko2 import PeriodGames, PeriodOutcome, apply, rate_period, rate_player
@@ -14,6 +16,7 @@ from ratings.engine.side_fold import fold_sides
 from ratings.engine.sides import SideMatches, places_from_score
 from ratings.engine.state import RatingState, grown_rd
 from ratings.engine.teams import DEFAULT_METHOD, METHODS, TeamMethod, rate_sides_period
+from ratings.engine.yardsticks import GlickoParams, glicko_fold, score_yardsticks
 
 __all__ = [
     "DEFAULT_METHOD",
@@ -21,6 +24,7 @@ __all__ = [
     "ConvergenceError",
     "FoldResult",
     "Glicko2Params",
+    "GlickoParams",
     "History",
     "InvalidParameterError",
     "MatchArrays",
@@ -35,12 +39,16 @@ __all__ = [
     "brier",
     "fold",
     "fold_sides",
+    "glicko_fold",
     "grown_rd",
     "log_loss",
+    "margin_score",
+    "outcome_scores",
     "places_from_score",
     "rate_period",
     "rate_player",
     "rate_sides_period",
+    "score_yardsticks",
     "state_before",
     "win_probability",
 ]

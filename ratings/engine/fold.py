@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ratings.engine.advantage import game_advantage, outcome_scores
 from ratings.engine.errors import InvalidParameterError
 from ratings.engine.glicko2 import PeriodGames, PeriodOutcome, apply, rate_period
 from ratings.engine.params import Glicko2Params
@@ -25,15 +26,25 @@ __all__ = ["FoldResult", "History", "MatchArrays", "fold", "state_before"]
 
 @dataclass(frozen=True)
 class MatchArrays:
-    """Matches as parallel arrays, in any order: period index, players, first player's score."""
+    """Matches as parallel arrays, in any order: period index, players, first player's score.
+
+    Optional, one entry per match: ``neutral`` (the first-named side has no advantage there)
+    and ``margin`` (the first-named side's points minus the opponent's, NaN when unknown),
+    read only when ``Glicko2Params.advantage`` / ``margin_scale`` turn them on.
+    """
 
     period: IntArray
     player_a: IntArray
     player_b: IntArray
     score_a: FloatArray
+    neutral: npt.NDArray[np.bool_] | None = None
+    margin: FloatArray | None = None
 
     def __post_init__(self) -> None:
-        arrays = [np.asarray(getattr(self, f.name)) for f in fields(self)]
+        arrays = [
+            np.asarray(getattr(self, name))
+            for name in ("period", "player_a", "player_b", "score_a")
+        ]
         if any(x.ndim != 1 for x in arrays) or len({x.size for x in arrays}) != 1:
             raise InvalidParameterError(
                 "period, player_a, player_b and score_a must be 1-D arrays of the same length"
@@ -45,8 +56,16 @@ class MatchArrays:
         object.__setattr__(self, "player_a", a.astype(np.int64, copy=False))
         object.__setattr__(self, "player_b", b.astype(np.int64, copy=False))
         object.__setattr__(self, "score_a", s.astype(np.float64, copy=False))
-        # Validates players and scores once for the whole league.
-        PeriodGames(self.player_a, self.player_b, self.score_a)
+        if self.margin is not None:
+            margin = np.asarray(self.margin, dtype=np.float64)
+            if margin.shape != self.period.shape:
+                raise InvalidParameterError("margin must have one entry per match")
+            if np.any(np.isinf(margin)):
+                raise InvalidParameterError("a margin must be finite (or NaN when unknown)")
+            object.__setattr__(self, "margin", margin)
+        # Validates players, scores and neutral flags once for the whole league.
+        games = PeriodGames(self.player_a, self.player_b, self.score_a, self.neutral)
+        object.__setattr__(self, "neutral", games.neutral)
 
     def __len__(self) -> int:
         return int(self.period.size)
@@ -54,8 +73,24 @@ class MatchArrays:
     def take(self, index: npt.NDArray[Any]) -> MatchArrays:
         """The matches at ``index`` (a boolean mask or positions)."""
         return MatchArrays(
-            self.period[index], self.player_a[index], self.player_b[index], self.score_a[index]
+            self.period[index],
+            self.player_a[index],
+            self.player_b[index],
+            self.score_a[index],
+            None if self.neutral is None else self.neutral[index],
+            None if self.margin is None else self.margin[index],
         )
+
+    def outcome(self, params: Glicko2Params) -> FloatArray | None:
+        """The scores the update uses under ``params``' margin mapping, or None when it is off
+        (no ``margin_scale``, or no margins): the plain results are used."""
+        if params.margin_scale is None or self.margin is None:
+            return None
+        return outcome_scores(self.score_a, self.margin, params.margin_scale)
+
+    def advantage(self, advantage: float) -> FloatArray:
+        """Per match, the first-named side's advantage in rating points (0 where neutral)."""
+        return game_advantage(len(self), self.neutral, advantage)
 
 
 @dataclass(frozen=True)
@@ -204,6 +239,12 @@ def fold(
     order = np.argsort(matches.period, kind="stable")
     period = matches.period[order]
     a, b, s = matches.player_a[order], matches.player_b[order], matches.score_a[order]
+    neutral = None
+    if params.advantage != 0.0 and matches.neutral is not None:
+        neutral = matches.neutral[order]
+    update_scores = matches.outcome(params)
+    if update_scores is not None:
+        update_scores = update_scores[order]
     played, starts = np.unique(period, return_index=True)
     ends = np.append(starts[1:], period.size) if period.size else starts
 
@@ -212,7 +253,13 @@ def fold(
     reported = 0
     parts: list[History] = []
     for p, start, end in zip(played.tolist(), starts.tolist(), ends.tolist(), strict=True):
-        games = PeriodGames(a[start:end], b[start:end], s[start:end])
+        games = PeriodGames(
+            a[start:end],
+            b[start:end],
+            s[start:end],
+            None if neutral is None else neutral[start:end],
+            None if update_scores is None else update_scores[start:end],
+        )
         outcome = rate_period(state, games, params, p)
         apply(state, outcome)
         parts.append(History.from_outcome(outcome))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ratings.engine.errors import ConvergenceError, InvalidParameterError
 from ratings.engine.params import CENTRE, SCALE, Glicko2Params
@@ -61,13 +62,33 @@ def expectation(x: FloatArray) -> tuple[FloatArray, FloatArray]:
 
 @dataclass(frozen=True)
 class PeriodGames:
-    """The games of one period: ``score_a`` (1, 0.5 or 0) is the first-named player's score."""
+    """The games of one period: ``score_a`` (1, 0.5 or 0) is the first-named player's score.
+
+    Optional, off by default: ``neutral`` flags games where the first-named side has no
+    advantage (read only when ``Glicko2Params.advantage`` is not 0); ``outcome`` is the score
+    in [0, 1] the update uses instead of ``score_a`` (the margin mapping), while wins, draws and
+    losses are still counted from ``score_a``.
+    """
 
     player_a: IntArray
     player_b: IntArray
     score_a: FloatArray
+    neutral: npt.NDArray[np.bool_] | None = None
+    outcome: FloatArray | None = None
 
     def __post_init__(self) -> None:
+        if self.neutral is not None:
+            flags = np.asarray(self.neutral)
+            if flags.shape != np.shape(self.player_a) or flags.dtype != np.bool_:
+                raise InvalidParameterError("neutral must be a boolean array, one flag per game")
+            object.__setattr__(self, "neutral", flags)
+        if self.outcome is not None:
+            outcome = np.asarray(self.outcome, dtype=np.float64)
+            if outcome.shape != np.shape(self.player_a):
+                raise InvalidParameterError("outcome must have one score per game")
+            if not np.all((outcome >= 0.0) & (outcome <= 1.0)):
+                raise InvalidParameterError("outcome scores must be in [0, 1]")
+            object.__setattr__(self, "outcome", outcome)
         a = np.asarray(self.player_a)
         b = np.asarray(self.player_b)
         s = np.asarray(self.score_a)
@@ -275,6 +296,15 @@ def rate_period(
     # play many games, and the same opponent several times). Each game is seen from both
     # sides: the first-named player against b, scoring s; the second against a, scoring 1 - s.
     mu_diff = mu_all[a] - mu_all[b]
+    if params.advantage != 0.0:
+        # The first-named side's advantage h' = h / 173.7178 (ADVANTAGE.md): a's opponent's mu
+        # is lowered by h', b's opponent's mu raised by h'; neutral games have none.
+        if games.neutral is None:
+            mu_diff = mu_diff + params.advantage / SCALE
+        else:
+            mu_diff = mu_diff + np.where(games.neutral, 0.0, params.advantage / SCALE)
+    if games.outcome is not None:
+        s = games.outcome  # the margin mapping's scores (counts above used score_a)
     g_a, g_b = g_all[a], g_all[b]
     v_inverse = np.zeros(n)
     improvement_all = np.zeros(n)

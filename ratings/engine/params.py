@@ -37,6 +37,11 @@ class Glicko2Params:
 
     ``max_rd`` caps every RD after every period (the doc's RD ceiling); ``volatility_ceiling``
     and ``rating_floor`` are optional guards, off by default.
+
+    ``advantage`` (rating points, default 0: off) is the first-named side's advantage in every
+    game not marked neutral; ``margin_scale`` (points, default None: off) maps a game's points
+    margin to a score in [0, 1] (see ``ratings/engine/ADVANTAGE.md``). Both deviate from the
+    paper and leave every number bit-identical when off.
     """
 
     tau: float = 0.5
@@ -48,6 +53,8 @@ class Glicko2Params:
     rating_floor: float | None = None
     epsilon: float = 1e-6
     max_iterations: int = 1000
+    advantage: float = 0.0
+    margin_scale: float | None = None
 
     def __post_init__(self) -> None:
         _positive("tau", self.tau)
@@ -74,6 +81,9 @@ class Glicko2Params:
                     f"rating_floor ({self.rating_floor!r}) must not be above "
                     f"initial_rating ({self.initial_rating!r})"
                 )
+        _number("advantage", self.advantage)
+        if self.margin_scale is not None:
+            _positive("margin_scale", self.margin_scale)
         iterations = self.max_iterations
         if isinstance(iterations, bool) or not isinstance(iterations, Integral):
             raise InvalidParameterError(f"max_iterations must be an integer, got {iterations!r}")

@@ -31,12 +31,22 @@ PROBABILITY_CLIP = 1e-15
 
 
 def win_probability_array(
-    rating_a: ArrayLike, rd_a: ArrayLike, rating_b: ArrayLike, rd_b: ArrayLike
+    rating_a: ArrayLike,
+    rd_a: ArrayLike,
+    rating_b: ArrayLike,
+    rd_b: ArrayLike,
+    advantage: ArrayLike = 0.0,
 ) -> FloatArray:
-    """Vectorised :func:`win_probability` (an expected score: a draw counts as half a win)."""
-    mu_diff = (
-        np.asarray(rating_a, dtype=np.float64) - np.asarray(rating_b, dtype=np.float64)
-    ) / SCALE
+    """Vectorised :func:`win_probability` (an expected score: a draw counts as half a win).
+
+    ``advantage`` (rating points, per pairing or one for all) is A's advantage (ADVANTAGE.md):
+    ``g(sqrt(phi_A^2 + phi_B^2)) (mu_A + h / 173.7178 - mu_B)`` in the exponent.
+    """
+    diff = np.asarray(rating_a, dtype=np.float64) - np.asarray(rating_b, dtype=np.float64)
+    shift = np.asarray(advantage, dtype=np.float64)
+    if np.any(shift != 0.0):
+        diff = diff + shift
+    mu_diff = diff / SCALE
     phi_a = np.asarray(rd_a, dtype=np.float64) / SCALE
     phi_b = np.asarray(rd_b, dtype=np.float64) / SCALE
     x = g(np.sqrt(phi_a * phi_a + phi_b * phi_b)) * mu_diff
@@ -45,9 +55,11 @@ def win_probability_array(
     return result
 
 
-def win_probability(rating_a: float, rd_a: float, rating_b: float, rd_b: float) -> float:
-    """Probability that A beats B, from both ratings and both RDs."""
-    return float(win_probability_array(rating_a, rd_a, rating_b, rd_b))
+def win_probability(
+    rating_a: float, rd_a: float, rating_b: float, rd_b: float, advantage: float = 0.0
+) -> float:
+    """Probability that A beats B, from both ratings and both RDs (and A's advantage)."""
+    return float(win_probability_array(rating_a, rd_a, rating_b, rd_b, advantage))
 
 
 def log_loss_array(p: ArrayLike, s: ArrayLike) -> FloatArray:

@@ -113,8 +113,15 @@ def metrics(p: FloatArray, s: FloatArray, bins: int = CALIBRATION_BINS) -> Metri
     )
 
 
-def match_predictions(matches: MatchArrays, history: History, n_players: int) -> FloatArray:
-    """Each match's prediction from the players' start-of-period ratings in ``history``."""
+def match_predictions(
+    matches: MatchArrays, history: History, n_players: int, advantage: float = 0.0
+) -> FloatArray:
+    """Each match's prediction from the players' start-of-period ratings in ``history``.
+
+    ``advantage`` (rating points) goes to the first-named side of every match not marked
+    neutral in ``matches.neutral``. Any history with ``rating_before``/``rd_before`` works:
+    the Glicko-2 fold's, or the Glicko yardstick's (:mod:`ratings.engine.yardsticks`).
+    """
     keys = history.period * n_players + history.player
     rows_a = np.searchsorted(keys, matches.period * n_players + matches.player_a)
     rows_b = np.searchsorted(keys, matches.period * n_players + matches.player_b)
@@ -130,14 +137,23 @@ def match_predictions(matches: MatchArrays, history: History, n_players: int) ->
         history.rd_before[rows_a],
         history.rating_before[rows_b],
         history.rd_before[rows_b],
+        matches.advantage(advantage) if advantage != 0.0 else 0.0,
     )
 
 
 def elo_predictions(
-    matches: MatchArrays, n_players: int, ks: Sequence[float] = ELO_K_GRID
+    matches: MatchArrays,
+    n_players: int,
+    ks: Sequence[float] = ELO_K_GRID,
+    advantage: float = 0.0,
 ) -> FloatArray:
-    """Plain Elo predictions for each K in ``ks`` at once: array of shape (len(ks), matches)."""
+    """Plain Elo predictions for each K in ``ks`` at once: array of shape (len(ks), matches).
+
+    ``expected = 1 / (1 + 10^((r_b - r_a - h) / 400))`` with ``h`` the first-named side's
+    advantage in rating points (0 in neutral matches); updates use the plain results.
+    """
     k = np.asarray(ks, dtype=np.float64)
+    shift = matches.advantage(advantage) if advantage != 0.0 else None
     if k.ndim != 1 or k.size == 0 or np.any(k <= 0):
         raise InvalidParameterError("Elo K factors must be a non-empty list of positive numbers")
     ratings = np.full(k.size * n_players, ELO_INITIAL)
@@ -152,7 +168,10 @@ def elo_predictions(
         a = matches.player_a[rows] + row_offset
         b = matches.player_b[rows] + row_offset
         s = matches.score_a[rows]
-        expected = 1.0 / (1.0 + 10.0 ** ((ratings[b] - ratings[a]) / 400.0))
+        gap = ratings[b] - ratings[a]
+        if shift is not None:
+            gap = gap - shift[rows]
+        expected = 1.0 / (1.0 + 10.0 ** (gap / 400.0))
         predictions[:, rows] = expected
         change = k[:, None] * (s - expected)
         ratings += np.bincount(a.ravel(), weights=change.ravel(), minlength=ratings.size)
@@ -161,10 +180,13 @@ def elo_predictions(
 
 
 def tune_elo(
-    matches: MatchArrays, n_players: int, ks: Sequence[float] = ELO_K_GRID
+    matches: MatchArrays,
+    n_players: int,
+    ks: Sequence[float] = ELO_K_GRID,
+    advantage: float = 0.0,
 ) -> tuple[float, FloatArray]:
     """The K with the lowest mean log-loss, and its predictions."""
-    grid = elo_predictions(matches, n_players, ks)
+    grid = elo_predictions(matches, n_players, ks, advantage)
     losses = log_loss_array(grid, matches.score_a[None, :]).mean(axis=1)
     best = int(np.argmin(losses))
     return float(ks[best]), grid[best]
@@ -178,12 +200,16 @@ def score_fold(
     last_period: int,
     start_state: RatingState | None = None,
 ) -> Scores:
-    """Fold the matches with ``params`` and score every match's start-of-period prediction."""
+    """Fold the matches with ``params`` and score every match's start-of-period prediction.
+
+    ``params.advantage`` enters the Glicko-2 and the Elo predictions alike; predictions are
+    always scored against the plain results (``score_a``), margins on or off.
+    """
     if len(matches) == 0:
         raise InvalidParameterError("there are no matches to score")
     result = fold(matches, n_players, params, first_period, last_period, start_state)
-    predictions = match_predictions(matches, result.history, n_players)
-    elo_k, elo = tune_elo(matches, n_players)
+    predictions = match_predictions(matches, result.history, n_players, params.advantage)
+    elo_k, elo = tune_elo(matches, n_players, advantage=params.advantage)
     results = matches.score_a
     return Scores(
         glicko2=metrics(predictions, results),

@@ -93,6 +93,7 @@ def fold_sides(
             ordered.side[rows],
             ordered.player[rows],
             ordered.place[rows],
+            None if ordered.neutral is None else ordered.neutral[start:end],
         )
         outcome = rate_sides_period(state, period_matches, params, p, method)
         apply(state, outcome)

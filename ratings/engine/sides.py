@@ -47,9 +47,18 @@ class SideMatches:
     side: IntArray
     player: IntArray
     place: IntArray
+    #: Optional, one flag per match: side 0 (the home side) has no advantage there.
+    neutral: npt.NDArray[np.bool_] | None = None
 
     def __post_init__(self) -> None:
-        arrays = {f.name: np.asarray(getattr(self, f.name)) for f in fields(self)}
+        if self.neutral is not None:
+            flags = np.asarray(self.neutral)
+            if flags.shape != np.shape(self.period) or flags.dtype != np.bool_:
+                raise InvalidParameterError("neutral must be a boolean array, one flag per match")
+            object.__setattr__(self, "neutral", flags)
+        arrays = {
+            f.name: np.asarray(getattr(self, f.name)) for f in fields(self) if f.name != "neutral"
+        }
         if any(x.ndim != 1 for x in arrays.values()):
             raise InvalidParameterError("period, match, side, player and place must be 1-D")
         rows = {arrays[name].size for name in ("match", "side", "player", "place")}
@@ -136,6 +145,7 @@ class SideMatches:
             np.repeat(np.array([0, 1], dtype=np.int64), n),
             np.concatenate([matches.player_a, matches.player_b]),
             np.concatenate([place_a, place_b]),
+            None if matches.neutral is None else matches.neutral.copy(),
         )
 
     @classmethod
@@ -173,6 +183,7 @@ class SideMatches:
             self.side[keep],
             self.player[keep],
             self.place[keep],
+            None if self.neutral is None else self.neutral[chosen],
         )
 
     def pair_scores(self) -> tuple[IntArray, IntArray, IntArray, FloatArray]:

@@ -109,12 +109,17 @@ def virtual_games(
     mu_all: FloatArray,
     phi_all: FloatArray,
     method: TeamMethod,
+    advantage: float = 0.0,
 ) -> tuple[list[VirtualGames], IntArray, FloatArray]:
     """The virtual games of ``matches`` under ``method``, from everyone's mu and phi.
 
     Returns two blocks (members of the first side of each pair, then of the second, in match
     order -- for one-vs-one exactly the engine's two passes), and, one entry per (player,
     side pair), the player and their side's score, for counting wins, draws and losses.
+
+    ``advantage`` (rating points) belongs to side 0, the home side, in every pair it is part
+    of, unless the match is neutral: its players' opponent mu is lowered by
+    ``advantage / 173.7178`` and its opponents' opponent mu raised by it (ADVANTAGE.md).
     """
     if method not in METHODS:
         raise InvalidParameterError(f"unknown team method {method!r}; use one of {METHODS}")
@@ -123,18 +128,34 @@ def virtual_games(
     sides = _sides(matches, mu_row, phi_row)
     x, y = side_pairs(sides.match)
     pair_score = score_of_places(sides.place[x], sides.place[y])
+    # Home advantage per side pair: x is side 0 (sides are numbered 0..k-1 in order).
+    shift: FloatArray | None = None
+    if advantage != 0.0:
+        home = matches.side[sides.start[x]] == 0
+        if matches.neutral is not None:
+            home &= ~matches.neutral[sides.match[x]]
+        shift = np.where(home, advantage / SCALE, 0.0)
     blocks: list[VirtualGames] = []
     counted_players: list[IntArray] = []
     counted_scores: list[FloatArray] = []
-    for me, them, score in ((x, y, pair_score), (y, x, 1.0 - pair_score)):
+    for me, them, score, sign in ((x, y, pair_score, -1.0), (y, x, 1.0 - pair_score, 1.0)):
         rows, pair = _members(sides, me)
         my_side, their_side = me[pair], them[pair]
         counted_players.append(player[rows])
         counted_scores.append(score[pair])
         if method == "per_opponent":
-            blocks.append(
-                _per_opponent(sides, player[rows], their_side, score[pair], mu_row, phi_row)
-            )
+            block = _per_opponent(sides, player[rows], their_side, score[pair], mu_row, phi_row)
+            if shift is not None:
+                opponents_per_game = sides.size[their_side]
+                game_shift = np.repeat(sign * shift[pair], opponents_per_game)
+                block = VirtualGames(
+                    block.player,
+                    block.opponent_mu + game_shift,
+                    block.opponent_phi,
+                    block.score,
+                    block.weight,
+                )
+            blocks.append(block)
             continue
         alone_them = sides.size[their_side] == 1
         # A one-player side stands for its player exactly (no rounding from sum and sqrt).
@@ -152,6 +173,8 @@ def virtual_games(
             opponent_mu = sides.mu_sum[their_side] - mates_mu
             spread = np.sqrt(sides.phi2_sum[their_side] + mates_phi2)
             opponent_phi = np.where(alone_them & alone_me, phi_row[their_first], spread)
+        if shift is not None:
+            opponent_mu = opponent_mu + sign * shift[pair]
         blocks.append(
             VirtualGames(
                 player=player[rows],
@@ -227,7 +250,7 @@ def rate_sides_period(
     phi_all = np.zeros(n)
     phi_all[players] = rd_before / SCALE
 
-    blocks, counted, scores = virtual_games(matches, mu_all, phi_all, method)
+    blocks, counted, scores = virtual_games(matches, mu_all, phi_all, method, params.advantage)
     v_inverse, improvement = _sums(blocks, mu_all, n)
     code = (scores * 2.0).astype(np.int64)
     results = np.bincount(counted * 3 + code, minlength=3 * n).reshape(n, 3)
