@@ -114,16 +114,7 @@ def _messages(errors: Errors) -> str:
 _Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any]
 
 #: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
-_MATCH_VALUES = (
-    "player_a_id",
-    "player_b_id",
-    "score_a",
-    "played_at",
-    "points",
-    "note",
-    "replaces_id",
-    "reason",
-)
+_MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
 
 
 def _fact_of(pending: _Pending) -> MatchRecorded:

@@ -186,6 +186,22 @@ class FoldResult:
     last_period: int
 
 
+def initial_state(
+    start_state: RatingState | None, n_players: int, first_period: int, params: Glicko2Params
+) -> RatingState:
+    """The state a fold from ``first_period`` starts from: ``start_state`` (a checkpoint
+    before that period) grown to ``n_players``, or every player unrated."""
+    if start_state is None:
+        return RatingState.unrated(n_players, params)
+    if start_state.n_players > n_players:
+        raise InvalidParameterError(
+            f"start_state has {start_state.n_players} players, more than n_players={n_players}"
+        )
+    if np.any(start_state.last_period >= first_period):
+        raise InvalidParameterError(f"start_state already contains period {first_period} or later")
+    return start_state.resized(n_players, params)
+
+
 def fold(
     matches: MatchArrays,
     n_players: int,
@@ -223,18 +239,7 @@ def fold(
             raise InvalidParameterError(
                 f"player indices must be in 0..{n_players - 1}, got {bottom}"
             )
-    if start_state is None:
-        state = RatingState.unrated(n_players, params)
-    else:
-        if start_state.n_players > n_players:
-            raise InvalidParameterError(
-                f"start_state has {start_state.n_players} players, more than n_players={n_players}"
-            )
-        if np.any(start_state.last_period >= first_period):
-            raise InvalidParameterError(
-                f"start_state already contains period {first_period} or later"
-            )
-        state = start_state.resized(n_players, params)
+    state = initial_state(start_state, n_players, first_period, params)
 
     order = np.argsort(matches.period, kind="stable")
     period = matches.period[order]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ratings.engine.errors import InvalidParameterError
-from ratings.engine.fold import FoldResult, History
+from ratings.engine.fold import FoldResult, History, initial_state
 from ratings.engine.glicko2 import apply
 from ratings.engine.params import Glicko2Params
 from ratings.engine.sides import SideMatches
@@ -53,18 +53,7 @@ def fold_sides(
             )
         if int(matches.player.max()) >= n_players or int(matches.player.min()) < 0:
             raise InvalidParameterError(f"player indices must be in 0..{n_players - 1}")
-    if start_state is None:
-        state = RatingState.unrated(n_players, params)
-    else:
-        if start_state.n_players > n_players:
-            raise InvalidParameterError(
-                f"start_state has {start_state.n_players} players, more than n_players={n_players}"
-            )
-        if np.any(start_state.last_period >= first_period):
-            raise InvalidParameterError(
-                f"start_state already contains period {first_period} or later"
-            )
-        state = start_state.resized(n_players, params)
+    state = initial_state(start_state, n_players, first_period, params)
 
     order = np.argsort(matches.period, kind="stable")
     ordered = matches.take(order)
