@@ -186,6 +186,24 @@ class FoldResult:
     last_period: int
 
 
+def check_fold_range(periods: IntArray, first_period: int, last_period: int) -> None:
+    """A fold runs ``first_period..last_period`` (possibly empty) and every match's period
+    falls inside it; ``InvalidParameterError`` otherwise."""
+    if last_period < first_period - 1:
+        raise InvalidParameterError(
+            f"last_period ({last_period}) must not be before first_period ({first_period})"
+        )
+    if first_period < 0:
+        raise InvalidParameterError(f"first_period must be >= 0, got {first_period}")
+    if periods.size:
+        low, high = int(periods.min()), int(periods.max())
+        if low < first_period or high > last_period:
+            raise InvalidParameterError(
+                f"matches in periods {low}..{high} fall outside the folded range "
+                f"{first_period}..{last_period}"
+            )
+
+
 def initial_state(
     start_state: RatingState | None, n_players: int, first_period: int, params: Glicko2Params
 ) -> RatingState:
@@ -218,19 +236,8 @@ def fold(
     called with the number of periods done, at most about a hundred times plus once at the end.
     Matches outside the range, or players outside ``0..n_players-1``, are refused.
     """
-    if last_period < first_period - 1:
-        raise InvalidParameterError(
-            f"last_period ({last_period}) must not be before first_period ({first_period})"
-        )
-    if first_period < 0:
-        raise InvalidParameterError(f"first_period must be >= 0, got {first_period}")
+    check_fold_range(matches.period, first_period, last_period)
     if len(matches):
-        low, high = int(matches.period.min()), int(matches.period.max())
-        if low < first_period or high > last_period:
-            raise InvalidParameterError(
-                f"matches in periods {low}..{high} fall outside the folded range "
-                f"{first_period}..{last_period}"
-            )
         top = int(max(matches.player_a.max(), matches.player_b.max()))
         if top >= n_players:
             raise InvalidParameterError(f"player index {top} is not below n_players={n_players}")

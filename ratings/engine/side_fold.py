@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ratings.engine.errors import InvalidParameterError
-from ratings.engine.fold import FoldResult, History, initial_state
+from ratings.engine.fold import FoldResult, History, check_fold_range, initial_state
 from ratings.engine.glicko2 import apply
 from ratings.engine.params import Glicko2Params
 from ratings.engine.sides import SideMatches
@@ -38,21 +38,9 @@ def fold_sides(
     Arguments as for :func:`ratings.engine.fold.fold`, plus the team ``method``. Within a
     period, matches keep their input order (the order only matters to the last bits of sums).
     """
-    if last_period < first_period - 1:
-        raise InvalidParameterError(
-            f"last_period ({last_period}) must not be before first_period ({first_period})"
-        )
-    if first_period < 0:
-        raise InvalidParameterError(f"first_period must be >= 0, got {first_period}")
-    if len(matches):
-        low, high = int(matches.period.min()), int(matches.period.max())
-        if low < first_period or high > last_period:
-            raise InvalidParameterError(
-                f"matches in periods {low}..{high} fall outside the folded range "
-                f"{first_period}..{last_period}"
-            )
-        if int(matches.player.max()) >= n_players or int(matches.player.min()) < 0:
-            raise InvalidParameterError(f"player indices must be in 0..{n_players - 1}")
+    check_fold_range(matches.period, first_period, last_period)
+    if len(matches) and (int(matches.player.max()) >= n_players or int(matches.player.min()) < 0):
+        raise InvalidParameterError(f"player indices must be in 0..{n_players - 1}")
     state = initial_state(start_state, n_players, first_period, params)
 
     order = np.argsort(matches.period, kind="stable")
