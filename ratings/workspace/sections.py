@@ -1,0 +1,35 @@
+"""The organiser tasks the hub lists, in the order an organiser meets them.
+
+To add a task, add a :class:`Section` here (its URL name must take ``league_slug`` only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Section:
+    """One organiser task: its title, the URL name of its page and one line saying what it is."""
+
+    key: str
+    title: str
+    url_name: str
+    blurb: str
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "configuration",
+        "Rating configuration",
+        "pages:config",
+        "τ, initial rating, RD and volatility, the rating-period length; every change is a "
+        "new version, replayed in the background.",
+    ),
+    Section(
+        "backtest",
+        "Backtest",
+        "pages:backtest",
+        "How well each configuration would have predicted the league's own results.",
+    ),
+)

@@ -1,0 +1,10 @@
+"""The organisers' workspace, under ``/<league>/organise/``."""
+
+from django.urls import path
+
+from ratings.workspace import views
+
+app_name = "workspace"
+urlpatterns = [
+    path("<slug:league_slug>/organise/", views.hub, name="hub"),
+]
