@@ -76,11 +76,18 @@ def week_anchor(periods: int) -> dt.date:
     return monday - dt.timedelta(weeks=periods - 1)
 
 
-def load_league(matches: int, players: int, periods: int, anchor: dt.date | None = None):
+def load_league(
+    matches: int,
+    players: int,
+    periods: int,
+    anchor: dt.date | None = None,
+    slug: str | None = None,
+    seed: int = 1,
+):
     """The benchmark league (created and loaded in bulk on first use).
 
     Its matches spread over ``periods`` weeks from ``anchor`` (by default the anchor that
-    puts today in the last of them).
+    puts today in the last of them); ``slug`` names it (by default after its sizes).
     """
     import numpy as np
     from django.db import connection, transaction
@@ -89,12 +96,12 @@ def load_league(matches: int, players: int, periods: int, anchor: dt.date | None
     from league.models import Event, League, Player
 
     anchor = anchor or week_anchor(periods)
-    slug = f"bench-{matches}-{players}-{periods}-{anchor:%Y%m%d}"
+    slug = slug or f"bench-{matches}-{players}-{periods}-{anchor:%Y%m%d}"
     league = League.objects.filter(slug=slug).first()
     if league is not None and Event.objects.filter(league=league).count() >= matches:
         return league, anchor
     started = time.perf_counter()
-    synthetic = synthetic_league(players, matches, periods, seed=1)
+    synthetic = synthetic_league(players, matches, periods, seed=seed)
     rng = np.random.default_rng(2)
     days = synthetic.matches.period * 7 + rng.integers(0, 7, matches)
     today = dt.datetime.now(dt.UTC).date()

@@ -11,9 +11,10 @@ after the other on the same machine:
   in memory, timed around the loop only (its inputs are made before the clock starts).
 
 Rounds alternate so a noisy neighbour slows both; the medians and the median of the per-round
-ratios are printed::
+ratios are printed. ``--before PATH`` also times ``PATH/manage.py replay --sync`` (another
+checkout, e.g. main before a change, on the same database) in every round::
 
-    LEAGUE_VAR_DIR=var/bench .venv/bin/python bench/bench_sync.py [--rounds 5]
+    LEAGUE_VAR_DIR=var/bench .venv/bin/python bench/bench_sync.py [--rounds 5] [--before ../main]
 """
 
 from __future__ import annotations
@@ -50,11 +51,11 @@ def prepare(matches: int, players: int, periods: int) -> str:
     return league.slug
 
 
-def time_command(slug: str) -> float:
+def time_command(slug: str, checkout: Path = ROOT) -> float:
     """Wall seconds of ``manage.py replay SLUG --sync`` in a fresh interpreter."""
     started = time.perf_counter()
     subprocess.run(
-        [sys.executable, str(ROOT / "manage.py"), "replay", slug, "--sync", "--verbosity", "0"],
+        [sys.executable, str(checkout / "manage.py"), "replay", slug, "--sync", "--verbosity", "0"],
         check=True,
         stdout=subprocess.DEVNULL,
         env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"},
@@ -68,6 +69,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=5_000)
     parser.add_argument("--periods", type=int, default=104)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--before", type=Path, help="another checkout to time in each round")
     args = parser.parse_args()
     slug = prepare(args.matches, args.players, args.periods)
 
@@ -83,8 +85,11 @@ def main() -> None:
         args.players,
     )
     time_command(slug)  # warm the page cache of the database file and the .pyc files
-    commands, loops, ratios = [], [], []
+    commands, loops, ratios, befores = [], [], [], []
     for round_ in range(args.rounds):
+        if args.before:
+            befores.append(time_command(slug, args.before.resolve()))
+            print(f"round {round_ + 1}: before {befores[-1]:.3f} s", flush=True)
         command = time_command(slug)
         started = time.perf_counter()
         pure_python_glicko2(*inputs)
@@ -102,6 +107,12 @@ def main() -> None:
         f"pure-Python loop {statistics.median(loops):.3f} s, "
         f"ratio {statistics.median(ratios):.3f} (target <= 0.35)"
     )
+    if befores:
+        before = statistics.median(befores)
+        print(
+            f"before ({args.before}): replay --sync {before:.3f} s, ratio to the loop "
+            f"{before / statistics.median(loops):.3f}"
+        )
 
 
 if __name__ == "__main__":
