@@ -20,7 +20,8 @@ from django.db import transaction
 from league.csv_format import ResultRow, RowError, iter_results
 from league.event_store.bulk import BulkAppender
 from league.models import League, Player
-from league.player_names import PlayerDirectory
+from league.player_names import PlayerDirectory, check_name_shape, clean_name
+from league.validation import Errors
 
 # The admin's preview shows this many rows; the command prints every error it keeps.
 MAX_ERRORS_KEPT = 1000
@@ -168,6 +169,9 @@ def _players_of(
     for name in (row.player_a, row.player_b):
         player = players.find(name)
         if player is None and create_players:
+            problem = _new_name_problem(name, players)
+            if problem:
+                return RowError(row.line, problem)
             player = appender.register_player(name)
             players.remember(player)
         if player is None:
@@ -182,6 +186,19 @@ def _players_of(
             "(register them first, or allow creating players)",
         )
     return found[0], found[1]
+
+
+def _new_name_problem(name: str, players: PlayerDirectory) -> str:
+    """Why ``name`` cannot be registered by the import ("" when it can)."""
+    if players.ambiguous(name):
+        return (
+            f"{name!r} matches several players once case, spacing, accents and invisible "
+            "characters are ignored: write the exact name of one of them"
+        )
+    errors = Errors()
+    check_name_shape(clean_name(name), errors)
+    messages = [m for error in errors.by_field.get("display_name", []) for m in error]
+    return "; ".join(f"{name!r}: {message}" for message in messages)
 
 
 def _preview_row(row: ResultRow) -> PreviewRow:

@@ -186,13 +186,17 @@ def player_results(
     page: int = 1,
     per_page: int = DEFAULT_PER_PAGE,
 ) -> Page:
-    """The player's counted matches, newest first, with the rating change of each period."""
+    """The player's counted matches, newest first, with the rating change of each period.
+
+    A player's matches include those of the players merged into them (they count as theirs).
+    """
     page, per_page = clamp_page(page, per_page)
     config = config or live_config(league)
+    counted = counted_ids(player)
     matches = (
         Event.objects.live_matches()
         .filter(league=league)
-        .filter(Q(player_a=player) | Q(player_b=player))
+        .filter(Q(player_a_id__in=counted) | Q(player_b_id__in=counted))
         .order_by("-played_at", "-seq")
     )
     total = matches.count()
@@ -228,7 +232,7 @@ def player_results(
         }
     items = []
     for seq, played_at, a_id, a_name, a_slug, b_name, b_slug, score_a, points, note in fetched:
-        as_a = a_id == player.pk
+        as_a = a_id in counted
         score = score_a if as_a else Decimal(1) - score_a
         period = periods[seq]
         items.append(
@@ -246,6 +250,13 @@ def player_results(
             )
         )
     return Page(items, total, page, per_page)
+
+
+def counted_ids(player: Player) -> list[int]:
+    """The stored player ids whose matches count as ``player``'s now: the player and those
+    merged into them."""
+    merged = Player.objects.filter(merged_into=player).values_list("pk", flat=True)
+    return [player.pk, *merged]
 
 
 def _current_states(
