@@ -124,7 +124,11 @@ def check_name(
     The league's names are read: call under the league lock for a stable answer.
     """
     if not check_name_shape(name, errors, field):
-        return
+        # A name refused only for an invisible character may still name an existing player:
+        # say so too, so the organiser sees which player they meant.
+        codes = [error.code for error in errors.by_field.get(field, [])]
+        if codes[-1:] != ["invisible_character"]:
+            return
     existing = same_name(league, name, exclude=player)
     if existing is None:
         return

@@ -85,7 +85,11 @@ def register_player(
     """Add a player to ``league`` (a ``player_registered`` event creates the player)."""
     errors = Errors()
     name = clean_name(display_name)
-    check_name_shape(name, errors)
+    shape = Errors()
+    check_name_shape(name, shape)
+    if [error.code for error in shape.by_field.get("display_name", [])] != ["invisible_character"]:
+        # Else ``check_name`` says it again below, with the existing player it may match.
+        errors.merge(shape)
     key = clean_key(idempotency_key, errors)
     check_recorder(league, recorded_by, errors)
     errors.raise_if_any()
