@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from league import services
 from league.models import League, Player
+from league.player_names import clean_name, same_name
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 
 
@@ -38,19 +39,27 @@ def players(request: HttpRequest, league_slug: str) -> HttpResponse:
         return sign_in_redirect(request)
     errors: dict[str, list[str]] = {}
     name = ""
+    existing = None
     if request.method == "POST":
         name = request.POST.get("display_name", "")
         try:
             player = services.register_player(league, name, recorded_by=request.user)
         except ValidationError as error:
             errors = _messages_of(error)
+            existing = same_name(league, clean_name(name))
         else:
             messages.success(request, f"{player.display_name} is registered.")
             return HttpResponseRedirect(reverse("workspace:players", args=[league.slug]))
     return render(
         request,
         "workspace/players.html",
-        {"league": league, "players": _roster(league), "errors": errors, "name": name},
+        {
+            "league": league,
+            "players": _roster(league),
+            "errors": errors,
+            "name": name,
+            "existing": existing,
+        },
         status=400 if errors else 200,
     )
 

@@ -85,6 +85,13 @@ def test_a_refused_name_says_why_and_records_nothing(client, league, organiser, 
     assert (events(league), Player.objects.count()) == before
 
 
+def test_a_duplicate_name_offers_the_existing_player(client, league, organiser):
+    bob = services.register_player(league, "Bob Baker")
+    client.force_login(organiser)
+    body = client.post(players_url(league), {"display_name": "bób baker"}).content.decode()
+    assert f'Did you mean <a href="{player_url(league, bob)}">Bob Baker</a>?' in body
+
+
 def test_rename_deactivate_reactivate_with_reasons(client, league, organiser):
     ann = services.register_player(league, "Ann")
     client.force_login(organiser)
