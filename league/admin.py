@@ -504,9 +504,10 @@ class EventAdmin(OrganiserScopedAdmin):
     def player_list(league: League) -> dict[str, Any]:
         return {
             "player_list_id": PLAYER_LIST_ID,
-            "players": Player.objects.filter(league=league, active=True).values_list(
-                "display_name", flat=True
-            ),
+            # Names a result may be recorded for: active and not merged into another player.
+            "players": Player.objects.filter(
+                league=league, active=True, merged_into__isnull=True
+            ).values_list("display_name", flat=True),
         }
 
     @admin.action(description="Void selected matches…", permissions=["void"])
