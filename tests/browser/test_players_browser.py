@@ -76,6 +76,7 @@ def test_organiser_refuses_bad_names_merges_unmerges_and_renames(
         + reverse("pages:player", args=[league.slug, Player.objects.get(display_name=goran).slug])
     )
     assert f"was merged into {ivo}" in page.inner_text(".merged-note")
+    assert page.locator(".summary").count() == 0  # no rating of theirs to misread
 
     # Unmerge: the standings are as before.
     page.goto(

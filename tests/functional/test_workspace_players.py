@@ -144,7 +144,18 @@ def test_merge_and_unmerge_through_the_page(client, league, organiser):
     assert "Bob Bakr is merged into Bob Baker" in body
     assert Player.objects.get(pk=bob2.pk).merged_into_id == bob.pk
 
+    services.record_match(
+        league,
+        player_a=bob,
+        player_b=services.register_player(league, "Cy"),
+        score_a="1",
+        played_at=league.start_date,
+    )
+    survivor_page = client.get(bob.get_absolute_url()).content.decode()
+    assert "Also recorded as" in survivor_page
+    assert bob2.get_absolute_url() in survivor_page
     public = client.get(bob2.get_absolute_url()).content.decode()
+    assert "Games (W–D–L)" not in public  # a merged-away player shows no rating of their own
     assert "was merged into" in public
     assert bob.get_absolute_url() in public
     log = client.get(reverse("pages:events", args=[league.slug])).content.decode()
