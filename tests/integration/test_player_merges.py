@@ -330,3 +330,71 @@ def test_a_merge_moves_the_matches_to_the_survivor_and_an_unmerge_moves_them_bac
     with django_capture_on_commit_callbacks(execute=True):
         league_services.unmerge_player(league, bob2, reason="brothers", recorded_by=organiser)
     assert games() == {"Ann": 2, "Bob Baker": 1, "Bob Bakr": 2, "Cy": 3}
+
+
+def test_an_export_after_a_merge_imports_into_an_empty_league_with_the_same_standings(
+    league, organiser, make_player, django_capture_on_commit_callbacks
+):
+    import io
+
+    from league.csv_import import import_results
+    from league.models import League
+    from ratings import exports
+
+    ann, bob, bob2, cy = (make_player(league, n) for n in ("Ann", "Bob Baker", "Bob Bakr", "Cy"))
+    params = {"period_length": 7, "period_anchor": START}
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_config(league, **params)
+        for day, (a, b, score) in enumerate(
+            [(ann, bob, "1"), (bob2, cy, "0.5"), (cy, bob2, "0"), (ann, cy, "1"), (bob2, ann, "1")]
+        ):
+            league_services.record_match(
+                league,
+                player_a=a,
+                player_b=b,
+                score_a=score,
+                played_at=START + dt.timedelta(days=3 * day),
+            )
+        league_services.merge_player(league, bob2, bob, reason="typo", recorded_by=organiser)
+
+    out = io.StringIO()
+    exports.write_csv(exports.results(league), out)
+    assert "Bob Bakr" not in out.getvalue()
+    copy = League.objects.create(
+        name="Copy", slug="copy", time_zone=league.time_zone, start_date=league.start_date
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        report = import_results(copy, io.BytesIO(out.getvalue().encode()), create_players=True)
+        assert report.ok
+        services.create_config(copy, **params)
+
+    def by_name(of):
+        config = of.publication.config
+        return {
+            s.player.display_name: (float(s.rating).hex(), float(s.rd).hex(), s.games, s.wins)
+            for s in Standing.objects.filter(config=config).select_related("player")
+        }
+
+    assert by_name(league).keys() == {"Ann", "Bob Baker", "Cy"}
+    assert by_name(copy) == by_name(league)
+
+
+def test_an_import_naming_a_merged_away_player_is_refused_naming_the_survivor(
+    league, organiser, make_player
+):
+    import io
+
+    from league.csv_import import import_results
+
+    make_player(league, "Ann")
+    bob, bob2 = make_player(league, "Bob Baker"), make_player(league, "Bob Bakr")
+    league_services.merge_player(league, bob2, bob, reason="typo", recorded_by=organiser)
+    before = _event_count(league)
+    data = b"date,player_a,player_b,score_a,id\n2024-03-01,Ann,Bob Bakr,1,\n"
+    report = import_results(league, io.BytesIO(data), create_players=True)
+    assert not report.ok
+    assert [e.line for e in report.errors] == [2]
+    assert "Bob Bakr was merged into Bob Baker: record the result for Bob Baker." in (
+        report.errors[0].message
+    )
+    assert _event_count(league) == before
