@@ -52,6 +52,9 @@ class ImportReport:
     recorded: int = 0
     skipped: int = 0
     players_created: list[str] = field(default_factory=list)
+    #: Names in the file that are not a player's exact name but found one by ``name_key``
+    #: (case, spacing, accents, invisible characters): typed name -> the player's name.
+    names_matched: dict[str, str] = field(default_factory=dict)
     errors: list[RowError] = field(default_factory=list)
     error_count: int = 0
     preview: list[PreviewRow] = field(default_factory=list)
@@ -127,7 +130,7 @@ def import_results(
                 continue
             if len(preview) < preview_limit:
                 preview[item.line] = _preview_row(item)
-            pair = _players_of(item, players, appender, create_players)
+            pair = _players_of(item, players, appender, create_players, report.names_matched)
             if isinstance(pair, RowError):
                 report.add_error(pair)
                 observe(item.line, "error", pair.message)
@@ -162,12 +165,16 @@ def _players_of(
     players: PlayerDirectory,
     appender: BulkAppender,
     create_players: bool,
+    matched: dict[str, str],
 ) -> tuple[Player, Player] | RowError:
-    """Both players of ``row``, registering unknown ones when allowed."""
+    """Both players of ``row``, registering unknown ones when allowed; a name that found a
+    player other than by its exact name goes to ``matched``."""
     found: list[Player] = []
     unknown: list[str] = []
     for name in (row.player_a, row.player_b):
         player = players.find(name)
+        if player is not None and player.display_name != name:
+            matched.setdefault(clean_name(name), player.display_name)
         if player is None and create_players:
             problem = _new_name_problem(name, players)
             if problem:

@@ -118,6 +118,7 @@ def test_the_import_counts_a_variant_name_as_the_existing_player(league):
     assert report.players_created == ["Ann"]
     match = Event.objects.get(league=league, kind=Event.Kind.MATCH_RECORDED)
     assert match.player_a_id == bob.pk
+    assert report.names_matched == {"Bób baker": "Bob Baker"}
 
 
 def test_the_import_refuses_invisible_names_and_records_nothing(league):
