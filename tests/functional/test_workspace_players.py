@@ -185,3 +185,17 @@ def test_a_refused_merge_says_why_and_records_nothing(client, league, organiser)
     assert response.status_code == 400
     assert "Choose the player to merge into." in response.content.decode()
     assert events(league) == before
+
+
+def test_finding_a_player_ignores_case_accents_and_invisibles(client, league, organiser):
+    for name in ("Bób Baker", "Ann Lee", "Rob Bakerson"):
+        services.register_player(league, name)
+    client.force_login(organiser)
+    response = client.get(players_url(league), {"q": "BOB\u200b bak"})
+    body = response.content.decode()
+    assert "1 of 3 players match" in body
+    assert "Bób Baker" in body
+    assert "Ann Lee" not in body
+    assert "Rob Bakerson" not in body
+    body = client.get(players_url(league), {"q": "baker"}).content.decode()
+    assert "2 of 3 players match" in body
