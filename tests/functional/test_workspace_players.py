@@ -162,6 +162,8 @@ def test_merge_and_unmerge_through_the_page(client, league, organiser):
     assert "Bob Bakr merged into Bob Baker" in log
     assert "Reason: typo in the CSV" in log
 
+    api = client.get(reverse("api:player-detail", args=[league.slug, bob2.pk])).json()
+    assert api["merged_into"] == bob.pk
     response = client.post(
         player_url(league, bob2), {"action": "unmerge", "reason": "brothers"}, follow=True
     )
