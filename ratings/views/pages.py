@@ -24,6 +24,8 @@ from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.query_params import page_number, version_number
+from ratings.seasons.derive import season_bounds
+from ratings.seasons.read import player_line, season_table
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import (
     config_versions,
@@ -49,8 +51,6 @@ from ratings.selectors.standings import (
     league_summaries,
     rank_history,
 )
-from ratings.seasons.derive import season_bounds
-from ratings.seasons.read import player_line, season_table
 from ratings.services import league_progress
 from ratings.views.page_cache import cached_page, known_league
 from ratings.views.seasons import line_cells, season_choices, season_from_query

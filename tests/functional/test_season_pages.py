@@ -79,7 +79,7 @@ def test_season_csv_matches_the_page(client, club, season):
         ("2", "Bob Baker", "3.0"),
         ("3", "Cat Cooper", "1.0"),
     ]
-    assert rows[0]["wins"] == "1" and rows[0]["draws"] == "1"
+    assert (rows[0]["wins"], rows[0]["draws"]) == ("1", "1")
 
 
 def test_closing_changes_the_cached_page(client, club, season):
