@@ -178,7 +178,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "form": form,
         "columns": columns,
         "pager": _pager(params, board.page, board.num_pages),
-        "rows": _board_rows(league, board),
+        "rows": board_rows(league, board),
         "periods": [
             {
                 "value": str(choice.index),
@@ -206,7 +206,7 @@ def _player_urls(league: League) -> str:
     return url.replace(marker, "{slug}")
 
 
-def _board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
+def board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
     """Leaderboard rows as display text, formatted once in Python.
 
     Django's number localisation and ``floatformat`` cost more than everything else on a

@@ -42,15 +42,21 @@ SEASON_COLUMNS = (
 )
 
 
+def find_season(league: League, raw: str | None) -> Season | None:
+    """The league's season whose slug is ``raw`` (None for anything else, unread)."""
+    text = (raw or "").strip()
+    if not _SLUG.fullmatch(text):
+        return None
+    return Season.objects.filter(league=league, slug=text).first()
+
+
 def season_from_query(request: HttpRequest, league: League) -> Season | None:
     """The season named by ``?season=``; a name that is no season is ignored with a message."""
     raw = request.GET.get("season")
     if raw is None or not raw.strip():
         return None
     text = raw.strip()
-    season = None
-    if _SLUG.fullmatch(text):
-        season = Season.objects.filter(league=league, slug=text).first()
+    season = find_season(league, text)
     if season is None:
         shown = text[:40].encode("ascii", "backslashreplace").decode()
         messages.warning(request, f"season: no season {shown!r} in this league (ignored).")

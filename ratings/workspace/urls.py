@@ -2,9 +2,16 @@
 
 from django.urls import path
 
-from ratings.workspace import views
+from ratings.workspace import seasons, views, website
 
 app_name = "workspace"
 urlpatterns = [
     path("<slug:league_slug>/organise/", views.hub, name="hub"),
+    path("<slug:league_slug>/organise/seasons/", seasons.season_list, name="seasons"),
+    path(
+        "<slug:league_slug>/organise/seasons/<slug:season_slug>/",
+        seasons.season_detail,
+        name="season",
+    ),
+    path("<slug:league_slug>/organise/website/", website.website, name="website"),
 ]
