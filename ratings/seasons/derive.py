@@ -76,6 +76,7 @@ class DerivedTable:
     end_period: int | None
     through_seq: int
     initial_rating: float | None = None
+    end_open: bool = False
 
 
 def season_bounds(season: Season) -> tuple[dt.datetime, dt.datetime]:
@@ -131,8 +132,9 @@ def states_after(config: RatingConfig, period: int) -> dict[int, PlayerState]:
     return states
 
 
-def season_periods(season: Season, config: RatingConfig) -> tuple[int, int]:
-    """The last period before the season (-1 when none) and the period its end is read at."""
+def season_periods(season: Season, config: RatingConfig) -> tuple[int, int, bool]:
+    """The last period before the season (-1 when none), the period its end is read at, and
+    whether that period is the current one (still open: read as if it closed now)."""
     try:
         first = period_for_date(config, season.start_date)
     except MatchBeforeAnchorError:
@@ -142,7 +144,7 @@ def season_periods(season: Season, config: RatingConfig) -> tuple[int, int]:
     except MatchBeforeAnchorError:
         last = -1
     now = ReadClock.of(config).period
-    return first - 1, min(last, now)
+    return first - 1, min(last, now), last >= now
 
 
 def order_lines(lines: list[SeasonLine]) -> list[SeasonLine]:
@@ -187,7 +189,7 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
     if config is None:
         return DerivedTable(season, order_lines(list(lines.values())), None, None, None, through)
-    before, end = season_periods(season, config)
+    before, end, end_open = season_periods(season, config)
     at_start = states_after(config, before)
     at_end = states_after(config, end)
     for player_id, line in lines.items():
@@ -213,4 +215,5 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
         end,
         min(through, projected) if projected is not None else through,
         config.initial_rating,
+        end_open,
     )

@@ -53,6 +53,13 @@ class SeasonView:
     derivations: list[Derivation]
     performers: list[Performer]
     initial_rating: float | None
+    #: The end is read in the current, still open period (as if it closed now).
+    end_open: bool = False
+
+    @property
+    def has_newcomers(self) -> bool:
+        """True when a player in the table was unrated before the season."""
+        return any(line.rating_start is None for line in self.lines)
 
 
 def league_seasons(league: League) -> list[Season]:
@@ -91,7 +98,9 @@ def _periods(config: RatingConfig | None, start: int | None, end: int | None) ->
 
 
 def performers(lines: list[SeasonLine]) -> list[Performer]:
-    """The season's best performers: most points, biggest rating gain, best score rate.
+    """The season's best performers: top of the table, biggest rating gain, best score rate.
+
+    ``lines`` come in the table's order.
 
     The gain counts only players rated before the season (a newcomer's first rating says
     where they stand, not how much they improved); the score rate only players with at
@@ -101,8 +110,13 @@ def performers(lines: list[SeasonLine]) -> list[Performer]:
     if not played:
         return []
     best: list[Performer] = []
-    top = max(played, key=lambda line: (line.points, -line.games))
-    best.append(Performer("Most points", top, f"{points_text(top.points)} points"))
+    # The top of the table, as the table orders it (points, then rating at the end).
+    top = played[0]
+    level = sum(1 for line in played[1:] if line.points == top.points)
+    figure = f"{points_text(top.points)} points"
+    if level:
+        figure += f", level with {level} other{'s' if level > 1 else ''}, ahead on rating"
+    best.append(Performer("Top of the table", top, figure))
     improvers = [
         line for line in played if line.rating_start is not None and line.change is not None
     ]
@@ -157,7 +171,7 @@ def season_table(season: Season) -> SeasonView:
     start, end = _periods(config, derived.start_period, derived.end_period)
     return SeasonView(
         season, derived.lines, False, config.version if config else None, start, end,
-        derivations, performers(derived.lines), derived.initial_rating,
+        derivations, performers(derived.lines), derived.initial_rating, derived.end_open,
     )  # fmt: skip
 
 

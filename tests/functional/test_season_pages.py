@@ -32,7 +32,7 @@ def test_season_page_shows_the_table_in_points_order(client, club, season):
     assert table.index("Ann Archer") < table.index("Bob Baker") < table.index("Cat Cooper")
     assert "Dan Dyer" not in table
     assert "points for a win, draw and loss: 3/1/0" in html
-    assert "Most points" in html
+    assert "Top of the table" in html
 
 
 def test_season_list_links_every_season(client, club, season):

@@ -245,3 +245,28 @@ def test_a_closed_seasons_dates_are_fixed_but_its_name_is_not(club):
         season, name="Winter league 2024", start_date="2024-01-08", end_date="2024-01-28"
     )
     assert renamed.slug == "winter-league-2024"
+
+
+def test_best_performers_follow_the_table_and_skip_newcomers_for_the_gain():
+    from ratings.seasons.derive import SeasonLine, order_lines
+    from ratings.seasons.read import performers
+
+    lines = order_lines(
+        [
+            SeasonLine(1, "Ann", games=4, wins=2, draws=0, losses=2, points=Decimal(6),
+                       rating_start=1500.0, rating_end=1520.0, change=20.0),
+            SeasonLine(2, "Bob", games=2, wins=2, points=Decimal(6),
+                       rating_start=1400.0, rating_end=1560.0, change=160.0),
+            SeasonLine(3, "Newt", games=2, wins=1, losses=1, points=Decimal(3),
+                       rating_start=None, rating_end=1800.0, change=300.0),
+            SeasonLine(4, "Cat", games=1, draws=1, points=Decimal(1),
+                       rating_start=1600.0, rating_end=1590.0, change=-10.0),
+        ]
+    )  # fmt: skip
+    assert [line.name for line in lines] == ["Bob", "Ann", "Newt", "Cat"]
+    best = {p.title: (p.line.name, p.figure) for p in performers(lines)}
+    assert best["Top of the table"] == ("Bob", "6 points, level with 1 other, ahead on rating")
+    # Newt's +300 is a first rating finding its level, not a gain.
+    assert best["Biggest rating gain"] == ("Bob", "+160 rating points")
+    # At least half the busiest player's 4 games: Ann, Bob and Newt qualify; Bob won both.
+    assert best["Best score rate (at least 2 games)"] == ("Bob", "100% of the points in 2 games")
