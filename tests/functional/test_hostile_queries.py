@@ -53,6 +53,7 @@ PARAMS = [
     "outcome",
     "level",
     "season",
+    "rows",
 ]
 
 
@@ -68,6 +69,9 @@ def page_urls(club) -> list[str]:
         reverse("pages:seasons", kwargs=slug),
         reverse("pages:season", kwargs=in_season),
         reverse("pages:season_csv", kwargs=in_season),
+        reverse("pages:embed_standings", kwargs=slug),
+        reverse("pages:results_feed", kwargs=slug),
+        reverse("pages:player_results_feed", kwargs=player),
         reverse("pages:home"),
         reverse("pages:league", kwargs=slug),
         reverse("pages:player", kwargs=player),
