@@ -102,9 +102,9 @@ def performers(lines: list[SeasonLine]) -> list[Performer]:
 
     ``lines`` come in the table's order.
 
-    The gain counts only players rated before the season (a newcomer's first rating says
-    where they stand, not how much they improved); the score rate only players with at
-    least half as many games as the busiest player, so one lucky game does not top it.
+    The gain and the score rate count only players with at least half as many games as the
+    busiest player, and the gain only players rated before the season (a newcomer's first
+    rating says where they stand, not how much they improved).
     """
     played = [line for line in lines if line.games]
     if not played:
@@ -117,18 +117,24 @@ def performers(lines: list[SeasonLine]) -> list[Performer]:
     if level:
         figure += f", level with {level} other{'s' if level > 1 else ''}, ahead on rating"
     best.append(Performer("Top of the table", top, figure))
+    # Players with at least half as many games as the busiest: one lucky game (or a
+    # newcomer's first rating finding its level) must not top these.
+    least = ceil(max(line.games for line in played) / 2)
+    regulars = [line for line in played if line.games >= least]
     improvers = [
-        line for line in played if line.rating_start is not None and line.change is not None
+        line for line in regulars if line.rating_start is not None and line.change is not None
     ]
     if improvers:
         gain = max(improvers, key=lambda line: line.change or 0.0)
         if (gain.change or 0.0) > 0:
-            best.append(Performer("Biggest rating gain", gain, f"{gain.change:+.0f} rating points"))
-    least = ceil(max(line.games for line in played) / 2)
-    rate = max(
-        (line for line in played if line.games >= least),
-        key=lambda line: (line.score_rate, line.games),
-    )
+            best.append(
+                Performer(
+                    f"Biggest rating gain (at least {least} game{'s' if least != 1 else ''})",
+                    gain,
+                    f"{gain.change:+.0f} rating points",
+                )
+            )
+    rate = max(regulars, key=lambda line: (line.score_rate, line.games))
     best.append(
         Performer(
             f"Best score rate (at least {least} game{'s' if least != 1 else ''})",

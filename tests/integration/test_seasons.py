@@ -267,6 +267,6 @@ def test_best_performers_follow_the_table_and_skip_newcomers_for_the_gain():
     best = {p.title: (p.line.name, p.figure) for p in performers(lines)}
     assert best["Top of the table"] == ("Bob", "6 points, level with 1 other, ahead on rating")
     # Newt's +300 is a first rating finding its level, not a gain.
-    assert best["Biggest rating gain"] == ("Bob", "+160 rating points")
+    assert best["Biggest rating gain (at least 2 games)"] == ("Bob", "+160 rating points")
     # At least half the busiest player's 4 games: Ann, Bob and Newt qualify; Bob won both.
     assert best["Best score rate (at least 2 games)"] == ("Bob", "100% of the points in 2 games")
