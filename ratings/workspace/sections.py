@@ -41,7 +41,7 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "website",
-        "On your club's website",
+        "On the club website",
         "workspace:website",
         "Let your club's site show the standings in a frame or read the API from its pages; "
         "the Atom feed of results.",
