@@ -62,6 +62,10 @@ def season_detail(request: HttpRequest, league_slug: str, season_slug: str) -> H
     }
     action = request.POST.get("action") if request.method == "POST" else None
     form = SeasonForm(request.POST if action == "save" else None, initial=initial)
+    if season.closed:
+        # Shown but fixed (the service refuses a change); still sent with the form.
+        for name in ("start_date", "end_date", "points_win", "points_draw", "points_loss"):
+            form.fields[name].widget.attrs["readonly"] = True
     rederive = RederiveForm(request.POST if action == "rederive" else None)
     close_errors: list[str] = []
     try:
