@@ -23,6 +23,7 @@ from django.utils.feedgenerator import Atom1Feed
 from league.calendar import league_zone, local_day, local_noon
 from league.models import Event, League, Player
 from league.scores import outcome_word, score_text
+from ratings.selectors.players import counted_ids
 
 #: Entries in a feed (the newest results).
 ENTRIES = 50
@@ -117,15 +118,18 @@ class PlayerResultsFeed(LeagueResultsFeed):
         return f"tag:honest-league,2024:{player.league.slug}:player:{player.pk}:results"
 
     def items(self, player: Player) -> list[Any]:  # type: ignore[override]
-        matches = _matches(player.league).filter(Q(player_a=player) | Q(player_b=player))
+        # The matches of players merged into this one count as theirs, as on their page.
+        counted = counted_ids(player)
+        matches = _matches(player.league).filter(
+            Q(player_a_id__in=counted) | Q(player_b_id__in=counted)
+        )
         found = list(matches[:ENTRIES])
         for match in found:
-            match.feed_player = player
+            match.feed_counted = counted
         return found
 
     def item_title(self, match: Event) -> str:
-        player = match.feed_player  # type: ignore[attr-defined]
-        as_a = match.player_a_id == player.pk
+        as_a = match.player_a_id in match.feed_counted  # type: ignore[attr-defined]
         score = match.score_a if as_a else Decimal(1) - match.score_a
         opponent = match.player_b if as_a else match.player_a
         return f"{outcome_word(score)} against {opponent.display_name}: {_title(match)}"

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0004_seasons_and_website_access"),
+        ("league", "0005_seasons_and_website_access"),
         ("ratings", "0004_config_parameter_table"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

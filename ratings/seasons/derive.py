@@ -20,12 +20,13 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Max, Q
+from django.db.models import Max
 
 from league.calendar import league_zone, local_midnight
 from league.models import Event, League, Player, Season
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
+from ratings.replay.identities import merges_at
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.selectors.configurations import period_for_date
 
@@ -88,15 +89,14 @@ def season_bounds(season: Season) -> tuple[dt.datetime, dt.datetime]:
     )
 
 
-def season_matches(season: Season, *, player: Player | None = None) -> Iterable[tuple]:
-    """The season's counted matches as (player_a, player_b, score_a) id triples."""
+def season_matches(season: Season) -> Iterable[tuple]:
+    """The season's counted matches as (player_a, player_b, score_a) id triples, as stored."""
     start, after = season_bounds(season)
-    matches = Event.objects.live_matches().filter(
-        league_id=season.league_id, played_at__gte=start, played_at__lt=after
+    return (
+        Event.objects.live_matches()
+        .filter(league_id=season.league_id, played_at__gte=start, played_at__lt=after)
+        .values_list("player_a_id", "player_b_id", "score_a")
     )
-    if player is not None:
-        matches = matches.filter(Q(player_a=player) | Q(player_b=player))
-    return matches.values_list("player_a_id", "player_b_id", "score_a")
 
 
 def states_after(config: RatingConfig, period: int) -> dict[int, PlayerState]:
@@ -173,9 +173,14 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
         Decimal("0.5"): season.points_draw,
         Decimal("0"): season.points_loss,
     }
+    through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
+    # A merged-away player's matches count as the player they were merged into, as in the
+    # ratings (``ratings.replay.identities``).
+    merged = merges_at(league.pk, through)
     lines: dict[int, SeasonLine] = {}
     for a, b, score_a in season_matches(season):
-        for player_id, score in ((a, score_a), (b, Decimal(1) - score_a)):
+        for stored, score in ((a, score_a), (b, Decimal(1) - score_a)):
+            player_id = merged.get(stored, stored)
             line = lines.setdefault(player_id, SeasonLine(player_id))
             line.games += 1
             line.wins += score == 1
@@ -186,7 +191,6 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
         "pk", "display_name", "slug"
     ):
         lines[player_id].name, lines[player_id].slug = name, slug
-    through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
     if config is None:
         return DerivedTable(season, order_lines(list(lines.values())), None, None, None, through)
     before, end, end_open = season_periods(season, config)

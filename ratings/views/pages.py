@@ -38,6 +38,8 @@ from ratings.selectors.configurations import (
 from ratings.selectors.players import (
     HeadToHeadRow,
     HistoryPoint,
+    absorbed_players,
+    counted_ids,
     head_to_head,
     player_history,
     player_results,
@@ -311,12 +313,15 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
     history = player_history(config, player) if config else []
+    absorbed = [] if player.merged_into_id else absorbed_players(player)
+    counted = counted_ids(player, absorbed)
     chosen = season_from_query(request, league)
     results = player_results(
         league,
         player,
         config=config,
         page=page_number(request.GET.get("page")),
+        counted=counted,
         between=season_bounds(chosen) if chosen else None,
     )
     season_line = None
@@ -324,7 +329,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         line = player_line(season_table(chosen), player.pk)
         season_line = line_cells(line) if line else None
     rating_rows, volatility_rows = _history_tables(history)
-    records = head_to_head(league, config, player, clock=clock)
+    records = head_to_head(league, config, player, clock=clock, counted=counted)
     chart = {
         "labels": [point.end.isoformat() for point in history],
         "periods": [point.period for point in history],
@@ -336,6 +341,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     context = {
         "league": league,
         "player": player,
+        "absorbed": absorbed,
         "config": describe_config(config, is_live=True) if config else None,
         "summary": player_summary(league, config, player, clock=clock),
         "history": history,

@@ -2,11 +2,17 @@
 
 from django.urls import path
 
-from ratings.workspace import seasons, views, website
+from ratings.workspace import players, seasons, views, website
 
 app_name = "workspace"
 urlpatterns = [
     path("<slug:league_slug>/organise/", views.hub, name="hub"),
+    path("<slug:league_slug>/organise/players/", players.players, name="players"),
+    path(
+        "<slug:league_slug>/organise/players/<slug:player_slug>/",
+        players.player,
+        name="player",
+    ),
     path("<slug:league_slug>/organise/seasons/", seasons.season_list, name="seasons"),
     path(
         "<slug:league_slug>/organise/seasons/<slug:season_slug>/",

@@ -270,3 +270,21 @@ def test_best_performers_follow_the_table_and_skip_newcomers_for_the_gain():
     assert best["Biggest rating gain (at least 2 games)"] == ("Bob", "+160 rating points")
     # At least half the busiest player's 4 games: Ann, Bob and Newt qualify; Bob won both.
     assert best["Best score rate (at least 2 games)"] == ("Bob", "100% of the points in 2 games")
+
+
+@pytest.mark.django_db
+def test_a_merged_players_season_games_count_as_the_surviving_players(club, organiser, make_player):
+    from league import services as league_services
+
+    league, season = club["league"], club["season"]
+    ann, _bob, _cat, dan = club["players"]
+    eve = make_player(league, "Eve")
+    record_results(league, [(eve, ann, "1", dt.date(2024, 1, 10))])
+    league_services.merge_player(league, eve, dan, reason="Same person", recorded_by=organiser)
+    rate(league)
+    lines = {line.name: line for line in season_table(Season.objects.get(pk=season.pk)).lines}
+    assert "Eve" not in lines
+    # Dan: 0 v Bob, 0 v Ann; and Eve's 1 v Ann.
+    dan_line = lines["Dan"]
+    assert (dan_line.games, dan_line.wins, dan_line.draws, dan_line.losses) == (3, 1, 0, 2)
+    assert dan_line.points == Decimal("3")

@@ -10,7 +10,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0003_player_facts"),
+        ("league", "0004_player_merges"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
