@@ -34,6 +34,8 @@ logger = logging.getLogger(__name__)
 
 SETTING = "LEAGUE_ALLOW_EVENT_MUTATION_FOR_TESTS"
 TABLE = "league_event"
+#: Every append-only table: the events and the participants of matches with sides.
+TABLES = ("league_event", "league_matchparticipant")
 PG_FLAG = "league.allow_event_mutation"
 
 
@@ -114,8 +116,9 @@ def _lift(connection: BaseDatabaseWrapper) -> list[tuple[str, str]]:
         if connection.vendor == "sqlite":
             # SQLite cannot disable a trigger: keep its exact SQL and drop it.
             cursor.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s",
-                [TABLE],
+                "SELECT name, sql FROM sqlite_master "
+                "WHERE type = 'trigger' AND tbl_name IN (%s, %s)",
+                list(TABLES),
             )
             triggers = [(name, sql) for name, sql in cursor.fetchall()]
             for name, _sql in triggers:
