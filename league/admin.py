@@ -24,6 +24,7 @@ from django.urls import path, reverse
 from league import services
 from league.admin_import import import_urls
 from league.admin_scope import OrganisedLeagueFilter, OrganiserScopedAdmin, scoped_league
+from league.event_log import side_match_texts
 from league.forms import (
     PLAYER_LIST_ID,
     CorrectionForm,
@@ -33,12 +34,15 @@ from league.forms import (
     PlayerChangeForm,
     RoundForm,
     RoundFormSet,
+    SideCorrectionForm,
+    SideMatchForm,
     VoidForm,
     add_service_errors,
 )
 from league.idempotency_keys import round_row_key
-from league.models import Event, League, Player
+from league.models import MATCH_KINDS, Event, League, Player
 from league.scores import score_text
+from league.sides import format_label
 from league.validation import row_errors
 
 
@@ -267,11 +271,14 @@ class EventAdmin(OrganiserScopedAdmin):
         if event.kind == Event.Kind.MATCH_VOIDED:
             return f"voids #{event.voids.seq}: {event.reason}"
         points = f" ({event.points})" if event.points else ""
+        if event.kind == Event.Kind.SIDE_MATCH_RECORDED:
+            text = side_match_texts([event.pk]).get(event.pk)
+            return f"{text.summary if text else 'team match'}{points}"
         return f"{event.player_a} {score_text(event.score_a)} {event.player_b}{points}"
 
     @admin.display(description="status")
     def status(self, event: Event) -> str:
-        if event.kind != Event.Kind.MATCH_RECORDED:
+        if event.kind not in MATCH_KINDS:
             return ""
         return "voided" if hasattr(event, "voided_by") else "counts"
 
@@ -290,6 +297,11 @@ class EventAdmin(OrganiserScopedAdmin):
                 "round/<int:league_id>/",
                 view(self.record_round_view),
                 name="league_event_record_round",
+            ),
+            path(
+                "team/<int:league_id>/",
+                view(self.record_side_match_view),
+                name="league_event_record_side_match",
             ),
             path("<int:event_id>/void/", view(self.void_view), name="league_event_void"),
             path("<int:event_id>/correct/", view(self.correct_view), name="league_event_correct"),
@@ -310,7 +322,7 @@ class EventAdmin(OrganiserScopedAdmin):
         obj: Any = None,
     ) -> HttpResponse:
         # Here rather than in change_view, which would have to fetch the event a second time.
-        if obj is not None and obj.kind == Event.Kind.MATCH_RECORDED:
+        if obj is not None and obj.kind in MATCH_KINDS:
             context["can_void"] = not Event.objects.filter(voids=obj).exists()
         return super().render_change_form(request, context, add, change, form_url, obj)
 
@@ -351,6 +363,35 @@ class EventAdmin(OrganiserScopedAdmin):
                 f"Record a result — {league.name}",
                 league=league,
                 form=form,
+                **self.player_list(league),
+            ),
+        )
+
+    def record_side_match_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        """Record a doubles or team match, or a game of three or more sides."""
+        league = scoped_league(request, league_id)
+        form = SideMatchForm(self.posted(request), league=league)
+        if request.method == "POST" and form.is_valid():
+            try:
+                event = services.record_side_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, {"played_at": "played_on"})
+            else:
+                self.message_user(
+                    request, f"Recorded #{event.seq}: {self.summary(event)}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(request.path)
+        return TemplateResponse(
+            request,
+            "admin/league/record_side_match.html",
+            self.page_context(
+                request,
+                f"Record a team match — {league.name}",
+                league=league,
+                form=form,
+                format_label=format_label(league),
                 **self.player_list(league),
             ),
         )
@@ -449,7 +490,10 @@ class EventAdmin(OrganiserScopedAdmin):
 
     def correct_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
         match = self.scoped_match(request, event_id)
-        form = CorrectionForm(self.posted(request), league=match.league, match=match)
+        form_class = (
+            SideCorrectionForm if match.kind == Event.Kind.SIDE_MATCH_RECORDED else CorrectionForm
+        )
+        form = form_class(self.posted(request), league=match.league, match=match)
         if request.method == "POST" and form.is_valid():
             try:
                 _void, corrected = services.correct_match(
@@ -470,9 +514,14 @@ class EventAdmin(OrganiserScopedAdmin):
                 return HttpResponseRedirect(
                     reverse("admin:league_event_change", args=[corrected.pk])
                 )
+        template = (
+            "admin/league/record_side_match.html"
+            if isinstance(form, SideCorrectionForm)
+            else "admin/league/event_form.html"
+        )
         return TemplateResponse(
             request,
-            "admin/league/event_form.html",
+            template,
             self.page_context(
                 request,
                 f"Correct match #{match.seq}",
@@ -490,7 +539,7 @@ class EventAdmin(OrganiserScopedAdmin):
         return get_object_or_404(
             self.get_queryset(request).select_related("league"),
             pk=event_id,
-            kind=Event.Kind.MATCH_RECORDED,
+            kind__in=MATCH_KINDS,
         )
 
     @staticmethod
