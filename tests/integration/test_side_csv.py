@@ -234,3 +234,20 @@ def test_create_league_refuses_an_unknown_format(db):
     with pytest.raises(CommandError, match="Unknown --format"):
         _run("create_league", "x", "--name", "X", "--format", "trios")
     assert not League.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "match_format", "recorded"),
+    [("doubles.csv", MatchFormat.FIXED, 4), ("board_games.csv", MatchFormat.ANY, 4)],
+)
+def test_the_readmes_example_files_import(league, name, match_format, recorded):
+    from pathlib import Path
+
+    league.match_format = match_format
+    league.side_size = 2
+    league.save()
+    path = Path(__file__).resolve().parents[2] / "examples" / name
+    with path.open("rb") as stream:
+        report = import_results(league, stream, create_players=True)
+    assert report.ok, report.errors
+    assert report.recorded == recorded
