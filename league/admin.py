@@ -36,6 +36,7 @@ from league.forms import (
     RoundFormSet,
     SideCorrectionForm,
     SideMatchForm,
+    SideRoundFormSet,
     VoidForm,
     add_service_errors,
 )
@@ -299,6 +300,11 @@ class EventAdmin(OrganiserScopedAdmin):
                 name="league_event_record_round",
             ),
             path(
+                "team-round/<int:league_id>/",
+                view(self.record_side_round_view),
+                name="league_event_record_side_round",
+            ),
+            path(
                 "team/<int:league_id>/",
                 view(self.record_side_match_view),
                 name="league_event_record_side_match",
@@ -391,6 +397,50 @@ class EventAdmin(OrganiserScopedAdmin):
                 f"Record a team match — {league.name}",
                 league=league,
                 form=form,
+                format_label=format_label(league),
+                **self.player_list(league),
+            ),
+        )
+
+    def record_side_round_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        """A round of team matches (or multi-side games), stored whole or not at all."""
+        league = scoped_league(request, league_id)
+        data = self.posted(request)
+        round_form = RoundForm(data, league=league)
+        formset = SideRoundFormSet(data, league=league, prefix="results")
+        if request.method == "POST" and round_form.is_valid() and formset.is_valid():
+            rows = formset.filled_forms()
+            key = round_form.cleaned_data["idempotency_key"]
+            results = [
+                {
+                    **row.result_arguments(),
+                    "played_at": round_form.cleaned_data["played_on"],
+                    "idempotency_key": round_row_key(key, index),
+                }
+                for index, row in enumerate(rows)
+            ]
+            try:
+                events = services.record_side_round(league, results, recorded_by=request.user)
+            except ValidationError as error:
+                self.show_round_errors(round_form, rows, error)
+            else:
+                self.message_user(
+                    request,
+                    f"Recorded {len(events)} match(es) of the round of "
+                    f"{round_form.cleaned_data['played_on']:%Y-%m-%d}.",
+                    messages.SUCCESS,
+                )
+                changelist = reverse("admin:league_event_changelist")
+                return HttpResponseRedirect(f"{changelist}?league={league.pk}")
+        return TemplateResponse(
+            request,
+            "admin/league/record_side_round.html",
+            self.page_context(
+                request,
+                f"Record a round of team matches — {league.name}",
+                league=league,
+                form=round_form,
+                formset=formset,
                 format_label=format_label(league),
                 **self.player_list(league),
             ),

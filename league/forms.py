@@ -503,3 +503,40 @@ class SideCorrectionForm(SideMatchForm):
         if arguments["played_at"] == league_day(self.league, self.match.played_at):
             arguments["played_at"] = self.match.played_at
         return arguments
+
+
+class SideRoundRowForm(SideMatchForm):
+    """One match of a round of team matches; a row left empty is ignored."""
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, league=league, **kwargs)
+        for name in ("played_on", "note", "idempotency_key"):
+            self.fields.pop(name)
+        self.fields["score_a"].widget = forms.Select(
+            choices=SIDE_SCORE_CHOICES, attrs={"aria-label": "Result (two sides)"}
+        )
+        self.fields["points"].widget = forms.TextInput(
+            attrs={"aria-label": "Points or games", "size": 8}
+        )
+        self.fields["points"].help_text = ""
+
+    def has_changed(self) -> bool:
+        return any(
+            (self.data.get(self.add_prefix(name)) or "").strip()
+            for name in self.fields
+            if name.startswith("side_")
+        )
+
+    def result_arguments(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        return {
+            "sides": data["sides"],
+            "score_a": data.get("score_a") if len(data["sides"]) <= 2 else None,
+            "places": data["places"],
+            "points": data["points"],
+        }
+
+
+SideRoundFormSet = forms.formset_factory(
+    SideRoundRowForm, formset=BaseRoundFormSet, extra=6, min_num=1, validate_min=True, max_num=50
+)

@@ -650,3 +650,61 @@ def _correct_side_match(
             league, [void, replacement.submission], recorded_by=recorded_by
         )
     return voided, corrected
+
+
+def record_side_round(
+    league: League, results: list[dict[str, Any]], *, recorded_by: Any = None
+) -> list[Event]:
+    """Append many matches with sides at once: all of them, or none.
+
+    Each result is a dict of ``record_side_match`` keyword arguments (without
+    ``recorded_by``); errors are keyed ``results.<row>.<field>`` (rows from 0), like
+    ``record_round``'s.
+    """
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    if not results:
+        errors.add("results", "A round needs at least one result.", "required")
+    errors.raise_if_any()
+    parsed: list[_ParsedSideMatch | None] = []
+    keys: dict[str, int] = {}
+    for index, row in enumerate(results):
+        unknown = set(row) - {*SIDE_MATCH_FIELDS, "idempotency_key"}
+        if unknown:
+            raise TypeError(f"record_side_round() result {index} has unknown keys: {unknown}")
+        row_errors = Errors()
+        item = parse_side_match(league, row, row_errors)
+        key = item.submission.idempotency_key if item is not None else None
+        if key:
+            if key in keys:
+                row_errors.add(
+                    "idempotency_key",
+                    "This idempotency key is also used by result %(row)s of this round.",
+                    "idempotency_conflict",
+                    row=keys[key] + 1,
+                )
+            keys.setdefault(key, index)
+        errors.merge(row_errors, prefix=f"results.{index}")
+        parsed.append(item)
+    with transaction.atomic():
+        event_store.lock_league(league)
+        for index, item in enumerate(parsed):
+            if item is None:
+                continue
+            row_errors = Errors()
+            try:
+                repeated = event_store.existing_for(league, item.submission)
+            except ValidationError as error:
+                errors.merge(error, prefix=f"results.{index}")
+                continue
+            if repeated is None:
+                _check_side_match_state(league, item, row_errors)
+            errors.merge(row_errors, prefix=f"results.{index}")
+        # A player in two matches of one round is allowed (a round may hold several games
+        # at one table over an evening), as in one-vs-one rounds.
+        errors.raise_if_any()
+        return event_store.append(
+            league,
+            [item.submission for item in parsed if item is not None],
+            recorded_by=recorded_by,
+        )

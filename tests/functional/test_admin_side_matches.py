@@ -138,3 +138,54 @@ def test_a_board_game_league_takes_positions(client, organiser, league):
     assert response.status_code == 302, response.content.decode()[:3000]
     event = Event.objects.side_matches().get(league=league)
     assert fact_of(event).places == (1, 0, 1, 2)
+
+
+def _round_data(rows: list[dict[str, str]]) -> dict[str, str]:
+    data = {
+        "played_on": PLAYED,
+        "idempotency_key": "round-key-1",
+        "results-TOTAL_FORMS": "6",
+        "results-INITIAL_FORMS": "0",
+        "results-MIN_NUM_FORMS": "1",
+        "results-MAX_NUM_FORMS": "50",
+    }
+    for index, row in enumerate(rows):
+        data.update({f"results-{index}-{name}": value for name, value in row.items()})
+    return data
+
+
+def test_a_round_of_team_matches_is_recorded_whole_or_not_at_all(client, organiser, doubles):
+    league, _players = doubles
+    client.force_login(organiser)
+    url = reverse("admin:league_event_record_side_round", args=[league.pk])
+    good = {
+        "side_0_0": "Ana",
+        "side_0_1": "Ben",
+        "side_1_0": "Cai",
+        "side_1_1": "Dee",
+        "score_a": "1",
+    }
+    bad = {
+        "side_0_0": "Ana",
+        "side_0_1": "Eve",
+        "side_1_0": "Eve",
+        "side_1_1": "Dee",
+        "score_a": "0",
+    }
+    response = client.post(url, _round_data([good, bad]))
+    assert response.status_code == 200
+    assert "on side A and side B" in response.content.decode()
+    assert not Event.objects.side_matches().exists()
+    other = {
+        "side_0_0": "Ana",
+        "side_0_1": "Cai",
+        "side_1_0": "Ben",
+        "side_1_1": "Eve",
+        "score_a": "0.5",
+    }
+    response = client.post(url, _round_data([good, other]))
+    assert response.status_code == 302
+    assert Event.objects.side_matches().filter(league=league).count() == 2
+    # The same submission again (a double click) stores nothing new.
+    client.post(url, _round_data([good, other]))
+    assert Event.objects.side_matches().filter(league=league).count() == 2
