@@ -697,6 +697,17 @@ class PlayerRefSerializer(serializers.Serializer):
     display_name = serializers.CharField()
 
 
+class TeamRecordSerializer(serializers.Serializer):
+    """Side results of player A with player B in matches with sides, from A's side."""
+
+    results = serializers.IntegerField(
+        help_text="Side results (a game of k sides is k - 1 results for each player)."
+    )
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
 class HeadToHeadSerializer(serializers.Serializer):
     version = serializers.IntegerField(allow_null=True)
     player_a = PlayerRefSerializer()
@@ -707,6 +718,12 @@ class HeadToHeadSerializer(serializers.Serializer):
     wins_b = serializers.IntegerField()
     expected_score_a = serializers.FloatField(
         help_text="Glicko-2 expected score of A in a next game (a draw counts half)."
+    )
+    team_opponents = TeamRecordSerializer(
+        help_text="A's record against B on opposing sides of matches with sides."
+    )
+    team_partners = TeamRecordSerializer(
+        help_text="A's record with B on the same side of matches with sides."
     )
 
 

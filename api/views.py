@@ -64,6 +64,7 @@ from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
+from ratings.selectors.sides import SideRecordRow, side_records
 from ratings.selectors.standings import leaderboard
 
 
@@ -566,8 +567,22 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
             "draws": draws,
             "wins_b": losses,
             "expected_score_a": expected,
+            **_team_records(league, player_a, player_b),
         }
         return Response(HeadToHeadSerializer(body).data)
+
+
+def _team_records(league: League, player_a: Player, player_b: Player) -> dict[str, dict]:
+    """A's records with B as opponents and as partners in matches with sides."""
+    partners, opponents = side_records(league, player_a)
+
+    def record(rows: list[SideRecordRow]) -> dict[str, int]:
+        row = next((r for r in rows if r.player.id == player_b.pk), None)
+        if row is None:
+            return {"results": 0, "wins": 0, "draws": 0, "losses": 0}
+        return {"results": row.games, "wins": row.wins, "draws": row.draws, "losses": row.losses}
+
+    return {"team_opponents": record(opponents), "team_partners": record(partners)}
 
 
 def _matchup(

@@ -163,3 +163,18 @@ def test_the_schema_documents_the_side_match_endpoints(anon):
     body = schema["components"]["schemas"]["RecordSideMatchRequest"]
     assert {"sides", "score_a", "positions", "played_at", "played_on"} <= set(body["properties"])
     assert "SideMatch" in schema["components"]["schemas"]
+
+
+def test_head_to_head_counts_team_games_as_opponents_and_as_partners(org, anon, doubles, players):
+    ann, bob, cat, dan = _ids(players)
+    for sides, score in [
+        ([[ann, bob], [cat, dan]], 1),  # Ann with Bob, beat Cat
+        ([[ann, cat], [bob, dan]], 0),  # Ann with Cat, lost to Bob
+        ([[ann, dan], [bob, cat]], 0.5),
+    ]:
+        body = {"sides": sides, "score_a": score, "played_on": "2024-01-03"}
+        assert org.post(url("side-match-list", doubles), body, format="json").status_code == 201
+    data = anon.get(url("head-to-head", doubles), {"player_a": ann, "player_b": cat}).json()
+    assert data["games"] == 0  # no one-vs-one match between them
+    assert data["team_opponents"] == {"results": 2, "wins": 1, "draws": 1, "losses": 0}
+    assert data["team_partners"] == {"results": 1, "wins": 0, "draws": 0, "losses": 1}
