@@ -1,6 +1,8 @@
 """Test-only: lift the event store's immutability, loudly, inside one transaction.
 
-The database refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) on ``league_event``. A
+The database refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) on ``league_event`` (and on
+``league_matchparticipant``, the players of matches with sides, whose triggers honour the
+same flag). A
 test suite still has to empty the database between transactional tests, so this module
 lifts the guard for the duration of one transaction and puts it back before it commits;
 other connections never see the table unguarded, and an error rolls the lifting back with
