@@ -358,6 +358,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     rating_rows, volatility_rows = _history_tables(history)
     records = head_to_head(league, config, player, clock=clock)
     team_rows, team_total = team_results(league, player, config=config)
+    summary = player_summary(league, config, player, clock=clock)
     partners, opponents = side_records(league, player)
     chart = {
         "labels": [point.end.isoformat() for point in history],
@@ -371,7 +372,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "league": league,
         "player": player,
         "config": describe_config(config, is_live=True) if config else None,
-        "summary": player_summary(league, config, player, clock=clock),
+        "summary": summary,
+        # A game of three or more sides counts one result against each other side.
+        "results_exceed_games": summary.wins + summary.draws + summary.losses > summary.games,
         "history": history,
         "rating_rows": rating_rows,
         "volatility_rows": volatility_rows,

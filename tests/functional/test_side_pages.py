@@ -70,6 +70,8 @@ def test_the_player_page_shows_team_results_partners_and_opponents(client, club)
     text = _text(response)
     assert "Team and multi-player results" in text
     assert "=2nd of 4" in text
+    # Three matches, five side results (1 + 1 + 3): the card says which is which.
+    assert "Games · results (W–D–L) 3 · 2–1–2" in text
     # Partners: Ben (won together), Cai (lost together); the voided match with Dee is gone.
     partners = _text_of_table(page, "partners")
     assert "Ben 1 1–0–0" in partners
