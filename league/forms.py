@@ -19,7 +19,7 @@ from django.utils import timezone
 from league import services
 from league.calendar import league_day, league_zone
 from league.idempotency_keys import new_key
-from league.models import Event, League, MatchFormat, Player
+from league.models import MATCH_KINDS, Event, League, MatchFormat, Player
 from league.player_names import check_name, clean_name, find_player
 from league.sides import side_label
 from league.validation import Errors
@@ -262,12 +262,21 @@ class LeagueForm(forms.ModelForm):
             "organisers",
         ]
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form sent without them (an older page, a script) keeps the league's format.
+        for name in ("match_format", "side_size"):
+            self.fields[name].required = False
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        for name in ("match_format", "side_size"):
+            if cleaned.get(name) in (None, ""):
+                cleaned[name] = getattr(self.instance, name)
         start, zone_name = cleaned.get("start_date"), cleaned.get("time_zone")
         if self.instance.pk and start and zone_name:
             first = (
-                Event.objects.filter(league=self.instance, kind=Event.Kind.MATCH_RECORDED)
+                Event.objects.filter(league=self.instance, kind__in=MATCH_KINDS)
                 .order_by("played_at")
                 .values_list("played_at", flat=True)
                 .first()
