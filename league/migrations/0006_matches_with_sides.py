@@ -27,6 +27,8 @@ KINDS = [
     ("player_renamed", "Player renamed"),
     ("player_deactivated", "Player deactivated"),
     ("player_reactivated", "Player reactivated"),
+    ("player_merged", "Player merged"),
+    ("player_unmerged", "Player unmerged"),
     ("match_recorded", "Match recorded"),
     ("match_voided", "Match voided"),
     ("side_match_recorded", "Team match recorded"),
@@ -110,7 +112,7 @@ def remove_participant_triggers(apps, schema_editor):
     Event = apps.get_model("league", "Event")
     if Event.objects.filter(kind="side_match_recorded").exists():
         raise RuntimeError(
-            "Cannot unapply league 0004: the event store holds matches with sides, which the "
+            "Cannot unapply league 0006: the event store holds matches with sides, which the "
             "older schema cannot hold, and events are never deleted."
         )
     vendor = schema_editor.connection.vendor
@@ -123,7 +125,7 @@ def remove_participant_triggers(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("league", "0003_player_facts")]
+    dependencies = [("league", "0005_seasons_and_website_access")]
 
     operations = [
         # Reversed, this runs last: the rebuilt table gets its triggers back.
