@@ -280,9 +280,18 @@ def _check_merge(league: League, current: Player, target: Player, errors: Errors
             Q(player_a=current, player_b_id__in=group) | Q(player_b=current, player_a_id__in=group)
         )
     )
-    count = between.count()
+    # Matches with sides count too: the two in one match, on either side.
+    together = (
+        Event.objects.side_matches()
+        .filter(league=league, voided_by__isnull=True, participants__player=current)
+        .filter(participants__player_id__in=group)
+        .values_list("seq", flat=True)
+        .distinct()
+    )
+    seqs = sorted({*between.values_list("seq", flat=True), *together})
+    count = len(seqs)
     if count:
-        first = between.order_by("seq").values_list("seq", flat=True).first()
+        first = seqs[0]
         errors.add(
             "into",
             "%(player)s and %(target)s played each other (%(count)s counted %(matches)s, "

@@ -222,3 +222,14 @@ def test_participants_are_immutable_in_the_orm_and_the_database(doubles, four):
         with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(statement)
     assert event.participants.count() == 4
+
+
+def test_players_of_one_team_match_cannot_be_merged(doubles, four, organiser):
+    ana, ben, cai, dee = four
+    services.record_side_match(doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY)
+    before = _counts(doubles)
+    for other in (ben, cai):  # a partner, an opponent
+        with pytest.raises(ValidationError) as caught:
+            services.merge_player(doubles, ana, other, reason="same person", recorded_by=None)
+        assert "played each other" in " ".join(caught.value.messages)
+    assert _counts(doubles) == before
