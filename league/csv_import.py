@@ -38,6 +38,7 @@ class PreviewRow:
     points: str = ""
     note: str = ""
     key: str = ""
+    neutral: bool = False
     status: str = "recorded"
     message: str = ""
 
@@ -140,6 +141,7 @@ def import_results(
                 item.note,
                 item.key,
                 item.line,
+                item.neutral,
             )
         appender.flush()
         for line, message in appender.result.errors:
@@ -199,4 +201,5 @@ def _preview_row(row: ResultRow) -> PreviewRow:
         points=row.points,
         note=row.note,
         key=row.key or "",
+        neutral=row.neutral,
     )

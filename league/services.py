@@ -43,6 +43,7 @@ from league.validation import (
     check_recorder,
     check_text,
     clean_key,
+    parse_neutral,
     parse_played_at,
     parse_points,
     parse_score,
@@ -50,8 +51,16 @@ from league.validation import (
     resolve_player,
 )
 
-MATCH_FIELDS = ("player_a", "player_b", "score_a", "played_at", "points", "note")
-RESULT_FIELDS = ("player_a_id", "player_b_id", "score_a", "played_at", "points", "note")
+MATCH_FIELDS = ("player_a", "player_b", "score_a", "played_at", "points", "note", "neutral")
+RESULT_FIELDS = (
+    "player_a_id",
+    "player_b_id",
+    "score_a",
+    "played_at",
+    "points",
+    "note",
+    "neutral",
+)
 REASON_MAX = 1000
 
 
@@ -243,8 +252,10 @@ def record_match(
     points: str = "",
     note: str = "",
     idempotency_key: str | None = None,
+    neutral: bool | str = False,
 ) -> Event:
-    """Append one ``match_recorded`` event (``score_a`` is 1, 0.5 or 0)."""
+    """Append one ``match_recorded`` event (``score_a`` is 1, 0.5 or 0; ``neutral``: played
+    on neutral ground, no advantage for ``player_a``)."""
     row = {
         "player_a": player_a,
         "player_b": player_b,
@@ -253,6 +264,7 @@ def record_match(
         "points": points,
         "note": note,
         "idempotency_key": idempotency_key,
+        "neutral": neutral,
     }
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -427,6 +439,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
     points = parse_points(row.get("points"), found)
     note = str(row.get("note") or "").strip()
     check_text(note, found, "note")
+    neutral = parse_neutral(row.get("neutral"), found)
     key = clean_key(row.get("idempotency_key"), found)
     check_opponents(player_a, player_b, found)
     errors.merge(found)
@@ -443,6 +456,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
         played_at=played_at,
         points=points,
         note=note,
+        neutral=neutral,
     )
     return _ParsedMatch(Submission(fact, key), player_a, player_b, date_only)
 

@@ -43,6 +43,7 @@ from league.event_store.signals import events_appended
 from league.event_store.vocabulary import Fact, MatchRecorded, PlayerRegistered
 from league.models import Event, League, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
+from league.scores import points_margin
 from league.validation import (
     Errors,
     check_active,
@@ -75,6 +76,7 @@ class NewMatch:
     note: str = ""
     idempotency_key: str | None = None
     ref: Any = None
+    neutral: bool = False
 
 
 @dataclass
@@ -109,9 +111,9 @@ def _messages(errors: Errors) -> str:
 
 
 #: A checked result waiting for its batch, a plain tuple (one per row of a file):
-#: (player_a, player_b, score_a, played_at, points, note, date_only, idempotency_key, ref).
-#: The players may be new ones whose rows the batch creates first.
-_Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any]
+#: (player_a, player_b, score_a, played_at, points, note, date_only, idempotency_key, ref,
+#: neutral). The players may be new ones whose rows the batch creates first.
+_Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any, bool]
 
 #: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
 _MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
@@ -127,6 +129,7 @@ def _fact_of(pending: _Pending) -> MatchRecorded:
         played_at=played_at,
         points=points,
         note=note,
+        neutral=pending[9],
     )
 
 
@@ -375,6 +378,7 @@ class BulkAppender:
             match.note,
             match.idempotency_key,
             match.ref,
+            match.neutral,
         )
 
     def add_values(
@@ -387,6 +391,7 @@ class BulkAppender:
         note: str = "",
         idempotency_key: str | None = None,
         ref: Any = None,
+        neutral: bool = False,
     ) -> None:
         """``add`` with a ``NewMatch``'s fields as arguments (no object per result)."""
         errors = Errors()
@@ -414,7 +419,18 @@ class BulkAppender:
             return
         played_at, date_only = when  # type: ignore[misc]
         self._pending.append(
-            (player_a, player_b, score, played_at, points, note.strip(), date_only, key, ref)  # type: ignore[arg-type]
+            (
+                player_a,
+                player_b,
+                score,
+                played_at,
+                points,
+                note.strip(),
+                date_only,
+                key,
+                ref,
+                neutral,
+            )  # type: ignore[arg-type]
         )
         if len(self._pending) >= self.batch_size:
             self.flush()
@@ -438,7 +454,7 @@ class BulkAppender:
         outcomes: list[tuple[Any, str, str]] = []
         in_batch: dict[str, _Pending] = {}
         for match in pending:
-            player_a, player_b, score, played_at, points, note, date_only, key, ref = match
+            player_a, player_b, score, played_at, points, note, date_only, key, ref, neutral = match
             if key:
                 earlier = in_batch.get(key)
                 if earlier is not None:
@@ -472,7 +488,19 @@ class BulkAppender:
                 self._error(ref, message)
                 outcomes.append((ref, "error", message))
                 continue
-            values = (player_a.id, player_b.id, score, played_at, points, note, None, "")
+            margin = points_margin(points)
+            values = (
+                player_a.id,
+                player_b.id,
+                score,
+                played_at,
+                points,
+                note,
+                None,
+                "",
+                neutral,
+                margin,
+            )
             rows.append(row_of(self._take_seq(), key, values))
             self.result.appended += 1
             outcomes.append((ref, "recorded", ""))

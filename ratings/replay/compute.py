@@ -93,7 +93,8 @@ def compute(
 def engine_matches(
     spec: PeriodSpec, matches: Matches, player_ids: npt.NDArray[np.int64]
 ) -> MatchArrays:
-    """The matches as the engine's arrays, ordered by (period, seq)."""
+    """The matches as the engine's arrays, ordered by (period, seq), with their neutral
+    flags and margins when they were read."""
     period = spec.indices_of(matches.day)
     order = np.lexsort((matches.seq, period))
     return MatchArrays(
@@ -101,6 +102,8 @@ def engine_matches(
         player_a=np.searchsorted(player_ids, matches.player_a[order]),
         player_b=np.searchsorted(player_ids, matches.player_b[order]),
         score_a=matches.score_a[order],
+        neutral=None if matches.neutral is None else matches.neutral[order],
+        margin=None if matches.margin is None else matches.margin[order],
     )
 
 

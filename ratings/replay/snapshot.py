@@ -26,6 +26,7 @@ from django.db.models import Max, Q, Sum
 from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Event, League
 from ratings.engine.fold import History
+from ratings.engine.params import Glicko2Params
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.replay.plan import ReplayPlan
 
@@ -43,7 +44,9 @@ class Matches:
     """Live matches of a snapshot, as arrays; players are Player ids, moments UTC µs.
 
     ``seq`` orders the matches as the event store does: their sequence numbers (PostgreSQL)
-    or their rank in that order (SQLite); nothing but the order is used.
+    or their rank in that order (SQLite); nothing but the order is used. ``neutral`` and
+    ``margin`` (NaN when unknown) are read only when asked for (``extras``): a configuration
+    with an advantage or the margin mapping.
     """
 
     seq: npt.NDArray[np.int64]
@@ -52,6 +55,8 @@ class Matches:
     score_a: npt.NDArray[np.float64]
     played_us: npt.NDArray[np.int64]
     day: npt.NDArray[np.datetime64]
+    neutral: npt.NDArray[np.bool_] | None = None
+    margin: npt.NDArray[np.float64] | None = None
 
     def take(self, index: npt.NDArray) -> Matches:
         return Matches(
@@ -61,45 +66,70 @@ class Matches:
             self.score_a[index],
             self.played_us[index],
             self.day[index],
+            None if self.neutral is None else self.neutral[index],
+            None if self.margin is None else self.margin[index],
         )
 
 
 def read_pass_matches(plan: ReplayPlan) -> Matches:
     """The snapshot's matches of the plan's periods (``first_period`` on)."""
+    extras = needs_extras(plan.params)
     if plan.from_period is None:
-        return read_live_matches(plan.league_id, plan.zone, plan.through_seq)
+        return read_live_matches(plan.league_id, plan.zone, plan.through_seq, extras=extras)
     # From the day before the period's local midnight: a moment's UTC date may precede its
     # local one; the exact cut is by local date, below.
     since = local_midnight(plan.spec.start_of(plan.from_period), plan.zone) - dt.timedelta(days=1)
-    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since)
+    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since, extras=extras)
     return matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
 
 
-def read_matches(league: League, through_seq: int, since: dt.datetime | None = None) -> Matches:
+def needs_extras(params: Glicko2Params) -> bool:
+    """Whether a fold with ``params`` reads the matches' neutral flags and margins."""
+    return params.advantage != 0.0 or params.margin_scale is not None
+
+
+def read_matches(
+    league: League, through_seq: int, since: dt.datetime | None = None, *, extras: bool = False
+) -> Matches:
     """The matches of ``league``'s snapshot at ``through_seq`` (for readers without a plan)."""
-    return read_live_matches(league.pk, league_zone(league), through_seq, since)
+    return read_live_matches(league.pk, league_zone(league), through_seq, since, extras=extras)
 
 
 _MATCHES_SQL = """
-SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}
+SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}{extras}
 FROM {event} e
 LEFT JOIN {event} v ON v.voids_id = e.id AND v.seq <= %s
 WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
 {order}"""
-# One fixed-width tuple of PostgreSQL's binary COPY output: 5 int8 columns.
-_COPY_ROW = np.dtype(
-    [("n", ">i2")]
-    + [(f"{name}{i}", t) for i in range(5) for name, t in (("l", ">i4"), ("v", ">i8"))]
-)
+
+
+def _copy_row(columns: int) -> np.dtype:
+    """One fixed-width tuple of PostgreSQL's binary COPY output: ``columns`` int8 columns."""
+    return np.dtype(
+        [("n", ">i2")]
+        + [(f"{name}{i}", t) for i in range(columns) for name, t in (("l", ">i4"), ("v", ">i8"))]
+    )
+
+
+_COPY_ROW = _copy_row(5)
+_COPY_ROW_EXTRAS = _copy_row(7)
 _COPY_HEADER = 19  # signature (11) + flags (4) + header extension length (4), extension empty
+# An unknown margin in the COPY output (a margin is a difference of 9-digit numbers).
+_NO_MARGIN = np.iinfo(np.int64).min
 
 
 def read_live_matches(
-    league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
+    league_id: int,
+    zone: ZoneInfo,
+    through_seq: int,
+    since: dt.datetime | None = None,
+    *,
+    extras: bool = False,
 ) -> Matches:
     """Matches with seq <= ``through_seq`` not voided by an event with seq <= ``through_seq``.
 
     ``since`` keeps only matches played at or after that moment; ``zone`` gives their dates.
+    ``extras`` reads the neutral flags and margins too.
     """
     params: list = [through_seq, league_id, Event.Kind.MATCH_RECORDED.value, through_seq]
     if since is not None:
@@ -114,16 +144,23 @@ def read_live_matches(
             score="(e.score_a * 2)::int8",
             moment="(EXTRACT(EPOCH FROM e.played_at) * 1000000)::int8",
             since=where_since,
+            extras=(f", e.neutral::int8, COALESCE(e.margin::int8, {_NO_MARGIN})" if extras else ""),
         )
         buffer = bytearray()
         copy_sql = f"COPY ({sql}) TO STDOUT (FORMAT BINARY)"
         with connection.cursor() as cursor, cursor.cursor.copy(copy_sql, params) as copy:
             for chunk in copy:
                 buffer += chunk
-        rows = np.frombuffer(bytes(buffer[_COPY_HEADER:-2]), dtype=_COPY_ROW)
-        columns = [rows[f"v{i}"].astype(np.int64) for i in range(5)]
-        seq, a, b, doubled, played_us = columns
+        width = 7 if extras else 5
+        rows = np.frombuffer(
+            bytes(buffer[_COPY_HEADER:-2]), dtype=_COPY_ROW_EXTRAS if extras else _COPY_ROW
+        )
+        columns = [rows[f"v{i}"].astype(np.int64) for i in range(width)]
+        seq, a, b, doubled, played_us = columns[:5]
         score = doubled.astype(np.float64) / 2.0
+        if extras:
+            neutral = columns[5] != 0
+            margin = np.where(columns[6] == _NO_MARGIN, np.nan, columns[6].astype(np.float64))
     else:
         sql = _MATCHES_SQL.format(
             # In seq order (read along the (league, seq) index) instead of a seq column: only
@@ -135,21 +172,24 @@ def read_live_matches(
             score="e.score_a",
             moment="CAST(e.played_at AS TEXT)",
             since=where_since,
+            extras=", e.neutral, e.margin" if extras else "",
         )
         if since is not None:
             params[-1] = connection.ops.adapt_datetimefield_value(since)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             values = cursor.fetchall()
-        if values:
-            a_t, b_t, score_t, moment_t = zip(*values, strict=True)
-        else:
-            a_t = b_t = score_t = moment_t = ()
+        columns_t = list(zip(*values, strict=True)) if values else [()] * (6 if extras else 4)
+        a_t, b_t, score_t, moment_t = columns_t[:4]
         seq = np.arange(len(values), dtype=np.int64)  # the rows' order is seq order
         a = np.array(a_t, dtype=np.int64)
         b = np.array(b_t, dtype=np.int64)
         score = np.array(score_t, dtype=np.float64)
         played_us = np.array(moment_t, dtype="datetime64[us]").astype(np.int64)
+        if extras:
+            neutral = np.array(columns_t[4], dtype=bool)
+            # None (unknown) becomes NaN.
+            margin = np.array(columns_t[5], dtype=np.float64)
     return Matches(
         seq=seq,
         player_a=a,
@@ -157,6 +197,8 @@ def read_live_matches(
         score_a=score,
         played_us=played_us,
         day=local_days_from_utc(played_us, zone),
+        neutral=neutral if extras else None,
+        margin=margin if extras else None,
     )
 
 
