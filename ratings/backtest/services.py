@@ -437,25 +437,56 @@ def judge(sweep: Sweep) -> list[str]:
         worse = compare_sums(boot, sums, best_sums).b_better
         run.within_noise_of_best = run.pk == best.pk or not worse
     SweepRun.objects.bulk_update(usable, ["log_loss_low", "log_loss_high", "within_noise_of_best"])
-    sweep.verdict, sweep.difference = _verdict(boot, best, current)
+    runner_up = min(
+        (run for run in usable if run.pk != best.pk),
+        key=lambda run: (run.log_loss, run.position),
+        default=None,
+    )
+    sweep.verdict, sweep.difference = _verdict(boot, best, current, runner_up)
     return ["current_run", "verdict", "difference"]
 
 
 def _verdict(
-    boot: PeriodBootstrap, best: SweepRun, current: SweepRun | None
-) -> tuple[str, dict[str, float]]:
-    """The sentence saying whether the best run beats the current configuration, plainly."""
+    boot: PeriodBootstrap, best: SweepRun, current: SweepRun | None, runner_up: SweepRun | None
+) -> tuple[str, dict[str, Any]]:
+    """The sentences saying whether the best run beats the current configuration, plainly.
+
+    ``difference`` is the best run's log-loss minus the current one's (its estimate and 95 %
+    interval); when the current configuration scores best, it is the current one's minus the
+    next best run's, so that its interval says how clear the lead is.
+    """
     if current is None or not current.period_sums.get("units"):
         return "The current configuration could not be scored, so nothing is compared.", {}
     if current.pk == best.pk:
-        return "The current configuration scores best: keep it.", {}
+        if runner_up is None or not runner_up.period_sums.get("units"):
+            return "The current configuration scores best: keep it.", {}
+        lead = compare_sums(
+            boot,
+            np.asarray(current.period_sums["log_loss"]),
+            np.asarray(runner_up.period_sums["log_loss"]),
+        )
+        d = lead.difference
+        difference = {"compared": "runner-up", "estimate": d.estimate, "low": d.low, "high": d.high}
+        interval = f"95 % interval {d.low:+.4f} to {d.high:+.4f}"
+        if lead.within_noise:
+            return (
+                "No meaningful difference; keep the current value. It scores best on this "
+                f"history, {-d.estimate:.4f} below the next best setting, but that is within "
+                f"noise ({interval}, from resampling the rating periods).",
+                difference,
+            )
+        return (
+            "The current configuration predicts meaningfully better than every other setting "
+            f"tried: keep it (log-loss {-d.estimate:.4f} below the next best, {interval}).",
+            difference,
+        )
     comparison = compare_sums(
         boot,
         np.asarray(best.period_sums["log_loss"]),
         np.asarray(current.period_sums["log_loss"]),
     )
     d = comparison.difference
-    difference = {"estimate": d.estimate, "low": d.low, "high": d.high}
+    difference = {"compared": "best", "estimate": d.estimate, "low": d.low, "high": d.high}
     interval = f"95 % interval {d.low:+.4f} to {d.high:+.4f}"
     if comparison.within_noise:
         return (

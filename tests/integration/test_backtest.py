@@ -450,7 +450,8 @@ def test_api_starts_a_sweep_reads_it_and_adopts_the_best(
     assert body["status"] == "complete"
     assert body["runs_done"] == 3
     assert [run["parameters"]["tau"] for run in body["runs"] if run["is_current"]] == [0.5]
-    assert body["current_run"] is not None and body["verdict"]
+    assert body["current_run"] is not None
+    assert body["verdict"]
     best = min(body["runs"], key=lambda run: run["log_loss"])
     assert body["best_run"] == best["id"]
     assert {"elo_log_loss", "constant_log_loss", "calibration", "brier"} <= set(best)
