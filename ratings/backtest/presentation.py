@@ -54,8 +54,8 @@ def run_rows(sweep: Sweep, runs: list[SweepRun]) -> list[dict[str, Any]]:
 def calibration_chart(sweep: Sweep, runs: list[SweepRun]) -> dict[str, Any]:
     """The calibration deciles of the best and the current run, for the chart.
 
-    Points are (mean predicted, observed) per decile with matches; the diagonal is perfect
-    calibration.
+    Points are (mean predicted, observed, matches) per decile with matches; the best run's
+    series comes first. The diagonal of perfect calibration is drawn by the page's script.
     """
     series = []
     for run in runs:
@@ -81,6 +81,7 @@ def calibration_chart(sweep: Sweep, runs: list[SweepRun]) -> dict[str, Any]:
                 ],
             }
         )
+    series.sort(key=lambda item: item["role"] != "best")  # the best first, then the current
     return {"series": series}
 
 

@@ -446,6 +446,15 @@ def judge(sweep: Sweep) -> list[str]:
     return ["current_run", "verdict", "difference"]
 
 
+def _interval_words(low: float, high: float) -> str:
+    """A difference's 95 % interval in words: "95 % interval: 0.0680 lower to 0.0267 lower"."""
+
+    def change(x: float) -> str:
+        return f"{abs(x):.4f} {'lower' if x < 0 else 'higher'}"
+
+    return f"95 % interval: {change(low)} to {change(high)}"
+
+
 def _verdict(
     boot: PeriodBootstrap, best: SweepRun, current: SweepRun | None, runner_up: SweepRun | None
 ) -> tuple[str, dict[str, Any]]:
@@ -467,7 +476,7 @@ def _verdict(
         )
         d = lead.difference
         difference = {"compared": "runner-up", "estimate": d.estimate, "low": d.low, "high": d.high}
-        interval = f"95 % interval {d.low:+.4f} to {d.high:+.4f}"
+        interval = _interval_words(d.low, d.high)
         if lead.within_noise:
             return (
                 "No meaningful difference; keep the current value. It scores best on this "
@@ -487,7 +496,7 @@ def _verdict(
     )
     d = comparison.difference
     difference = {"compared": "best", "estimate": d.estimate, "low": d.low, "high": d.high}
-    interval = f"95 % interval {d.low:+.4f} to {d.high:+.4f}"
+    interval = _interval_words(d.low, d.high)
     if comparison.within_noise:
         return (
             "No meaningful difference; keep the current value. The best setting's log-loss is "

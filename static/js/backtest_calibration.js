@@ -43,7 +43,8 @@
       data: { datasets: datasets },
       options: {
         animation: false,
-        aspectRatio: 1.4,
+        // A phone gets a square chart and the legend as text under it (the caption).
+        aspectRatio: window.innerWidth < 600 ? 1 : 1.4,
         scales: {
           x: {
             type: "linear",
@@ -54,7 +55,7 @@
           y: { min: 0, max: 1, title: { display: true, text: "observed score" } }
         },
         plugins: {
-          legend: { position: "bottom" },
+          legend: { position: "bottom", display: window.innerWidth >= 600 },
           tooltip: {
             callbacks: {
               label: function (item) {
