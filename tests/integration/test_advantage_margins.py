@@ -268,3 +268,18 @@ def test_stored_margins_are_what_the_replay_reads(league, make_player):
     plain = read_matches(league, 10**9)
     assert plain.neutral is None
     assert plain.margin is None
+
+
+def test_a_demo_league_stored_before_the_flag_is_loaded_again_without_it(league, make_player):
+    """Loading the demo again must not conflict with matches stored before neutral flags:
+    the loader sends every row as not neutral then (same content, same keys)."""
+    from ratings.management.commands.load_demo import _stored_without_flags
+
+    assert not _stored_without_flags(league)  # no matches: a fresh load keeps the flags
+    a, b = make_player(league, "Ajax"), make_player(league, "Benfica")
+    league_services.record_match(league, player_a=a, player_b=b, score_a="1", played_at=START)
+    assert _stored_without_flags(league)
+    league_services.record_match(
+        league, player_a=b, player_b=a, score_a="1", played_at=START, neutral=True
+    )
+    assert not _stored_without_flags(league)
