@@ -7,7 +7,7 @@ import ratings.parameters
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0004_config_parameter_table"),
+        ("ratings", "0005_season_tables"),
     ]
 
     operations = [
