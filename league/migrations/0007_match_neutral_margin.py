@@ -27,13 +27,13 @@ def refuse_to_drop_flags(apps, schema_editor):
     Event = apps.get_model("league", "Event")
     if Event.objects.filter(neutral=True).exists():
         raise RuntimeError(
-            "Cannot unapply league 0006: the event store holds matches marked neutral, which "
+            "Cannot unapply league 0007: the event store holds matches marked neutral, which "
             "the older schema cannot hold, and events are never deleted."
         )
 
 
 class Migration(migrations.Migration):
-    dependencies = [("league", "0005_seasons_and_website_access")]
+    dependencies = [("league", "0006_matches_with_sides")]
 
     operations = [
         # Reversed, this runs last: the rebuilt table gets its triggers back.
