@@ -708,6 +708,8 @@ def valid_post(**changes: object) -> dict[str, object]:
         "max_rd": "300",
         "volatility_ceiling": "",
         "rating_floor": "",
+        "advantage": "0",
+        "margin_scale": "",
         "note": "Fortnightly periods",
     }
     data.update(changes)
