@@ -6,7 +6,8 @@ league's own fields; its event log (a result, a void, a player registered, renam
 replay changes, and only when it finishes (the runner publishes a version and records
 how far its projection has folded the log in the transaction that marks the replay
 finished), hence the newest finished replay and the newest projection position; the
-replay banner (a replay queued or running, and its progress); and the league's local
+replay banner (a replay queued or running, and its progress); the league's ranking rules
+(who is ranked, ``ratings.eligibility``: saving them stamps ``updated_at``); and the league's local
 date (the current rating period, and with it every RD shown, follows the clock; with the
 log fixed, the date fixes the period). All of it is read in one statement, without
 computing any standings and without reading the publication a second time (the page
@@ -27,7 +28,7 @@ from django.utils.dateparse import parse_datetime
 
 from league.calendar import local_day
 from league.models import Event, League
-from ratings.models import ProjectionState, Replay
+from ratings.models import ProjectionState, RankingRules, Replay
 from ratings.services import ACTIVE
 
 #: Every column of the league, in model order (the row is also the page's ``League``).
@@ -36,6 +37,7 @@ _EVENT = ("seq", "recorded_at")
 _FINISHED = ("pk", "status", "through_seq", "finished_at")
 _PROJECTION = ("config_id", "through_seq", "through_period", "computed_at", "complete")
 _ACTIVE = ("pk", "status", "periods_done", "periods_total", "attempts")
+_RULES = ("updated_at",)
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
         ("finished", finished, _FINISHED),
         ("projection", projection, _PROJECTION),
         ("active", active, _ACTIVE),
+        ("rules", RankingRules.objects.filter(league=league), _RULES),
     )
     annotations = {
         f"{prefix}_{name}": Subquery(rows.values(name)[:1])

@@ -20,11 +20,11 @@ from league.event_log import Page, event_log, match_list
 from league.models import League, Player
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.formatting import DASH, signed
-from ratings.forms import LeaderboardFilterForm
+from ratings.forms import LeaderboardFilterForm, level_choices
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.query_params import page_number, version_number
-from ratings.selectors.common import ReadClock
+from ratings.selectors.common import ReadClock, period_info
 from ratings.selectors.configurations import (
     config_versions,
     describe_config,
@@ -42,12 +42,14 @@ from ratings.selectors.players import (
     player_summary,
 )
 from ratings.selectors.standings import (
+    DEFAULT_LEVEL,
     Leaderboard,
     compare_versions,
     featured_leaderboards,
     leaderboard,
     league_summaries,
     rank_history,
+    results_between,
 )
 from ratings.services import league_progress
 from ratings.views.page_cache import cached_page, known_league
@@ -122,7 +124,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @cached_page("league", _league_state, LeaderboardFilterForm.base_fields)
 def league(request: HttpRequest, league_slug: str) -> HttpResponse:
-    """The leaderboard: filters, sorting, search, pagination and standings as of a period."""
+    """The leaderboard: who is ranked, filters, sorting, search, pages and past standings."""
     league = _league(league_slug, request)
     form = LeaderboardFilterForm(request.GET or None)
     config = live_config(league)
@@ -141,7 +143,9 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
                 f"{day:%d %b %Y} is before the first rating period "
                 f"({config.period_anchor:%d %b %Y}); showing the current standings.",
             )
+            day = None
     sort = form.value("sort", "rank")
+    level = form.value("level", DEFAULT_LEVEL)
     board = leaderboard(
         league,
         config=config,
@@ -153,10 +157,15 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         sort=sort,
         as_of_period=as_of,
         page=form.value("page", 1),
+        everyone=form.value("everyone", False),
+        listed=form.value("listed", "ranked"),
+        level=level,
     )
     params = request.GET
     columns = []
     for key, css, label, first in COLUMNS:
+        if css == "low":
+            label = f"{level.label()} interval"
         column = {"key": key, "css": css, "label": label, "url": None, "aria_sort": None}
         if key is not None:
             active = sort.lstrip("-") == key
@@ -169,6 +178,10 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
                 next_sort = first
             column["url"] = _query(params, sort=next_sort, page=None)
         columns.append(column)
+    choices = period_choices(config) if config else []
+    shown = board.as_of.index if board.as_of is not None else None
+    if shown is not None and all(choice.index != shown for choice in choices):
+        choices = sorted([*choices, period_info(config, shown)], key=lambda c: -c.index)
     context = {
         "league": league,
         "board": board,
@@ -177,19 +190,50 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "pager": _pager(params, board.page, board.num_pages),
         "rows": _board_rows(league, board),
         "periods": [
-            {
-                "value": str(choice.index),
-                "label": choice.label,
-                "selected": board.as_of is not None and board.as_of.index == choice.index,
-            }
-            for choice in (period_choices(config) if config else [])
+            {"value": str(choice.index), "label": choice.label, "selected": choice.index == shown}
+            for choice in choices
         ],
+        "as_of_day": _as_of_statement(league, board, day),
+        "levels": level_choices(level),
+        "separate_url": _query(params, listed="separate", page=None, sort=None),
+        "ranked_url": _query(params, listed=None, page=None, sort=None),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_standings", league_slug=league.slug),
         "history_export_url": _url_or_none("pages:export_history", league_slug=league.slug),
         "is_organiser": league.is_organiser(request.user),
+        "rules_url": _url_or_none("workspace:ranking", league_slug=league.slug),
     }
     return render(request, "pages/league.html", context)
+
+
+def _as_of_statement(league: League, board: Leaderboard, day: dt.date | None) -> str:
+    """Which period a requested day falls in and which results the standings include."""
+    if board.as_of is None and board.current_period is None:
+        return ""
+    period = board.as_of or board.current_period
+    if day is None or period is None:
+        return ""
+    if day > period.end:
+        return (
+            f"{_day(day)} is after the current period ({period.label}): these are the "
+            "current standings."
+        )
+    later = results_between(league, day, period.end)
+    text = (
+        f"{_day(day)} falls in period {period.index} ({_day(period.start)} to "
+        f"{_day(period.end)}). Ratings change once per period, so these standings include "
+        f"every result up to {_day(period.end)}"
+    )
+    if board.as_of is None:
+        return text.replace(f"up to {_day(period.end)}", "recorded so far") + (
+            f": the period is still open ({later} result{'s' if later != 1 else ''} after "
+            f"{_day(day)} so far)."
+        )
+    if later:
+        return text + (
+            f", including {later} result{'s' if later != 1 else ''} played after {_day(day)}."
+        )
+    return text + f"; no result was played after {_day(day)} in that period."
 
 
 def _day(day: dt.date | None) -> str:
@@ -215,7 +259,8 @@ def _board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
         change, change_class = signed(row.change, 0)
         rows.append(
             {
-                "rank": str(row.rank),
+                "rank": DASH if row.rank is None else str(row.rank),
+                "reasons": "; ".join(row.reasons),
                 "name": row.name,
                 "url": url.format(slug=row.slug),
                 "active": row.active,

@@ -31,7 +31,7 @@ from ratings.selectors.common import ReadClock
 from ratings.selectors.standings import leaderboard
 from tests.functional.conftest import rate
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
 
 SCALE = 173.7178
 
@@ -151,11 +151,18 @@ def test_min_games_filter_reranks_the_remaining_field(client, club):
     assert all(row.games >= 3 for row in board.rows)
 
 
-def test_active_only_hides_inactive_players(client, club):
+def test_a_withdrawn_player_is_listed_separately_and_active_only_hides_them(client, club):
     Player.objects.filter(pk=club["bob"].pk).update(active=False)
-    everyone = client.get(league_url(club["league"])).context["board"]
+    ranked = client.get(league_url(club["league"])).context["board"]
+    assert "Bob Baker" not in names(ranked)
+    assert [row.rank for row in ranked.rows] == [1, 2, 3]
+    separate = client.get(league_url(club["league"], listed="separate")).context["board"]
+    assert names(separate) == ["Bob Baker"]
+    assert separate.rows[0].rank is None
+    assert separate.rows[0].reasons == ("withdrawn by the organisers",)
+    everyone = client.get(league_url(club["league"], everyone="on")).context["board"]
     assert "Bob Baker" in names(everyone)
-    active = client.get(league_url(club["league"], active="on")).context["board"]
+    active = client.get(league_url(club["league"], everyone="on", active="on")).context["board"]
     assert "Bob Baker" not in names(active)
     assert [row.rank for row in active.rows] == [1, 2, 3]
 
@@ -342,7 +349,8 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     # Once for the selectors, once for the replay progress banner (``league_progress``).
     assert len(publication_reads(statements)) <= 2, publication_reads(statements)
     assert len(latest_match_reads(statements)) == 1, latest_match_reads(statements)
-    assert len(statements) <= {"league": 11, "player": 17}[page], statements
+    # The leaderboard reads the league's ranking rules once more than it used to.
+    assert len(statements) <= {"league": 12, "player": 17}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
@@ -395,7 +403,8 @@ def test_the_standings_export_ranks_once_and_equals_the_leaderboard_pages(client
     statements = statements_during(
         lambda: bodies.append(b"".join(client.get(url).streaming_content).decode())
     )
-    assert len([sql for sql in statements if "RANK() OVER" in sql]) == 1
+    # Ranked once per list: the ranked players, then those listed separately.
+    assert len([sql for sql in statements if "RANK() OVER" in sql]) == 2
     exported = list(csv.DictReader(io.StringIO(bodies[0])))
     first = leaderboard(league, per_page=MAX_PER_PAGE)
     pages = [first] + [
