@@ -47,7 +47,7 @@ class CalibrationBand:
 
     @property
     def label(self) -> str:
-        return f"{self.low:.0%}–{self.high:.0%}"
+        return f"{self.low * 100:.0f}–{self.high * 100:.0f} %"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Max
@@ -24,6 +25,7 @@ from league.models import Event, League, Player
 from ratings.eligibility import EVERYONE, Eligibility, eligibility
 from ratings.engine.intervals import ConfidenceLevel
 from ratings.engine.params import SCALE
+from ratings.engine.state import grown_rd
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import (
     Z95,
@@ -613,9 +615,11 @@ def featured_leaderboards(
 
 @dataclass(frozen=True)
 class RankPoint:
+    """The player's rank at the end of ``period`` among the ``players`` ranked then."""
+
     period: int
     end: dt.date
-    rank: int
+    rank: int | None
     players: int
 
 
@@ -643,60 +647,78 @@ class ComparisonRow:
         return self.rating_b - self.rating_a
 
 
-#: Periods shown in a player's rank history (the most recent ones they played).
-RANK_HISTORY_PERIODS = 52
-
-
 def rank_history(
-    config: RatingConfig, player: Player, *, limit: int = RANK_HISTORY_PERIODS
+    league: League,
+    config: RatingConfig,
+    player: Player,
+    *,
+    clock: ReadClock | None = None,
+    rules: Eligibility | None = None,
 ) -> list[RankPoint]:
-    """The player's rank among the players who played in each of their last ``limit`` periods.
+    """The player's leaderboard rank at the end of each period they played, and now.
 
-    A rank among everyone rated at the time would need every player's state at every
-    period (a scan of the whole history per point). The rank within each period's field is
-    exact and says how the player did against the people active at the same time; it costs
-    one index range per period (the field of that period), hence the bounded ``limit``.
+    The same rank as the leaderboard's past standings of each period (``as_of_period``):
+    among the players the league's eligibility rules rank at that period, by the same key,
+    with RDs grown to it; ``rank`` is None where the player was not ranked (provisional,
+    inactive, too few games). One pass over the history rows up to the last point, in
+    NumPy: every player's state is carried forward period by period.
     """
-    periods = list(
+    rules = rules if rules is not None else eligibility(league, config)
+    played = list(
         PlayerPeriod.objects.filter(config=config, player=player)
-        .order_by("-period_index")
-        .values_list("period_index", "rating", "period_end")[:limit]
+        .order_by("period_index")
+        .values_list("period_index", flat=True)
     )
-    if not periods:
+    if not played:
         return []
-    history = PlayerPeriod._meta.db_table
-    oldest = periods[-1][0]
-    if connection.vendor == "postgresql":
-        # LATERAL: one pass over each period's field through the (config, period) index
-        # (a plain join lets the planner scan the whole history instead).
-        sql = f"""
-            SELECT me.period_index, field.above + 1, field.players
-            FROM {history} me
-            CROSS JOIN LATERAL (
-                SELECT COUNT(*) FILTER (WHERE other.rating > me.rating) AS above,
-                       COUNT(*) AS players
-                FROM {history} other
-                WHERE other.config_id = me.config_id AND other.period_index = me.period_index
-            ) field
-            WHERE me.config_id = %s AND me.player_id = %s AND me.period_index >= %s
-        """
-    else:
-        sql = f"""
-            SELECT me.period_index,
-                   (SELECT COUNT(*) FROM {history} other
-                    WHERE other.config_id = me.config_id
-                      AND other.period_index = me.period_index
-                      AND other.rating > me.rating) + 1,
-                   (SELECT COUNT(*) FROM {history} other
-                    WHERE other.config_id = me.config_id
-                      AND other.period_index = me.period_index)
-            FROM {history} me
-            WHERE me.config_id = %s AND me.player_id = %s AND me.period_index >= %s
-        """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [config.pk, player.pk, oldest])
-        ranks = {index: (int(rank), int(players)) for index, rank, players in cursor.fetchall()}
-    return [RankPoint(index, end, *ranks[index]) for index, _, end in reversed(periods)]
+    now = ReadClock.period_for(config, clock)
+    points = sorted({*played, now})
+    ids = list(Player.objects.filter(league=league).order_by("pk").values_list("pk", "active"))
+    slot = {pid: index for index, (pid, _) in enumerate(ids)}
+    withdrawn = np.array([not active for _, active in ids], dtype=bool)
+    n = len(ids)
+    rows = np.array(
+        list(
+            PlayerPeriod.objects.filter(config=config, period_index__lte=points[-1])
+            .order_by("period_index")
+            .values_list("player_id", "period_index", "rating", "rd", "volatility", "games")
+        ),
+        dtype=np.float64,
+    ).reshape(-1, 6)
+    rating = np.zeros(n)
+    rd = np.zeros(n)
+    volatility = np.zeros(n)
+    last = np.full(n, -1, dtype=np.int64)
+    games = np.zeros(n, dtype=np.int64)
+    me = slot[player.pk]
+    player_slots = np.array([slot[int(pid)] for pid in rows[:, 0]], dtype=np.int64)
+    period_of = rows[:, 1].astype(np.int64)
+    cursor = 0
+    result = []
+    for point in points:
+        end = int(np.searchsorted(period_of, point, side="right"))
+        if end > cursor:
+            chunk = slice(cursor, end)
+            who = player_slots[chunk]
+            rating[who] = rows[chunk, 2]
+            rd[who] = rows[chunk, 3]
+            volatility[who] = rows[chunk, 4]
+            last[who] = period_of[chunk]
+            np.add.at(games, who, rows[chunk, 5].astype(np.int64))
+            cursor = end
+        rated = last >= 0
+        idle = np.maximum(point - last, 0)
+        grown = np.asarray(grown_rd(rd, volatility, idle, config.max_rd))
+        eligible = rated & ~withdrawn & (games >= rules.min_games)
+        eligible &= last >= rules.active_since(point)
+        if rules.max_rd is not None:
+            eligible &= grown <= rules.max_rd
+        key = rating - Z95 * grown if rules.by_lower_bound else rating
+        field = int(np.count_nonzero(eligible))
+        rank = int(np.count_nonzero(eligible & (key > key[me]))) + 1 if eligible[me] else None
+        info = period_info(config, point)
+        result.append(RankPoint(point, info.end, rank, field))
+    return result
 
 
 def _ranked_ratings(config: RatingConfig) -> dict[int, tuple[int, float]]:
