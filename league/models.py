@@ -77,13 +77,21 @@ class Player(models.Model):
 
     The row is the write side's current state of the player (name, whether results may be
     recorded for them): only the event store changes it, in the transaction that appends
-    the event saying so (registered, renamed, deactivated, reactivated).
+    the event saying so (registered, renamed, deactivated, reactivated, merged, unmerged).
     """
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="players")
     display_name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140)
     active = models.BooleanField(default=True)
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_players",
+        help_text="The player this one was merged into: their matches count as that player's.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -134,20 +142,32 @@ class EventKind(models.TextChoices):
     PLAYER_RENAMED = "player_renamed", "Player renamed"
     PLAYER_DEACTIVATED = "player_deactivated", "Player deactivated"
     PLAYER_REACTIVATED = "player_reactivated", "Player reactivated"
+    PLAYER_MERGED = "player_merged", "Player merged"
+    PLAYER_UNMERGED = "player_unmerged", "Player unmerged"
     MATCH_RECORDED = "match_recorded", "Match recorded"
     MATCH_VOIDED = "match_voided", "Match voided"
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
 #: keeps the two in step).
-RATING_KINDS = [EventKind.MATCH_RECORDED, EventKind.MATCH_VOIDED]
+RATING_KINDS = [
+    EventKind.MATCH_RECORDED,
+    EventKind.MATCH_VOIDED,
+    EventKind.PLAYER_MERGED,
+    EventKind.PLAYER_UNMERGED,
+]
 
 PLAYER_KINDS = [
     EventKind.PLAYER_REGISTERED,
     EventKind.PLAYER_RENAMED,
     EventKind.PLAYER_DEACTIVATED,
     EventKind.PLAYER_REACTIVATED,
+    EventKind.PLAYER_MERGED,
+    EventKind.PLAYER_UNMERGED,
 ]
+
+#: Merges and unmerges: facts about which player a match counts for.
+IDENTITY_KINDS = [EventKind.PLAYER_MERGED, EventKind.PLAYER_UNMERGED]
 
 
 class Event(models.Model):
@@ -184,6 +204,15 @@ class Event(models.Model):
         max_length=120,
         blank=True,
         help_text="The name a player was registered under or renamed to.",
+    )
+    # player_merged (the surviving player), player_unmerged (the player it is separated from)
+    other_player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Merge: the player merged into; unmerge: the player separated from.",
     )
 
     # match_recorded
@@ -256,6 +285,11 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind="match_voided") | Q(voids__isnull=False),
                 name="event_void_names_match",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=IDENTITY_KINDS)
+                | (Q(other_player__isnull=False) & ~Q(other_player=models.F("player"))),
+                name="event_merge_names_two_players",
             ),
         ]
         indexes = [

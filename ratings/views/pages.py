@@ -42,6 +42,8 @@ from ratings.selectors.explanation import explain_period
 from ratings.selectors.players import (
     HeadToHeadRow,
     HistoryPoint,
+    absorbed_players,
+    counted_ids,
     head_to_head,
     player_history,
     player_results,
@@ -459,11 +461,13 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
     history = player_history(config, player) if config else []
+    absorbed = [] if player.merged_into_id else absorbed_players(player)
+    counted = counted_ids(player, absorbed)
     results = player_results(
-        league, player, config=config, page=page_number(request.GET.get("page"))
+        league, player, config=config, page=page_number(request.GET.get("page")), counted=counted
     )
     rating_rows, volatility_rows = _history_tables(history, _explain_url(league, player))
-    records = head_to_head(league, config, player, clock=clock)
+    records = head_to_head(league, config, player, clock=clock, counted=counted)
     summary = player_summary(league, config, player, clock=clock)
     standing = None
     ranked: list[float] = []
@@ -484,6 +488,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     context = {
         "league": league,
         "player": player,
+        "absorbed": absorbed,
         "config": describe_config(config, is_live=True) if config else None,
         "summary": summary,
         "standing": standing,

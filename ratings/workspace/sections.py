@@ -20,6 +20,13 @@ class Section:
 
 SECTIONS: tuple[Section, ...] = (
     Section(
+        "players",
+        "Players",
+        "workspace:players",
+        "Register, rename, deactivate or reactivate players; merge two records of one player "
+        "(and undo it). Each change is an event with its reason.",
+    ),
+    Section(
         "configuration",
         "Rating configuration",
         "pages:config",

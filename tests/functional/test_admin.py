@@ -373,7 +373,9 @@ class TestPlayers:
             url("league_player_add"), {"league": league.pk, "display_name": "ann riverside"}
         )
         assert response.context["adminform"].form.errors["display_name"] == [
-            "ann riverside is already a player of Riverside Chess Club."
+            "ann riverside is already a player of Riverside Chess Club, as Ann Riverside (names "
+            "are compared ignoring case, spacing, accents and invisible characters): use Ann "
+            "Riverside, or choose a name that differs in its letters."
         ]
         assert (events(), Player.objects.count()) == before
 

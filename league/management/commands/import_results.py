@@ -12,11 +12,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from league.control_characters import first_control_character
 from league.csv_import import import_results
 from league.management.cli import validation_message
+from league.management.data_command import DataCommand
 from league.models import League
 
 
@@ -40,7 +41,7 @@ def league_by_slug(slug: str) -> League:
     return league
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Record the results of a CSV file as events: all of them, or none."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -92,6 +93,8 @@ class Command(BaseCommand):
             shown = ", ".join(report.players_created[:20])
             more = len(report.players_created) - 20
             self.stdout.write(f"New players: {shown}" + (f" and {more} more." if more > 0 else "."))
+        for typed, existing in list(report.names_matched.items())[:20]:
+            self.stdout.write(f"{typed!r} was read as the existing player {existing!r}.")
 
     @staticmethod
     def _import(league: League, stream: Any, options: dict[str, Any], user: Any) -> Any:
