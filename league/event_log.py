@@ -83,10 +83,25 @@ class EventRow:
     voids: int | None
 
 
-def match_list(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE) -> Page:
-    """Every recorded match, newest first; voided ones say which event voided them."""
+#: A span of moments: the first one in it and the first one after it (a season's days).
+Span = tuple[dt.datetime, dt.datetime]
+
+
+def match_list(
+    league: League,
+    *,
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+    between: Span | None = None,
+) -> Page:
+    """Every recorded match, newest first; voided ones say which event voided them.
+
+    ``between`` keeps the matches played from its first moment to before its second.
+    """
     page, per_page = clamp_page(page, per_page)
     matches = Event.objects.matches().filter(league=league).order_by("-played_at", "-seq")
+    if between is not None:
+        matches = matches.filter(played_at__gte=between[0], played_at__lt=between[1])
     total = matches.count()
     page = last_page_at_most(page, total, per_page)
     offset = (page - 1) * per_page

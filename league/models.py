@@ -316,3 +316,76 @@ class Event(models.Model):
     @property
     def score_b(self) -> Decimal | None:
         return None if self.score_a is None else Decimal(1) - self.score_a
+
+
+class Season(models.Model):
+    """A named date range of a league (first and last day inclusive, local dates).
+
+    A season is a view over the one continuous rating, not a reset: its table is derived
+    from the event log and the projection (``ratings.seasons``). Seasons of one league never
+    overlap (``league.seasons`` refuses it under the league lock). Closing a season archives
+    its table; ``closed_at`` says when, and ``updated_at`` moves on every change so that the
+    public pages' cache key moves with it (``ratings.page_state``).
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=90)
+    start_date = models.DateField(help_text="First day of the season (league's local date).")
+    end_date = models.DateField(help_text="Last day of the season (inclusive).")
+    points_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("3"))
+    points_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
+    points_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["league", "-start_date"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="season_unique_slug"),
+            models.UniqueConstraint(fields=["league", "name"], name="season_unique_name"),
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.start_date:%d %b %Y} to {self.end_date:%d %b %Y})"
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "pages:season", kwargs={"league_slug": self.league.slug, "season_slug": self.slug}
+        )
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class WebsiteAccess(models.Model):
+    """Which other websites may show the league: frame its embed, read its API from a page.
+
+    Both lists hold origins (``https://club.example``, scheme, host and port only), empty by
+    default: nothing may frame the league's pages and no other origin may read the API from
+    a browser until an organiser lists it (``league.website``).
+    """
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="website_access"
+    )
+    frame_origins = models.JSONField(default=list, blank=True)
+    api_origins = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.league}: website access"

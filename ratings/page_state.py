@@ -6,8 +6,9 @@ league's own fields; its event log (a result, a void, a player registered, renam
 replay changes, and only when it finishes (the runner publishes a version and records
 how far its projection has folded the log in the transaction that marks the replay
 finished), hence the newest finished replay and the newest projection position; the
-replay banner (a replay queued or running, and its progress); the league's ranking rules
-(who is ranked, ``ratings.eligibility``: saving them stamps ``updated_at``); and the league's local
+replay banner (a replay queued or running, and its progress); its seasons (their names,
+dates and archived tables); the league's ranking rules (who is ranked,
+``ratings.eligibility``: saving them stamps ``updated_at``); and the league's local
 date (the current rating period, and with it every RD shown, follows the clock; with the
 log fixed, the date fixes the period). All of it is read in one statement, without
 computing any standings and without reading the publication a second time (the page
@@ -27,7 +28,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from league.calendar import local_day
-from league.models import Event, League
+from league.models import Event, League, Season
 from ratings.models import ProjectionState, RankingRules, Replay
 from ratings.services import ACTIVE
 
@@ -38,6 +39,7 @@ _FINISHED = ("pk", "status", "through_seq", "finished_at")
 _PROJECTION = ("config_id", "through_seq", "through_period", "computed_at", "complete")
 _ACTIVE = ("pk", "status", "periods_done", "periods_total", "attempts")
 _RULES = ("updated_at",)
+_SEASON = ("pk", "updated_at")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,10 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
     projection = ProjectionState.objects.filter(config__league=league).order_by(
         "-computed_at", "-config_id"
     )
+    # Every change of a season (created, edited, closed, re-derived) moves its updated_at.
+    season = Season.objects.filter(league=league).order_by("-updated_at", "-pk")
     sources = (
+        ("season", season, _SEASON),
         ("event", last_event, _EVENT),
         ("finished", finished, _FINISHED),
         ("projection", projection, _PROJECTION),

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 
 from league.calendar import league_zone, local_day
-from league.event_log import DEFAULT_PER_PAGE, Page, clamp_page, last_page_at_most
+from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page, last_page_at_most
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
 from ratings.engine.prediction import win_probability
@@ -186,11 +186,13 @@ def player_results(
     page: int = 1,
     per_page: int = DEFAULT_PER_PAGE,
     counted: list[int] | None = None,
+    between: Span | None = None,
 ) -> Page:
     """The player's counted matches, newest first, with the rating change of each period.
 
     A player's matches include those of the players merged into them (they count as theirs);
-    ``counted`` is ``counted_ids(player)`` when the caller has read it already.
+    ``counted`` is ``counted_ids(player)`` when the caller has read it already. ``between``
+    keeps the matches played from its first moment to before its second.
     """
     page, per_page = clamp_page(page, per_page)
     config = config or live_config(league)
@@ -201,6 +203,8 @@ def player_results(
         .filter(Q(player_a_id__in=counted) | Q(player_b_id__in=counted))
         .order_by("-played_at", "-seq")
     )
+    if between is not None:
+        matches = matches.filter(played_at__gte=between[0], played_at__lt=between[1])
     total = matches.count()
     page = last_page_at_most(page, total, per_page)
     offset = (page - 1) * per_page

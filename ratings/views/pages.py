@@ -29,6 +29,8 @@ from ratings.forms import LeaderboardFilterForm, level_choices, parse_level
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.query_params import page_number, version_number
+from ratings.seasons.derive import season_bounds
+from ratings.seasons.read import player_line, season_table
 from ratings.selectors.common import ReadClock, period_info
 from ratings.selectors.configurations import (
     config_versions,
@@ -64,6 +66,7 @@ from ratings.selectors.standings import (
 )
 from ratings.services import league_progress
 from ratings.views.page_cache import cached_page, known_league
+from ratings.views.seasons import line_cells, season_choices, season_from_query
 
 #: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
 COLUMNS = (
@@ -199,7 +202,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "form": form,
         "columns": columns,
         "pager": _pager(params, board.page, board.num_pages),
-        "rows": _board_rows(league, board),
+        "rows": board_rows(league, board),
         "periods": [
             {"value": str(choice.index), "label": choice.label, "selected": choice.index == shown}
             for choice in choices
@@ -258,7 +261,7 @@ def _player_urls(league: League) -> str:
     return url.replace(marker, "{slug}")
 
 
-def _board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
+def board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
     """Leaderboard rows as display text, formatted once in Python.
 
     Django's number localisation and ``floatformat`` cost more than everything else on a
@@ -448,9 +451,13 @@ def _volatility_trend(history: list[HistoryPoint], span: int = 12) -> str:
     return f"{word} {abs(change):.4f} over the last {periods} periods played"
 
 
-@cached_page("player", _league_state, {"page", "level"})
+@cached_page("player", _league_state, {"page", "level", "season"})
 def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
-    """A player's rating chart, results by period, head-to-head records and rank history."""
+    """A player's rating chart, results by period, head-to-head records and rank history.
+
+    ``?season=`` narrows the results to one season's and shows the player's line of it;
+    ``?level=`` sets the interval's level.
+    """
     league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
     try:
@@ -463,9 +470,19 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     history = player_history(config, player) if config else []
     absorbed = [] if player.merged_into_id else absorbed_players(player)
     counted = counted_ids(player, absorbed)
+    chosen = season_from_query(request, league)
     results = player_results(
-        league, player, config=config, page=page_number(request.GET.get("page")), counted=counted
+        league,
+        player,
+        config=config,
+        page=page_number(request.GET.get("page")),
+        counted=counted,
+        between=season_bounds(chosen) if chosen else None,
     )
+    season_line = None
+    if chosen is not None:
+        line = player_line(season_table(chosen), player.pk)
+        season_line = line_cells(line) if line else None
     rating_rows, volatility_rows = _history_tables(history, _explain_url(league, player))
     records = head_to_head(league, config, player, clock=clock, counted=counted)
     summary = player_summary(league, config, player, clock=clock)
@@ -511,6 +528,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "versus_url": reverse("pages:versus", kwargs={"league_slug": league.slug}),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "season": chosen,
+        "season_line": season_line,
+        "season_choices": season_choices(league, chosen),
     }
     return render(request, "pages/player.html", context)
 
@@ -585,8 +605,22 @@ def _paged_list(
 
 
 def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
-    """Every recorded match, voided ones marked."""
-    return _paged_list(request, league_slug, match_list, "matches", "pages/matches.html")
+    """Every recorded match, voided ones marked; ``?season=`` keeps one season's."""
+    league = _league(league_slug)
+    chosen = season_from_query(request, league)
+    page = match_list(
+        league,
+        page=page_number(request.GET.get("page")),
+        between=season_bounds(chosen) if chosen else None,
+    )
+    context = {
+        "league": league,
+        "matches": page,
+        "pager": _pager(request.GET, page.page, page.num_pages),
+        "season": chosen,
+        "season_choices": season_choices(league, chosen),
+    }
+    return render(request, "pages/matches.html", context)
 
 
 def events(request: HttpRequest, league_slug: str) -> HttpResponse:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 
 from league import services
 from league.models import League, Player
-from league.player_names import clean_name, same_name
+from league.player_names import clean_name, name_key, same_name
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 
 
@@ -28,6 +28,12 @@ def _roster(league: League) -> list[Player]:
     return list(
         Player.objects.filter(league=league).select_related("merged_into").order_by("display_name")
     )
+
+
+def _matching(players: list[Player], query: str) -> list[Player]:
+    """The players whose name contains ``query``, compared as names are (``name_key``)."""
+    key = name_key(clean_name(query))
+    return [p for p in players if key in name_key(p.display_name)] if key else players
 
 
 @require_http_methods(["GET", "POST"])
@@ -50,12 +56,16 @@ def players(request: HttpRequest, league_slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{player.display_name} is registered.")
             return HttpResponseRedirect(reverse("workspace:players", args=[league.slug]))
+    query = clean_name(request.GET.get("q", ""))[:120]
+    everyone = _roster(league)
     return render(
         request,
         "workspace/players.html",
         {
             "league": league,
-            "players": _roster(league),
+            "players": _matching(everyone, query),
+            "total": len(everyone),
+            "query": query,
             "errors": errors,
             "name": name,
             "existing": existing,

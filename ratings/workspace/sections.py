@@ -46,4 +46,18 @@ SECTIONS: tuple[Section, ...] = (
         "pages:backtest",
         "How well each configuration would have predicted the league's own results.",
     ),
+    Section(
+        "seasons",
+        "Seasons",
+        "workspace:seasons",
+        "Name the league's seasons and their points; close a finished season to archive its "
+        "table, or re-derive an archived table (recorded with your reason).",
+    ),
+    Section(
+        "website",
+        "On the club website",
+        "workspace:website",
+        "Let your club's site show the standings in a frame or read the API from its pages; "
+        "the Atom feed of results.",
+    ),
 )

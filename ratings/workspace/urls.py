@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ratings.workspace import players, views
+from ratings.workspace import players, seasons, views, website
 
 app_name = "workspace"
 urlpatterns = [
@@ -14,4 +14,11 @@ urlpatterns = [
         players.player,
         name="player",
     ),
+    path("<slug:league_slug>/organise/seasons/", seasons.season_list, name="seasons"),
+    path(
+        "<slug:league_slug>/organise/seasons/<slug:season_slug>/",
+        seasons.season_detail,
+        name="season",
+    ),
+    path("<slug:league_slug>/organise/website/", website.website, name="website"),
 ]

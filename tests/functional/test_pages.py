@@ -358,10 +358,11 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     assert len(latest_match_reads(statements)) == 1, latest_match_reads(statements)
     # The leaderboard reads the league's ranking rules once more than it used to.
     # The player page reads the players merged into this one once (their matches count
-    # too), every standing once (rank, reasons and percentile under the league's rules:
-    # the rules, both lists with their days and changes) and the league's fitted draw
-    # model (its projection state, then the cache).
-    assert len(statements) <= {"league": 12, "player": 27}[page], statements
+    # too), the league's seasons once (its season filter), every standing once (rank,
+    # reasons and percentile under the league's rules: the rules, both lists with their
+    # days and changes) and the league's fitted draw model (its projection state, then
+    # the cache).
+    assert len(statements) <= {"league": 12, "player": 28}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):

@@ -162,6 +162,8 @@ def test_merge_and_unmerge_through_the_page(client, league, organiser):
     assert "Bob Bakr merged into Bob Baker" in log
     assert "Reason: typo in the CSV" in log
 
+    api = client.get(reverse("api:player-detail", args=[league.slug, bob2.pk])).json()
+    assert api["merged_into"] == bob.pk
     response = client.post(
         player_url(league, bob2), {"action": "unmerge", "reason": "brothers"}, follow=True
     )
@@ -185,3 +187,17 @@ def test_a_refused_merge_says_why_and_records_nothing(client, league, organiser)
     assert response.status_code == 400
     assert "Choose the player to merge into." in response.content.decode()
     assert events(league) == before
+
+
+def test_finding_a_player_ignores_case_accents_and_invisibles(client, league, organiser):
+    for name in ("Bób Baker", "Ann Lee", "Rob Bakerson"):
+        services.register_player(league, name)
+    client.force_login(organiser)
+    response = client.get(players_url(league), {"q": "BOB\u200b bak"})
+    body = response.content.decode()
+    assert "1 of 3 players match" in body
+    assert "Bób Baker" in body
+    assert "Ann Lee" not in body
+    assert "Rob Bakerson" not in body
+    body = client.get(players_url(league), {"q": "baker"}).content.decode()
+    assert "2 of 3 players match" in body

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("league", "0003_player_facts"),
-        ("ratings", "0004_config_parameter_table"),
+        ("ratings", "0005_season_tables"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,63 @@
+"""Forms of the organisers' workspace pages: they carry text; the services check it.
+
+Every field is plain text so that whatever is typed reaches the service, whose
+``ValidationError`` (field -> messages) is put back on the form field it names.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+
+class SeasonForm(forms.Form):
+    name = forms.CharField(label="Name", required=False, max_length=200)
+    start_date = forms.CharField(
+        label="First day", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    end_date = forms.CharField(
+        label="Last day",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Inclusive. Seasons of one league never overlap.",
+    )
+    points_win = forms.CharField(label="Points for a win", required=False, initial="3")
+    points_draw = forms.CharField(label="Points for a draw", required=False, initial="1")
+    points_loss = forms.CharField(
+        label="Points for a loss",
+        required=False,
+        initial="0",
+        help_text="Whole or half points, e.g. 3/1/0 or 1/½/0.",
+    )
+
+
+class RederiveForm(forms.Form):
+    reason = forms.CharField(
+        label="Why re-derive the table?",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Shown on the season's public page with your name and the time.",
+    )
+
+
+class WebsiteForm(forms.Form):
+    frame_origins = forms.CharField(
+        label="Websites that may show the embedded standings",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One origin a line, e.g. https://club.example.org. Empty: no site may.",
+    )
+    api_origins = forms.CharField(
+        label="Websites whose pages may read the API",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One origin a line; their pages may fetch this league's read-only API.",
+    )
+
+
+def put_errors(form: forms.Form, error: ValidationError) -> None:
+    """Show a service's ``ValidationError`` on the form fields it names (else on the form)."""
+    for field, messages in error.message_dict.items():
+        name = field if field in form.fields else None
+        for message in messages:
+            form.add_error(name, message)
