@@ -143,7 +143,7 @@ def test_head_to_head_never_says_100_percent(client, club):
     assert "Expected score" in response.text
     unknown = client.get(url, {"a": "nobody", "b": club["bob"].slug})
     assert unknown.status_code == 200
-    assert "No player 'nobody'" in unknown.text
+    assert "No player &#x27;nobody&#x27; in Riverside Chess Club (ignored)." in unknown.text
 
 
 @pytest.fixture
