@@ -362,7 +362,7 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     # reasons and percentile under the league's rules: the rules, both lists with their
     # days and changes) and the league's fitted draw model (its projection state, then
     # the cache).
-    assert len(statements) <= {"league": 12, "player": 28}[page], statements
+    assert len(statements) <= {"league": 12, "player": 30}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
