@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.website import set_website_access
+from ratings.models import RankingRules
 from tests.browser.conftest import screenshot
 from tests.functional.conftest import run_queued_replays
 
@@ -164,6 +165,8 @@ def test_another_origin_frames_the_embed_only_when_allowed(
 ):
     page = browser_page
     league = ladder["league"]
+    # The ladder's 2024 games are long idle: rank everyone who played, as the leaderboard does.
+    RankingRules.objects.create(league=league, min_games=1)
     embed = live_server.url + reverse("pages:embed_standings", args=[league.slug])
     club_site.page = (
         "<!doctype html><title>Club</title><h1>Our club</h1>"
@@ -205,6 +208,7 @@ def test_cross_origin_fetch_of_the_standings_succeeds_only_from_an_allowed_origi
 ):
     page = browser_page
     league = ladder["league"]
+    RankingRules.objects.create(league=league, min_games=1)  # all twelve ranked (see above)
     api = live_server.url + reverse("api:standings", kwargs={"league_slug": league.slug})
     page.goto(club_site.origin + "/")
     refused = page.evaluate(FETCH, api)

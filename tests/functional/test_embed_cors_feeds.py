@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.website import set_website_access
+from ratings.models import RankingRules
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +34,9 @@ def test_embed_is_not_frameable_until_an_origin_is_listed(client, club):
 
 
 def test_embed_shows_the_top_rows_or_a_season(client, club):
+    # The club's players are provisional and long idle: rules that rank everyone who played,
+    # as the league's leaderboard then does too.
+    RankingRules.objects.create(league=club["league"], min_games=1)
     url = reverse("pages:embed_standings", args=[club["league"].slug])
     body = client.get(url, {"rows": "2"}).content.decode()
     table = body[body.index('id="embed-standings"') :]
