@@ -23,6 +23,7 @@ from api.fields import (
     QueryBooleanField,
     QueryIntegerField,
     ScoreField,
+    StrictBooleanField,
     StrictCharField,
     StrictFloatField,
     StrictIntegerField,
@@ -131,6 +132,8 @@ class MatchEventSerializer(serializers.ModelSerializer):
             "score_a",
             "score_b",
             "points",
+            "neutral",
+            "margin",
             "note",
             "replaces",
             "recorded_at",
@@ -357,6 +360,11 @@ class RecordResultSerializer(BodySerializer):
         required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
     )
     note = StrictCharField(required=False, allow_blank=True, max_length=2000)
+    neutral = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Played on neutral ground: no advantage for player A (default false).",
+    )
 
     def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
         if ("played_at" in data) == ("played_on" in data):
@@ -392,6 +400,7 @@ class RecordResultSerializer(BodySerializer):
             "played_at": data.get("played_at", data.get("played_on")),
             "points": data.get("points", ""),
             "note": data.get("note", ""),
+            "neutral": data.get("neutral", False),
         }
 
 
@@ -431,6 +440,8 @@ class ConfigSerializer(serializers.Serializer):
     max_rd = serializers.FloatField()
     volatility_ceiling = serializers.FloatField(allow_null=True)
     rating_floor = serializers.FloatField(allow_null=True)
+    advantage = serializers.FloatField(help_text=BY_NAME["advantage"].help)
+    margin_scale = serializers.FloatField(allow_null=True, help_text=BY_NAME["margin_scale"].help)
     note = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     created_by = serializers.SerializerMethodField(
@@ -476,6 +487,8 @@ class CreateConfigSerializer(BodySerializer):
     max_rd = _parameter_field("max_rd")
     volatility_ceiling = _parameter_field("volatility_ceiling")
     rating_floor = _parameter_field("rating_floor")
+    advantage = _parameter_field("advantage")
+    margin_scale = _parameter_field("margin_scale")
     note = StrictCharField(required=False, allow_blank=True, max_length=200)
 
 

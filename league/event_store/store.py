@@ -101,6 +101,7 @@ FACT_COLUMNS = (
     "replaces_id",
     "voids_id",
     "reason",
+    "neutral",
     "other_player_id",
 )
 
@@ -137,6 +138,8 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
             "note",
             "replaces_id",
             "reason",
+            "neutral",
+            "margin",
         )
     ),
     MatchVoided: (("voids_id", "match_id"), ("reason", "reason")),
@@ -206,6 +209,7 @@ def fact_of(row: Any) -> Fact:
             note=row.note,
             replaces_id=row.replaces_id,
             reason=row.reason,
+            neutral=row.neutral,
         )
     if kind == MatchVoided.kind:
         return MatchVoided(match_id=row.voids_id, reason=row.reason)

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from league.scores import points_margin
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fact:
@@ -118,7 +120,8 @@ class MatchRecorded(Fact):
     """``player_a`` scored ``score_a`` (1, 0.5 or 0) against ``player_b`` at ``played_at``.
 
     ``replaces_id`` names the voided match this result corrects (with the correction's
-    ``reason``).
+    ``reason``). ``neutral`` marks a match where the first-named side (home team, white)
+    has no advantage (a neutral ground), for configurations with an advantage.
     """
 
     kind: ClassVar[str] = "match_recorded"
@@ -131,6 +134,13 @@ class MatchRecorded(Fact):
     note: str = ""
     replaces_id: int | None = None
     reason: str = ""
+    neutral: bool = False
+
+    @property
+    def margin(self) -> int | None:
+        """``player_a``'s points minus ``player_b``'s when ``points`` is one "a-b" pair of
+        whole numbers, else None (unknown); stored with the match for the margin mapping."""
+        return points_margin(self.points)
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -143,6 +153,7 @@ class MatchRecorded(Fact):
             self.note,
             self.replaces_id,
             self.reason,
+            self.neutral,
         )
 
 

@@ -360,9 +360,10 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     # The player page reads the players merged into this one once (their matches count
     # too), the league's seasons once (its season filter), every standing once (rank,
     # reasons and percentile under the league's rules: the rules, both lists with their
-    # days and changes) and the league's fitted draw model (its projection state, then
-    # the cache).
-    assert len(statements) <= {"league": 12, "player": 30}[page], statements
+    # days and changes), the league's fitted draw model (its projection state, then the
+    # cache) and the player's matches with sides (team results, partner and opponent
+    # records: three more).
+    assert len(statements) <= {"league": 12, "player": 33}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
@@ -780,6 +781,8 @@ def valid_post(**changes: object) -> dict[str, object]:
         "max_rd": "300",
         "volatility_ceiling": "",
         "rating_floor": "",
+        "advantage": "0",
+        "margin_scale": "",
         "note": "Fortnightly periods",
     }
     data.update(changes)

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
     dependencies = [
         ("league", "0003_player_facts"),
-        ("ratings", "0005_season_tables"),
+        ("ratings", "0006_config_advantage_margin_scale"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
