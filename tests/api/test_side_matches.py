@@ -11,6 +11,7 @@ from league.models import Event, MatchFormat, MatchParticipant
 from ratings import services as rating_services
 from ratings.models import Publication
 from tests.api.test_contract import STANDING_KEYS
+from tests.functional.conftest import rank_everyone
 
 
 def url(name: str, league, **kwargs) -> str:
@@ -130,6 +131,9 @@ def test_individual_standings_of_a_doubles_league_keep_their_shape(
     org, anon, doubles, players, organiser, django_capture_on_commit_callbacks
 ):
     ann, bob, cat, dan = _ids(players)
+    # Three games each: every player is provisional under the default rules; this test is
+    # about the rows' shape, so every rated player is ranked.
+    rank_everyone(doubles)
     for day, sides, score in [
         ("2024-01-02", [[ann, bob], [cat, dan]], 1),
         ("2024-01-03", [[ann, cat], [bob, dan]], 1),
