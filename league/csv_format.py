@@ -6,8 +6,10 @@ data row, in file order, without holding the file in memory. Checks that need th
 
 Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and either
 ``score_a`` or both ``points_a`` and ``points_b``; optional ``id`` (idempotency key),
-``note`` and ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
-overrides the text made from ``points_a``/``points_b``); other columns are ignored. Line
+``note``, ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
+overrides the text made from ``points_a``/``points_b``) and ``void_reason`` (a row with one is
+recorded and then voided for that reason: the full event log's export); other columns are
+ignored. Line
 numbers are physical lines of the file, from 1 (the header).
 
 Text cells (names, ``note``, ``points``, ``id``) that start with a quote before a formula
@@ -34,7 +36,7 @@ from league.scores import EN_DASH, parse_score_text, points_score
 REQUIRED_COLUMNS = ("date", "player_a", "player_b")
 SCORE_COLUMN = "score_a"
 POINTS_COLUMNS = ("points_a", "points_b")
-OPTIONAL_COLUMNS = ("id", "note", "points")
+OPTIONAL_COLUMNS = ("id", "note", "points", "void_reason")
 KNOWN_COLUMNS = (*REQUIRED_COLUMNS, SCORE_COLUMN, *POINTS_COLUMNS, *OPTIONAL_COLUMNS)
 
 # Longest physical line read (bytes) and longest field (characters): a line past these is
@@ -70,6 +72,7 @@ class ResultRow:
     points: str
     note: str
     key: str | None
+    void_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +253,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
     i_pa, i_pb = columns.get("points_a"), columns.get("points_b")
     i_id, i_note = columns.get("id"), columns.get("note")
     i_points = columns.get("points")
+    i_void = columns.get("void_reason")
 
     data_rows = 0
     while True:
@@ -274,7 +278,12 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
         if len(row) != width:
             yield RowError(start, f"expected {width} fields like the header, found {len(row)}")
             continue
-        yield _check_row(start, row, i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points)
+        checked = _check_row(
+            start, row, i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points
+        )
+        if i_void is not None and isinstance(checked, ResultRow) and row[i_void].strip():
+            checked = _voided(checked, restore(row[i_void].strip()))
+        yield checked
     if data_rows == 0:
         yield RowError(header_line, "no results: the file has a header but no data rows")
 
@@ -349,6 +358,28 @@ def _check_row(
         points=points,
         note=restore(row[i_note].strip()) if i_note is not None else "",
         key=key or None,
+    )
+
+
+def _voided(row: ResultRow, reason: str) -> ResultRow | RowError:
+    """``row`` to be voided for ``reason`` once recorded (it needs an id to be found again)."""
+    found = first_control_character(reason)
+    if found is not None:
+        return RowError(row.line, f"void_reason contains the control character {found}: remove it")
+    if not row.key:
+        return RowError(
+            row.line, "a row with a void_reason needs an id (to find the match to void)"
+        )
+    return ResultRow(
+        line=row.line,
+        played=row.played,
+        player_a=row.player_a,
+        player_b=row.player_b,
+        score_a=row.score_a,
+        points=row.points,
+        note=row.note,
+        key=row.key,
+        void_reason=reason,
     )
 
 

@@ -249,7 +249,16 @@ class LeagueForm(forms.ModelForm):
 
     class Meta:
         model = League
-        fields = ["name", "slug", "description", "sport", "time_zone", "start_date", "organisers"]
+        fields = [
+            "name",
+            "slug",
+            "description",
+            "sport",
+            "records_points",
+            "time_zone",
+            "start_date",
+            "organisers",
+        ]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

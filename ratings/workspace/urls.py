@@ -1,10 +1,27 @@
 """The organisers' workspace, under ``/<league>/organise/``."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from ratings.workspace import views
+from ratings.workspace import admin_links, exports, log, recording, tokens, views
 
 app_name = "workspace"
+organise = "<slug:league_slug>/organise/"
 urlpatterns = [
-    path("<slug:league_slug>/organise/", views.hub, name="hub"),
+    path(organise, views.hub, name="hub"),
+    path(f"{organise}record/", recording.record, name="record"),
+    path(f"{organise}round/", recording.round_entry, name="round"),
+    path(f"{organise}undo/", recording.undo, name="undo"),
+    path(f"{organise}log/", log.log, name="log"),
+    path(f"{organise}matches/<int:seq>/void/", log.void, name="void"),
+    path(f"{organise}matches/<int:seq>/correct/", log.correct, name="correct"),
+    path(f"{organise}import/", admin_links.import_upload, name="import"),
+    path(f"{organise}players/", admin_links.players, name="players"),
+    path(f"{organise}export/", exports.export_page, name="export"),
+    re_path(
+        r"^(?P<league_slug>[-a-zA-Z0-9_]+)/organise/export/(?P<what>results|event-log)\.csv$",
+        exports.download,
+        name="export_download",
+    ),
+    path(f"{organise}tokens/", tokens.tokens, name="tokens"),
+    path(f"{organise}tokens/<int:token_id>/revoke/", tokens.revoke, name="revoke_token"),
 ]

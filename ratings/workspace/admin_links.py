@@ -1,0 +1,33 @@
+"""Workspace entries that the Django admin still serves: the CSV upload and the player list.
+
+Each is a redirect under ``/<league>/organise/`` so the hub links every task the same way and
+a page of the workspace can later take the admin's place without changing the hub.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+
+
+@require_GET
+def import_upload(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The admin's CSV upload (preview, then import) for this league."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    return HttpResponseRedirect(reverse("admin:league_import", args=[league.pk]))
+
+
+@require_GET
+def players(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The admin's player list, filtered to this league (add, rename, deactivate)."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    return HttpResponseRedirect(f"{reverse('admin:league_player_changelist')}?league={league.pk}")
