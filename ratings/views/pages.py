@@ -278,6 +278,7 @@ def _result_rows(league: League, results: Page) -> list[dict[str, object]]:
                 "period": "" if result.period is None else str(result.period),
                 "change": change,
                 "change_class": change_class,
+                "seq": result.seq,
             }
         )
     return rows
@@ -334,6 +335,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "head_to_head_rows": _head_to_head_rows(league, records),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        # Void and correct beside each result, for the league's organisers.
+        "is_organiser": league.is_organiser(request.user),
     }
     return render(request, "pages/player.html", context)
 
@@ -352,7 +355,8 @@ def _paged_list(
         "league": league,
         name: page,
         "pager": _pager(request.GET, page.page, page.num_pages),
-        # Who recorded an event is the organisers' business, as in the API.
+        # Who recorded an event is the organisers' business, as in the API; so are the
+        # void and correct links beside each match.
         "show_recorder": league.is_organiser(request.user),
     }
     return render(request, template, context)
