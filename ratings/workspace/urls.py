@@ -1,5 +1,6 @@
 """The organisers' workspace, under ``/<league>/organise/``."""
 
+from django.contrib.auth.views import LogoutView
 from django.urls import path, re_path
 
 from ratings.workspace import admin_links, exports, log, recording, tokens, views
@@ -7,6 +8,8 @@ from ratings.workspace import admin_links, exports, log, recording, tokens, view
 app_name = "workspace"
 organise = "<slug:league_slug>/organise/"
 urlpatterns = [
+    # Signing out from any page returns to it (``next``), or to the home page.
+    path("sign-out/", LogoutView.as_view(next_page="pages:home"), name="sign_out"),
     path(organise, views.hub, name="hub"),
     path(f"{organise}record/", recording.record, name="record"),
     path(f"{organise}round/", recording.round_entry, name="round"),
