@@ -93,3 +93,12 @@ def test_signed_in_header_has_a_sign_out_that_returns_to_the_page(client, league
     response = client.post(reverse("workspace:sign_out"), {"next": page})
     assert response["Location"] == page
     assert "Organiser sign-in" in client.get(page).content.decode()
+
+
+def test_public_header_links_the_hub_only_for_the_leagues_organisers(
+    client, league, other_organiser
+):
+    client.force_login(other_organiser)
+    body = client.get(reverse("pages:league", args=[league.slug])).content.decode()
+    assert reverse("workspace:hub", args=[league.slug]) not in body
+    assert "Sign out" in body
