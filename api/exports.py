@@ -17,19 +17,21 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.serializers import BooleanField, Serializer
 
+from api import schema
 from api.views import LeagueScopedMixin
 from ratings import exports
 
 
 class CSVRenderer(BaseRenderer):
-    """Lets a client ask for ``text/csv``; the view streams the body itself."""
+    """Lets a client ask for ``text/csv``: the view streams the file itself, so this renders
+    only an error's body (as its JSON text, the API's error format)."""
 
     media_type = "text/csv"
     format = "csv"
     charset = "utf-8"
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context=None):
-        return data
+        return JSONRenderer().render(data)
 
 
 class ExportQuerySerializer(Serializer):
@@ -44,6 +46,7 @@ class ResultsExportView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = ExportQuerySerializer
 
     @extend_schema(
+        tags=["matches"],
         parameters=[
             OpenApiParameter(
                 "voided",
@@ -51,7 +54,7 @@ class ResultsExportView(LeagueScopedMixin, generics.GenericAPIView):
                 description="Every recorded match, voided ones with a void_reason column.",
             )
         ],
-        responses={(200, "text/csv"): OpenApiTypes.STR},
+        responses={(200, "text/csv"): OpenApiTypes.STR, **schema.errors(400, 404)},
     )
     def get(self, request: Request, league_slug: str) -> StreamingHttpResponse:
         league = self.get_league()

@@ -39,9 +39,9 @@ def photograph(page, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
     screenshot(page, f"{name}-1280")
     page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, f"{name}-390")
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{name} scrolls sideways at 390 px by {overflow} px"
-    screenshot(page, f"{name}-390")
     page.set_viewport_size({"width": 1280, "height": 900})
 
 
@@ -192,4 +192,41 @@ def test_contradictions_are_refused_in_the_browser(watched_page, live_server, la
     assert "Type the score as the first player's points" in page.inner_text("main")
     photograph(page, "workspace-record-refused")
     assert Event.objects.filter(league=league).count() == before
+    assert_clean(page)
+
+
+def test_configuration_page_refreshes_its_live_panel_by_itself(
+    watched_page, live_server, ladder, organiser
+):
+    from unittest import mock
+
+    from django.test import Client
+
+    page = watched_page
+    league = ladder["league"]
+    client = Client()
+    client.force_login(organiser)
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    # No worker picks the new version's replay up until the test runs it.
+    before = league.publication.config.version
+    with mock.patch.object(rating_services, "send_replay"):
+        new = rating_services.create_config(league, tau=0.9, period_anchor=league.start_date)
+    assert new.version == before + 1
+    page.goto(live_server.url + reverse("pages:config", args=[league.slug]))
+    assert "Waiting for a worker to start" in page.inner_text("#config-live")
+    assert "0 of 0" not in page.inner_text("main")
+    live_version = "#config-live-panel .params-list dd"
+    assert page.inner_text(live_version).startswith(f"{before},")
+    photograph(page, "workspace-config-waiting")
+    run_queued_replays(league)
+    # Without a reload: the panel shows the new version live and the banner the finished replay.
+    page.wait_for_function(
+        f"() => document.querySelector('{live_version}').textContent.trim()"
+        f".startsWith('{new.version},')",
+        timeout=15_000,
+    )
+    page.wait_for_selector("#config-live >> text=Last replay")
+    assert "hx-trigger" not in (page.get_attribute("#config-live", "hx-trigger") or "")
     assert_clean(page)

@@ -179,3 +179,12 @@ def test_export_downloads_results_and_full_log(signed_in, league, history, organ
     api = reverse("api:export-results", args=[league.slug])
     from_api = b"".join(signed_in.get(api, {"voided": "true"}).streaming_content)
     assert from_api == full
+
+
+def test_api_export_answers_bad_input_in_the_error_format_even_asked_for_csv(client, league):
+    api = reverse("api:export-results", args=[league.slug])
+    response = client.get(api, {"voided": "perhaps"}, HTTP_ACCEPT="text/csv")
+    assert response.status_code == 400
+    assert b'"voided"' in response.content
+    missing = reverse("api:export-results", args=["no-such-league"])
+    assert client.get(missing, HTTP_ACCEPT="text/csv").status_code == 404
