@@ -23,6 +23,8 @@ from ratings.time import period_spec
 
 #: A result dated more than this many days before today is confirmed before it is saved.
 FAR_PAST_DAYS = 28
+YEAR_DAYS = 365.2425
+MONTH_DAYS = YEAR_DAYS / 12
 
 
 def league_today(league: League) -> dt.date:
@@ -46,10 +48,11 @@ def how_long_ago(day: dt.date, today: dt.date) -> str:
         return f"{days} days ago"
     if days < 61:
         return f"{round(days / 7)} weeks ago"
-    months = (today.year - day.year) * 12 + today.month - day.month - (today.day < day.day)
+    # Rounded to the nearest month or year: 1 Feb seen on 23 Nov is "10 months ago".
+    months = round(days / MONTH_DAYS)
     if months < 24:
-        return f"{max(months, 2)} months ago"
-    return f"{months // 12} years ago"
+        return f"{months} months ago"
+    return f"{round(days / YEAR_DAYS)} years ago"
 
 
 def played_words(day: dt.date, today: dt.date) -> str:

@@ -102,3 +102,20 @@ def test_public_header_links_the_hub_only_for_the_leagues_organisers(
     body = client.get(reverse("pages:league", args=[league.slug])).content.decode()
     assert reverse("workspace:hub", args=[league.slug]) not in body
     assert "Sign out" in body
+
+
+def test_admin_event_log_opens_newest_first(client, league, make_player, superuser):
+    import datetime as dt
+
+    from league import services
+
+    ann, bob = make_player(league, "Ann"), make_player(league, "Bob")
+    for day in (2, 3, 4):
+        services.record_match(
+            league, player_a=ann, player_b=bob, score_a=1, played_at=dt.date(2024, 3, day)
+        )
+    client.force_login(superuser)
+    listing = client.get(reverse("admin:league_event_changelist"), {"league": league.pk})
+    seqs = [event.seq for event in listing.context["cl"].result_list]
+    assert seqs == sorted(seqs, reverse=True)
+    assert len(seqs) == 5

@@ -87,9 +87,12 @@ TODAY = dt.date(2026, 11, 23)
         (dt.date(2026, 11, 22), "yesterday"),
         (dt.date(2026, 11, 18), "5 days ago"),
         (dt.date(2026, 11, 2), "3 weeks ago"),
-        (dt.date(2026, 2, 1), "9 months ago"),
+        (dt.date(2026, 9, 20), "2 months ago"),
+        (dt.date(2026, 2, 1), "10 months ago"),
         (dt.date(2026, 1, 20), "10 months ago"),
-        (dt.date(2023, 11, 24), "2 years ago"),
+        (dt.date(2024, 12, 20), "23 months ago"),
+        (dt.date(2024, 11, 1), "2 years ago"),
+        (dt.date(2023, 5, 24), "4 years ago"),
     ],
 )
 def test_how_long_ago_in_words(day, words):
