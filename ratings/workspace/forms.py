@@ -9,12 +9,14 @@ are put back on these fields (``league.forms.add_service_errors``).
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 from django import forms
 
 from league.calendar import league_day
+from league.csv_format import FIRST_DAY, LAST_DAY
 from league.forms import LeagueBoundForm, PlayerNameInput
 from league.idempotency_keys import new_key
 from league.models import Event, League
@@ -219,3 +221,13 @@ class LogSearchForm(forms.Form):
 
     player = forms.CharField(required=False, max_length=120, widget=PlayerNameInput())
     played_on = forms.DateField(required=False, label="Played on", widget=DATE_INPUT)
+
+    def clean_played_on(self) -> dt.date | None:
+        day = self.cleaned_data.get("played_on")
+        # The day's local midnights are computed: the calendar's last days have no next one.
+        if day is not None and not FIRST_DAY <= day <= LAST_DAY:
+            raise forms.ValidationError(
+                f"Choose a day from {FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}.",
+                code="out_of_range",
+            )
+        return day

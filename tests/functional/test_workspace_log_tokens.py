@@ -188,3 +188,38 @@ def test_api_export_answers_bad_input_in_the_error_format_even_asked_for_csv(cli
     assert b'"voided"' in response.content
     missing = reverse("api:export-results", args=["no-such-league"])
     assert client.get(missing, HTTP_ACCEPT="text/csv").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"player": "Ann\x00"},
+        {"player": "x" * 500},
+        {"played_on": "9999-12-31"},
+        {"played_on": "0001-01-01"},
+        {"played_on": "2024-02-30"},
+        {"page": "99999999999999999999"},
+        {"highlight": "5-1"},
+        {"highlight": "1-999999999999"},
+        {"highlight": "\x00"},
+    ],
+)
+def test_hostile_log_queries_are_answered_without_an_error(signed_in, league, history, query):
+    response = signed_in.get(url("log", league), query)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "query"),
+    [
+        ("record", {"recorded": "1-9999999"}),
+        ("record", {"recorded": "abc"}),
+        ("round", {"rows": "100000"}),
+        ("round", {"rows": "-3"}),
+        ("round", {"recorded": "\x00"}),
+    ],
+)
+def test_hostile_entry_page_queries_are_answered_without_an_error(
+    signed_in, league, history, name, query
+):
+    assert signed_in.get(url(name, league), query).status_code == 200

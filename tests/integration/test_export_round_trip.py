@@ -99,3 +99,10 @@ def test_export_and_import_give_byte_identical_standings(busy_league, tmp_path: 
     before = Event.objects.filter(league=copy).count()
     assert "recorded 0 result(s)" in run("import_results", "copy", str(exported))
     assert Event.objects.filter(league=copy).count() == before
+
+
+def test_create_league_results_only_makes_the_entry_pages_ask_for_a_result(db):
+    run("create_league", "chess", "--name", "Chess", "--results-only")
+    run("create_league", "squash", "--name", "Squash")
+    assert League.objects.get(slug="chess").records_points is False
+    assert League.objects.get(slug="squash").records_points is True
