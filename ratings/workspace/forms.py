@@ -197,7 +197,11 @@ def round_formset(data: Any, *, league: League, rows: int = ROUND_ROWS) -> forms
         absolute_max=MAX_ROUND_ROWS,
         validate_max=True,
     )
-    return factory(data, league=league, prefix="results")
+    formset = factory(data, league=league, prefix="results")
+    if formset.forms:
+        # The day defaults to today: the keyboard starts in the first row's first cell.
+        formset.forms[0].fields["player_a"].widget.attrs["autofocus"] = True
+    return formset
 
 
 class VoidForm(forms.Form):
