@@ -8,7 +8,13 @@ from django.urls import include, path, re_path
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import backtest, converters, exports, views  # noqa: F401 (converters registers "id")
+from api import (  # noqa: F401 (importing converters registers "id")
+    backtest,
+    converters,
+    exports,
+    seasons,
+    views,
+)
 from config.csp import REDOC_POLICY, SWAGGER_UI_POLICY
 
 app_name = "api"
@@ -62,6 +68,7 @@ urlpatterns = [
         name="export-results",
     ),
     path("", include(backtest)),
+    path("", include(seasons)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),
 ]

@@ -1,6 +1,6 @@
-"""Workspace entries that the Django admin still serves: the CSV upload and the player list.
+"""The workspace entry that the Django admin still serves: the CSV upload.
 
-Each is a redirect under ``/<league>/organise/`` so the hub links every task the same way and
+It is a redirect under ``/<league>/organise/`` so the hub links every task the same way and
 a page of the workspace can later take the admin's place without changing the hub.
 """
 
@@ -21,13 +21,3 @@ def import_upload(request: HttpRequest, league_slug: str) -> HttpResponse:
     except SignInRequired:
         return sign_in_redirect(request)
     return HttpResponseRedirect(reverse("admin:league_import", args=[league.pk]))
-
-
-@require_GET
-def players(request: HttpRequest, league_slug: str) -> HttpResponse:
-    """The admin's player list, filtered to this league (add, rename, deactivate)."""
-    try:
-        league = organiser_league(request, league_slug)
-    except SignInRequired:
-        return sign_in_redirect(request)
-    return HttpResponseRedirect(f"{reverse('admin:league_player_changelist')}?league={league.pk}")

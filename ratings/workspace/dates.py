@@ -4,7 +4,7 @@ The success message of every entry page echoes the date a result was recorded un
 Sun 1 Feb 2026, 10 months ago: history from February 2026 is being recomputed"), so a slip of
 the date is seen at once. A date far in the past asks for a confirmation first: each check in
 :data:`DATE_CHECKS` may object to a day, and the entry pages show every objection and save
-only once the organiser confirms. A closed season is one more check appended to that tuple.
+only once the organiser confirms: a day far in the past, and a day in a closed season.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from league.calendar import league_zone
 from league.models import League
+from league.seasons import season_containing
 from ratings.engine.periods import PeriodSpec
 from ratings.selectors.configurations import live_config
 from ratings.services import latest_config
@@ -101,8 +102,19 @@ def far_past(league: League, day: dt.date) -> str | None:
     )
 
 
+def closed_season(league: League, day: dt.date) -> str | None:
+    """An objection to a day in a closed season: its archived table will not show the result."""
+    season = season_containing(league, day)
+    if season is None or not season.closed:
+        return None
+    return (
+        f"{day_words(day)} is in {season.name}, which is closed: its archived table will not "
+        "include this result unless an organiser re-derives it."
+    )
+
+
 #: Each check returns a sentence when ``day`` needs the organiser's confirmation, else None.
-DATE_CHECKS: tuple[Callable[[League, dt.date], str | None], ...] = (far_past,)
+DATE_CHECKS: tuple[Callable[[League, dt.date], str | None], ...] = (far_past, closed_season)
 
 
 def date_warnings(league: League, days: set[dt.date]) -> list[str]:

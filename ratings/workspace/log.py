@@ -22,7 +22,7 @@ from league.models import Event, League
 from ratings.query_params import page_number
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from ratings.workspace.dates import echo
-from ratings.workspace.forms import CorrectionForm, LogSearchForm, VoidForm
+from ratings.workspace.entry_forms import CorrectionForm, LogSearchForm, VoidForm
 from ratings.workspace.recorded import match_words, parse_range
 from ratings.workspace.recording import player_list
 

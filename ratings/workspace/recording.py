@@ -28,7 +28,7 @@ from league.validation import row_errors
 from ratings.services import league_progress
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from ratings.workspace.dates import date_warnings
-from ratings.workspace.forms import (
+from ratings.workspace.entry_forms import (
     MAX_ROUND_ROWS,
     ROUND_ROWS,
     ResultForm,

@@ -53,7 +53,8 @@ SECTIONS: tuple[Section, ...] = (
         "players",
         "Players",
         "workspace:players",
-        "Register, rename, deactivate or reactivate players.",
+        "Register, rename, deactivate or reactivate players; merge two records of one player "
+        "(and undo it). Each change is an event with its reason.",
     ),
     Section(
         "configuration",
@@ -73,5 +74,19 @@ SECTIONS: tuple[Section, ...] = (
         "API tokens",
         "workspace:tokens",
         "Create, name and revoke your tokens for scripts and apps using the API.",
+    ),
+    Section(
+        "seasons",
+        "Seasons",
+        "workspace:seasons",
+        "Name the league's seasons and their points; close a finished season to archive its "
+        "table, or re-derive an archived table (recorded with your reason).",
+    ),
+    Section(
+        "website",
+        "On the club website",
+        "workspace:website",
+        "Let your club's site show the standings in a frame or read the API from its pages; "
+        "the Atom feed of results.",
     ),
 )

@@ -3,7 +3,17 @@
 from django.contrib.auth.views import LogoutView
 from django.urls import path, re_path
 
-from ratings.workspace import admin_links, exports, log, recording, tokens, views
+from ratings.workspace import (
+    admin_links,
+    exports,
+    log,
+    players,
+    recording,
+    seasons,
+    tokens,
+    views,
+    website,
+)
 
 app_name = "workspace"
 organise = "<slug:league_slug>/organise/"
@@ -18,7 +28,6 @@ urlpatterns = [
     path(f"{organise}matches/<int:seq>/void/", log.void, name="void"),
     path(f"{organise}matches/<int:seq>/correct/", log.correct, name="correct"),
     path(f"{organise}import/", admin_links.import_upload, name="import"),
-    path(f"{organise}players/", admin_links.players, name="players"),
     path(f"{organise}export/", exports.export_page, name="export"),
     re_path(
         r"^(?P<league_slug>[-a-zA-Z0-9_]+)/organise/export/(?P<what>results|event-log)\.csv$",
@@ -27,4 +36,9 @@ urlpatterns = [
     ),
     path(f"{organise}tokens/", tokens.tokens, name="tokens"),
     path(f"{organise}tokens/<int:token_id>/revoke/", tokens.revoke, name="revoke_token"),
+    path(f"{organise}players/", players.players, name="players"),
+    path(f"{organise}players/<slug:player_slug>/", players.player, name="player"),
+    path(f"{organise}seasons/", seasons.season_list, name="seasons"),
+    path(f"{organise}seasons/<slug:season_slug>/", seasons.season_detail, name="season"),
+    path(f"{organise}website/", website.website, name="website"),
 ]

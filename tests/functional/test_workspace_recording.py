@@ -227,3 +227,30 @@ def test_workspace_pages_send_anonymous_visitors_to_sign_in(client, league, name
     response = client.get(url(name, league))
     assert response.status_code == 302
     assert "login" in response["Location"]
+
+
+def test_a_day_in_a_closed_season_is_confirmed_before_it_is_saved(signed_in, league, players):
+    from league.seasons import create_season, mark_closed
+
+    day = today(league) - dt.timedelta(days=3)
+    season = create_season(
+        league,
+        name="Autumn",
+        start_date=(day - dt.timedelta(days=10)).isoformat(),
+        end_date=day.isoformat(),
+    )
+    open_season = signed_in.post(url("record", league), entry(played_on=day.isoformat()))
+    assert open_season.status_code == 302  # an open season asks nothing
+    mark_closed(season)
+    response = signed_in.post(
+        url("record", league), entry(played_on=day.isoformat(), idempotency_key="k2")
+    )
+    body = response.content.decode()
+    assert "Check the date before saving" in body
+    assert "is in Autumn, which is closed" in body
+    assert Event.objects.matches().filter(league=league).count() == 1
+    signed_in.post(
+        url("record", league),
+        entry(played_on=day.isoformat(), idempotency_key="k2", confirmed=day.isoformat()),
+    )
+    assert Event.objects.matches().filter(league=league).count() == 2
