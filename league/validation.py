@@ -20,7 +20,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from league import scores
 from league.calendar import league_day, league_zone
 from league.control_characters import first_control_character
-from league.models import Event, League, Player
+from league.models import MATCH_KINDS, Event, League, Player
 
 ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
 
@@ -252,6 +252,18 @@ def check_points_agree(score_a: Decimal | None, points: str, errors: Errors) -> 
         )
 
 
+NEUTRAL_MESSAGE = "neutral must be true or false (also yes/no, 1/0 or empty), got %(value)r."
+
+
+def parse_neutral(value: Any, errors: Errors, field: str = "neutral") -> bool:
+    """Whether a match was played on neutral ground (no advantage for the first-named side)."""
+    flag = scores.parse_flag(value)
+    if flag is None:
+        errors.add(field, NEUTRAL_MESSAGE, "invalid_neutral", value=str(value)[:40])
+        return False
+    return flag
+
+
 def check_active(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
     """Results are recorded for active players only, and never for a merged-away one (the
     message names the player they were merged into)."""
@@ -306,7 +318,7 @@ def resolve_match(league: League, value: Any, errors: Errors, field: str = "matc
                 id=event_id,
             )
             return None
-    if event.kind != Event.Kind.MATCH_RECORDED:
+    if event.kind not in MATCH_KINDS:
         errors.add(
             field,
             "Event #%(seq)s is a “%(kind)s” event; only a recorded match can be voided.",

@@ -58,6 +58,8 @@ class ConfigForm(forms.Form):
     max_rd = _parameter_field("max_rd")
     volatility_ceiling = _parameter_field("volatility_ceiling")
     rating_floor = _parameter_field("rating_floor")
+    advantage = _parameter_field("advantage")
+    margin_scale = _parameter_field("margin_scale")
     note = forms.CharField(
         label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
     )

@@ -60,6 +60,8 @@ class RatingConfig(models.Model):
         null=True, blank=True, **_described("volatility_ceiling")
     )
     rating_floor = models.FloatField(null=True, blank=True, **_described("rating_floor"))
+    advantage = models.FloatField(**_described("advantage"))
+    margin_scale = models.FloatField(null=True, blank=True, **_described("margin_scale"))
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from league.scores import points_margin
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fact:
@@ -118,7 +120,8 @@ class MatchRecorded(Fact):
     """``player_a`` scored ``score_a`` (1, 0.5 or 0) against ``player_b`` at ``played_at``.
 
     ``replaces_id`` names the voided match this result corrects (with the correction's
-    ``reason``).
+    ``reason``). ``neutral`` marks a match where the first-named side (home team, white)
+    has no advantage (a neutral ground), for configurations with an advantage.
     """
 
     kind: ClassVar[str] = "match_recorded"
@@ -131,6 +134,13 @@ class MatchRecorded(Fact):
     note: str = ""
     replaces_id: int | None = None
     reason: str = ""
+    neutral: bool = False
+
+    @property
+    def margin(self) -> int | None:
+        """``player_a``'s points minus ``player_b``'s when ``points`` is one "a-b" pair of
+        whole numbers, else None (unknown); stored with the match for the margin mapping."""
+        return points_margin(self.points)
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -138,6 +148,51 @@ class MatchRecorded(Fact):
             self.player_a_id,
             self.player_b_id,
             self.score_a,
+            self.played_at,
+            self.points,
+            self.note,
+            self.replaces_id,
+            self.reason,
+            self.neutral,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SideMatchRecorded(Fact):
+    """A match with sides: ``sides[x]`` are the player ids of side x, ``places[x]`` its place.
+
+    Places count from 0 (the best side); equal places are a tie. Two sides with side 0's
+    score 1 / 0.5 / 0 have the places (0, 1) / (0, 0) / (1, 0) (``score_a`` says which).
+    A one-vs-one match is never stated this way: it is a ``MatchRecorded``.
+    """
+
+    kind: ClassVar[str] = "side_match_recorded"
+    affects_ratings: ClassVar[bool] = True
+    sides: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+    played_at: dt.datetime
+    points: str = ""
+    note: str = ""
+    replaces_id: int | None = None
+    reason: str = ""
+
+    @property
+    def score_a(self) -> Decimal | None:
+        """Side 0's score for two sides (1, 0.5 or 0), None for three or more."""
+        if len(self.places) != 2:
+            return None
+        a, b = self.places
+        return Decimal("1") if a < b else Decimal("0.5") if a == b else Decimal("0")
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        return tuple(player for side in self.sides for player in side)
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.sides,
+            self.places,
             self.played_at,
             self.points,
             self.note,
@@ -171,5 +226,6 @@ KINDS: dict[str, type[Fact]] = {
         PlayerUnmerged,
         MatchRecorded,
         MatchVoided,
+        SideMatchRecorded,
     )
 }

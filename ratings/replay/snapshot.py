@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -24,8 +25,9 @@ from django.db import connection
 from django.db.models import Max, Q, Sum
 
 from league.calendar import league_zone, local_days_from_utc, local_midnight
-from league.models import Event, League
+from league.models import Event, League, MatchParticipant
 from ratings.engine.fold import History
+from ratings.engine.params import Glicko2Params
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.replay.identities import map_players, merges_at, players_counted_as
 from ratings.replay.plan import ReplayPlan
@@ -40,11 +42,46 @@ COUNTS = ("games", "wins", "draws", "losses")
 
 
 @dataclass
+class SideRows:
+    """Live matches with sides of a snapshot: per match ``seq``, ``played_us``, ``day``;
+    per (match, player) row ``match`` (index into those), ``side``, ``player`` (Player id)
+    and ``place``. Rows are in (match, side) order."""
+
+    seq: npt.NDArray[np.int64]
+    played_us: npt.NDArray[np.int64]
+    day: npt.NDArray[np.datetime64]
+    match: npt.NDArray[np.int64]
+    side: npt.NDArray[np.int64]
+    player: npt.NDArray[np.int64]
+    place: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.seq.size)
+
+    def take(self, keep: npt.NDArray[np.bool_]) -> SideRows:
+        """The matches where ``keep`` (one flag per match) is True, renumbered in order."""
+        renumber = np.cumsum(keep) - 1
+        rows = keep[self.match]
+        return SideRows(
+            self.seq[keep],
+            self.played_us[keep],
+            self.day[keep],
+            renumber[self.match[rows]],
+            self.side[rows],
+            self.player[rows],
+            self.place[rows],
+        )
+
+
+@dataclass
 class Matches:
     """Live matches of a snapshot, as arrays; players are Player ids, moments UTC µs.
 
-    ``seq`` orders the matches as the event store does: their sequence numbers (PostgreSQL)
-    or their rank in that order (SQLite); nothing but the order is used.
+    ``seq`` holds the matches' sequence numbers (the event store's order). ``sides`` holds
+    the matches with sides (None when the snapshot has none, the one-vs-one league's case);
+    both kinds of match interleave by ``seq``. ``neutral`` and ``margin`` (NaN when unknown)
+    of the one-vs-one matches are read only when asked for (``extras``): a configuration with
+    an advantage or the margin mapping.
     """
 
     seq: npt.NDArray[np.int64]
@@ -53,6 +90,9 @@ class Matches:
     score_a: npt.NDArray[np.float64]
     played_us: npt.NDArray[np.int64]
     day: npt.NDArray[np.datetime64]
+    sides: SideRows | None = None
+    neutral: npt.NDArray[np.bool_] | None = None
+    margin: npt.NDArray[np.float64] | None = None
 
     def take(self, index: npt.NDArray) -> Matches:
         return Matches(
@@ -62,48 +102,96 @@ class Matches:
             self.score_a[index],
             self.played_us[index],
             self.day[index],
+            self.sides,
+            None if self.neutral is None else self.neutral[index],
+            None if self.margin is None else self.margin[index],
         )
+
+    def player_moments(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """(Player id, played_us) of every player of every match, one pair each."""
+        players = [self.player_a, self.player_b]
+        moments = [self.played_us, self.played_us]
+        if self.sides is not None:
+            players.append(self.sides.player)
+            moments.append(self.sides.played_us[self.sides.match])
+        return np.concatenate(players), np.concatenate(moments)
 
 
 def read_pass_matches(plan: ReplayPlan) -> Matches:
     """The snapshot's matches of the plan's periods (``first_period`` on)."""
+    extras = needs_extras(plan.params)
     if plan.from_period is None:
-        return read_live_matches(plan.league_id, plan.zone, plan.through_seq)
+        return read_live_matches(plan.league_id, plan.zone, plan.through_seq, extras=extras)
     # From the day before the period's local midnight: a moment's UTC date may precede its
     # local one; the exact cut is by local date, below.
     since = local_midnight(plan.spec.start_of(plan.from_period), plan.zone) - dt.timedelta(days=1)
-    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since)
-    return matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
+    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since, extras=extras)
+    taken = matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
+    if matches.sides is not None:
+        taken.sides = matches.sides.take(
+            plan.spec.indices_of(matches.sides.day) >= plan.from_period
+        )
+    return taken
 
 
-def read_matches(league: League, through_seq: int, since: dt.datetime | None = None) -> Matches:
+def needs_extras(params: Glicko2Params) -> bool:
+    """Whether a fold with ``params`` reads the matches' neutral flags and margins."""
+    return params.advantage != 0.0 or params.margin_scale is not None
+
+
+def read_matches(
+    league: League, through_seq: int, since: dt.datetime | None = None, *, extras: bool = False
+) -> Matches:
     """The matches of ``league``'s snapshot at ``through_seq`` (for readers without a plan)."""
-    return read_live_matches(league.pk, league_zone(league), through_seq, since)
+    return read_live_matches(league.pk, league_zone(league), through_seq, since, extras=extras)
 
 
 _MATCHES_SQL = """
-SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}
+SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}{extras}
 FROM {event} e
 LEFT JOIN {event} v ON v.voids_id = e.id AND v.seq <= %s
 WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
 {order}"""
-# One fixed-width tuple of PostgreSQL's binary COPY output: 5 int8 columns.
-_COPY_ROW = np.dtype(
-    [("n", ">i2")]
-    + [(f"{name}{i}", t) for i in range(5) for name, t in (("l", ">i4"), ("v", ">i8"))]
-)
+
+
+def _copy_row(columns: int) -> np.dtype:
+    """One fixed-width tuple of PostgreSQL's binary COPY output: ``columns`` int8 columns."""
+    return np.dtype(
+        [("n", ">i2")]
+        + [(f"{name}{i}", t) for i in range(columns) for name, t in (("l", ">i4"), ("v", ">i8"))]
+    )
+
+
+_COPY_ROW = _copy_row(5)
+_COPY_ROW_EXTRAS = _copy_row(7)
 _COPY_HEADER = 19  # signature (11) + flags (4) + header extension length (4), extension empty
+# An unknown margin in the read's output (a margin is a difference of 9-digit numbers).
+_NO_MARGIN = np.iinfo(np.int64).min
+# The neutral flag and the margin (the sentinel when unknown), as two more integer columns.
+_EXTRAS_SQL = f", CAST(e.neutral AS INTEGER) AS neutral, COALESCE(e.margin, {_NO_MARGIN}) AS margin"
+
+
+def _extras(neutral: npt.NDArray[np.int64], margin: npt.NDArray[np.int64]) -> tuple[Any, Any]:
+    """The integer columns of the read as the neutral flags and the margins (NaN: unknown)."""
+    return neutral != 0, np.where(margin == _NO_MARGIN, np.nan, margin.astype(np.float64))
 
 
 def read_live_matches(
-    league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
+    league_id: int,
+    zone: ZoneInfo,
+    through_seq: int,
+    since: dt.datetime | None = None,
+    *,
+    extras: bool = False,
 ) -> Matches:
     """Matches with seq <= ``through_seq`` not voided by an event with seq <= ``through_seq``.
 
     ``since`` keeps only matches played at or after that moment; ``zone`` gives their dates.
     Players are the ones each match counts for in that snapshot (``identities``: a merged
-    player's matches count as the surviving player's).
+    player's matches count as the surviving player's). ``extras`` reads the neutral flags
+    and margins too.
     """
+    sides = read_live_side_matches(league_id, zone, through_seq, since)
     params: list = [through_seq, league_id, Event.Kind.MATCH_RECORDED.value, through_seq]
     if since is not None:
         params.append(since)
@@ -117,22 +205,35 @@ def read_live_matches(
             score="(e.score_a * 2)::int8",
             moment="(EXTRACT(EPOCH FROM e.played_at) * 1000000)::int8",
             since=where_since,
+            # Every column of the binary COPY is int8 (a boolean casts to integer only).
+            extras=(
+                f", CAST(e.neutral AS INTEGER)::int8, COALESCE(e.margin::int8, {_NO_MARGIN})"
+                if extras
+                else ""
+            ),
         )
         buffer = bytearray()
+        # (The PostgreSQL path returns true sequence numbers already.)
         copy_sql = f"COPY ({sql}) TO STDOUT (FORMAT BINARY)"
         with connection.cursor() as cursor, cursor.cursor.copy(copy_sql, params) as copy:
             for chunk in copy:
                 buffer += chunk
         # A view on the received bytes (header and trailer left out), not a copy: at
         # 10,000,000 matches the buffer is 620 MB and each copy as much again.
-        count = (len(buffer) - _COPY_HEADER - 2) // _COPY_ROW.itemsize
-        rows = np.frombuffer(buffer, dtype=_COPY_ROW, count=count, offset=_COPY_HEADER)
-        columns = [rows[f"v{i}"].astype(np.int64) for i in range(5)]
-        seq, a, b, doubled, played_us = columns
+        row = _COPY_ROW_EXTRAS if extras else _COPY_ROW
+        count = (len(buffer) - _COPY_HEADER - 2) // row.itemsize
+        rows = np.frombuffer(buffer, dtype=row, count=count, offset=_COPY_HEADER)
+        columns = [rows[f"v{i}"].astype(np.int64) for i in range(7 if extras else 5)]
+        seq, a, b, doubled, played_us = columns[:5]
         score = doubled.astype(np.float64) / 2.0
     else:
-        seq, a, b, score, played_us = _read_sqlite(_MATCHES_SQL, params, event, where_since, since)
+        columns = _read_sqlite(_MATCHES_SQL, params, event, where_since, since, extras)
+        seq, a, b, score, played_us = columns[:5]
+    neutral, margin = _extras(columns[5], columns[6]) if extras else (None, None)
     mapping = merges_at(league_id, through_seq)
+    if sides is not None:
+        # A merged-away player's side rows count for the surviving player, as A/B ids do.
+        sides.player = map_players(sides.player, mapping)
     return Matches(
         seq=seq,
         player_a=map_players(a, mapping),
@@ -140,17 +241,87 @@ def read_live_matches(
         score_a=score,
         played_us=played_us,
         day=local_days_from_utc(played_us, zone),
+        neutral=neutral,
+        margin=margin,
+        sides=sides,
+    )
+
+
+_SIDE_MATCHES_SQL = """
+SELECT e.seq, {moment}, p.side, p.player_id, p.place
+FROM {event} e
+JOIN {participant} p ON p.event_id = e.id
+LEFT JOIN {event} v ON v.voids_id = e.id AND v.seq <= %s
+WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
+ORDER BY e.seq, p.side, p.id"""
+
+
+def read_live_side_matches(
+    league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
+) -> SideRows | None:
+    """The snapshot's live matches with sides (``read_live_matches``' rule), or None if none.
+
+    A league of one-vs-one matches answers from the (league, kind, played_at) index at once.
+    """
+    kind = Event.Kind.SIDE_MATCH_RECORDED.value
+    if not Event.objects.filter(league_id=league_id, kind=kind, seq__lte=through_seq).exists():
+        return None
+    params: list = [through_seq, league_id, kind, through_seq]
+    where_since = ""
+    if since is not None:
+        where_since = " AND e.played_at >= %s"
+        params.append(connection.ops.adapt_datetimefield_value(since))
+    if connection.vendor == "postgresql":
+        moment = "(EXTRACT(EPOCH FROM e.played_at) * 1000000)::int8"
+    else:
+        moment = "CAST(e.played_at AS TEXT)"
+    sql = _SIDE_MATCHES_SQL.format(
+        moment=moment,
+        event=Event._meta.db_table,
+        participant=MatchParticipant._meta.db_table,
+        since=where_since,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        values = cursor.fetchall()
+    if not values:
+        return None
+    seq_t, moment_t, side_t, player_t, place_t = zip(*values, strict=True)
+    row_seq = np.array(seq_t, dtype=np.int64)
+    new_match = np.ones(row_seq.size, dtype=bool)
+    new_match[1:] = row_seq[1:] != row_seq[:-1]
+    starts = np.flatnonzero(new_match)
+    if connection.vendor == "postgresql":
+        row_us = np.array(moment_t, dtype=np.int64)
+    else:
+        row_us = np.array(moment_t, dtype="datetime64[us]").astype(np.int64)
+    played_us = row_us[starts]
+    return SideRows(
+        seq=row_seq[starts],
+        played_us=played_us,
+        day=local_days_from_utc(played_us, zone),
+        match=np.cumsum(new_match) - 1,
+        side=np.array(side_t, dtype=np.int64),
+        player=np.array(player_t, dtype=np.int64),
+        place=np.array(place_t, dtype=np.int64),
     )
 
 
 def _read_sqlite(
-    template: str, params: list, event: str, where_since: str, since: dt.datetime | None
+    template: str,
+    params: list,
+    event: str,
+    where_since: str,
+    since: dt.datetime | None,
+    extras: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """The SQLite read: one row of five comma-separated columns (``group_concat``), parsed
     by NumPy at once; fetching 200,000 rows as Python tuples took three times as long.
 
     Moments stay text (exact to the microsecond; NumPy parses ISO strings); ``seq`` comes
-    along so the order never depends on how SQLite feeds the aggregate.
+    along so the order never depends on how SQLite feeds the aggregate. With ``extras``
+    two more integer columns follow: the neutral flag and the margin (``_NO_MARGIN`` when
+    unknown: ``group_concat`` would skip a NULL).
     """
     inner = template.format(
         seq="e.seq, ",
@@ -159,10 +330,13 @@ def _read_sqlite(
         score="CAST(e.score_a * 2 AS INTEGER) AS score",
         moment="CAST(e.played_at AS TEXT) AS moment",
         since=where_since,
+        extras=_EXTRAS_SQL if extras else "",
     )
+    more = ", group_concat(neutral), group_concat(margin)" if extras else ""
     sql = (
         "SELECT count(*), group_concat(seq), group_concat(player_a_id), "
-        f"group_concat(player_b_id), group_concat(score), group_concat(moment) FROM ({inner})"
+        f"group_concat(player_b_id), group_concat(score), group_concat(moment){more} "
+        f"FROM ({inner})"
     )
     if since is not None:
         params[-1] = connection.ops.adapt_datetimefield_value(since)
@@ -171,17 +345,19 @@ def _read_sqlite(
         count, *texts = cursor.fetchone()
     if not count:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, np.zeros(0, dtype=np.float64), empty
+        return empty, empty, empty, np.zeros(0, dtype=np.float64), empty, empty, empty
 
     def numbers(text: str) -> npt.NDArray[np.int64]:
         return np.fromstring(text, dtype=np.int64, sep=",")
 
     seq, a, b, doubled = (numbers(text) for text in texts[:4])
     played_us = np.array(texts[4].split(","), dtype="datetime64[us]").astype(np.int64)
+    more = [numbers(text) for text in texts[5:7]]
     if np.any(seq[1:] < seq[:-1]):
         order = np.argsort(seq, kind="stable")
         seq, a, b, doubled, played_us = (x[order] for x in (seq, a, b, doubled, played_us))
-    return seq, a, b, doubled.astype(np.float64) / 2.0, played_us
+        more = [x[order] for x in more]
+    return seq, a, b, doubled.astype(np.float64) / 2.0, played_us, *more
 
 
 # --- the checkpoint of an incremental pass -------------------------------------------------
@@ -231,8 +407,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
 
     earlier = np.full(n, NO_MOMENT, dtype=np.int64)
     played = np.zeros(n, dtype=bool)
-    played[np.searchsorted(player_ids, matches.player_a)] = True
-    played[np.searchsorted(player_ids, matches.player_b)] = True
+    played[np.searchsorted(player_ids, matches.player_moments()[0])] = True
     idle = [i for i in replaced if not played[i]]
     if idle:
         # Their matches from from_period on are gone (voided or moved earlier): their latest
@@ -245,7 +420,9 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
             if not stored_ids:
                 continue
             moment = before.filter(
-                Q(player_a_id__in=stored_ids) | Q(player_b_id__in=stored_ids)
+                Q(player_a_id__in=stored_ids)
+                | Q(player_b_id__in=stored_ids)
+                | Q(participants__player_id__in=stored_ids)
             ).aggregate(top=Max("played_at"))["top"]
             if moment is not None:
                 earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
@@ -255,7 +432,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
 def _live_in_snapshot(league_id: int, through_seq: int):
     """Matches of the snapshot at ``through_seq`` (as a queryset)."""
     return (
-        Event.objects.matches()
+        Event.objects.all_matches()
         .filter(league_id=league_id, seq__lte=through_seq)
         .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
     )

@@ -29,6 +29,8 @@ class ConfigInfo:
     max_rd: float
     volatility_ceiling: float | None
     rating_floor: float | None
+    advantage: float
+    margin_scale: float | None
     created_at: dt.datetime
     created_by: str
     note: str
@@ -57,6 +59,8 @@ def describe_config(config: RatingConfig, *, is_live: bool) -> ConfigInfo:
         max_rd=config.max_rd,
         volatility_ceiling=config.volatility_ceiling,
         rating_floor=config.rating_floor,
+        advantage=config.advantage,
+        margin_scale=config.margin_scale,
         created_at=config.created_at,
         created_by=creator.get_username() if creator else "",
         note=config.note,

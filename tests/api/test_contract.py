@@ -26,6 +26,8 @@ MATCH_EVENT_KEYS = {
     "score_a",
     "score_b",
     "points",
+    "neutral",
+    "margin",
     "note",
     "replaces",
     "recorded_at",
@@ -276,7 +278,24 @@ def test_record_result_returns_the_stored_event(org, league, players):
     assert response.data["played_on"] == "2024-03-05"
     assert response.data["recorded_by"] == "organiser"
     assert response.data["points"] == "2-2"
+    assert (response.data["neutral"], response.data["margin"]) == (False, 0)
     assert event.idempotency_key is None
+
+
+def test_record_result_on_neutral_ground(org, league, players):
+    body = {
+        "player_a": players[0].pk,
+        "player_b": players[1].pk,
+        "score_a": 0,
+        "played_on": "2024-03-05",
+        "points": "1-3",
+        "neutral": True,
+    }
+    response = org.post(url("match-list", league), body, format="json")
+    assert response.status_code == 201, response.data
+    event = Event.objects.get(pk=response.data["id"])
+    assert (event.neutral, event.margin) == (True, -2)
+    assert (response.data["neutral"], response.data["margin"]) == (True, -2)
 
 
 def test_record_result_with_a_moment(org, league, players):
@@ -305,6 +324,8 @@ def test_record_result_with_a_moment(org, league, players):
         ({"played_at": "2024-03-05T10:00:00"}, "played_at"),
         ({"points": 3}, "points"),
         ({"points": "x" * 121}, "points"),
+        ({"neutral": "yes"}, "neutral"),
+        ({"neutral": 1}, "neutral"),
         ({"SELF": True}, "player_b"),
         ({"OTHER_LEAGUE": True}, "player_b"),
         # Keyed by the field sent (issue 18, item 9): these two once said played_at.
@@ -591,8 +612,13 @@ def test_head_to_head(anon, rated, players):
         "draws",
         "wins_b",
         "expected_score_a",
+        "team_opponents",
+        "team_partners",
     }
     assert (response.data["games"], response.data["wins_a"], response.data["wins_b"]) == (2, 2, 0)
+    # A league of singles: no team games between them.
+    empty = {"results": 0, "wins": 0, "draws": 0, "losses": 0}
+    assert response.data["team_opponents"] == response.data["team_partners"] == empty
     assert response.data["player_a"] == {"id": ann.pk, "slug": "ann", "display_name": "Ann"}
     assert 0.5 < response.data["expected_score_a"] < 1
     reverse_ = anon.get(url("head-to-head", rated), {"player_a": bob.pk, "player_b": ann.pk})
@@ -645,6 +671,8 @@ CONFIG_KEYS = {
     "max_rd",
     "volatility_ceiling",
     "rating_floor",
+    "advantage",
+    "margin_scale",
     "note",
     "created_at",
     "created_by",

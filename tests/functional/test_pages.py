@@ -342,9 +342,10 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     # Once for the selectors, once for the replay progress banner (``league_progress``).
     assert len(publication_reads(statements)) <= 2, publication_reads(statements)
     assert len(latest_match_reads(statements)) == 1, latest_match_reads(statements)
-    # The player page reads the players merged into this one once (their matches count too)
-    # and the league's seasons once, for its season filter.
-    assert len(statements) <= {"league": 11, "player": 19}[page], statements
+    # The player page reads the players merged into this one once (their matches count too),
+    # the league's seasons once, for its season filter, and the player's matches with sides
+    # (team results, partner and opponent records: three more).
+    assert len(statements) <= {"league": 11, "player": 22}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
@@ -707,6 +708,8 @@ def valid_post(**changes: object) -> dict[str, object]:
         "max_rd": "300",
         "volatility_ceiling": "",
         "rating_floor": "",
+        "advantage": "0",
+        "margin_scale": "",
         "note": "Fortnightly periods",
     }
     data.update(changes)

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0005_seasons_and_website_access"),
+        ("league", "0007_match_neutral_margin"),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0006_league_records_points"),
+        ("league", "0008_league_records_points"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
