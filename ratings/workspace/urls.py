@@ -21,6 +21,7 @@ urlpatterns = [
     # Signing out from any page returns to it (``next``), or to the home page.
     path("sign-out/", LogoutView.as_view(next_page="pages:home"), name="sign_out"),
     path(organise, views.hub, name="hub"),
+    path(f"{organise}ranking/", views.ranking, name="ranking"),
     path(f"{organise}record/", recording.record, name="record"),
     path(f"{organise}round/", recording.round_entry, name="round"),
     path(f"{organise}undo/", recording.undo, name="undo"),
