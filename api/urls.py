@@ -8,7 +8,13 @@ from django.urls import include, path, re_path
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import backtest, converters, seasons, views  # noqa: F401 (importing converters registers "id")
+from api import (  # noqa: F401 (importing converters registers "id")
+    backtest,
+    converters,
+    exports,
+    seasons,
+    views,
+)
 from config.csp import REDOC_POLICY, SWAGGER_UI_POLICY
 
 app_name = "api"
@@ -62,6 +68,11 @@ urlpatterns = [
         f"{league}replays/<id:replay_id>/", views.ReplayDetailView.as_view(), name="replay-detail"
     ),
     path(f"{league}progress/", views.ProgressView.as_view(), name="progress"),
+    path(
+        f"{league}export/results.csv",
+        exports.ResultsExportView.as_view(),
+        name="export-results",
+    ),
     path("", include(backtest)),
     path("", include(seasons)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.

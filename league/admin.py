@@ -230,6 +230,8 @@ class EventAdmin(OrganiserScopedAdmin):
         "idempotency_key",
     ]
     date_hierarchy = "recorded_at"
+    # Newest first: what was just recorded is at the top of page 1, not on the last page.
+    ordering = ["-pk"]
     actions = ["void_selected"]
     change_form_template = "admin/league/event/change_form.html"
     change_list_template = "admin/league/event/change_list.html"

@@ -7,10 +7,10 @@ data row, in file order, without holding the file in memory. Checks that need th
 Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and either
 ``score_a`` or both ``points_a`` and ``points_b``; optional ``id`` (idempotency key),
 ``note``, ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
-overrides the text made from ``points_a``/``points_b``) and ``neutral`` (true/false, yes/no,
-1/0 or empty: played on neutral ground, no advantage for ``player_a``); other columns are
-ignored. Line
-numbers are physical lines of the file, from 1 (the header).
+overrides the text made from ``points_a``/``points_b``), ``neutral`` (true/false, yes/no,
+1/0 or empty: played on neutral ground, no advantage for ``player_a``) and ``void_reason`` (a
+row with one is recorded and then voided for that reason: the full event log's export); other
+columns are ignored. Line numbers are physical lines of the file, from 1 (the header).
 
 Matches with sides: instead of ``player_a``/``player_b``, columns ``side_a``, ``side_b`` (and
 ``side_c`` … ``side_p`` for games of three to sixteen sides), each listing its players
@@ -30,6 +30,7 @@ calendar cannot hold in every time zone are reported on their line, never stored
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import io
 import re
@@ -49,7 +50,7 @@ PLACE_COLUMNS = tuple(f"place_{letter}" for letter in SIDE_LETTERS)
 SIDE_SEPARATOR = ";"
 SCORE_COLUMN = "score_a"
 POINTS_COLUMNS = ("points_a", "points_b")
-OPTIONAL_COLUMNS = ("id", "note", "points", "neutral")
+OPTIONAL_COLUMNS = ("id", "note", "points", "neutral", "void_reason")
 KNOWN_COLUMNS = (
     *REQUIRED_COLUMNS,
     SCORE_COLUMN,
@@ -93,6 +94,7 @@ class ResultRow:
     note: str
     key: str | None
     neutral: bool = False
+    void_reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +306,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
     i_pa, i_pb = columns.get("points_a"), columns.get("points_b")
     i_id, i_note = columns.get("id"), columns.get("note")
     i_points = columns.get("points")
+    i_void = columns.get("void_reason")
     i_neutral = columns.get("neutral")
 
     data_rows = 0
@@ -346,6 +349,8 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
         )
         if side_mode and isinstance(checked, ResultRow | SideResultRow):
             checked = _check_sides(checked, row, side_index, place_index)
+        if i_void is not None and isinstance(checked, ResultRow) and row[i_void].strip():
+            checked = _voided(checked, restore(row[i_void].strip()))
         yield checked
     if data_rows == 0:
         yield RowError(header_line, "no results: the file has a header but no data rows")
@@ -527,6 +532,16 @@ def _check_sides(
         note=parsed.note,
         key=parsed.key,
     )
+
+
+def _voided(row: ResultRow, reason: str) -> ResultRow | RowError:
+    """``row`` to be voided for ``reason`` once recorded (it needs an id to be found again)."""
+    found = first_control_character(reason)
+    if found is not None:
+        return RowError(row.line, f"void_reason contains the control character {found}: remove it")
+    if not row.key:
+        return RowError(row.line, "a row with a void_reason needs an id (to find its match)")
+    return dataclasses.replace(row, void_reason=reason)
 
 
 def _control_problems(row: list[str], problems: list[str], indexes: tuple[int | None, ...]) -> None:

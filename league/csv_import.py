@@ -19,8 +19,10 @@ from django.db import transaction
 
 from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, SideResultRow, iter_results
 from league.event_store.bulk import BulkAppender
-from league.models import League, Player
+from league.idempotency_keys import correction_void_key
+from league.models import Event, League, Player
 from league.player_names import PlayerDirectory, check_name_shape, clean_name
+from league.services import void_match
 from league.validation import Errors
 
 # The admin's preview shows this many rows; the command prints every error it keeps.
@@ -61,6 +63,7 @@ class ImportReport:
     preview: list[PreviewRow] = field(default_factory=list)
     first_seq: int | None = None
     last_seq: int | None = None
+    voided: int = 0
 
     @property
     def ok(self) -> bool:
@@ -87,6 +90,8 @@ class ImportReport:
         if self.players_created:
             created = "would register" if self.dry_run else "registered"
             text += f", {created} {len(self.players_created)} new player(s)"
+        if self.voided:
+            text += f", {'would void' if self.dry_run else 'voided'} {self.voided} of them"
         return text + ("; dry run, nothing was recorded." if self.dry_run else ".")
 
 
@@ -120,6 +125,7 @@ def import_results(
             observer=observe if preview_limit else None,
         )
         players = PlayerDirectory(league)
+        to_void: list[tuple[str, str]] = []
         for item in iter_results(stream):
             report.rows += 1
             if isinstance(item, RowError):
@@ -153,6 +159,8 @@ def import_results(
                 report.add_error(pair)
                 observe(item.line, "error", pair.message)
                 continue
+            if item.void_reason:
+                to_void.append((item.key, item.void_reason))  # type: ignore[arg-type]
             appender.add_values(
                 pair[0],
                 pair[1],
@@ -172,11 +180,35 @@ def import_results(
         report.recorded, report.skipped = result.appended, result.skipped
         report.players_created = result.players_registered
         report.first_seq, report.last_seq = result.first_seq, result.last_seq
+        if report.ok:
+            report.voided = _void_rows(league, to_void, recorded_by)
         if not report.committed:
             transaction.set_rollback(True)
     report.errors.sort(key=lambda error: error.line)
     report.preview = sorted(preview.values(), key=lambda row: row.line)
     return report
+
+
+def _void_rows(league: League, rows: list[tuple[str, str]], recorded_by: Any) -> int:
+    """Void the matches recorded under the keys of ``rows`` (key, reason) that still count.
+
+    Each void carries the key ``<id>/void``, so importing the file again voids nothing twice.
+    """
+    if not rows:
+        return 0
+    reasons = dict(rows)
+    matches = Event.objects.matches().filter(league=league, idempotency_key__in=list(reasons))
+    count = 0
+    for match in matches.filter(voided_by__isnull=True).order_by("seq"):
+        void_match(
+            league,
+            match,
+            reason=reasons[match.idempotency_key],
+            recorded_by=recorded_by,
+            idempotency_key=correction_void_key(match.idempotency_key),
+        )
+        count += 1
+    return count
 
 
 def _players_of(

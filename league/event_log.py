@@ -12,8 +12,11 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 from math import ceil
+from zoneinfo import ZoneInfo
 
-from league.calendar import league_zone, local_day
+from django.db.models import Q
+
+from league.calendar import league_zone, local_day, local_midnight
 from league.models import Event, League, MatchParticipant
 from league.scores import score_text
 from league.sides import positions_text, side_label
@@ -262,10 +265,42 @@ def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
     return former
 
 
-def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE) -> Page:
-    """Every event of the league, newest first, described in words."""
+def _about_player(name: str) -> Q:
+    """Events naming a player whose name contains ``name`` (any case)."""
+    q = Q()
+    for field in ("player", "player_a", "player_b", "voids__player_a", "voids__player_b"):
+        q |= Q(**{f"{field}__display_name__icontains": name})
+    return q
+
+
+def _played_on(day: dt.date, tz: ZoneInfo) -> Q:
+    """Matches played on local ``day`` and the voids of such matches."""
+    start = local_midnight(day, tz)
+    end = local_midnight(day + dt.timedelta(days=1), tz)
+    return Q(played_at__gte=start, played_at__lt=end) | Q(
+        voids__played_at__gte=start, voids__played_at__lt=end
+    )
+
+
+def event_log(
+    league: League,
+    *,
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+    player: str = "",
+    played_on: dt.date | None = None,
+) -> Page:
+    """Every event of the league, newest first, described in words.
+
+    ``player`` keeps the events naming a player whose name contains it; ``played_on`` the
+    matches played on that local day (and their voids).
+    """
     page, per_page = clamp_page(page, per_page)
     events = Event.objects.filter(league=league).order_by("-seq")
+    if player:
+        events = events.filter(_about_player(player))
+    if played_on is not None:
+        events = events.filter(_played_on(played_on, league_zone(league)))
     total = events.count()
     page = last_page_at_most(page, total, per_page)
     offset = (page - 1) * per_page

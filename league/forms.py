@@ -276,6 +276,7 @@ class LeagueForm(forms.ModelForm):
             "slug",
             "description",
             "sport",
+            "records_points",
             "time_zone",
             "start_date",
             "match_format",

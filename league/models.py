@@ -62,6 +62,12 @@ class League(models.Model):
         help_text="IANA time zone; a match belongs to the local date it was played on.",
     )
     start_date = models.DateField(help_text="No result may be dated before this day.")
+    records_points = models.BooleanField(
+        "results entered as points",
+        default=True,
+        help_text="On: organisers type the score (3-1) and the result follows from it. "
+        "Off, for sports without scores (chess): they type the result alone (1-0, ½-½, 0-1).",
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_leagues", blank=True
     )
@@ -513,3 +519,31 @@ class WebsiteAccess(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league}: website access"
+
+
+class ApiToken(models.Model):
+    """A named API token of one user; only the SHA-256 digest of its secret is stored.
+
+    The secret is shown once, when the token is created (``league.api_tokens``); a revoked
+    token stays listed with the moment it was revoked and authenticates nobody.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=80)
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12, help_text="The secret's first characters.")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

@@ -6,7 +6,9 @@ game or points text ("3-1"); ``parse_score_text`` reads the written forms a spre
 ("½", "1/2", "1-0", "½-½"), ``points_score`` the score that two players' points make.
 ``score_text``, ``points_for`` and ``outcome_word`` show them: both players' scores joined by
 an en dash, the points from one player's side ("3-1" seen by the second player is "1-3"),
-"Win", "Draw" or "Loss".
+"Win", "Draw" or "Loss". ``points_disagree`` finds a score that its points contradict and
+``read_entry`` reads the one box of the organisers' entry forms ("3-1", or "1-0" where a
+league records results only).
 """
 
 from __future__ import annotations
@@ -139,3 +141,57 @@ def points_for(points: str, as_player_a: bool) -> str:
 def outcome_word(score: Decimal) -> str:
     """The word for a player's score: "Win", "Draw" or "Loss" (anything else as its number)."""
     return _OUTCOME.get(score, str(score))
+
+
+def points_disagree(score_a: Decimal, points: str) -> Decimal | None:
+    """The score that ``points`` imply when they contradict ``score_a``, else None.
+
+    Only points written as one pair of whole numbers ("3-1", "21:19") imply a score; free
+    text ("6-4 3-6 7-5", "w/o") implies none and never contradicts.
+    """
+    match = _POINTS.match(points)
+    if match is None:
+        return None
+    implied = points_score(int(match.group(1)), int(match.group(3)))
+    return None if implied == score_a else implied
+
+
+_ENTRY_WORDS = {"w": WIN, "win": WIN, "d": DRAW, "draw": DRAW, "=": DRAW, "l": LOSS, "loss": LOSS}
+ENTRY_MESSAGE_POINTS = (
+    "Type the score as the first player's points, a dash, the second player's (3-1); "
+    "or a result alone: w, d or l."
+)
+ENTRY_MESSAGE_RESULT = "Type the result from the first player's side: 1-0, ½-½ (or d) or 0-1."
+MAX_ENTRY_POINTS = 10**9
+
+
+def read_entry(text: str, *, records_points: bool) -> tuple[Decimal, str]:
+    """The first player's score and the points text from one typed entry.
+
+    With ``records_points`` (a scored sport) "3-1" means the first player won three points
+    to one: the result follows from the points, which are kept (with an en dash); a bare result word
+    (w, d, l) records a result without points. Otherwise the entry is a result alone: 1-0,
+    ½-½, 0-1 (or 1, ½, 0, w, d, l). Raises ``ValueError`` with the accepted forms.
+    """
+    value = text.strip().lower()
+    if value in _ENTRY_WORDS:
+        return _ENTRY_WORDS[value], ""
+    if records_points:
+        match = _POINTS.match(value)
+        if match is None or max(int(match.group(1)), int(match.group(3))) >= MAX_ENTRY_POINTS:
+            raise ValueError(ENTRY_MESSAGE_POINTS)
+        a, b = int(match.group(1)), int(match.group(3))
+        return points_score(a, b), f"{a}{EN_DASH}{b}"
+    score = parse_score_text(value)
+    if score is None:
+        raise ValueError(ENTRY_MESSAGE_RESULT)
+    return score, ""
+
+
+def entry_text(score_a: Decimal, points: str, *, records_points: bool) -> str:
+    """What :func:`read_entry` reads back as ``score_a`` with ``points`` (to prefill a form)."""
+    if records_points and _POINTS.match(points) and points_disagree(score_a, points) is None:
+        return points.replace(EN_DASH, "-")
+    if records_points:
+        return {WIN: "w", DRAW: "d", LOSS: "l"}.get(score_a, str(score_a))
+    return {WIN: "1-0", DRAW: "½-½", LOSS: "0-1"}.get(score_a, str(score_a))

@@ -51,6 +51,7 @@ from league.validation import (
     check_not_voided,
     check_opponents,
     check_played_at,
+    check_points_agree,
     check_reason,
     check_recorder,
     check_text,
@@ -610,6 +611,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
     score = parse_score(row.get("score_a"), found)
     when = parse_played_at(league, row.get("played_at"), found)
     points = parse_points(row.get("points"), found)
+    check_points_agree(score, points, found)
     note = str(row.get("note") or "").strip()
     check_text(note, found, "note")
     neutral = parse_neutral(row.get("neutral"), found)

@@ -235,6 +235,23 @@ def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
     return text
 
 
+def check_points_agree(score_a: Decimal | None, points: str, errors: Errors) -> None:
+    """The points, when they are one pair of numbers, imply the same result as the score."""
+    if score_a is None:
+        return
+    implied = scores.points_disagree(score_a, points)
+    if implied is not None:
+        errors.add(
+            "points",
+            "The points %(points)s mean %(implied)s for the first player, but the result says "
+            "%(given)s: correct one of them.",
+            "points_contradict_score",
+            points=points,
+            implied=scores.outcome_word(implied).lower(),
+            given=scores.outcome_word(score_a).lower(),
+        )
+
+
 NEUTRAL_MESSAGE = "neutral must be true or false (also yes/no, 1/0 or empty), got %(value)r."
 
 

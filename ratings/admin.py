@@ -1,7 +1,7 @@
 """Admin for rating configurations and replays, scoped to the leagues a user organises.
 
-Configurations are immutable: the admin shows stored versions read-only, and "add" creates a
-new version through ``ratings.services.create_config`` (which starts its full replay).
+Configurations are immutable: the admin shows stored versions read-only, and "add" leads to
+the league's configuration page, the one form for a new version.
 Replays are read-only progress records. Superusers see every league; an organiser (staff)
 sees and acts on the leagues they organise only (``League.objects.organised_by``).
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
@@ -25,11 +24,9 @@ from django.urls import path, reverse
 
 from league.admin import LeagueAdmin
 from league.admin_scope import CheckedChangeListMixin, scoped_league
-from league.forms import add_service_errors
 from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
-from ratings.parameters import PARAMETERS, clean_config_params
 
 
 def organised_leagues(request: HttpRequest) -> QuerySet[League]:
@@ -114,45 +111,14 @@ class OrganiserScopedAdmin(CheckedChangeListMixin, admin.ModelAdmin):
         return False
 
 
-class NewVersionForm(forms.ModelForm):
-    """The parameters of a new version; checked by the same rules as ``create_config``."""
-
-    class Meta:
-        model = RatingConfig
-        fields = ["league", *PARAMETERS, "note"]
-
-    def __init__(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if request is not None:
-            self.fields["league"].queryset = organised_leagues(request)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        league = cleaned.get("league")
-        if league is None:
-            return cleaned
-        try:
-            clean_config_params(
-                {name: cleaned.get(name) for name in PARAMETERS},
-                start_date=league.start_date,
-                first_match_day=services.first_match_day(league),
-            )
-        except ValidationError as error:
-            add_service_errors(self, error)
-        return cleaned
-
-    def _post_clean(self) -> None:
-        # The instance is never saved by the form (create_config does it): skip model
-        # validation, which would demand the version number.
-        return
-
-
 @admin.register(RatingConfig)
 class RatingConfigAdmin(OrganiserScopedAdmin):
+    """Stored versions, read-only. A new version is made on the league's configuration page
+    (one form for it in the whole site): "add" leads there."""
+
     list_display = ("__str__", "version", "tau", "period", "max_rd", "live", "created_at")
     list_filter = ("league",)
     ordering = ("league", "-version")
-    form = NewVersionForm
 
     @admin.display(description="periods")
     def period(self, obj: RatingConfig) -> str:
@@ -166,33 +132,27 @@ class RatingConfigAdmin(OrganiserScopedAdmin):
         return organised_leagues(request).exists()
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is None:
-            return []
         return [field.name for field in RatingConfig._meta.fields]
 
-    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        if obj is not None:
-            return form
-
-        class ScopedForm(form):  # type: ignore[misc, valid-type]
-            def __init__(self, *args: Any, **inner: Any) -> None:
-                super().__init__(*args, request=request, **inner)
-
-        return ScopedForm
-
-    def save_model(self, request: HttpRequest, obj: RatingConfig, form, change: bool) -> None:
-        params = {name: form.cleaned_data[name] for name in PARAMETERS}
-        config = services.create_config(
-            form.cleaned_data["league"],
-            created_by=request.user,
-            note=form.cleaned_data.get("note", ""),
-            **params,
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context=None):
+        """The league's configuration page (the one chosen, or the only one organised);
+        with several leagues, a list of their pages. Nothing is ever saved here."""
+        leagues = list(organised_leagues(request))
+        chosen = request.GET.get("league", "")
+        picked = [league for league in leagues if str(league.pk) == chosen] or (
+            leagues if len(leagues) == 1 else []
         )
-        obj.pk = config.pk
-        obj.league = config.league
-        obj.version = config.version
-        obj._state.adding = False
+        if picked:
+            return HttpResponseRedirect(reverse("pages:config", args=[picked[0].slug]))
+        return TemplateResponse(
+            request,
+            "admin/ratings/choose_config_league.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": "New configuration version: choose a league",
+                "leagues": leagues,
+            },
+        )
 
 
 @admin.register(Replay)

@@ -125,22 +125,26 @@ def history(league: League, config: RatingConfig | None = None) -> Table:
     return Table(HISTORY_COLUMNS, query.iterator(chunk_size=PAGE_SIZE))
 
 
-def results(league: League) -> Table:
-    """The league's live matches (voided ones left out) in the CSV import format.
+def results(league: League, *, with_voided: bool = False) -> Table:
+    """The league's matches in the CSV import format: the live ones, or with ``with_voided``
+    every recorded match (the full log), voided ones carrying their void's reason.
 
     ``id`` is the match's idempotency key, or ``<league slug>#<seq>`` when it had none;
     ``date`` is the moment played, in the league's time zone with its UTC offset; players
-    are named as they count now (a merged player as the player they were merged into). A league
-    with matches with sides is written in the side format (``side_a``, ``side_b``, … with
-    players separated by ``;``, ``score_a`` for two sides, ``place_a``… for more).
+    are named as they count now (a merged player as the player they were merged into). Rows
+    are in the order the matches were recorded, so an import stores them in the same order.
+    ``void_reason`` (full log only) makes ``import_results`` void the row once recorded. A
+    league with matches with sides is written in the side format (``side_a``, ``side_b``, …
+    with players separated by ``;``, ``score_a`` for two sides, ``place_a``… for more), its
+    live matches only.
     """
     zone = league_zone(league)
     side_matches = Event.objects.side_matches().filter(league=league, voided_by__isnull=True)
     if side_matches.exists():
         return _side_results(league, zone)
+    matches = Event.objects.matches() if with_voided else Event.objects.live_matches()
     query = (
-        Event.objects.live_matches()
-        .filter(league=league)
+        matches.filter(league=league)
         .order_by("seq")
         # A merged player's matches are written under the name of the player they count
         # for: imported into an empty league they give the same standings.
@@ -157,14 +161,15 @@ def results(league: League) -> Table:
             "score_a",
             "points",
             "note",
+            "voided_by__reason",
         )
     )
 
     def rows() -> Iterator[tuple[Any, ...]]:
-        for seq, key, played_at, name_a, name_b, score, points, note in query.iterator(
+        for seq, key, played_at, name_a, name_b, score, points, note, void_reason in query.iterator(
             chunk_size=PAGE_SIZE
         ):
-            yield (
+            row = (
                 key or f"{league.slug}#{seq}",
                 played_at.astimezone(zone).isoformat(),
                 name_a,
@@ -173,8 +178,14 @@ def results(league: League) -> Table:
                 points,
                 note,
             )
+            if with_voided:
+                # A void always states its reason; "voided" stands in for one stored empty.
+                yield (*row, "" if void_reason is None else (void_reason or "voided"))
+            else:
+                yield row
 
-    return Table(RESULTS_COLUMNS, rows())
+    columns = (*RESULTS_COLUMNS, "void_reason") if with_voided else RESULTS_COLUMNS
+    return Table(columns, rows())
 
 
 def _side_results(league: League, zone: Any) -> Table:

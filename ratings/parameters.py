@@ -2,10 +2,9 @@
 
 Each :class:`Parameter` holds a parameter's label, help, default, bounds, type and unit. The
 table drives every place that takes parameters: the model's field validators, the
-configuration page's form, the admin's form (through the model and
-:func:`clean_config_params`), the API's serializers, the backtest grid's value checks and
-the management commands' options. So every surface refuses the same values with the same
-message, :meth:`Parameter.problem`.
+configuration page's form (through :func:`clean_config_params`), the API's serializers, the
+backtest grid's value checks and the management commands' options. So every surface refuses
+the same values with the same message, :meth:`Parameter.problem`.
 
 The engine (``ratings.engine.params.Glicko2Params``) stays the engine's truth: its defaults
 are the table's, and :func:`clean_config_params` always asks it about the values too. The

@@ -55,6 +55,7 @@ from league.validation import (
     check_active,
     check_opponents,
     check_played_at,
+    check_points_agree,
     check_recorder,
     clean_key,
     parse_played_at,
@@ -410,6 +411,8 @@ class BulkAppender:
         when, when_error = self._played_at(played)
         points, points_error = self._points(points)
         key = clean_key(idempotency_key, errors)
+        if points and score is not None and not points_error:
+            check_points_agree(score, points, errors)
         for name, player in (("player_a", player_a), ("player_b", player_b)):
             if player.league_id != self._league_id:
                 errors.add(

@@ -364,6 +364,7 @@ def _result_groups(league: League, player: Player, results: Page) -> list[dict[s
                 "outcome": result.outcome,
                 "outcome_class": result.outcome.lower(),
                 "points": result.points,
+                "seq": result.seq,
             }
         )
     return groups
@@ -590,6 +591,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "season": chosen,
         "season_line": season_line,
         "season_choices": season_choices(league, chosen),
+        # Void and correct beside each result, for the league's organisers.
+        "is_organiser": league.is_organiser(request.user),
     }
     return render(request, "pages/player.html", context)
 
@@ -657,7 +660,8 @@ def _paged_list(
         "league": league,
         name: page,
         "pager": _pager(request.GET, page.page, page.num_pages),
-        # Who recorded an event is the organisers' business, as in the API.
+        # Who recorded an event is the organisers' business, as in the API; so are the
+        # void and correct links beside each match.
         "show_recorder": league.is_organiser(request.user),
     }
     return render(request, template, context)
@@ -678,6 +682,8 @@ def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
         "pager": _pager(request.GET, page.page, page.num_pages),
         "season": chosen,
         "season_choices": season_choices(league, chosen),
+        # Void and correct beside each match, for the league's organisers.
+        "show_recorder": league.is_organiser(request.user),
     }
     return render(request, "pages/matches.html", context)
 

@@ -20,6 +20,36 @@ class Section:
 
 SECTIONS: tuple[Section, ...] = (
     Section(
+        "record",
+        "Record a result",
+        "workspace:record",
+        "First player, score, second player, day: the result follows from the score.",
+    ),
+    Section(
+        "round",
+        "Record a round",
+        "workspace:round",
+        "A whole club night on one screen, one row per game, typed like a spreadsheet.",
+    ),
+    Section(
+        "log",
+        "Event log",
+        "workspace:log",
+        "Everything recorded, newest first; search by player or day, void or correct a match.",
+    ),
+    Section(
+        "import",
+        "Import a CSV file",
+        "workspace:import",
+        "Upload results, preview every row, then record them all or none.",
+    ),
+    Section(
+        "export",
+        "Export",
+        "workspace:export",
+        "The results (or the full log) as CSV in the import format: a backup, or a move.",
+    ),
+    Section(
         "players",
         "Players",
         "workspace:players",
@@ -45,6 +75,12 @@ SECTIONS: tuple[Section, ...] = (
         "Backtest",
         "pages:backtest",
         "How well each configuration would have predicted the league's own results.",
+    ),
+    Section(
+        "tokens",
+        "API tokens",
+        "workspace:tokens",
+        "Create, name and revoke your tokens for scripts and apps using the API.",
     ),
     Section(
         "seasons",

@@ -1,24 +1,45 @@
 """The organisers' workspace, under ``/<league>/organise/``."""
 
-from django.urls import path
+from django.contrib.auth.views import LogoutView
+from django.urls import path, re_path
 
-from ratings.workspace import players, seasons, views, website
+from ratings.workspace import (
+    admin_links,
+    exports,
+    log,
+    players,
+    recording,
+    seasons,
+    tokens,
+    views,
+    website,
+)
 
 app_name = "workspace"
+organise = "<slug:league_slug>/organise/"
 urlpatterns = [
-    path("<slug:league_slug>/organise/", views.hub, name="hub"),
-    path("<slug:league_slug>/organise/ranking/", views.ranking, name="ranking"),
-    path("<slug:league_slug>/organise/players/", players.players, name="players"),
-    path(
-        "<slug:league_slug>/organise/players/<slug:player_slug>/",
-        players.player,
-        name="player",
+    # Signing out from any page returns to it (``next``), or to the home page.
+    path("sign-out/", LogoutView.as_view(next_page="pages:home"), name="sign_out"),
+    path(organise, views.hub, name="hub"),
+    path(f"{organise}ranking/", views.ranking, name="ranking"),
+    path(f"{organise}record/", recording.record, name="record"),
+    path(f"{organise}round/", recording.round_entry, name="round"),
+    path(f"{organise}undo/", recording.undo, name="undo"),
+    path(f"{organise}log/", log.log, name="log"),
+    path(f"{organise}matches/<int:seq>/void/", log.void, name="void"),
+    path(f"{organise}matches/<int:seq>/correct/", log.correct, name="correct"),
+    path(f"{organise}import/", admin_links.import_upload, name="import"),
+    path(f"{organise}export/", exports.export_page, name="export"),
+    re_path(
+        r"^(?P<league_slug>[-a-zA-Z0-9_]+)/organise/export/(?P<what>results|event-log)\.csv$",
+        exports.download,
+        name="export_download",
     ),
-    path("<slug:league_slug>/organise/seasons/", seasons.season_list, name="seasons"),
-    path(
-        "<slug:league_slug>/organise/seasons/<slug:season_slug>/",
-        seasons.season_detail,
-        name="season",
-    ),
-    path("<slug:league_slug>/organise/website/", website.website, name="website"),
+    path(f"{organise}tokens/", tokens.tokens, name="tokens"),
+    path(f"{organise}tokens/<int:token_id>/revoke/", tokens.revoke, name="revoke_token"),
+    path(f"{organise}players/", players.players, name="players"),
+    path(f"{organise}players/<slug:player_slug>/", players.player, name="player"),
+    path(f"{organise}seasons/", seasons.season_list, name="seasons"),
+    path(f"{organise}seasons/<slug:season_slug>/", seasons.season_detail, name="season"),
+    path(f"{organise}website/", website.website, name="website"),
 ]

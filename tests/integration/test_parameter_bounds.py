@@ -1,8 +1,8 @@
 """Every surface refuses an out-of-range rating parameter with the table's message.
 
-The configuration page, the admin's form, the API and ``set_config`` all take a league's
+The configuration page, the API and ``set_config`` all take a league's
 rating parameters; each out-of-range value (the absurd ones they used to accept, and the
-values just past each bound) is refused by all four with the message of
+values just past each bound) is refused by all three with the message of
 ``ratings.parameters``, and nothing is stored.
 """
 
@@ -82,17 +82,6 @@ def _config_page(client, league, organiser, name, value) -> list[str]:
     return list(response.context["form"].errors.get(name, []))
 
 
-def _admin_form(client, league, organiser, name, value) -> list[str]:
-    organiser.is_staff = True
-    organiser.save()
-    client.force_login(organiser)
-    data = {**{key: str(v) for key, v in VALID.items()}, "league": league.pk, "note": ""}
-    data[name] = _as_text(value)
-    response = client.post(reverse("admin:ratings_ratingconfig_add"), data)
-    assert response.status_code == 200
-    return list(response.context["adminform"].form.errors.get(name, []))
-
-
 def _api(client, league, organiser, name, value) -> list[str]:
     api = APIClient()
     api.force_authenticate(organiser)
@@ -115,7 +104,6 @@ def _set_config(client, league, organiser, name, value) -> list[str]:
 
 SURFACES = {
     "config page": _config_page,
-    "admin form": _admin_form,
     "API": _api,
     "set_config": _set_config,
 }

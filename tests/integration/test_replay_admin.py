@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from ratings import services
-from ratings.models import RatingConfig, Replay
+from ratings.models import RatingConfig
 
 
 @pytest.fixture
@@ -44,38 +44,18 @@ def test_a_stored_version_is_read_only(client, staff_organiser, league):
     assert config.tau == 0.5
 
 
-def test_adding_creates_a_new_version_with_its_replay(
+def test_adding_leads_to_the_configuration_page_and_saves_nothing(
     client, staff_organiser, league, other_league
 ):
     services.create_config(league)
     client.force_login(staff_organiser)
-    data = {
-        "league": league.pk,
-        "tau": "0.9",
-        "initial_rating": "1500",
-        "initial_rd": "350",
-        "initial_volatility": "0.06",
-        "period_unit": "days",
-        "period_length": "7",
-        "period_anchor": "2024-01-01",
-        "max_rd": "350",
-        "volatility_ceiling": "",
-        "rating_floor": "",
-        "advantage": "0",
-        "margin_scale": "",
-        "note": "faster",
-    }
-    response = client.post(reverse("admin:ratings_ratingconfig_add"), data)
-    assert response.status_code == 302
-    v2 = RatingConfig.objects.get(league=league, version=2)
-    assert (v2.tau, v2.note, v2.created_by) == (0.9, "faster", staff_organiser)
-    assert Replay.objects.filter(config=v2, kind=Replay.Kind.FULL).exists()
-
-    refused = client.post(reverse("admin:ratings_ratingconfig_add"), {**data, "tau": "0"})
-    assert refused.status_code == 200
-    assert "tau must be greater than 0" in refused.content.decode()
-    foreign = client.post(
-        reverse("admin:ratings_ratingconfig_add"), {**data, "league": other_league.pk}
-    )
-    assert foreign.status_code == 200
-    assert not RatingConfig.objects.filter(league=other_league).exists()
+    add = reverse("admin:ratings_ratingconfig_add")
+    page = reverse("pages:config", args=[league.slug])
+    # The organiser's only league: straight to its page, the one form for a new version.
+    assert client.get(add)["Location"] == page
+    assert client.get(add, {"league": league.pk})["Location"] == page
+    posted = client.post(add, {"league": league.pk, "tau": "0.9"})
+    assert posted["Location"] == page
+    assert list(RatingConfig.objects.values_list("league_id", "version")) == [(league.pk, 1)]
+    # Another league's id is not offered: the organiser's own page again.
+    assert client.get(add, {"league": other_league.pk})["Location"] == page

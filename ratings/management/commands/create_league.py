@@ -3,7 +3,8 @@
 The rating options (``--period-days N | --period-months N``, ``--period-anchor``, ``--tau``,
 ``--initial-rating``, ``--initial-rd``, ``--initial-volatility``, ``--max-rd``,
 ``--volatility-ceiling``, ``--rating-floor``) come from ``ratings.management.options``,
-shared with ``set_config``.
+shared with ``set_config``. ``--results-only`` makes the workspace's entry pages ask for a
+result alone (1-0, ½-½, 0-1) instead of the score.
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ class Command(DataCommand):
         parser.add_argument("--time-zone", default="UTC", help="IANA time zone (default UTC)")
         parser.add_argument("--sport", default="")
         parser.add_argument("--description", default="")
+        parser.add_argument(
+            "--results-only",
+            action="store_true",
+            help="organisers type results alone (1-0, ½-½, 0-1), for sports without scores; "
+            "by default they type the score (3-1) and the result follows from it",
+        )
         parser.add_argument(
             "--organiser",
             action="append",
@@ -97,6 +104,7 @@ class Command(DataCommand):
             description=options["description"],
             time_zone=options["time_zone"],
             start_date=start_date,
+            records_points=not options["results_only"],
             match_format=match_format,
             side_size=side_size,
         )

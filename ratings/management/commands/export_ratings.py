@@ -1,9 +1,10 @@
-"""``manage.py export_ratings SLUG [--history] [--format csv|json] [--output FILE]``.
+"""``manage.py export_ratings SLUG [--history | --results | --event-log] [--format F] [--output P]``
 
 Current standings by default; ``--history``: one row per player and period played (player,
 period_start, period_end, rating, rd, volatility, games, …); ``--results``: the live matches
-in the import format (``import_results`` reads them back). Dates are YYYY-MM-DD, numbers in
-full precision.
+in the import format (``import_results`` reads them back); ``--event-log``: every recorded match
+in that format, voided ones with their void's reason (the import voids them again). Dates are
+YYYY-MM-DD, numbers in full precision.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ class Command(DataCommand):
         what.add_argument(
             "--results", action="store_true", help="the live matches, in the import format"
         )
+        what.add_argument(
+            "--event-log",
+            action="store_true",
+            help="every recorded match in the import format, voided ones with their void's "
+            "reason (import_results records and voids them again)",
+        )
         parser.add_argument("--format", choices=["csv", "json"], default="csv")
         parser.add_argument("--output", metavar="FILE", help="write here instead of stdout")
         parser.add_argument(
@@ -54,8 +61,8 @@ class Command(DataCommand):
                     f"{league.name} has no configuration version {options['config_version']}."
                 )
         try:
-            if options["results"]:
-                table = exports.results(league)
+            if options["results"] or options["event_log"]:
+                table = exports.results(league, with_voided=options["event_log"])
             elif options["history"]:
                 table = exports.history(league, config)
             else:

@@ -1,0 +1,21 @@
+"""``{% load workspace_access %}``: whether the signed-in user organises the page's league.
+
+The public header links the workspace only for the league's organisers (anyone else would
+meet a 403 there); anonymous readers cost no query.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def organised_by(league: Any, user: Any) -> bool:
+    """True when ``user`` is signed in and organises ``league``."""
+    if league is None or not getattr(user, "is_authenticated", False):
+        return False
+    return bool(league.is_organiser(user))

@@ -1,0 +1,223 @@
+"""Recording on the workspace: one result, a round, and undoing what was just saved.
+
+Each page saves through ``league.services`` and then redirects to itself with
+``?recorded=FIRST-LAST``, where it echoes what was stored (``ratings.workspace.recorded``)
+with an undo button and a link to the event log. A day the checks of
+``ratings.workspace.dates`` object to is shown back with the objection and saved only when
+the organiser confirms it (a second submission carrying ``confirmed`` = that day).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league import services
+from league.forms import PLAYER_LIST_ID, add_service_errors
+from league.idempotency_keys import round_row_key
+from league.models import Event, League, Player
+from league.validation import row_errors
+from ratings.services import league_progress
+from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+from ratings.workspace.dates import date_warnings
+from ratings.workspace.entry_forms import (
+    MAX_ROUND_ROWS,
+    ROUND_ROWS,
+    ResultForm,
+    RoundForm,
+    round_formset,
+)
+from ratings.workspace.recorded import parse_range, read_echo
+
+UNDO_REASON = "Undone by the organiser right after recording it."
+
+
+def player_list(league: League) -> dict[str, Any]:
+    """The active players' names for the pages' ``<datalist>`` (autocomplete without JS)."""
+    return {
+        "player_list_id": PLAYER_LIST_ID,
+        "player_names": Player.objects.filter(league=league, active=True)
+        .order_by("display_name")
+        .values_list("display_name", flat=True),
+    }
+
+
+def _page_context(request: HttpRequest, league: League) -> dict[str, Any]:
+    return {
+        "league": league,
+        "echo": read_echo(league, request.GET.get("recorded")),
+        "progress": league_progress(league),
+        "show_outcome": True,
+        **player_list(league),
+    }
+
+
+def _recorded_url(name: str, league: League, events: list[Event]) -> str:
+    seqs = [event.seq for event in events]
+    span = f"{min(seqs)}-{max(seqs)}" if len(seqs) > 1 else str(seqs[0])
+    return f"{reverse(name, args=[league.slug])}?recorded={span}"
+
+
+def _unconfirmed(league: League, days: set[dt.date], confirmed: str) -> list[str]:
+    """The date warnings still to confirm: all of them unless ``confirmed`` names the days."""
+    warnings = date_warnings(league, days)
+    if warnings and confirmed == ",".join(sorted(day.isoformat() for day in days)):
+        return []
+    return warnings
+
+
+@require_http_methods(["GET", "POST"])
+def record(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record one result: first player, score, second player, day."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    form = ResultForm(request.POST if request.method == "POST" else None, league=league)
+    warnings: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        day = form.cleaned_data["played_on"]
+        warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
+        if not warnings:
+            try:
+                event = services.record_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, {"played_at": "played_on", "score_a": "score"})
+            else:
+                return HttpResponseRedirect(_recorded_url("workspace:record", league, [event]))
+    context = _page_context(request, league)
+    context.update(form=form, warnings=warnings, confirm_value=_confirm_value(form))
+    return render(request, "workspace/record.html", context)
+
+
+def _confirm_value(form: Any) -> str:
+    cleaned = getattr(form, "cleaned_data", None) or {}
+    day = cleaned.get("played_on")
+    return day.isoformat() if isinstance(day, dt.date) else ""
+
+
+def _rows_wanted(request: HttpRequest) -> int:
+    raw = request.GET.get("rows", "")
+    if raw.isascii() and raw.isdigit() and len(raw) <= 3:
+        return max(1, min(int(raw), MAX_ROUND_ROWS))
+    return ROUND_ROWS
+
+
+@require_http_methods(["GET", "POST"])
+def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record a round (a club night): one day, one row per result, all saved or none."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    data = request.POST if request.method == "POST" else None
+    round_form = RoundForm(data, league=league)
+    formset = round_formset(data, league=league, rows=_rows_wanted(request))
+    warnings: list[str] = []
+    if request.method == "POST" and round_form.is_valid() and formset.is_valid():
+        rows = formset.filled_forms()
+        day = round_form.cleaned_data["played_on"]
+        if not rows:
+            round_form.add_error(None, "Fill in at least one row: first player, score, second.")
+        else:
+            warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
+        if rows and not warnings:
+            key = round_form.cleaned_data["idempotency_key"] or None
+            results = []
+            for index, row in enumerate(rows):
+                score_a, points = row.cleaned_data["score"]
+                results.append(
+                    {
+                        "player_a": row.cleaned_data["player_a"],
+                        "player_b": row.cleaned_data["player_b"],
+                        "score_a": score_a,
+                        "points": points,
+                        "played_at": day,
+                        "idempotency_key": round_row_key(key, index),
+                    }
+                )
+            try:
+                events = services.record_round(league, results, recorded_by=request.user)
+            except ValidationError as error:
+                _show_round_errors(round_form, rows, error)
+            else:
+                return HttpResponseRedirect(_recorded_url("workspace:round", league, events))
+    context = _page_context(request, league)
+    context.update(
+        form=round_form,
+        formset=formset,
+        warnings=warnings,
+        confirm_value=_confirm_value(round_form),
+        more_rows=min(len(formset.forms) + ROUND_ROWS, MAX_ROUND_ROWS),
+    )
+    return render(request, "workspace/round.html", context)
+
+
+def _show_round_errors(round_form: RoundForm, rows: list, error: ValidationError) -> None:
+    """Put ``record_round``'s errors on the rows (and the round's day) they concern."""
+    renamed = {"played_at": "played_on", "score_a": "score", "points": "score"}
+    shown: set[tuple[str | None, str]] = set()
+    for index, fields in row_errors(error).items():
+        for field, found in fields.items():
+            for message in found:
+                if index < 0 or field == "played_at":
+                    target = "played_on" if field == "played_at" else None
+                    if (target, message) not in shown:
+                        shown.add((target, message))
+                        round_form.add_error(target, message)
+                    continue
+                form = rows[index]
+                name = renamed.get(field, field)
+                form.add_error(name if name in form.fields else None, message)
+
+
+@require_POST
+def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Void the matches just recorded (``recorded`` = FIRST-LAST), all of them or none."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    back = reverse(
+        "workspace:round" if request.POST.get("page") == "round" else "workspace:record",
+        args=[league.slug],
+    )
+    bounds = parse_range(request.POST.get("recorded"))
+    if bounds is None:
+        messages.error(request, "Nothing to undo: the recorded matches were not named.")
+        return HttpResponseRedirect(back)
+    matches = list(
+        Event.objects.live_matches()
+        .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1])
+        .order_by("seq")
+    )
+    try:
+        with transaction.atomic():
+            for match in matches:
+                services.void_match(
+                    league,
+                    match,
+                    reason=UNDO_REASON,
+                    recorded_by=request.user,
+                    idempotency_key=f"undo:{match.seq}",
+                )
+    except ValidationError as error:
+        messages.error(request, "Nothing was undone: " + " ".join(error.messages))
+        return HttpResponseRedirect(back)
+    span = f"{bounds[0]}-{bounds[1]}" if bounds[1] > bounds[0] else str(bounds[0])
+    if matches:
+        messages.success(
+            request,
+            f"Undone: {len(matches)} result(s) voided; the event log keeps them, marked void.",
+        )
+    return HttpResponseRedirect(f"{back}?recorded={span}")
