@@ -124,6 +124,7 @@ def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
     A player's names are the names their registration and renames stored, in seq order
     (registrations stored before names were kept on the event have none: no former name).
     """
+    # ``player_id`` is the last column of the event log's rows.
     renames = [(row[0], row[-1]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
     if not renames:
         return {}
@@ -161,13 +162,16 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
         "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
         "display_name", "played_at", "player_a__display_name", "player_b__display_name",
         "score_a", "points", "reason", "voids__seq", "voids__player_a__display_name",
-        "voids__player_b__display_name", "voided_by__seq", "replaces__seq", "player_id",
+        "voids__player_b__display_name", "voided_by__seq", "replaces__seq",
+        "fixture__player_a__display_name", "fixture__player_b__display_name", "scheduled_at",
+        "venue", "note", "player_id",
     )[offset : offset + per_page])  # fmt: skip
     former = _former_names(league, rows)
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
-        points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id,
+        points, reason, voids, voids_a, voids_b, voided_by, replaces,
+        fixture_a, fixture_b, scheduled_at, venue, label, _player_id,
     ) in rows:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
@@ -190,6 +194,16 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
                 summary += f"; corrects match #{replaces}"
         elif kind == Event.Kind.MATCH_VOIDED:
             summary = f"Match #{voids} ({voids_a} v {voids_b}) voided"
+        elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):
+            verb = "scheduled" if kind == Event.Kind.FIXTURE_SCHEDULED else "moved to"
+            when = scheduled_at.astimezone(tz)
+            summary = f"{fixture_a} v {fixture_b} {verb} {when:%d %b %Y %H:%M}"
+            if venue:
+                summary += f" at {venue}"
+            if label and kind == Event.Kind.FIXTURE_SCHEDULED:
+                summary += f" ({label})"
+        elif kind == Event.Kind.FIXTURE_CANCELLED:
+            summary = f"{fixture_a} v {fixture_b} cancelled"
         else:
             summary = labels.get(kind, kind)
         items.append(

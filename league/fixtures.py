@@ -229,7 +229,7 @@ def schedule_fixtures(
     """Schedule a round of fixtures: all of them, or none.
 
     Errors are keyed ``fixtures.<row>.<field>`` (rows from 0). A player may appear in one
-    fixture of the round only (a round is played at one time).
+    fixture per scheduled moment only (a whole round robin's rounds can go at once).
     """
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -237,7 +237,7 @@ def schedule_fixtures(
         errors.add("fixtures", "A round needs at least one fixture.", "required")
     errors.raise_if_any()
     submissions: list[Submission | None] = []
-    seen: dict[int, int] = {}
+    seen: dict[tuple[int, dt.datetime], int] = {}
     for index, request in enumerate(requests):
         row = Errors()
         submission = _parse_request(league, request, row)
@@ -248,14 +248,15 @@ def schedule_fixtures(
                 ("player_a", fact.player_a_id),
                 ("player_b", fact.player_b_id),
             ):
-                if player_id in seen and len(requests) > 1:
+                slot = (player_id, fact.scheduled_at)
+                if slot in seen:
                     row.add(
                         field,
-                        "This player is also in fixture %(row)s of this round.",
+                        "This player is also in fixture %(row)s at the same time.",
                         "twice_in_round",
-                        row=seen[player_id] + 1,
+                        row=seen[slot] + 1,
                     )
-                seen.setdefault(player_id, index)
+                seen.setdefault(slot, index)
         errors.merge(row, prefix=f"fixtures.{index}")
         submissions.append(submission)
     errors.raise_if_any()

@@ -4,7 +4,7 @@ from django.urls import path
 
 from ratings import export_views
 from ratings.backtest import views as backtest
-from ratings.views import config, pages
+from ratings.views import config, fixtures, pages
 
 app_name = "pages"
 urlpatterns = [
@@ -16,7 +16,14 @@ urlpatterns = [
         pages.player_ranks,
         name="player_ranks",
     ),
+    path(
+        "<slug:league_slug>/players/<slug:player_slug>/fixtures.ics",
+        fixtures.player_calendar,
+        name="player_fixtures_ics",
+    ),
     path("<slug:league_slug>/matches/", pages.matches, name="matches"),
+    path("<slug:league_slug>/fixtures/", fixtures.upcoming, name="fixtures"),
+    path("<slug:league_slug>/fixtures.ics", fixtures.league_calendar, name="fixtures_ics"),
     path("<slug:league_slug>/events/", pages.events, name="events"),
     path("<slug:league_slug>/compare/", pages.compare, name="compare"),
     path("<slug:league_slug>/config/", config.config, name="config"),

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from league.event_log import Page, event_log, match_list
 from league.models import League, Player
 from ratings.engine.errors import MatchBeforeAnchorError
+from ratings.fixture_display import fixture_cells
 from ratings.formatting import DASH, signed
 from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
@@ -33,6 +34,7 @@ from ratings.selectors.configurations import (
     period_for_date,
     projection_ready,
 )
+from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
 from ratings.selectors.players import (
     HeadToHeadRow,
     HistoryPoint,
@@ -334,6 +336,12 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "head_to_head_rows": _head_to_head_rows(league, records),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "fixture_cells": [
+            fixture_cells(row)
+            for row in fixture_rows(
+                league, config, player=player, statuses=(UPCOMING, OVERDUE), clock=clock
+            )
+        ],
     }
     return render(request, "pages/player.html", context)
 

@@ -32,4 +32,18 @@ SECTIONS: tuple[Section, ...] = (
         "pages:backtest",
         "How well each configuration would have predicted the league's own results.",
     ),
+    Section(
+        "fixtures",
+        "Fixtures and results",
+        "workspace:fixtures",
+        "Schedule fixtures, enter results against them by score, move or cancel them; "
+        "fixtures not played by their deadline are listed.",
+    ),
+    Section(
+        "pairings",
+        "Pairings",
+        "workspace:pairings",
+        "Generate a Swiss round, a round robin or ladder challenges from the ratings, see each "
+        "pairing's prediction, adjust it and publish it as fixtures.",
+    ),
 )

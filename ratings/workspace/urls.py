@@ -2,9 +2,26 @@
 
 from django.urls import path
 
-from ratings.workspace import views
+from ratings.workspace import fixture_views, views
 
 app_name = "workspace"
 urlpatterns = [
     path("<slug:league_slug>/organise/", views.hub, name="hub"),
+    path("<slug:league_slug>/organise/fixtures/", fixture_views.fixtures_page, name="fixtures"),
+    path(
+        "<slug:league_slug>/organise/fixtures/<int:fixture_id>/result/",
+        fixture_views.fixture_result,
+        name="fixture_result",
+    ),
+    path(
+        "<slug:league_slug>/organise/fixtures/<int:fixture_id>/reschedule/",
+        fixture_views.fixture_reschedule,
+        name="fixture_reschedule",
+    ),
+    path(
+        "<slug:league_slug>/organise/fixtures/<int:fixture_id>/cancel/",
+        fixture_views.fixture_cancel,
+        name="fixture_cancel",
+    ),
+    path("<slug:league_slug>/organise/pairings/", fixture_views.pairings_page, name="pairings"),
 ]

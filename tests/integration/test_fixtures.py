@@ -234,3 +234,25 @@ def test_a_future_fixture_played_early_is_dated_now(league, roster):
     match = services.record_fixture_result(league, fixture, score_a=1)
     assert match.played_at <= timezone.now()
     assert match.played_at > timezone.now() - dt.timedelta(minutes=1)
+
+
+def test_fixture_events_are_described_in_the_event_log(league, roster):
+    from league.event_log import event_log
+
+    fixture = fixtures.schedule_fixture(
+        league,
+        player_a=roster["Ann"],
+        player_b=roster["Bob"],
+        scheduled_at=_soon(days=1, hour=19),
+        venue="Hall",
+        label="Round 1",
+    )
+    fixtures.reschedule_fixture(league, fixture, scheduled_at=_soon(days=2, hour=18))
+    fixtures.cancel_fixture(league, fixture, reason="rain")
+    day1, day2 = (_soon(days=d) for d in (1, 2))
+    summaries = [row.summary for row in event_log(league).items[:3]]
+    assert summaries == [
+        "Ann v Bob cancelled",
+        f"Ann v Bob moved to {day2:%d %b %Y} 18:00 at Hall",
+        f"Ann v Bob scheduled {day1:%d %b %Y} 19:00 at Hall (Round 1)",
+    ]
