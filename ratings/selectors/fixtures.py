@@ -189,11 +189,12 @@ def fixture_rows(
     since: dt.date | None = None,
     limit: int | None = None,
     clock: ReadClock | None = None,
+    ids: Iterable[int] | None = None,
 ) -> list[FixtureRow]:
     """The league's (or one player's) fixtures in the given states, in scheduled order.
 
-    ``since`` keeps fixtures scheduled on or after that local day. Open fixtures carry
-    their forecast.
+    ``since`` keeps fixtures scheduled on or after that local day, ``ids`` the fixtures
+    named. Open fixtures carry their forecast.
     """
     wanted = set(statuses)
     zone = league_zone(league)
@@ -201,6 +202,8 @@ def fixture_rows(
     fixtures = Fixture.objects.filter(league=league).select_related("player_a", "player_b")
     if player is not None:
         fixtures = fixtures.filter(Q(player_a=player) | Q(player_b=player))
+    if ids is not None:
+        fixtures = fixtures.filter(pk__in=list(ids))
     if CANCELLED not in wanted:
         fixtures = fixtures.filter(cancelled=False)
     if wanted <= {UPCOMING}:
