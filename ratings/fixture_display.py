@@ -41,7 +41,8 @@ def fixture_cells(row: FixtureRow) -> dict[str, Any]:
         "id": row.id,
         "when_iso": row.scheduled_at.isoformat(),
         "day": f"{row.scheduled_at:%a} {row.scheduled_at.day} {row.scheduled_at:%b %Y}",
-        "time": f"{row.scheduled_at:%H:%M}",
+        # With the zone's abbreviation: a player elsewhere must not misread the hour.
+        "time": f"{row.scheduled_at:%H:%M} {row.scheduled_at.tzname()}",
         "deadline": f"{row.deadline.day} {row.deadline:%b %Y}",
         "deadline_iso": row.deadline.isoformat(),
         "player_a": row.player_a,

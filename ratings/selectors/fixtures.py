@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
+from django.core.cache import caches
 from django.db.models import Q
 from django.utils import timezone
 
@@ -25,7 +26,7 @@ from league.scores import score_text
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.engine.outcomes import OutcomeProbabilities, fit_draw_model, outcome_probabilities
 from ratings.engine.prediction import win_probability_array
-from ratings.models import PlayerPeriod, RatingConfig, Standing
+from ratings.models import PlayerPeriod, ProjectionState, RatingConfig, Standing
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.time import period_spec
 
@@ -114,10 +115,24 @@ def draw_parameter(league: League, config: RatingConfig | None) -> float:
 
     Each result is predicted from both players' ratings at the start of its period (the
     projection's ``rating_before`` / ``rd_before``); results the published projection has
-    not reached yet are left out.
+    not reached yet are left out. The fit is kept in the default cache per position of the
+    projection (reading the results costs about a second on the demo league; the fit
+    changes only when the projection moves).
     """
     if config is None:
         return 0.0
+    position = (
+        ProjectionState.objects.filter(config=config)
+        .values_list("through_seq", "computed_at")
+        .first()
+    )
+    if position is None:
+        return _fit_draw_parameter(league, config)
+    key = f"draw-nu:{config.pk}:{position[0]}:{position[1].timestamp()}"
+    return caches["default"].get_or_set(key, lambda: _fit_draw_parameter(league, config), 86400)
+
+
+def _fit_draw_parameter(league: League, config: RatingConfig) -> float:
     matches = list(
         Event.objects.live_matches()
         .filter(league=league)

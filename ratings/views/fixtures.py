@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.http import HttpRequest, HttpResponse
+from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -92,7 +93,9 @@ def _calendar_response(
         since=since,
     )
     page = request.build_absolute_uri(reverse("pages:fixtures", args=[league.slug]))
-    body = fixtures_calendar(league, rows, name=name, host=request.get_host(), page_url=page)
+    # The UIDs name the site without its port: they must not change if the port does.
+    host, _port = split_domain_port(request.get_host())
+    body = fixtures_calendar(league, rows, name=name, host=host, page_url=page)
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     filename = f"{league.slug}{'-' + player.slug if player else ''}-fixtures.ics"
     response["Content-Disposition"] = f'inline; filename="{filename}"'

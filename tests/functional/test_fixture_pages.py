@@ -391,3 +391,22 @@ def test_a_round_robin_publishes_every_round(client, league, club, organiser):
     assert response.status_code == 302
     days = sorted({f.scheduled_at for f in Fixture.objects.all()})
     assert [d - days[0] for d in days] == [dt.timedelta(days=7 * i) for i in range(3)]
+
+
+def test_a_field_too_large_for_one_request_is_refused_with_a_message(
+    client, league, make_player, organiser
+):
+    field = [make_player(league, f"Player {i:03d}") for i in range(41)]
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    page = client.get(url).content.decode()
+    assert "checked" not in page.split("<legend>Players</legend>")[1].split("</fieldset>")[0]
+    body = client.post(
+        url,
+        {
+            **_generator({p.display_name: p for p in field}, method="round_robin"),
+            "action": "generate",
+        },
+    ).content.decode()
+    assert "players: Round robin (Berger tables) pairs at most 40 players at once" in body
+    assert "draft-pairing" not in body
