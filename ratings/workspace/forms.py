@@ -12,8 +12,9 @@ from league.models import League, Player
 from ratings.workspace.drafts import METHODS, ROUND_ROBIN, SWISS
 
 #: The largest fields a generator takes in one request: a Swiss round is one weighted
-#: matching (Edmonds' blossom algorithm, cubic in the field: 0.6 s for 60 players, 3.3 s for
-#: 120 on this machine); a round robin of 40 players is already 780 fixtures.
+#: matching (Edmonds' blossom algorithm, cubic in the field: about 0.4 s for 60 players, 1.9 s
+#: for 100, 3.3 s for 120, ``bench/bench_pairings.py``); a round robin of 40 players is
+#: already 780 fixtures.
 MAX_FIELD = {SWISS: 100, ROUND_ROBIN: 40}
 #: Fields up to this size start with every active player ticked.
 PRESELECT_UP_TO = 40
