@@ -76,21 +76,32 @@ def week_anchor(periods: int) -> dt.date:
     return monday - dt.timedelta(weeks=periods - 1)
 
 
-def load_league(matches: int, players: int, periods: int):
-    """The benchmark league (created and loaded in bulk on first use)."""
+def load_league(
+    matches: int,
+    players: int,
+    periods: int,
+    anchor: dt.date | None = None,
+    slug: str | None = None,
+    seed: int = 1,
+):
+    """The benchmark league (created and loaded in bulk on first use).
+
+    Its matches spread over ``periods`` weeks from ``anchor`` (by default the anchor that
+    puts today in the last of them); ``slug`` names it (by default after its sizes).
+    """
     import numpy as np
     from django.db import connection, transaction
 
     from bench.synthetic import synthetic_league
     from league.models import Event, League, Player
 
-    anchor = week_anchor(periods)
-    slug = f"bench-{matches}-{players}-{periods}-{anchor:%Y%m%d}"
+    anchor = anchor or week_anchor(periods)
+    slug = slug or f"bench-{matches}-{players}-{periods}-{anchor:%Y%m%d}"
     league = League.objects.filter(slug=slug).first()
     if league is not None and Event.objects.filter(league=league).count() >= matches:
         return league, anchor
     started = time.perf_counter()
-    synthetic = synthetic_league(players, matches, periods, seed=1)
+    synthetic = synthetic_league(players, matches, periods, seed=seed)
     rng = np.random.default_rng(2)
     days = synthetic.matches.period * 7 + rng.integers(0, 7, matches)
     today = dt.datetime.now(dt.UTC).date()
@@ -119,7 +130,7 @@ def load_league(matches: int, players: int, periods: int):
         recorded = dt.datetime.now(dt.UTC).isoformat()
         columns = (
             "league_id, seq, kind, recorded_at, played_at, player_a_id, player_b_id, "
-            "score_a, points, reason, note"
+            "score_a, points, reason, note, display_name"
         )
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -130,12 +141,12 @@ def load_league(matches: int, players: int, periods: int):
                         stop = min(matches, start + 100_000)
                         buffer.writelines(
                             f"{league.pk}\t{i + 1}\tmatch_recorded\t{recorded}\t"
-                            f"{moments[days[i]]}\t{a[i]}\t{b[i]}\t{scores[i]}\t\t\t\n"
+                            f"{moments[days[i]]}\t{a[i]}\t{b[i]}\t{scores[i]}\t\t\t\t\n"
                             for i in range(start, stop)
                         )
                         copy.write(buffer.getvalue())
         else:
-            sql = f"INSERT INTO league_event ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?)"
+            sql = f"INSERT INTO league_event ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
             adapt = connection.ops.adapt_datetimefield_value
             stamps = [adapt(dt.datetime.fromisoformat(m)) for m in moments]
             now = adapt(dt.datetime.now(dt.UTC))
@@ -152,6 +163,7 @@ def load_league(matches: int, players: int, periods: int):
                             int(a[i]),
                             int(b[i]),
                             scores[i],
+                            "",
                             "",
                             "",
                             "",

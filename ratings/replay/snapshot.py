@@ -120,36 +120,15 @@ def read_live_matches(
         with connection.cursor() as cursor, cursor.cursor.copy(copy_sql, params) as copy:
             for chunk in copy:
                 buffer += chunk
-        rows = np.frombuffer(bytes(buffer[_COPY_HEADER:-2]), dtype=_COPY_ROW)
+        # A view on the received bytes (header and trailer left out), not a copy: at
+        # 10,000,000 matches the buffer is 620 MB and each copy as much again.
+        count = (len(buffer) - _COPY_HEADER - 2) // _COPY_ROW.itemsize
+        rows = np.frombuffer(buffer, dtype=_COPY_ROW, count=count, offset=_COPY_HEADER)
         columns = [rows[f"v{i}"].astype(np.int64) for i in range(5)]
         seq, a, b, doubled, played_us = columns
         score = doubled.astype(np.float64) / 2.0
     else:
-        sql = _MATCHES_SQL.format(
-            # In seq order (read along the (league, seq) index) instead of a seq column: only
-            # the order matters. Moments as text: no per-row datetime converter; NumPy
-            # parses the ISO strings at once.
-            seq="",
-            order="ORDER BY e.seq",
-            event=event,
-            score="e.score_a",
-            moment="CAST(e.played_at AS TEXT)",
-            since=where_since,
-        )
-        if since is not None:
-            params[-1] = connection.ops.adapt_datetimefield_value(since)
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            values = cursor.fetchall()
-        if values:
-            a_t, b_t, score_t, moment_t = zip(*values, strict=True)
-        else:
-            a_t = b_t = score_t = moment_t = ()
-        seq = np.arange(len(values), dtype=np.int64)  # the rows' order is seq order
-        a = np.array(a_t, dtype=np.int64)
-        b = np.array(b_t, dtype=np.int64)
-        score = np.array(score_t, dtype=np.float64)
-        played_us = np.array(moment_t, dtype="datetime64[us]").astype(np.int64)
+        seq, a, b, score, played_us = _read_sqlite(_MATCHES_SQL, params, event, where_since, since)
     return Matches(
         seq=seq,
         player_a=a,
@@ -158,6 +137,47 @@ def read_live_matches(
         played_us=played_us,
         day=local_days_from_utc(played_us, zone),
     )
+
+
+def _read_sqlite(
+    template: str, params: list, event: str, where_since: str, since: dt.datetime | None
+) -> tuple[np.ndarray, ...]:
+    """The SQLite read: one row of five comma-separated columns (``group_concat``), parsed
+    by NumPy at once; fetching 200,000 rows as Python tuples took three times as long.
+
+    Moments stay text (exact to the microsecond; NumPy parses ISO strings); ``seq`` comes
+    along so the order never depends on how SQLite feeds the aggregate.
+    """
+    inner = template.format(
+        seq="e.seq, ",
+        order="ORDER BY e.seq",
+        event=event,
+        score="CAST(e.score_a * 2 AS INTEGER) AS score",
+        moment="CAST(e.played_at AS TEXT) AS moment",
+        since=where_since,
+    )
+    sql = (
+        "SELECT count(*), group_concat(seq), group_concat(player_a_id), "
+        f"group_concat(player_b_id), group_concat(score), group_concat(moment) FROM ({inner})"
+    )
+    if since is not None:
+        params[-1] = connection.ops.adapt_datetimefield_value(since)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        count, *texts = cursor.fetchone()
+    if not count:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, np.zeros(0, dtype=np.float64), empty
+
+    def numbers(text: str) -> npt.NDArray[np.int64]:
+        return np.fromstring(text, dtype=np.int64, sep=",")
+
+    seq, a, b, doubled = (numbers(text) for text in texts[:4])
+    played_us = np.array(texts[4].split(","), dtype="datetime64[us]").astype(np.int64)
+    if np.any(seq[1:] < seq[:-1]):
+        order = np.argsort(seq, kind="stable")
+        seq, a, b, doubled, played_us = (x[order] for x in (seq, a, b, doubled, played_us))
+    return seq, a, b, doubled.astype(np.float64) / 2.0, played_us
 
 
 # --- the checkpoint of an incremental pass -------------------------------------------------

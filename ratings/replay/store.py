@@ -3,15 +3,18 @@
 ``PlayerPeriod`` and ``Standing`` rows go in bulk. PostgreSQL: ``COPY … FROM STDIN (FORMAT
 BINARY)`` through psycopg 3, the rows packed by NumPy into PostgreSQL's binary tuple format in
 one buffer (no per-row Python work; floats travel as their exact IEEE bits). SQLite:
-multi-row INSERT statements in large batches. Deleting the old rows, inserting the new ones
-and recording how far the projection reaches happen in one transaction, so readers see the
-old projection or the new one, never a mix.
+multi-row INSERT statements in large batches. Replacing the old rows (deleting them, or for
+a full replay that replaces most of the table, building the table anew beside the live one
+and renaming it in: ``table_swap.py``), inserting the new ones and recording how far the
+projection reaches happen in one transaction, so readers see the old projection or the new
+one, never a mix.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +25,7 @@ from ratings.locks import LeagueReplayLock
 from ratings.models import PlayerPeriod, ProjectionState, Standing
 from ratings.replay.compute import HistoryRows, Projection, StandingRows
 from ratings.replay.plan import ReplayPlan
+from ratings.replay.table_swap import swap_pays, swap_table
 
 SQLITE_BATCH = 50_000
 SQLITE_ROWS_PER_INSERT = 1000
@@ -41,10 +45,17 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
     replay computed may already belong to another replay, and then nothing is written.
     """
     config_id = plan.config.pk
+    table = PlayerPeriod._meta.db_table
+    # Decided before the transaction: on PostgreSQL the swap's first hold on the table must
+    # be its write lock (a read lock taken first, then upgraded, can deadlock two swaps).
+    swap = projection.from_period is None and swap_pays(table, config_id)
     with transaction.atomic():
         lock.check_in_transaction()
-        delete_history(config_id, projection.from_period)
-        write_history(config_id, projection.history)
+        if swap:
+            swap_table(table, config_id, partial(write_history, config_id, projection.history))
+        else:
+            delete_history(config_id, projection.from_period)
+            write_history(config_id, projection.history, table)
         delete_standings(config_id, projection.replaced_players)
         write_standings(config_id, projection.standings)
         ProjectionState.objects.update_or_create(
@@ -215,8 +226,9 @@ def _insert_sqlite(table: str, names: list[str], values: list[np.ndarray]) -> No
         raw.close()
 
 
-def write_history(config_id: int, rows: HistoryRows) -> None:
-    """Insert ``rows`` into ``PlayerPeriod`` for configuration ``config_id``."""
+def write_history(config_id: int, rows: HistoryRows, table: str) -> None:
+    """Insert ``rows`` for configuration ``config_id`` into ``table`` (``PlayerPeriod``'s,
+    or the one built to replace it)."""
     names = [column for column, _ in _HISTORY_COLUMNS]
     db_names = _columns(PlayerPeriod, names)
     # In the order of the unique (config, player, period) index: appending to a B-tree is far
@@ -224,9 +236,9 @@ def write_history(config_id: int, rows: HistoryRows) -> None:
     order = np.lexsort((rows.period, rows.player))
     values = [column[order] for column in _history_values(config_id, rows)]
     if connection.vendor == "postgresql":
-        _copy_postgres(PlayerPeriod._meta.db_table, db_names, _HISTORY_COLUMNS, values)
+        _copy_postgres(table, db_names, _HISTORY_COLUMNS, values)
     else:
-        _insert_sqlite(PlayerPeriod._meta.db_table, db_names, values)
+        _insert_sqlite(table, db_names, values)
 
 
 def write_standings(config_id: int, rows: StandingRows) -> None:

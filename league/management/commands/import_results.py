@@ -12,11 +12,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from league.control_characters import first_control_character
 from league.csv_import import import_results
 from league.management.cli import validation_message
+from league.management.data_command import DataCommand
 from league.models import League
 
 
@@ -40,7 +41,7 @@ def league_by_slug(slug: str) -> League:
     return league
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Record the results of a CSV file as events: all of them, or none."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -13,18 +13,19 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.core.validators import validate_slug
 from django.db import transaction
 from django.utils import timezone
 
 from league.management.cli import iso_date, validation_message
+from league.management.data_command import DataCommand
 from league.models import League
 from ratings.management.options import add_config_arguments, config_params
 from ratings.services import create_config
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Create a league with its first rating configuration version."
 
     def add_arguments(self, parser: CommandParser) -> None:

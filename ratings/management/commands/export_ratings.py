@@ -13,14 +13,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from league.management.commands.import_results import league_by_slug
+from league.management.data_command import DataCommand
 from ratings import exports
 from ratings.models import RatingConfig
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Export a league's standings, rating history or results as CSV or JSON."
 
     def add_arguments(self, parser: CommandParser) -> None:

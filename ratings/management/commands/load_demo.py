@@ -27,13 +27,14 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
 from league import demo as demo_data
 from league.csv_import import import_results
 from league.management.cli import iso_date, validation_message
+from league.management.data_command import DataCommand
 from league.models import League
 from ratings.models import Publication, Replay
 from ratings.services import ACTIVE, create_config, request_full_replay, run_replay
@@ -108,7 +109,7 @@ class RowsAsCsv(io.RawIOBase):
         return size
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Load the demo league (international football results) and compute its standings."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -11,10 +11,11 @@ import threading
 import time
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
 from league.management.commands.import_results import league_by_slug
+from league.management.data_command import DataCommand
 from league.models import League
 from ratings.models import Replay
 from ratings.services import league_progress, request_full_replay, run_replay
@@ -22,7 +23,7 @@ from ratings.services import league_progress, request_full_replay, run_replay
 POLL_SECONDS = 0.5
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Start a full replay of a league (with --sync: run it here and wait)."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -11,16 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from league.management.cli import validation_message
 from league.management.commands.import_results import league_by_slug
+from league.management.data_command import DataCommand
 from ratings.management.options import add_config_arguments, config_params
 from ratings.models import Replay
 from ratings.services import create_config
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = "Create a new rating configuration version of a league and start its full replay."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -7,8 +7,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
+from league.management.data_command import DataCommand
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
@@ -16,7 +17,7 @@ from ratings.backtest.presentation import text_table
 from ratings.parameters import BY_NAME
 
 
-class Command(BaseCommand):
+class Command(DataCommand):
     help = (
         "Backtest rating configurations on a league's history: every match is predicted from "
         "the ratings at the start of its period; prints log-loss, Brier and accuracy per τ "

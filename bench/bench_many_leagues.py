@@ -1,0 +1,170 @@
+"""100 leagues replaying at once across 2 real Celery workers: throughput and fairness.
+
+One big league (``--big`` matches, default 1,000,000 among 20,000 players over 520 weeks:
+the league of ``bench_replay.py postgres``, reused when it is there) and 99 small ones
+(``--small`` matches each, default 500 among 50 players) are loaded in bulk on first use.
+Two worker processes start (``celery worker -P solo``: one replay at a time each, with the
+project's settings: prefetch multiplier 1, acks late). Then a full replay of every league is
+requested through ``ratings.services.request_full_replay`` (the path ``manage.py replay``
+and the admin take), the big league first, and the benchmark waits until all 100 are done.
+
+It prints leagues per second (from the first request to the last replay finished), each
+small league's wait (queued -> started) and run (started -> finished) as median and maximum,
+and the big replay's run. Fairness: with prefetch 1 and late acknowledgement the worker busy
+with the big replay holds no other message, so the other worker drains every small league
+while the big one runs; a small league held behind it would start only when it ends. The
+benchmark counts the small leagues finished before the big replay did (all of them, when the
+big replay is the longer job) and those that started only after it ended.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/league_many \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/bench_many_leagues.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")
+os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
+
+ANCHOR = dt.date(2020, 1, 6)  # the small leagues' (a Monday)
+
+
+def start_workers(var: Path, count: int) -> list[subprocess.Popen]:
+    """``count`` worker processes, each running one replay at a time; wait until ready."""
+    workers = []
+    for i in range(count):
+        log = (var / f"many-worker{i}.log").open("w")
+        workers.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "-P",
+                    "solo",
+                    "-n",
+                    f"many{i}@%h",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--without-heartbeat",
+                    "-l",
+                    "INFO",
+                ],
+                cwd=ROOT,
+                env=os.environ.copy(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+    deadline = time.monotonic() + 120
+    for i, worker in enumerate(workers):
+        while "ready." not in (var / f"many-worker{i}.log").read_text():
+            if worker.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((var / f"many-worker{i}.log").read_text()[-2000:])
+            time.sleep(0.2)
+    return workers
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--leagues", type=int, default=100)
+    parser.add_argument("--big", type=int, default=1_000_000)
+    parser.add_argument("--small", type=int, default=500)
+    parser.add_argument("--timeout", type=float, default=900)
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connections
+
+    from bench.bench_replay import load_league, week_anchor
+    from config.celery import app
+    from league.models import League
+    from ratings import services
+    from ratings.models import Replay
+
+    call_command("migrate", verbosity=0)
+    var = Path(settings.VAR_DIR)
+    var.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    big, _ = load_league(args.big, 20_000, 520, anchor=week_anchor(520))
+    small = [
+        load_league(args.small, 50, 104, anchor=ANCHOR, slug=f"many-{i}-{args.small}", seed=i)[0]
+        for i in range(args.leagues - 1)
+    ]
+    print(f"{args.leagues} leagues ready in {time.perf_counter() - started:.1f} s")
+    Replay.objects.filter(status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING]).update(
+        status=Replay.Status.SUPERSEDED
+    )
+    app.control.purge()
+    connections.close_all()
+    workers = start_workers(var, 2)
+    try:
+        first = time.perf_counter()
+        replays = [services.request_full_replay(league) for league in [big, *small]]
+        ids = [replay.pk for replay in replays]
+        deadline = time.monotonic() + args.timeout
+        while Replay.objects.filter(pk__in=ids, finished_at__isnull=True).exists():
+            if time.monotonic() > deadline:
+                sys.exit(f"not finished after {args.timeout} s")
+            time.sleep(0.05)
+        wall = time.perf_counter() - first
+    finally:
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.wait(timeout=60)
+
+    rows = {r.pk: r for r in Replay.objects.filter(pk__in=ids)}
+    failed = [r for r in rows.values() if r.status != Replay.Status.COMPLETE]
+    if failed:
+        sys.exit(f"{len(failed)} replay(s) did not complete: {failed[0].status} {failed[0].error}")
+
+    def seconds(a: dt.datetime, b: dt.datetime) -> float:
+        return (b - a).total_seconds()
+
+    big_replay = rows[ids[0]]
+    big_run = seconds(big_replay.started_at, big_replay.finished_at)
+    waits = [seconds(rows[pk].queued_at, rows[pk].started_at) for pk in ids[1:]]
+    runs = [seconds(rows[pk].started_at, rows[pk].finished_at) for pk in ids[1:]]
+    done_before = sum(rows[pk].finished_at <= big_replay.finished_at for pk in ids[1:])
+    behind = sum(rows[pk].started_at >= big_replay.finished_at for pk in ids[1:])
+    print(
+        f"{args.leagues} full replays on 2 workers: {wall:.1f} s, "
+        f"{args.leagues / wall:.1f} leagues/s"
+    )
+    print(
+        f" big league ({args.big:,} matches): waited "
+        f"{seconds(big_replay.queued_at, big_replay.started_at):.2f} s, ran {big_run:.2f} s"
+    )
+    print(
+        f" {args.leagues - 1} small leagues ({args.small:,} matches each): wait median "
+        f"{statistics.median(waits):.2f} s, max {max(waits):.2f} s; run median "
+        f"{statistics.median(runs):.3f} s, max {max(runs):.3f} s"
+    )
+    print(
+        f" small leagues finished before the big replay: {done_before} of {len(waits)}; "
+        f"started only after it ended: {behind}"
+    )
+    print(f" leagues: {League.objects.count()} in the database")
+
+
+if __name__ == "__main__":
+    main()
