@@ -179,3 +179,28 @@ def test_bad_fields_are_refused():
         swiss_round([SwissPlayer(1, 0.0, 1)])
     with pytest.raises(ValueError, match="once"):
         swiss_round([SwissPlayer(1, 0.0, 1), SwissPlayer(1, 0.0, 2)])
+
+
+@pytest.mark.property
+@given(fields(), st.booleans())
+def test_score_groups_stay_together_as_far_as_the_rules_before_allow(field, use_sides):
+    """Rules 1 to 4 of PAIRINGS.md, checked against every pairing of the field: no pairing
+    with as few repeats and as good a bye has a smaller sum of squared score differences."""
+    players, played = field
+    by_id = {p.id: p for p in players}
+    bye_order = sorted(players, key=lambda p: (p.score, -p.rank))
+    bye_rank = {p.id: i for i, p in enumerate(bye_order)}
+
+    def cost(pairs):
+        repeats = _repeats(pairs, played)
+        bye = next((a for a, b in pairs if b == BYE), None)
+        had = 1 if bye is not None and by_id[bye].had_bye else 0
+        position = bye_rank[bye] if bye is not None else 0
+        spread = sum(
+            round(2 * (by_id[a].score - by_id[b].score)) ** 2 for a, b in pairs if b != BYE
+        )
+        return (repeats, had, position, spread)
+
+    result = swiss_round(players, played, use_sides=use_sides)
+    best = min(cost(c) for c in all_pairings([p.id for p in players]))
+    assert cost(_as_pairs(result)) == best
