@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.pairings import SwissPlayer, swiss_round
@@ -62,6 +62,7 @@ def _as_pairs(result):
 
 
 @pytest.mark.property
+@settings(deadline=None)  # the exhaustive reference search takes its time
 @given(fields(), st.booleans())
 def test_the_round_seats_everyone_once_with_a_bye_only_for_odd_fields(field, use_sides):
     players, played = field
@@ -74,6 +75,7 @@ def test_the_round_seats_everyone_once_with_a_bye_only_for_odd_fields(field, use
 
 
 @pytest.mark.property
+@settings(deadline=None)  # the exhaustive reference search takes its time
 @given(fields(), st.booleans())
 def test_no_pairing_is_repeated_while_an_alternative_exists(field, use_sides):
     players, played = field
@@ -85,6 +87,7 @@ def test_no_pairing_is_repeated_while_an_alternative_exists(field, use_sides):
 
 
 @pytest.mark.property
+@settings(deadline=None)  # the exhaustive reference search takes its time
 @given(fields(), st.booleans())
 def test_the_bye_goes_to_the_lowest_eligible_player_among_repeat_free_pairings(field, use_sides):
     players, played = field
@@ -121,6 +124,7 @@ def _must(player):
 
 
 @pytest.mark.property
+@settings(deadline=None)  # the exhaustive reference search takes its time
 @given(fields())
 def test_a_player_who_must_change_sides_does_unless_the_opponent_must_too(field):
     players, played = field
@@ -182,6 +186,7 @@ def test_bad_fields_are_refused():
 
 
 @pytest.mark.property
+@settings(deadline=None)  # the exhaustive reference search takes its time
 @given(fields(), st.booleans())
 def test_score_groups_stay_together_as_far_as_the_rules_before_allow(field, use_sides):
     """Rules 1 to 4 of PAIRINGS.md, checked against every pairing of the field: no pairing
