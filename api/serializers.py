@@ -87,9 +87,12 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
+    """A player; ``merged_into`` is the id of the player they were merged into (their
+    matches count as that player's), or null."""
+
     class Meta:
         model = Player
-        fields = ["id", "slug", "display_name", "active", "created_at"]
+        fields = ["id", "slug", "display_name", "active", "merged_into", "created_at"]
         read_only_fields = fields
 
 

@@ -8,7 +8,13 @@ from django.urls import include, path, re_path
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import backtest, converters, fixtures, views  # noqa: F401 (converters registers "id")
+from api import (  # noqa: F401 (importing converters registers "id")
+    backtest,
+    converters,
+    fixtures,
+    seasons,
+    views,
+)
 from config.csp import REDOC_POLICY, SWAGGER_UI_POLICY
 
 app_name = "api"
@@ -57,6 +63,7 @@ urlpatterns = [
     ),
     path(f"{league}progress/", views.ProgressView.as_view(), name="progress"),
     path("", include(backtest)),
+    path("", include(seasons)),
     path("", include(fixtures)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),

@@ -3,7 +3,8 @@
 Every page's scripts and style sheets are same-origin files (no inline ``<script>``,
 ``<style>`` or ``style=`` attribute), so the site-wide policy allows nothing else. Only the
 API's two documentation viewers, third-party pages, get a policy of their own (see
-``api/urls.py``).
+``api/urls.py``), and the embeddable views may be framed by the origins their league lists
+(``ratings/views/embed.py``).
 """
 
 from __future__ import annotations
@@ -19,9 +20,20 @@ SITE_POLICY: dict[str, list[str]] = {
     "object-src": [CSP.NONE],
     "base-uri": [CSP.SELF],
     "form-action": [CSP.SELF],
-    # No framing for now (an embed that organisers can allow is another issue).
+    # No framing, except the embed for the origins its league's organisers list
+    # (embed_policy below).
     "frame-ancestors": [CSP.NONE],
 }
+
+
+def embed_policy(origins: list[str]) -> dict[str, list[str]]:
+    """The site's policy with ``frame-ancestors`` naming ``origins`` ('none' when empty).
+
+    The origins come checked from ``league.website`` (scheme, host and port only), so none
+    can add a directive to the header.
+    """
+    return {**SITE_POLICY, "frame-ancestors": list(origins) or [CSP.NONE]}
+
 
 # Swagger UI: drf-spectacular's page has one inline script (the viewer's set-up) and one
 # inline style; they carry this response's nonce (templates/drf_spectacular/swagger_ui.html).

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "corsheaders",
     "league",
     "ratings",
     "ratings.backtest",
@@ -74,6 +75,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that can answer on its own (WhiteNoise, CommonMiddleware's redirects),
+    # so that every API response to an allowed origin carries its CORS headers.
+    "corsheaders.middleware.CorsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -252,6 +256,8 @@ SPECTACULAR_SETTINGS = {
         "RatingPeriodUnitEnum": "ratings.models.RatingConfig.PeriodUnit",
         "ReplayStatusEnum": "ratings.models.Replay.Status",
         "SweepStatusEnum": "ratings.backtest.models.Sweep.Status",
+        "SeasonTableKindEnum": "ratings.models.SeasonTable.Kind",
+        "ReplayKindEnum": "ratings.models.Replay.Kind",
     },
 }
 
@@ -364,3 +370,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+
+# CORS (django-cors-headers): only the league-scoped read-only API, only for the origins
+# each league's organisers list (api/cors.py answers the per-league check), no cookies.
+CORS_URLS_REGEX = r"^/api/leagues/[^/]+/.*$"
+CORS_ALLOWED_ORIGINS: list[str] = []
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_CREDENTIALS = False
+CORS_PREFLIGHT_MAX_AGE = 600

@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 
 from league import services
 from league.admin_import import import_urls
@@ -99,11 +100,17 @@ class LeagueAdmin(OrganiserScopedAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(OrganiserScopedAdmin):
-    list_display = ["display_name", "league", "active", "created_at"]
+    list_display = ["display_name", "league", "active", "merged_into", "created_at", "organise"]
     list_filter = [OrganisedLeagueFilter, "active"]
     list_select_related = ["league"]
     search_fields = ["display_name", "slug"]
     actions = ["activate", "deactivate"]
+
+    @admin.display(description="Organise")
+    def organise(self, obj: Player) -> str:
+        """A link to the player on the organisers' players page (rename, merge, unmerge…)."""
+        url = reverse("workspace:player", args=[obj.league.slug, obj.slug])
+        return format_html('<a href="{}">rename, merge…</a>', url)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):
         kwargs["form"] = PlayerChangeForm if obj is not None else PlayerAddForm
@@ -497,9 +504,10 @@ class EventAdmin(OrganiserScopedAdmin):
     def player_list(league: League) -> dict[str, Any]:
         return {
             "player_list_id": PLAYER_LIST_ID,
-            "players": Player.objects.filter(league=league, active=True).values_list(
-                "display_name", flat=True
-            ),
+            # Names a result may be recorded for: active and not merged into another player.
+            "players": Player.objects.filter(
+                league=league, active=True, merged_into__isnull=True
+            ).values_list("display_name", flat=True),
         }
 
     @admin.action(description="Void selected matches…", permissions=["void"])

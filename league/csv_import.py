@@ -20,7 +20,8 @@ from django.db import transaction
 from league.csv_format import ResultRow, RowError, iter_results
 from league.event_store.bulk import BulkAppender
 from league.models import League, Player
-from league.player_names import PlayerDirectory
+from league.player_names import PlayerDirectory, check_name_shape, clean_name
+from league.validation import Errors
 
 # The admin's preview shows this many rows; the command prints every error it keeps.
 MAX_ERRORS_KEPT = 1000
@@ -51,6 +52,9 @@ class ImportReport:
     recorded: int = 0
     skipped: int = 0
     players_created: list[str] = field(default_factory=list)
+    #: Names in the file that are not a player's exact name but found one by ``name_key``
+    #: (case, spacing, accents, invisible characters): typed name -> the player's name.
+    names_matched: dict[str, str] = field(default_factory=dict)
     errors: list[RowError] = field(default_factory=list)
     error_count: int = 0
     preview: list[PreviewRow] = field(default_factory=list)
@@ -126,7 +130,7 @@ def import_results(
                 continue
             if len(preview) < preview_limit:
                 preview[item.line] = _preview_row(item)
-            pair = _players_of(item, players, appender, create_players)
+            pair = _players_of(item, players, appender, create_players, report.names_matched)
             if isinstance(pair, RowError):
                 report.add_error(pair)
                 observe(item.line, "error", pair.message)
@@ -161,13 +165,20 @@ def _players_of(
     players: PlayerDirectory,
     appender: BulkAppender,
     create_players: bool,
+    matched: dict[str, str],
 ) -> tuple[Player, Player] | RowError:
-    """Both players of ``row``, registering unknown ones when allowed."""
+    """Both players of ``row``, registering unknown ones when allowed; a name that found a
+    player other than by its exact name goes to ``matched``."""
     found: list[Player] = []
     unknown: list[str] = []
     for name in (row.player_a, row.player_b):
         player = players.find(name)
+        if player is not None and player.display_name != name:
+            matched.setdefault(clean_name(name), player.display_name)
         if player is None and create_players:
+            problem = _new_name_problem(name, players)
+            if problem:
+                return RowError(row.line, problem)
             player = appender.register_player(name)
             players.remember(player)
         if player is None:
@@ -182,6 +193,19 @@ def _players_of(
             "(register them first, or allow creating players)",
         )
     return found[0], found[1]
+
+
+def _new_name_problem(name: str, players: PlayerDirectory) -> str:
+    """Why ``name`` cannot be registered by the import ("" when it can)."""
+    if players.ambiguous(name):
+        return (
+            f"{name!r} matches several players once case, spacing, accents and invisible "
+            "characters are ignored: write the exact name of one of them"
+        )
+    errors = Errors()
+    check_name_shape(clean_name(name), errors)
+    messages = [m for error in errors.by_field.get("display_name", []) for m in error]
+    return "; ".join(f"{name!r}: {message}" for message in messages)
 
 
 def _preview_row(row: ResultRow) -> PreviewRow:

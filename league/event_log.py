@@ -83,10 +83,25 @@ class EventRow:
     voids: int | None
 
 
-def match_list(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE) -> Page:
-    """Every recorded match, newest first; voided ones say which event voided them."""
+#: A span of moments: the first one in it and the first one after it (a season's days).
+Span = tuple[dt.datetime, dt.datetime]
+
+
+def match_list(
+    league: League,
+    *,
+    page: int = 1,
+    per_page: int = DEFAULT_PER_PAGE,
+    between: Span | None = None,
+) -> Page:
+    """Every recorded match, newest first; voided ones say which event voided them.
+
+    ``between`` keeps the matches played from its first moment to before its second.
+    """
     page, per_page = clamp_page(page, per_page)
     matches = Event.objects.matches().filter(league=league).order_by("-played_at", "-seq")
+    if between is not None:
+        matches = matches.filter(played_at__gte=between[0], played_at__lt=between[1])
     total = matches.count()
     page = last_page_at_most(page, total, per_page)
     offset = (page - 1) * per_page
@@ -119,13 +134,14 @@ def match_list(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAG
 
 
 def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
-    """For each rename among ``rows`` (by seq), the name the player had just before it.
+    """For each rename among ``rows`` (by seq; a row's player id at 17), the name the player
+    had just before it.
 
     A player's names are the names their registration and renames stored, in seq order
     (registrations stored before names were kept on the event have none: no former name).
     """
-    # ``player_id`` is the last column of the event log's rows.
-    renames = [(row[0], row[-1]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
+    # Column 17 of the event log's rows is ``player_id``.
+    renames = [(row[0], row[17]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
     if not renames:
         return {}
     named = (
@@ -162,16 +178,17 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
         "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
         "display_name", "played_at", "player_a__display_name", "player_b__display_name",
         "score_a", "points", "reason", "voids__seq", "voids__player_a__display_name",
-        "voids__player_b__display_name", "voided_by__seq", "replaces__seq",
+        "voids__player_b__display_name", "voided_by__seq", "replaces__seq", "player_id",
+        "other_player__display_name",
         "fixture__player_a__display_name", "fixture__player_b__display_name", "scheduled_at",
-        "venue", "note", "player_id",
+        "venue", "note",
     )[offset : offset + per_page])  # fmt: skip
     former = _former_names(league, rows)
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
-        points, reason, voids, voids_a, voids_b, voided_by, replaces,
-        fixture_a, fixture_b, scheduled_at, venue, label, _player_id,
+        points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id, other,
+        fixture_a, fixture_b, scheduled_at, venue, label,
     ) in rows:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
@@ -185,6 +202,10 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
             summary = f"{player} deactivated: no new results until reactivated"
         elif kind == Event.Kind.PLAYER_REACTIVATED:
             summary = f"{player} reactivated"
+        elif kind == Event.Kind.PLAYER_MERGED:
+            summary = f"{player} merged into {other}: {player}'s matches count as {other}'s"
+        elif kind == Event.Kind.PLAYER_UNMERGED:
+            summary = f"{player} unmerged from {other}: {player}'s matches count as their own again"
         elif kind == Event.Kind.MATCH_RECORDED:
             summary = f"{a_name} {score_text(score_a)} {b_name}"
             if points:

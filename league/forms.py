@@ -320,6 +320,14 @@ class PlayerChangeForm(forms.ModelForm):
                 self.add_error("display_name", message)
         return name
 
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        # Every change of a player says why: the reason is shown in the public event log.
+        changes = "display_name" in cleaned and "active" in cleaned and self.service_calls()
+        if changes and not str(cleaned.get("reason") or "").strip():
+            self.add_error("reason", "Give a reason (it is shown in the event log).")
+        return cleaned
+
     def _post_clean(self) -> None:
         # The player is changed by the services, not by the form: leave the instance as it
         # is stored (its current state is what the services compare with).

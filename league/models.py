@@ -77,13 +77,21 @@ class Player(models.Model):
 
     The row is the write side's current state of the player (name, whether results may be
     recorded for them): only the event store changes it, in the transaction that appends
-    the event saying so (registered, renamed, deactivated, reactivated).
+    the event saying so (registered, renamed, deactivated, reactivated, merged, unmerged).
     """
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="players")
     display_name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140)
     active = models.BooleanField(default=True)
+    merged_into = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="merged_players",
+        help_text="The player this one was merged into: their matches count as that player's.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -134,6 +142,8 @@ class EventKind(models.TextChoices):
     PLAYER_RENAMED = "player_renamed", "Player renamed"
     PLAYER_DEACTIVATED = "player_deactivated", "Player deactivated"
     PLAYER_REACTIVATED = "player_reactivated", "Player reactivated"
+    PLAYER_MERGED = "player_merged", "Player merged"
+    PLAYER_UNMERGED = "player_unmerged", "Player unmerged"
     MATCH_RECORDED = "match_recorded", "Match recorded"
     MATCH_VOIDED = "match_voided", "Match voided"
     FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
@@ -143,14 +153,24 @@ class EventKind(models.TextChoices):
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
 #: keeps the two in step).
-RATING_KINDS = [EventKind.MATCH_RECORDED, EventKind.MATCH_VOIDED]
+RATING_KINDS = [
+    EventKind.MATCH_RECORDED,
+    EventKind.MATCH_VOIDED,
+    EventKind.PLAYER_MERGED,
+    EventKind.PLAYER_UNMERGED,
+]
 
 PLAYER_KINDS = [
     EventKind.PLAYER_REGISTERED,
     EventKind.PLAYER_RENAMED,
     EventKind.PLAYER_DEACTIVATED,
     EventKind.PLAYER_REACTIVATED,
+    EventKind.PLAYER_MERGED,
+    EventKind.PLAYER_UNMERGED,
 ]
+
+#: Merges and unmerges: facts about which player a match counts for.
+IDENTITY_KINDS = [EventKind.PLAYER_MERGED, EventKind.PLAYER_UNMERGED]
 
 #: The kinds of fact about fixtures (scheduled pairings); none of them changes a rating.
 FIXTURE_KINDS = [
@@ -226,6 +246,15 @@ class Event(models.Model):
         max_length=120,
         blank=True,
         help_text="The name a player was registered under or renamed to.",
+    )
+    # player_merged (the surviving player), player_unmerged (the player it is separated from)
+    other_player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Merge: the player merged into; unmerge: the player separated from.",
     )
 
     # match_recorded
@@ -309,6 +338,11 @@ class Event(models.Model):
                 name="event_void_names_match",
             ),
             models.CheckConstraint(
+                condition=~Q(kind__in=IDENTITY_KINDS)
+                | (Q(other_player__isnull=False) & ~Q(other_player=models.F("player"))),
+                name="event_merge_names_two_players",
+            ),
+            models.CheckConstraint(
                 condition=~Q(kind__in=FIXTURE_KINDS) | Q(fixture__isnull=False),
                 name="event_fixture_fact_names_fixture",
             ),
@@ -342,3 +376,76 @@ class Event(models.Model):
     @property
     def score_b(self) -> Decimal | None:
         return None if self.score_a is None else Decimal(1) - self.score_a
+
+
+class Season(models.Model):
+    """A named date range of a league (first and last day inclusive, local dates).
+
+    A season is a view over the one continuous rating, not a reset: its table is derived
+    from the event log and the projection (``ratings.seasons``). Seasons of one league never
+    overlap (``league.seasons`` refuses it under the league lock). Closing a season archives
+    its table; ``closed_at`` says when, and ``updated_at`` moves on every change so that the
+    public pages' cache key moves with it (``ratings.page_state``).
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=90)
+    start_date = models.DateField(help_text="First day of the season (league's local date).")
+    end_date = models.DateField(help_text="Last day of the season (inclusive).")
+    points_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("3"))
+    points_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
+    points_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["league", "-start_date"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="season_unique_slug"),
+            models.UniqueConstraint(fields=["league", "name"], name="season_unique_name"),
+            models.CheckConstraint(
+                condition=Q(end_date__gte=models.F("start_date")), name="season_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.start_date:%d %b %Y} to {self.end_date:%d %b %Y})"
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "pages:season", kwargs={"league_slug": self.league.slug, "season_slug": self.slug}
+        )
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+class WebsiteAccess(models.Model):
+    """Which other websites may show the league: frame its embed, read its API from a page.
+
+    Both lists hold origins (``https://club.example``, scheme, host and port only), empty by
+    default: nothing may frame the league's pages and no other origin may read the API from
+    a browser until an organiser lists it (``league.website``).
+    """
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="website_access"
+    )
+    frame_origins = models.JSONField(default=list, blank=True)
+    api_origins = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    def __str__(self) -> str:
+        return f"{self.league}: website access"

@@ -1,17 +1,25 @@
 """Players' names: how a name is cleaned, checked, turned into a slug and looked up.
 
-One set of rules for the services, the admin's forms and the CSV import:
+One set of rules for the services, the admin's forms, the organisers' pages and the CSV
+import:
 
-- a name is folded to single spaces between words (``clean_name``);
-- it has 1 to ``NAME_MAX`` characters and no other player of the league has it, ignoring
-  case (``check_name``);
-- a typed name finds the player with exactly that name, else the one player whose name
-  equals it ignoring case; two players differing only by case make it ambiguous (no
-  player) — ``find_player`` in the database, ``PlayerDirectory`` in memory.
+- a name is put in Unicode's composed form (NFC) and folded to single spaces between words
+  (``clean_name``);
+- it has 1 to ``NAME_MAX`` characters, no control character, no invisible formatting
+  character (a zero-width space, a byte-order mark, a direction override…; the zero-width
+  joiner and non-joiner are let through between visible characters, as emoji and some
+  scripts need them) and at least one visible character (``check_name_shape``);
+- no other player of the league has the same name once both are compared by
+  ``name_key``: ignoring case, spacing, accents and invisible characters (``check_name``,
+  whose message names the existing player);
+- a typed name finds the player with exactly that name, else the one player whose
+  ``name_key`` equals it; two such players make it ambiguous (no player) — ``find_player``
+  in the database, ``PlayerDirectory`` in memory.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.utils.text import slugify
@@ -23,9 +31,47 @@ NAME_MAX = Player._meta.get_field("display_name").max_length
 SLUG_MAX = Player._meta.get_field("slug").max_length
 
 
+#: Joiners that shape visible text (emoji sequences, Indic and Arabic scripts): allowed in a
+#: name between visible characters, ignored when names are compared.
+JOINERS = frozenset("\u200c\u200d")
+
+
 def clean_name(value: Any) -> str:
-    """``value`` as a name: words separated by single spaces, no spaces around."""
-    return " ".join(str(value or "").split())
+    """``value`` as a name: NFC, words separated by single spaces, no spaces around."""
+    return " ".join(unicodedata.normalize("NFC", str(value or "")).split())
+
+
+def _invisible(char: str) -> bool:
+    """A character that shows nothing: a format character (Unicode category Cf)."""
+    return unicodedata.category(char) == "Cf"
+
+
+def name_key(name: str) -> str:
+    """What two names must share to count as the same name: ``name`` without case,
+    accents (combining marks after compatibility decomposition), invisible characters and
+    spacing differences ("Bob  Baker", "bob baker", "Bób Baker" and "Bob\u200bBaker" share
+    one key)."""
+    decomposed = unicodedata.normalize("NFKD", str(name))
+    kept = "".join(
+        char
+        for char in decomposed
+        if not _invisible(char) and unicodedata.category(char) not in ("Mn", "Me")
+    )
+    return " ".join(kept.casefold().split())
+
+
+def _first_invisible(name: str) -> str | None:
+    """The first invisible formatting character a name may not hold, described; None if none."""
+    for index, char in enumerate(name):
+        if not _invisible(char):
+            continue
+        if char in JOINERS and 0 < index < len(name) - 1:
+            before, after = name[index - 1], name[index + 1]
+            if not (before.isspace() or after.isspace() or _invisible(before) or _invisible(after)):
+                continue
+        label = unicodedata.name(char, "a formatting character")
+        return f"U+{ord(char):04X} ({label.lower()}) at character {index + 1}"
+    return None
 
 
 def check_name_shape(name: str, errors: Errors, field: str = "display_name") -> bool:
@@ -43,7 +89,26 @@ def check_name_shape(name: str, errors: Errors, field: str = "display_name") -> 
         return False
     before = len(errors.by_field.get(field, []))
     check_text(name, errors, field)
-    return len(errors.by_field.get(field, [])) == before
+    if len(errors.by_field.get(field, [])) != before:
+        return False
+    if not any(not _invisible(char) and not char.isspace() for char in name):
+        errors.add(
+            field,
+            "The name has no visible character (only invisible or formatting characters): "
+            "give a name people can read.",
+            "invisible_name",
+        )
+        return False
+    found = _first_invisible(name)
+    if found is not None:
+        errors.add(
+            field,
+            "The name holds an invisible character, %(found)s; remove it.",
+            "invisible_character",
+            found=found,
+        )
+        return False
+    return True
 
 
 def check_name(
@@ -59,11 +124,15 @@ def check_name(
     The league's names are read: call under the league lock for a stable answer.
     """
     if not check_name_shape(name, errors, field):
+        # A name refused only for an invisible character may still name an existing player:
+        # say so too, so the organiser sees which player they meant.
+        codes = [error.code for error in errors.by_field.get(field, [])]
+        if codes[-1:] != ["invisible_character"]:
+            return
+    existing = same_name(league, name, exclude=player)
+    if existing is None:
         return
-    taken = Player.objects.filter(league=league, display_name__iexact=name)
-    if player is not None:
-        taken = taken.exclude(pk=player.pk)
-    if taken.exists():
+    if existing.display_name == name:
         errors.add(
             field,
             "%(name)s is already a player of %(league)s.",
@@ -71,17 +140,43 @@ def check_name(
             name=name,
             league=league.name,
         )
+    else:
+        errors.add(
+            field,
+            "%(name)s is already a player of %(league)s, as %(existing)s (names are "
+            "compared ignoring case, spacing, accents and invisible characters): use "
+            "%(existing)s, or choose a name that differs in its letters.",
+            "duplicate_name",
+            name=name,
+            existing=existing.display_name,
+            league=league.name,
+        )
 
 
-def find_player(league: League, name: str) -> Player | None:
-    """The player of ``league`` called ``name`` (ignoring case if that is unambiguous)."""
-    name = clean_name(name)
+def same_name(league: League, name: str, *, exclude: Player | None = None) -> Player | None:
+    """A player of ``league`` (other than ``exclude``) whose name has ``name``'s key.
+
+    Keys are computed in Python (a database has no such collation); a league's names are
+    few enough to read (one column).
+    """
+    key = name_key(name)
     players = Player.objects.filter(league=league)
+    if exclude is not None:
+        players = players.exclude(pk=exclude.pk)
     exact = players.filter(display_name=name).first()
     if exact is not None:
         return exact
-    matches = list(players.filter(display_name__iexact=name)[:2])
-    return matches[0] if len(matches) == 1 else None
+    for pk, display_name in players.order_by("pk").values_list("pk", "display_name"):
+        if name_key(display_name) == key:
+            return players.get(pk=pk)
+    return None
+
+
+def find_player(league: League, name: str) -> Player | None:
+    """The player of ``league`` called ``name`` (else the one player with its ``name_key``)."""
+    name = clean_name(name)
+    exact = Player.objects.filter(league=league, display_name=name).first()
+    return exact if exact is not None else PlayerDirectory(league).find(name)
 
 
 class PlayerDirectory:
@@ -95,16 +190,22 @@ class PlayerDirectory:
 
     def remember(self, player: Player) -> None:
         self.exact[player.display_name] = player
-        folded = player.display_name.casefold()
-        # Two players differing only by case make a loose match ambiguous.
+        folded = name_key(player.display_name)
+        # Two players sharing a key (stored before keys were compared) make a loose match
+        # ambiguous.
         self.folded[folded] = None if folded in self.folded else player
 
     def find(self, name: str) -> Player | None:
         found = self.exact.get(name)
         if found is None:
             name = clean_name(name)
-            found = self.exact.get(name) or self.folded.get(name.casefold())
+            found = self.exact.get(name) or self.folded.get(name_key(name))
         return found
+
+    def ambiguous(self, name: str) -> bool:
+        """True when several players share ``name``'s key and none is called exactly that."""
+        key = name_key(clean_name(name))
+        return key in self.folded and self.folded[key] is None
 
 
 def free_slug(league: League, name: str) -> str:

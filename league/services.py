@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from league import event_store
@@ -28,9 +29,11 @@ from league.event_store.vocabulary import (
     MatchRecorded,
     MatchVoided,
     PlayerDeactivated,
+    PlayerMerged,
     PlayerReactivated,
     PlayerRegistered,
     PlayerRenamed,
+    PlayerUnmerged,
 )
 from league.fixtures import check_open, resolve_fixture
 from league.idempotency_keys import correction_void_key
@@ -85,7 +88,11 @@ def register_player(
     """Add a player to ``league`` (a ``player_registered`` event creates the player)."""
     errors = Errors()
     name = clean_name(display_name)
-    check_name_shape(name, errors)
+    shape = Errors()
+    check_name_shape(name, shape)
+    if [error.code for error in shape.by_field.get("display_name", [])] != ["invisible_character"]:
+        # Else ``check_name`` says it again below, with the existing player it may match.
+        errors.merge(shape)
     key = clean_key(idempotency_key, errors)
     check_recorder(league, recorded_by, errors)
     errors.raise_if_any()
@@ -182,6 +189,151 @@ def reactivate_player(
     return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
 
 
+def merge_player(
+    league: League,
+    player: Player | int,
+    into: Player | int,
+    *,
+    reason: str,
+    recorded_by: Any,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a ``player_merged`` event: ``player``'s matches count as ``into``'s from now
+    on, in every replay (their earlier matches too), and no new result may name ``player``.
+
+    Refused: merging a player into themselves or into a player of another league; chains
+    (``into`` is itself merged away, or others were merged into ``player``: merge them
+    directly); merging a player already merged; and merging two players who played each
+    other in a match that counts (it would become a match against oneself: void those
+    matches first).
+    """
+    errors = Errors()
+    survivor = resolve_player(league, into, "into", errors)
+
+    def fact(current: Player) -> Fact:
+        return PlayerMerged(player_id=current.pk, into_id=survivor.pk, reason=_reason(reason))  # type: ignore[union-attr]
+
+    def check(current: Player, errors: Errors) -> None:
+        assert survivor is not None
+        target = Player.objects.get(pk=survivor.pk)
+        _check_merge(league, current, target, errors)
+
+    check_reason(reason, errors)
+    if errors:
+        check_recorder(league, recorded_by, errors)
+        resolve_player(league, player, "player", errors)
+        errors.raise_if_any()
+    return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
+
+
+def _check_merge(league: League, current: Player, target: Player, errors: Errors) -> None:
+    """The refusals of ``merge_player`` (run under the league lock)."""
+    if current.pk == target.pk:
+        errors.add("into", "A player cannot be merged into themselves.", "self_merge")
+        return
+    if current.merged_into_id is not None:
+        errors.add(
+            "player",
+            "%(player)s is already merged into %(survivor)s; unmerge them first.",
+            "already_merged",
+            player=current.display_name,
+            survivor=Player.objects.get(pk=current.merged_into_id).display_name,
+        )
+    if target.merged_into_id is not None:
+        survivor = Player.objects.get(pk=target.merged_into_id)
+        errors.add(
+            "into",
+            "%(target)s was merged into %(survivor)s; merge into %(survivor)s instead.",
+            "merged_target",
+            target=target.display_name,
+            survivor=survivor.display_name,
+        )
+    absorbed = list(
+        Player.objects.filter(merged_into=current).values_list("display_name", flat=True)
+    )
+    if absorbed:
+        errors.add(
+            "player",
+            "%(names)s %(verb)s merged into %(player)s; unmerge %(them)s or merge %(them)s "
+            "into %(target)s directly before merging %(player)s.",
+            "merge_chain",
+            names=", ".join(absorbed),
+            verb="was" if len(absorbed) == 1 else "were",
+            them="them",
+            player=current.display_name,
+            target=target.display_name,
+        )
+    if errors:
+        return
+    group = [target.pk, *Player.objects.filter(merged_into=target).values_list("pk", flat=True)]
+    between = (
+        Event.objects.live_matches()
+        .filter(league=league)
+        .filter(
+            Q(player_a=current, player_b_id__in=group) | Q(player_b=current, player_a_id__in=group)
+        )
+    )
+    count = between.count()
+    if count:
+        first = between.order_by("seq").values_list("seq", flat=True).first()
+        errors.add(
+            "into",
+            "%(player)s and %(target)s played each other (%(count)s counted %(matches)s, "
+            "first #%(seq)s): merged, those would be matches against oneself. Void them "
+            "first if the records are one player.",
+            "played_each_other",
+            player=current.display_name,
+            target=target.display_name,
+            count=count,
+            matches="match" if count == 1 else "matches",
+            seq=first,
+        )
+
+
+def unmerge_player(
+    league: League,
+    player: Player | int,
+    *,
+    reason: str,
+    recorded_by: Any,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a ``player_unmerged`` event: ``player``'s matches count as their own again."""
+    errors = Errors()
+    check_reason(reason, errors)
+    if errors:
+        check_recorder(league, recorded_by, errors)
+        resolve_player(league, player, "player", errors)
+        errors.raise_if_any()
+
+    def fact(current: Player) -> Fact:
+        # A retried unmerge finds the player unmerged already: it names the last merge's
+        # survivor, as the stored event does.
+        from_id = current.merged_into_id or _last_merged_into(league, current)
+        return PlayerUnmerged(player_id=current.pk, from_id=from_id, reason=_reason(reason))  # type: ignore[arg-type]
+
+    def check(current: Player, errors: Errors) -> None:
+        if current.merged_into_id is None:
+            errors.add(
+                "player",
+                "%(player)s is not merged into anyone.",
+                "not_merged",
+                player=current.display_name,
+            )
+
+    return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
+
+
+def _last_merged_into(league: League, player: Player) -> int | None:
+    """The player ``player`` was last merged into (None if never)."""
+    return (
+        Event.objects.filter(league=league, kind=Event.Kind.PLAYER_MERGED, player=player)
+        .order_by("-seq")
+        .values_list("other_player_id", flat=True)
+        .first()
+    )
+
+
 def _change_player(
     league: League,
     player: Player | int,
@@ -213,7 +365,7 @@ def _change_player(
             errors.raise_if_any()
         (event,) = event_store.append(league, [submission], recorded_by=recorded_by)
     if isinstance(player, Player):
-        player.refresh_from_db(fields=["display_name", "active"])
+        player.refresh_from_db(fields=["display_name", "active", "merged_into"])
     return event
 
 

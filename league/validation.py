@@ -236,9 +236,19 @@ def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
 
 
 def check_active(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
-    """Results are recorded for active players only."""
+    """Results are recorded for active players only, and never for a merged-away one (the
+    message names the player they were merged into)."""
     for field, player in (("player_a", player_a), ("player_b", player_b)):
-        if player is not None and not player.active:
+        if player is not None and player.merged_into_id is not None:
+            survivor = Player.objects.filter(pk=player.merged_into_id).first()
+            errors.add(
+                field,
+                "%(player)s was merged into %(survivor)s: record the result for %(survivor)s.",
+                "merged_player",
+                player=player.display_name,
+                survivor=survivor.display_name if survivor else "another player",
+            )
+        elif player is not None and not player.active:
             errors.add(
                 field,
                 "%(player)s is inactive; reactivate them before recording a result.",

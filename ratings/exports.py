@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO, Any
 
+from django.db.models.functions import Coalesce
+
 from league.calendar import league_zone
 from league.csv_safety import neutralise
 from league.models import Event, League
@@ -121,19 +123,26 @@ def results(league: League) -> Table:
     """The league's live matches (voided ones left out) in the CSV import format.
 
     ``id`` is the match's idempotency key, or ``<league slug>#<seq>`` when it had none;
-    ``date`` is the moment played, in the league's time zone with its UTC offset.
+    ``date`` is the moment played, in the league's time zone with its UTC offset; players
+    are named as they count now (a merged player as the player they were merged into).
     """
     zone = league_zone(league)
     query = (
         Event.objects.live_matches()
         .filter(league=league)
         .order_by("seq")
+        # A merged player's matches are written under the name of the player they count
+        # for: imported into an empty league they give the same standings.
+        .annotate(
+            name_a=Coalesce("player_a__merged_into__display_name", "player_a__display_name"),
+            name_b=Coalesce("player_b__merged_into__display_name", "player_b__display_name"),
+        )
         .values_list(
             "seq",
             "idempotency_key",
             "played_at",
-            "player_a__display_name",
-            "player_b__display_name",
+            "name_a",
+            "name_b",
             "score_a",
             "points",
             "note",

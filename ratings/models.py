@@ -258,3 +258,68 @@ class ReplayLease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league_id}: {self.holder} until {self.expires_at:%H:%M:%S}"
+
+
+class SeasonTable(models.Model):
+    """One derivation of a season's table, stored: the archive readers see once it is closed.
+
+    Written when an organiser closes the season and again each time they choose to re-derive
+    it (``kind``), with who, when and why; never changed afterwards. The newest one is the
+    season's table; the older ones stay as the record of what was shown before. ``config``
+    and ``through_seq`` say which rating version and how much of the event log it read.
+    """
+
+    class Kind(models.TextChoices):
+        ARCHIVED = "archived", "archived at closing"
+        REDERIVED = "rederived", "re-derived"
+
+    season = models.ForeignKey("league.Season", on_delete=models.PROTECT, related_name="tables")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    config = models.ForeignKey(RatingConfig, on_delete=models.PROTECT, related_name="+")
+    through_seq = models.PositiveBigIntegerField()
+    start_period = models.IntegerField()
+    end_period = models.IntegerField()
+    points_win = models.DecimalField(max_digits=4, decimal_places=1)
+    points_draw = models.DecimalField(max_digits=4, decimal_places=1)
+    points_loss = models.DecimalField(max_digits=4, decimal_places=1)
+    derived_at = models.DateTimeField(default=timezone.now)
+    derived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["season", "-derived_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.season} table ({self.get_kind_display()} {self.derived_at:%Y-%m-%d})"
+
+
+class SeasonRow(models.Model):
+    """One player's line in a stored season table."""
+
+    table = models.ForeignKey(SeasonTable, on_delete=models.CASCADE, related_name="rows")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveIntegerField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    draws = models.PositiveIntegerField()
+    losses = models.PositiveIntegerField()
+    points = models.DecimalField(max_digits=8, decimal_places=1)
+    rating_start = models.FloatField(null=True)
+    rank_start = models.PositiveIntegerField(null=True)
+    rating_end = models.FloatField()
+    rd_end = models.FloatField()
+    rank_end = models.PositiveIntegerField(null=True)
+    change = models.FloatField(
+        help_text="Rating change over the season (from the initial rating if unrated before)."
+    )
+
+    class Meta:
+        ordering = ["table", "position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "player"], name="season_row_unique_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.position}. player {self.player_id}: {self.points} points"

@@ -6,7 +6,8 @@ league's own fields; its event log (a result, a void, a player registered, renam
 replay changes, and only when it finishes (the runner publishes a version and records
 how far its projection has folded the log in the transaction that marks the replay
 finished), hence the newest finished replay and the newest projection position; the
-replay banner (a replay queued or running, and its progress); and the league's local
+replay banner (a replay queued or running, and its progress); its seasons (their names,
+dates and archived tables); and the league's local
 date (the current rating period, and with it every RD shown, follows the clock; with the
 log fixed, the date fixes the period). All of it is read in one statement, without
 computing any standings and without reading the publication a second time (the page
@@ -26,7 +27,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from league.calendar import local_day
-from league.models import Event, League
+from league.models import Event, League, Season
 from ratings.models import ProjectionState, Replay
 from ratings.services import ACTIVE
 
@@ -36,6 +37,7 @@ _EVENT = ("seq", "recorded_at")
 _FINISHED = ("pk", "status", "through_seq", "finished_at")
 _PROJECTION = ("config_id", "through_seq", "through_period", "computed_at", "complete")
 _ACTIVE = ("pk", "status", "periods_done", "periods_total", "attempts")
+_SEASON = ("pk", "updated_at")
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,10 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
     projection = ProjectionState.objects.filter(config__league=league).order_by(
         "-computed_at", "-config_id"
     )
+    # Every change of a season (created, edited, closed, re-derived) moves its updated_at.
+    season = Season.objects.filter(league=league).order_by("-updated_at", "-pk")
     sources = (
+        ("season", season, _SEASON),
         ("event", last_event, _EVENT),
         ("finished", finished, _FINISHED),
         ("projection", projection, _PROJECTION),

@@ -2,9 +2,9 @@
 
 from django.urls import path
 
-from ratings import export_views
+from ratings import export_views, feeds
 from ratings.backtest import views as backtest
-from ratings.views import config, fixtures, pages
+from ratings.views import config, embed, fixtures, pages, seasons
 
 app_name = "pages"
 urlpatterns = [
@@ -25,6 +25,20 @@ urlpatterns = [
     path("<slug:league_slug>/fixtures/", fixtures.upcoming, name="fixtures"),
     path("<slug:league_slug>/fixtures.ics", fixtures.league_calendar, name="fixtures_ics"),
     path("<slug:league_slug>/events/", pages.events, name="events"),
+    path("<slug:league_slug>/seasons/", seasons.season_list, name="seasons"),
+    path("<slug:league_slug>/results.atom", feeds.LeagueResultsFeed(), name="results_feed"),
+    path(
+        "<slug:league_slug>/players/<slug:player_slug>/results.atom",
+        feeds.PlayerResultsFeed(),
+        name="player_results_feed",
+    ),
+    path("<slug:league_slug>/embed/standings/", embed.standings, name="embed_standings"),
+    path("<slug:league_slug>/seasons/<slug:season_slug>/", seasons.season, name="season"),
+    path(
+        "<slug:league_slug>/seasons/<slug:season_slug>/table.csv",
+        seasons.season_csv,
+        name="season_csv",
+    ),
     path("<slug:league_slug>/compare/", pages.compare, name="compare"),
     path("<slug:league_slug>/config/", config.config, name="config"),
     path("<slug:league_slug>/progress/", config.progress, name="progress"),

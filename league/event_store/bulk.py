@@ -117,6 +117,11 @@ _Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | No
 _MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
 
 
+def _can_play(player: Player) -> bool:
+    """Results may be recorded for ``player`` (active and not merged into another)."""
+    return player.active and player.merged_into_id is None
+
+
 def _fact_of(pending: _Pending) -> MatchRecorded:
     """The fact a pending result states (built only to compare it with a stored one)."""
     player_a, player_b, score, played_at, points, note = pending[:6]
@@ -465,7 +470,7 @@ class BulkAppender:
             # Like record_match: a repeated submission is not checked again, a new one is
             # checked against the players' state and the clock now, under the lock.
             when_error = check_when((played_at, date_only))
-            if when_error or not (player_a.active and player_b.active):
+            if when_error or not _can_play(player_a) or not _can_play(player_b):
                 errors = Errors()
                 check_active(player_a, player_b, errors)
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)

@@ -32,9 +32,11 @@ from league.event_store.vocabulary import (
     MatchRecorded,
     MatchVoided,
     PlayerDeactivated,
+    PlayerMerged,
     PlayerReactivated,
     PlayerRegistered,
     PlayerRenamed,
+    PlayerUnmerged,
 )
 from league.models import Event, Fixture, League, Player
 from league.player_names import free_slug
@@ -101,6 +103,7 @@ FACT_COLUMNS = (
     "replaces_id",
     "voids_id",
     "reason",
+    "other_player_id",
     "fixture_id",
     "fixture__player_a_id",
     "fixture__player_b_id",
@@ -121,6 +124,16 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     ),
     PlayerDeactivated: (("player_id", "player_id"), ("reason", "reason")),
     PlayerReactivated: (("player_id", "player_id"), ("reason", "reason")),
+    PlayerMerged: (
+        ("player_id", "player_id"),
+        ("other_player_id", "into_id"),
+        ("reason", "reason"),
+    ),
+    PlayerUnmerged: (
+        ("player_id", "player_id"),
+        ("other_player_id", "from_id"),
+        ("reason", "reason"),
+    ),
     MatchRecorded: tuple(
         (name, name)
         for name in (
@@ -200,6 +213,12 @@ def fact_of(row: Any) -> Fact:
         return PlayerDeactivated(player_id=row.player_id, reason=row.reason)
     if kind == PlayerReactivated.kind:
         return PlayerReactivated(player_id=row.player_id, reason=row.reason)
+    if kind == PlayerMerged.kind:
+        return PlayerMerged(player_id=row.player_id, into_id=row.other_player_id, reason=row.reason)
+    if kind == PlayerUnmerged.kind:
+        return PlayerUnmerged(
+            player_id=row.player_id, from_id=row.other_player_id, reason=row.reason
+        )
     if kind == FixtureScheduled.kind:
         if isinstance(row, Event):
             sides = (row.fixture.player_a_id, row.fixture.player_b_id)
@@ -304,7 +323,8 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
     """Bring the ``Player`` rows in line with ``fact``, before its row is inserted.
 
     A registration creates the player (the returned fact carries its id); a rename, a
-    deactivation or a reactivation updates it. Facts about matches change no player.
+    deactivation, a reactivation, a merge or an unmerge updates it. Facts about matches
+    change no player.
     Returns the fact to store and the player it created or changed.
     """
     match fact:
@@ -321,6 +341,10 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
             _update_player(league, fact.player_id, active=False)
         case PlayerReactivated():
             _update_player(league, fact.player_id, active=True)
+        case PlayerMerged():
+            _update_player(league, fact.player_id, merged_into_id=fact.into_id)
+        case PlayerUnmerged():
+            _update_player(league, fact.player_id, merged_into_id=None)
     return fact, None
 
 

@@ -6,7 +6,8 @@ stored row, not to the fact. ``content_key`` is what a retried submission must r
 for its idempotency key to match.
 
 ``affects_ratings`` tells the read side whether a fact can change a rating: only facts about
-matches (and, later, about who a match counts for) do; a rename or a deactivation does not.
+matches and about who a match counts for (a merge, an unmerge) do; a rename or a
+deactivation does not.
 
 The event store (``league.event_store.store``) maps facts to ``Event`` rows and back; the
 ``events_appended`` signal carries the league and these objects.
@@ -80,6 +81,36 @@ class PlayerReactivated(Fact):
 
     def content_key(self) -> tuple[Any, ...]:
         return (self.kind, self.player_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerMerged(Fact):
+    """Player ``player_id`` is the same competitor as ``into_id``: from now on every match
+    of ``player_id`` counts as ``into_id``'s, in every replay (``league.identities``)."""
+
+    kind: ClassVar[str] = "player_merged"
+    affects_ratings: ClassVar[bool] = True
+    player_id: int
+    into_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.into_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerUnmerged(Fact):
+    """The merge of ``player_id`` into ``from_id`` is undone: their matches count as their
+    own again."""
+
+    kind: ClassVar[str] = "player_unmerged"
+    affects_ratings: ClassVar[bool] = True
+    player_id: int
+    from_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.from_id, self.reason)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -201,6 +232,8 @@ KINDS: dict[str, type[Fact]] = {
         PlayerRenamed,
         PlayerDeactivated,
         PlayerReactivated,
+        PlayerMerged,
+        PlayerUnmerged,
         MatchRecorded,
         MatchVoided,
         FixtureScheduled,

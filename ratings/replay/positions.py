@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from django.db.models import F, Max, Q
+from django.db.models import F, Max, Min, Q
 
-from league.models import Event, League, Player
+from league.models import IDENTITY_KINDS, Event, League, Player
 from ratings.models import ProjectionState, RatingConfig
 
 
@@ -61,14 +61,25 @@ def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
 
 
 def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) -> dt.datetime | None:
-    """The earliest match moment recorded or voided by events with seq in (after, through]."""
-    rows = Event.objects.filter(
-        league_id=league_id,
-        seq__gt=after_seq,
-        seq__lte=through_seq,
-        kind__in=[Event.Kind.MATCH_RECORDED, Event.Kind.MATCH_VOIDED],
-    ).values_list("played_at", "voids__played_at")
+    """The earliest match moment recorded or voided by events with seq in (after, through],
+    or counted for another player by a merge or an unmerge among them (the merged player's
+    earliest recorded match: from it on, their opponents' and the survivor's ratings change).
+    """
+    window = Event.objects.filter(league_id=league_id, seq__gt=after_seq, seq__lte=through_seq)
+    rows = window.filter(kind__in=[Event.Kind.MATCH_RECORDED, Event.Kind.MATCH_VOIDED]).values_list(
+        "played_at", "voids__played_at"
+    )
     moments = [moment for pair in rows for moment in pair if moment is not None]
+    moved = set(window.filter(kind__in=IDENTITY_KINDS).values_list("player_id", flat=True))
+    if moved:
+        first = (
+            Event.objects.matches()
+            .filter(league_id=league_id)
+            .filter(Q(player_a_id__in=moved) | Q(player_b_id__in=moved))
+            .aggregate(first=Min("played_at"))["first"]
+        )
+        if first is not None:
+            moments.append(first)
     return min(moments) if moments else None
 
 

@@ -27,6 +27,7 @@ from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Event, League
 from ratings.engine.fold import History
 from ratings.models import PlayerPeriod, RatingConfig, Standing
+from ratings.replay.identities import map_players, merges_at, players_counted_as
 from ratings.replay.plan import ReplayPlan
 
 #: "No match": below every moment in microseconds.
@@ -100,6 +101,8 @@ def read_live_matches(
     """Matches with seq <= ``through_seq`` not voided by an event with seq <= ``through_seq``.
 
     ``since`` keeps only matches played at or after that moment; ``zone`` gives their dates.
+    Players are the ones each match counts for in that snapshot (``identities``: a merged
+    player's matches count as the surviving player's).
     """
     params: list = [through_seq, league_id, Event.Kind.MATCH_RECORDED.value, through_seq]
     if since is not None:
@@ -129,10 +132,11 @@ def read_live_matches(
         score = doubled.astype(np.float64) / 2.0
     else:
         seq, a, b, score, played_us = _read_sqlite(_MATCHES_SQL, params, event, where_since, since)
+    mapping = merges_at(league_id, through_seq)
     return Matches(
         seq=seq,
-        player_a=a,
-        player_b=b,
+        player_a=map_players(a, mapping),
+        player_b=map_players(b, mapping),
         score_a=score,
         played_us=played_us,
         day=local_days_from_utc(played_us, zone),
@@ -235,11 +239,14 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
         # match is an earlier one, if any.
         boundary = local_midnight(plan.spec.start_of(from_period), plan.zone)
         before = _live_in_snapshot(plan.league_id, plan.through_seq).filter(played_at__lt=boundary)
+        mapping = merges_at(plan.league_id, plan.through_seq)
         for i in idle:
-            pid = int(player_ids[i])
-            moment = before.filter(Q(player_a_id=pid) | Q(player_b_id=pid)).aggregate(
-                top=Max("played_at")
-            )["top"]
+            stored_ids = players_counted_as(int(player_ids[i]), mapping)
+            if not stored_ids:
+                continue
+            moment = before.filter(
+                Q(player_a_id__in=stored_ids) | Q(player_b_id__in=stored_ids)
+            ).aggregate(top=Max("played_at"))["top"]
             if moment is not None:
                 earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
     return Checkpoint(history, totals, np.array(replaced, dtype=np.int64), earlier)

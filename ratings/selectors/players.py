@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 
 from league.calendar import league_zone, local_day
-from league.event_log import DEFAULT_PER_PAGE, Page, clamp_page, last_page_at_most
+from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page, last_page_at_most
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
 from ratings.engine.prediction import win_probability
@@ -185,16 +185,26 @@ def player_results(
     config: RatingConfig | None = None,
     page: int = 1,
     per_page: int = DEFAULT_PER_PAGE,
+    counted: list[int] | None = None,
+    between: Span | None = None,
 ) -> Page:
-    """The player's counted matches, newest first, with the rating change of each period."""
+    """The player's counted matches, newest first, with the rating change of each period.
+
+    A player's matches include those of the players merged into them (they count as theirs);
+    ``counted`` is ``counted_ids(player)`` when the caller has read it already. ``between``
+    keeps the matches played from its first moment to before its second.
+    """
     page, per_page = clamp_page(page, per_page)
     config = config or live_config(league)
+    counted = counted_ids(player) if counted is None else counted
     matches = (
         Event.objects.live_matches()
         .filter(league=league)
-        .filter(Q(player_a=player) | Q(player_b=player))
+        .filter(Q(player_a_id__in=counted) | Q(player_b_id__in=counted))
         .order_by("-played_at", "-seq")
     )
+    if between is not None:
+        matches = matches.filter(played_at__gte=between[0], played_at__lt=between[1])
     total = matches.count()
     page = last_page_at_most(page, total, per_page)
     offset = (page - 1) * per_page
@@ -228,7 +238,7 @@ def player_results(
         }
     items = []
     for seq, played_at, a_id, a_name, a_slug, b_name, b_slug, score_a, points, note in fetched:
-        as_a = a_id == player.pk
+        as_a = a_id in counted
         score = score_a if as_a else Decimal(1) - score_a
         period = periods[seq]
         items.append(
@@ -246,6 +256,21 @@ def player_results(
             )
         )
     return Page(items, total, page, per_page)
+
+
+def absorbed_players(player: Player) -> list[Player]:
+    """The players merged into ``player``, by name."""
+    return list(Player.objects.filter(merged_into=player).order_by("display_name"))
+
+
+def counted_ids(player: Player, absorbed: list[Player] | None = None) -> list[int]:
+    """The stored player ids whose matches count as ``player``'s now: the player and those
+    merged into them (``absorbed``, read when not given); none for a player merged into
+    another (theirs count as that player's)."""
+    if player.merged_into_id is not None:
+        return []
+    absorbed = absorbed_players(player) if absorbed is None else absorbed
+    return [player.pk, *(other.pk for other in absorbed)]
 
 
 def _current_states(
@@ -269,15 +294,18 @@ def head_to_head(
     player: Player,
     *,
     clock: ReadClock | None = None,
+    counted: list[int] | None = None,
 ) -> list[HeadToHeadRow]:
-    """Per opponent: the player's W-D-L and the probability they win a next game."""
+    """Per opponent: the player's W-D-L and the probability they win a next game (with the
+    matches of the players merged into them; ``counted`` as for ``player_results``)."""
     live = Event.objects.live_matches().filter(league=league)
+    counted = counted_ids(player) if counted is None else counted
     tallies: dict[int, list[int]] = {}
     for mine, theirs in (("player_a", "player_b"), ("player_b", "player_a")):
         won = Decimal("1") if mine == "player_a" else Decimal("0")
         lost = Decimal("0") if mine == "player_a" else Decimal("1")
         grouped = (
-            live.filter(**{mine: player})
+            live.filter(**{f"{mine}_id__in": counted})
             .values_list(f"{theirs}_id")
             .annotate(
                 wins=Count("pk", filter=Q(score_a=won)),

@@ -25,6 +25,8 @@ from ratings.forms import LeaderboardFilterForm
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.query_params import page_number, version_number
+from ratings.seasons.derive import season_bounds
+from ratings.seasons.read import player_line, season_table
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import (
     config_versions,
@@ -38,6 +40,8 @@ from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
 from ratings.selectors.players import (
     HeadToHeadRow,
     HistoryPoint,
+    absorbed_players,
+    counted_ids,
     head_to_head,
     player_history,
     player_results,
@@ -53,6 +57,7 @@ from ratings.selectors.standings import (
 )
 from ratings.services import league_progress
 from ratings.views.page_cache import cached_page, known_league
+from ratings.views.seasons import line_cells, season_choices, season_from_query
 
 #: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
 COLUMNS = (
@@ -177,7 +182,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "form": form,
         "columns": columns,
         "pager": _pager(params, board.page, board.num_pages),
-        "rows": _board_rows(league, board),
+        "rows": board_rows(league, board),
         "periods": [
             {
                 "value": str(choice.index),
@@ -205,7 +210,7 @@ def _player_urls(league: League) -> str:
     return url.replace(marker, "{slug}")
 
 
-def _board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
+def board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
     """Leaderboard rows as display text, formatted once in Python.
 
     Django's number localisation and ``floatformat`` cost more than everything else on a
@@ -299,19 +304,34 @@ def _head_to_head_rows(league: League, rows: list[HeadToHeadRow]) -> list[dict]:
     ]
 
 
-@cached_page("player", _league_state, {"page"})
+@cached_page("player", _league_state, {"page", "season"})
 def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
-    """A player's rating chart, results, head-to-head records and rank history."""
+    """A player's rating chart, results, head-to-head records and rank history.
+
+    ``?season=`` narrows the results to one season's and shows the player's line of it.
+    """
     league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
     history = player_history(config, player) if config else []
+    absorbed = [] if player.merged_into_id else absorbed_players(player)
+    counted = counted_ids(player, absorbed)
+    chosen = season_from_query(request, league)
     results = player_results(
-        league, player, config=config, page=page_number(request.GET.get("page"))
+        league,
+        player,
+        config=config,
+        page=page_number(request.GET.get("page")),
+        counted=counted,
+        between=season_bounds(chosen) if chosen else None,
     )
+    season_line = None
+    if chosen is not None:
+        line = player_line(season_table(chosen), player.pk)
+        season_line = line_cells(line) if line else None
     rating_rows, volatility_rows = _history_tables(history)
-    records = head_to_head(league, config, player, clock=clock)
+    records = head_to_head(league, config, player, clock=clock, counted=counted)
     chart = {
         "labels": [point.end.isoformat() for point in history],
         "periods": [point.period for point in history],
@@ -323,6 +343,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     context = {
         "league": league,
         "player": player,
+        "absorbed": absorbed,
         "config": describe_config(config, is_live=True) if config else None,
         "summary": player_summary(league, config, player, clock=clock),
         "history": history,
@@ -336,6 +357,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "head_to_head_rows": _head_to_head_rows(league, records),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "season": chosen,
+        "season_line": season_line,
+        "season_choices": season_choices(league, chosen),
         "fixture_cells": [
             fixture_cells(row)
             for row in fixture_rows(
@@ -367,8 +391,22 @@ def _paged_list(
 
 
 def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
-    """Every recorded match, voided ones marked."""
-    return _paged_list(request, league_slug, match_list, "matches", "pages/matches.html")
+    """Every recorded match, voided ones marked; ``?season=`` keeps one season's."""
+    league = _league(league_slug)
+    chosen = season_from_query(request, league)
+    page = match_list(
+        league,
+        page=page_number(request.GET.get("page")),
+        between=season_bounds(chosen) if chosen else None,
+    )
+    context = {
+        "league": league,
+        "matches": page,
+        "pager": _pager(request.GET, page.page, page.num_pages),
+        "season": chosen,
+        "season_choices": season_choices(league, chosen),
+    }
+    return render(request, "pages/matches.html", context)
 
 
 def events(request: HttpRequest, league_slug: str) -> HttpResponse:

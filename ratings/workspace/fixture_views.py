@@ -35,7 +35,7 @@ from ratings.selectors.fixtures import (
 from ratings.services import league_progress
 from ratings.workspace import drafts
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
-from ratings.workspace.forms import (
+from ratings.workspace.fixture_forms import (
     CancelForm,
     GeneratorForm,
     RescheduleForm,

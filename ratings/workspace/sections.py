@@ -20,6 +20,13 @@ class Section:
 
 SECTIONS: tuple[Section, ...] = (
     Section(
+        "players",
+        "Players",
+        "workspace:players",
+        "Register, rename, deactivate or reactivate players; merge two records of one player "
+        "(and undo it). Each change is an event with its reason.",
+    ),
+    Section(
         "configuration",
         "Rating configuration",
         "pages:config",
@@ -31,6 +38,20 @@ SECTIONS: tuple[Section, ...] = (
         "Backtest",
         "pages:backtest",
         "How well each configuration would have predicted the league's own results.",
+    ),
+    Section(
+        "seasons",
+        "Seasons",
+        "workspace:seasons",
+        "Name the league's seasons and their points; close a finished season to archive its "
+        "table, or re-derive an archived table (recorded with your reason).",
+    ),
+    Section(
+        "website",
+        "On the club website",
+        "workspace:website",
+        "Let your club's site show the standings in a frame or read the API from its pages; "
+        "the Atom feed of results.",
     ),
     Section(
         "fixtures",

@@ -102,8 +102,10 @@ def test_players_list_filters_and_orders(anon, league, players, stranger):
         "slug",
         "display_name",
         "active",
+        "merged_into",
         "created_at",
     }
+    assert response.data["results"][0]["merged_into"] is None
     active = anon.get(url("player-list", league), {"active": "true", "ordering": "-display_name"})
     assert [p["display_name"] for p in active.data["results"]] == ["Cat", "Bob", "Ann"]
     inactive = anon.get(url("player-list", league), {"active": "false"})

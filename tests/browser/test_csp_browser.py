@@ -14,6 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league import seasons
 from tests.browser.conftest import LOCAL_HOSTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -81,6 +82,10 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
     violations: list[str] = []
 
     # Signed out: the public pages and the admin's sign-in page.
+    season = seasons.create_season(
+        league, name="January", start_date="2024-01-01", end_date="2024-01-31"
+    )
+    in_season = {**slug, "season_slug": season.slug}
     public = [
         reverse("pages:home"),
         reverse("pages:league", kwargs=slug),
@@ -88,6 +93,9 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
         reverse("pages:matches", kwargs=slug),
         reverse("pages:events", kwargs=slug),
         reverse("pages:compare", kwargs=slug),
+        reverse("pages:seasons", kwargs=slug),
+        reverse("pages:season", kwargs=in_season),
+        reverse("pages:embed_standings", kwargs=slug),
         reverse("admin:login"),
     ]
     for url in public:
@@ -103,6 +111,9 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
     sign_in(page, live_server, superuser)
     admin_pages = [
         reverse("pages:config", kwargs=slug),
+        reverse("workspace:seasons", kwargs=slug),
+        reverse("workspace:season", kwargs=in_season),
+        reverse("workspace:website", kwargs=slug),
         reverse("pages:backtest", kwargs=slug),
         reverse("admin:index"),
         reverse("admin:league_league_changelist"),

@@ -96,7 +96,7 @@ def test_organiser_generates_a_swiss_round_enters_results_and_the_standings_upda
 
 def test_fixture_pages_fit_a_phone(chromium_browser, live_server, ladder, organiser):
     from league import fixtures as fixture_services
-    from ratings.workspace.forms import next_evening
+    from ratings.workspace.fixture_forms import next_evening
 
     league, players = ladder["league"], ladder["players"]
     when = next_evening(league)

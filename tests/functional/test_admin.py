@@ -373,14 +373,16 @@ class TestPlayers:
             url("league_player_add"), {"league": league.pk, "display_name": "ann riverside"}
         )
         assert response.context["adminform"].form.errors["display_name"] == [
-            "ann riverside is already a player of Riverside Chess Club."
+            "ann riverside is already a player of Riverside Chess Club, as Ann Riverside (names "
+            "are compared ignoring case, spacing, accents and invisible characters): use Ann "
+            "Riverside, or choose a name that differs in its letters."
         ]
         assert (events(), Player.objects.count()) == before
 
     def test_deactivating_a_player(self, organiser_client, clubs):
         organiser_client.post(
             url("league_player_change", clubs["ann"].pk),
-            {"display_name": "Ann Riverside", "active": ""},
+            {"display_name": "Ann Riverside", "active": "", "reason": "left the club"},
         )
         clubs["ann"].refresh_from_db()
         assert clubs["ann"].active is False
@@ -423,6 +425,17 @@ class TestPlayers:
         (event,) = Event.objects.filter(kind="player_deactivated")
         assert (event.player, event.reason) == (clubs["ann"], "left the club")
         assert not Event.objects.filter(kind="player_renamed").exists()
+
+    def test_a_change_without_a_reason_is_refused(self, organiser_client, clubs):
+        before = events()
+        response = organiser_client.post(
+            url("league_player_change", clubs["ann"].pk),
+            {"display_name": "Ann Archer", "active": "on", "reason": " "},
+        )
+        assert response.context["adminform"].form.errors["reason"] == [
+            "Give a reason (it is shown in the event log)."
+        ]
+        assert events() == before
 
     def test_saving_an_unchanged_player_appends_nothing(self, organiser_client, clubs):
         before = events()

@@ -11,6 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from league import seasons
+
 pytestmark = pytest.mark.django_db
 
 HOSTILE = [
@@ -50,6 +52,8 @@ PARAMS = [
     "b",
     "outcome",
     "level",
+    "season",
+    "rows",
 ]
 
 
@@ -57,7 +61,17 @@ def page_urls(club) -> list[str]:
     league, ann = club["league"], club["ann"]
     slug = {"league_slug": league.slug}
     player = {**slug, "player_slug": ann.slug}
+    season = seasons.create_season(
+        league, name="January", start_date="2024-01-01", end_date="2024-01-31"
+    )
+    in_season = {**slug, "season_slug": season.slug}
     return [
+        reverse("pages:seasons", kwargs=slug),
+        reverse("pages:season", kwargs=in_season),
+        reverse("pages:season_csv", kwargs=in_season),
+        reverse("pages:embed_standings", kwargs=slug),
+        reverse("pages:results_feed", kwargs=slug),
+        reverse("pages:player_results_feed", kwargs=player),
         reverse("pages:home"),
         reverse("pages:league", kwargs=slug),
         reverse("pages:player", kwargs=player),

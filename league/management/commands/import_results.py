@@ -93,6 +93,8 @@ class Command(DataCommand):
             shown = ", ".join(report.players_created[:20])
             more = len(report.players_created) - 20
             self.stdout.write(f"New players: {shown}" + (f" and {more} more." if more > 0 else "."))
+        for typed, existing in list(report.names_matched.items())[:20]:
+            self.stdout.write(f"{typed!r} was read as the existing player {existing!r}.")
 
     @staticmethod
     def _import(league: League, stream: Any, options: dict[str, Any], user: Any) -> Any:

@@ -32,14 +32,14 @@ def refuse_to_drop_fixture_facts(apps, schema_editor):
     Event = apps.get_model("league", "Event")
     if Event.objects.filter(fixture__isnull=False).exists():
         raise RuntimeError(
-            "Cannot unapply league 0004: the event store holds facts about fixtures that the "
+            "Cannot unapply league 0006: the event store holds facts about fixtures that the "
             "older schema cannot hold, and events are never deleted."
         )
 
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0003_player_facts"),
+        ("league", "0005_seasons_and_website_access"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -112,6 +112,8 @@ class Migration(migrations.Migration):
                     ("player_renamed", "Player renamed"),
                     ("player_deactivated", "Player deactivated"),
                     ("player_reactivated", "Player reactivated"),
+                    ("player_merged", "Player merged"),
+                    ("player_unmerged", "Player unmerged"),
                     ("match_recorded", "Match recorded"),
                     ("match_voided", "Match voided"),
                     ("fixture_scheduled", "Fixture scheduled"),
@@ -166,6 +168,8 @@ class Migration(migrations.Migration):
                             "player_renamed",
                             "player_deactivated",
                             "player_reactivated",
+                            "player_merged",
+                            "player_unmerged",
                             "match_recorded",
                             "match_voided",
                             "fixture_scheduled",

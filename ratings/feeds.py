@@ -1,0 +1,135 @@
+"""Atom feeds of results, per league and per player (Django's syndication framework).
+
+An entry is one counted match (voided ones leave the feed; a correction appears as the new
+result it is), newest played first, the latest ``ENTRIES``. Its id is a tag URI built from
+the league and the match's sequence number, so a reader never shows the same result twice;
+``published`` is the local day it was played (noon, as a result entered with a date alone
+stands for), ``updated`` the moment it was recorded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.syndication.views import Feed
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.feedgenerator import Atom1Feed
+
+from league.calendar import league_zone, local_day, local_noon
+from league.models import Event, League, Player
+from league.scores import outcome_word, score_text
+from ratings.selectors.players import counted_ids
+
+#: Entries in a feed (the newest results).
+ENTRIES = 50
+
+
+def _matches(league: League) -> QuerySet[Event]:
+    return (
+        Event.objects.live_matches()
+        .filter(league=league)
+        .select_related("league", "player_a", "player_b")
+        .order_by("-played_at", "-seq")
+    )
+
+
+def _title(match: Event) -> str:
+    text = (
+        f"{match.player_a.display_name} {score_text(match.score_a)} {match.player_b.display_name}"
+    )
+    return f"{text} ({match.points})" if match.points else text
+
+
+class LeagueResultsFeed(Feed):
+    """The league's newest results."""
+
+    feed_type = Atom1Feed
+
+    def get_object(self, request: HttpRequest, league_slug: str) -> League:
+        return get_object_or_404(League, slug=league_slug)
+
+    def title(self, league: League) -> str:
+        return f"{league.name}: results"
+
+    def subtitle(self, league: League) -> str:
+        return f"The newest results recorded in {league.name}, newest played first."
+
+    def link(self, league: League) -> str:
+        return reverse("pages:matches", args=[league.slug])
+
+    def feed_guid(self, league: League) -> str:
+        return f"tag:honest-league,2024:{league.slug}:results"
+
+    def items(self, league: League) -> list[Event]:
+        return list(_matches(league)[:ENTRIES])
+
+    def item_title(self, match: Event) -> str:
+        return _title(match)
+
+    def item_description(self, match: Event) -> str:
+        day = local_day(match.played_at, league_zone(match.league))
+        text = f"Played {day:%d %b %Y}: {_title(match)}."
+        if match.replaces_id:
+            text += " This result corrects an earlier one."
+        if match.note:
+            text += f" {match.note}"
+        return text
+
+    def item_link(self, match: Event) -> str:
+        return reverse("pages:matches", args=[match.league.slug]) + f"#match-{match.seq}"
+
+    def item_guid(self, match: Event) -> str:
+        return f"tag:honest-league,2024:{match.league.slug}:match:{match.seq}"
+
+    item_guid_is_permalink = False
+
+    def item_pubdate(self, match: Event) -> dt.datetime:
+        zone = league_zone(match.league)
+        return local_noon(local_day(match.played_at, zone), zone)
+
+    def item_updateddate(self, match: Event) -> dt.datetime:
+        return match.recorded_at
+
+
+class PlayerResultsFeed(LeagueResultsFeed):
+    """One player's newest results, from their side."""
+
+    def get_object(  # type: ignore[override]
+        self, request: HttpRequest, league_slug: str, player_slug: str
+    ) -> Player:
+        league = get_object_or_404(League, slug=league_slug)
+        return get_object_or_404(Player, league=league, slug=player_slug)
+
+    def title(self, player: Player) -> str:  # type: ignore[override]
+        return f"{player.display_name} ({player.league.name}): results"
+
+    def subtitle(self, player: Player) -> str:  # type: ignore[override]
+        return f"{player.display_name}'s newest results, newest played first."
+
+    def link(self, player: Player) -> str:  # type: ignore[override]
+        return reverse("pages:player", args=[player.league.slug, player.slug])
+
+    def feed_guid(self, player: Player) -> str:  # type: ignore[override]
+        return f"tag:honest-league,2024:{player.league.slug}:player:{player.pk}:results"
+
+    def items(self, player: Player) -> list[Any]:  # type: ignore[override]
+        # The matches of players merged into this one count as theirs, as on their page.
+        counted = counted_ids(player)
+        matches = _matches(player.league).filter(
+            Q(player_a_id__in=counted) | Q(player_b_id__in=counted)
+        )
+        found = list(matches[:ENTRIES])
+        for match in found:
+            match.feed_counted = counted
+        return found
+
+    def item_title(self, match: Event) -> str:
+        as_a = match.player_a_id in match.feed_counted  # type: ignore[attr-defined]
+        score = match.score_a if as_a else Decimal(1) - match.score_a
+        opponent = match.player_b if as_a else match.player_a
+        return f"{outcome_word(score)} against {opponent.display_name}: {_title(match)}"

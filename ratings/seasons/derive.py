@@ -1,0 +1,223 @@
+"""A season's table, derived from the event log and the one continuous rating.
+
+Games, wins, draws, losses and points count the season's counted (not voided) matches whose
+local date lies in the season's dates. Ratings come from the published configuration's
+history at rating-period boundaries: the rating at the start is each player's rating after
+the last period before the one holding the season's first day, the rating at the end is
+their rating after the period holding its last day (or the current period, for a season
+still running). A season that starts and ends on period boundaries therefore reads exactly
+the ratings of its own days; the page names the periods it read. Ranks are among every
+player rated at that boundary (competition ranking: equal ratings share a rank).
+
+The season's order is by points, then by rating at the end, then by name.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db import connection
+from django.db.models import Max
+
+from league.calendar import league_zone, local_midnight
+from league.models import Event, League, Player, Season
+from ratings.engine.errors import MatchBeforeAnchorError
+from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
+from ratings.replay.identities import merges_at
+from ratings.selectors.common import ReadClock, rd_now
+from ratings.selectors.configurations import period_for_date
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """A player's rating after a period boundary, and their rank among the rated."""
+
+    rating: float
+    rd: float
+    rank: int
+
+
+@dataclass
+class SeasonLine:
+    """One player's line of a season table."""
+
+    player_id: int
+    name: str = ""
+    slug: str = ""
+    position: int = 0
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: Decimal = Decimal(0)
+    rating_start: float | None = None
+    rank_start: int | None = None
+    rating_end: float | None = None
+    rd_end: float | None = None
+    rank_end: int | None = None
+    change: float | None = None
+
+    @property
+    def score_rate(self) -> float:
+        """The share of the points available won (a draw is half), 0 without games."""
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class DerivedTable:
+    """A season's table as derived now (or as stored, read back by ``ratings.seasons.read``)."""
+
+    season: Season
+    lines: list[SeasonLine]
+    config: RatingConfig | None
+    start_period: int | None
+    end_period: int | None
+    through_seq: int
+    initial_rating: float | None = None
+    end_open: bool = False
+
+
+def season_bounds(season: Season) -> tuple[dt.datetime, dt.datetime]:
+    """The first moment of the season and the first moment after it, in the league's zone."""
+    zone = league_zone(season.league)
+    return (
+        local_midnight(season.start_date, zone),
+        local_midnight(season.end_date + dt.timedelta(days=1), zone),
+    )
+
+
+def season_matches(season: Season) -> Iterable[tuple]:
+    """The season's counted matches as (player_a, player_b, score_a) id triples, as stored."""
+    start, after = season_bounds(season)
+    return (
+        Event.objects.live_matches()
+        .filter(league_id=season.league_id, played_at__gte=start, played_at__lt=after)
+        .values_list("player_a_id", "player_b_id", "score_a")
+    )
+
+
+def states_after(config: RatingConfig, period: int) -> dict[int, PlayerState]:
+    """Every player's rating after ``period`` (their last played period up to it), ranked.
+
+    One statement: each player's last history row at or before the period (the unique
+    (config, player, period) index serves the inner MAX), then RD grown to the period.
+    """
+    if period < 0:
+        return {}
+    history = PlayerPeriod._meta.db_table
+    sql = f"""
+        SELECT h.player_id, h.rating, h.rd, h.volatility, h.period_index
+        FROM {history} h
+        JOIN (
+            SELECT player_id, MAX(period_index) AS last
+            FROM {history}
+            WHERE config_id = %s AND period_index <= %s
+            GROUP BY player_id
+        ) latest ON latest.player_id = h.player_id AND latest.last = h.period_index
+        WHERE h.config_id = %s
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [config.pk, period, config.pk])
+        rows = cursor.fetchall()
+    rows.sort(key=lambda row: -row[1])
+    states: dict[int, PlayerState] = {}
+    rank, previous = 0, None
+    for position, (player_id, rating, rd, volatility, last) in enumerate(rows, start=1):
+        if rating != previous:
+            rank, previous = position, rating
+        states[player_id] = PlayerState(rating, rd_now(config, rd, volatility, last, period), rank)
+    return states
+
+
+def season_periods(season: Season, config: RatingConfig) -> tuple[int, int, bool]:
+    """The last period before the season (-1 when none), the period its end is read at, and
+    whether that period is the current one (still open: read as if it closed now)."""
+    try:
+        first = period_for_date(config, season.start_date)
+    except MatchBeforeAnchorError:
+        first = 0
+    try:
+        last = period_for_date(config, season.end_date)
+    except MatchBeforeAnchorError:
+        last = -1
+    now = ReadClock.of(config).period
+    return first - 1, min(last, now), last >= now
+
+
+def order_lines(lines: list[SeasonLine]) -> list[SeasonLine]:
+    """Lines by points, then rating at the end, then name; positions 1, 2, 3…
+
+    Players level on points and on rating share a position.
+    """
+    lines.sort(
+        key=lambda line: (-line.points, -(line.rating_end or 0.0), line.name, line.player_id)
+    )
+    previous: tuple[Decimal, float | None] | None = None
+    for index, line in enumerate(lines, start=1):
+        key = (line.points, line.rating_end)
+        if key != previous:
+            line.position, previous = index, key
+        else:
+            line.position = lines[index - 2].position
+    return lines
+
+
+def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
+    """The season's table as the event log and ``config``'s projection stand now."""
+    league: League = season.league
+    points = {
+        Decimal("1"): season.points_win,
+        Decimal("0.5"): season.points_draw,
+        Decimal("0"): season.points_loss,
+    }
+    through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
+    # A merged-away player's matches count as the player they were merged into, as in the
+    # ratings (``ratings.replay.identities``).
+    merged = merges_at(league.pk, through)
+    lines: dict[int, SeasonLine] = {}
+    for a, b, score_a in season_matches(season):
+        for stored, score in ((a, score_a), (b, Decimal(1) - score_a)):
+            player_id = merged.get(stored, stored)
+            line = lines.setdefault(player_id, SeasonLine(player_id))
+            line.games += 1
+            line.wins += score == 1
+            line.draws += score == Decimal("0.5")
+            line.losses += score == 0
+            line.points += points[score]
+    for player_id, name, slug in Player.objects.filter(pk__in=list(lines)).values_list(
+        "pk", "display_name", "slug"
+    ):
+        lines[player_id].name, lines[player_id].slug = name, slug
+    if config is None:
+        return DerivedTable(season, order_lines(list(lines.values())), None, None, None, through)
+    before, end, end_open = season_periods(season, config)
+    at_start = states_after(config, before)
+    at_end = states_after(config, end)
+    for player_id, line in lines.items():
+        start_state, end_state = at_start.get(player_id), at_end.get(player_id)
+        if start_state is not None:
+            line.rating_start, line.rank_start = start_state.rating, start_state.rank
+        if end_state is not None:
+            line.rating_end, line.rd_end, line.rank_end = (
+                end_state.rating,
+                end_state.rd,
+                end_state.rank,
+            )
+            base = config.initial_rating if start_state is None else start_state.rating
+            line.change = end_state.rating - base
+    projected = (
+        ProjectionState.objects.filter(config=config).values_list("through_seq", flat=True).first()
+    )
+    return DerivedTable(
+        season,
+        order_lines(list(lines.values())),
+        config,
+        before + 1,
+        end,
+        min(through, projected) if projected is not None else through,
+        config.initial_rating,
+        end_open,
+    )

@@ -1,0 +1,108 @@
+"""The league on a club's website: the embed's framing headers, CORS on the API, Atom feeds."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import feedparser
+import pytest
+from django.urls import reverse
+
+from league import services as league_services
+from league.website import set_website_access
+
+pytestmark = pytest.mark.django_db
+
+CLUB_SITE = "https://club.example.org"
+
+
+def test_embed_is_not_frameable_until_an_origin_is_listed(client, club):
+    url = reverse("pages:embed_standings", args=[club["league"].slug])
+    closed = client.get(url)
+    assert closed.status_code == 200
+    assert closed["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in closed["Content-Security-Policy"]
+    set_website_access(club["league"], frame_origins=CLUB_SITE, api_origins="")
+    opened = client.get(url)
+    assert "X-Frame-Options" not in opened
+    assert f"frame-ancestors {CLUB_SITE}" in opened["Content-Security-Policy"]
+    # The rest of the site stays unframeable.
+    page = client.get(reverse("pages:league", args=[club["league"].slug]))
+    assert page["X-Frame-Options"] == "DENY"
+    assert "frame-ancestors 'none'" in page["Content-Security-Policy"]
+
+
+def test_embed_shows_the_top_rows_or_a_season(client, club):
+    url = reverse("pages:embed_standings", args=[club["league"].slug])
+    body = client.get(url, {"rows": "2"}).content.decode()
+    table = body[body.index('id="embed-standings"') :]
+    assert table.count("<tr>") == 3  # the header and two players
+    assert 'target="_top"' in table
+
+
+def test_api_cors_only_for_a_listed_origin(client, club):
+    url = reverse("api:standings", kwargs={"league_slug": club["league"].slug})
+    refused = client.get(url, headers={"Origin": CLUB_SITE})
+    assert refused.status_code == 200
+    assert "Access-Control-Allow-Origin" not in refused
+    set_website_access(club["league"], frame_origins="", api_origins=CLUB_SITE)
+    allowed = client.get(url, headers={"Origin": CLUB_SITE})
+    assert allowed["Access-Control-Allow-Origin"] == CLUB_SITE
+    assert "Access-Control-Allow-Credentials" not in allowed
+    other = client.get(url, headers={"Origin": "https://elsewhere.example"})
+    assert "Access-Control-Allow-Origin" not in other
+    # A preflight for a write is answered with the read methods only.
+    preflight = client.options(
+        url, headers={"Origin": CLUB_SITE, "Access-Control-Request-Method": "POST"}
+    )
+    assert set(preflight["Access-Control-Allow-Methods"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
+def test_another_leagues_list_does_not_open_this_league(client, club, other_league):
+    set_website_access(other_league, frame_origins=CLUB_SITE, api_origins=CLUB_SITE)
+    url = reverse("api:standings", kwargs={"league_slug": club["league"].slug})
+    assert "Access-Control-Allow-Origin" not in client.get(url, headers={"Origin": CLUB_SITE})
+    embed = client.get(reverse("pages:embed_standings", args=[club["league"].slug]))
+    assert "frame-ancestors 'none'" in embed["Content-Security-Policy"]
+
+
+def test_league_feed_is_valid_atom_with_the_counted_results(client, club):
+    league = club["league"]
+    voided = league_services.record_match(
+        league, player_a=club["cat"], player_b=club["dan"], score_a="1",
+        played_at=dt.date(2024, 2, 6),
+    )  # fmt: skip
+    league_services.void_match(league, voided, reason="Wrong players")
+    response = client.get(reverse("pages:results_feed", args=[league.slug]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/atom+xml")
+    feed = feedparser.parse(response.content)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert feed.version == "atom10"
+    assert feed.feed.title == "Riverside Chess Club: results"
+    titles = [entry.title for entry in feed.entries]
+    # The club's seven results, newest played first; the voided one left out.
+    assert len(titles) == 7
+    assert titles[0] in {"Ann Archer 1–0 Dan Dyer", "Cat Cooper 0–1 Bob Baker"}
+    assert "Cat Cooper 1–0 Dan Dyer" not in titles
+    ids = [entry.id for entry in feed.entries]
+    assert len(set(ids)) == 7
+    assert all(entry_id.startswith("tag:honest-league,2024:riverside:match:") for entry_id in ids)
+    assert feed.entries[-1].published_parsed[:3] == (2024, 1, 2)
+
+
+def test_player_feed_carries_only_their_results_from_their_side(client, club):
+    league, dan = club["league"], club["dan"]
+    response = client.get(reverse("pages:player_results_feed", args=[league.slug, dan.slug]))
+    feed = feedparser.parse(response.content)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert [entry.title for entry in feed.entries] == [
+        "Loss against Ann Archer: Ann Archer 1–0 Dan Dyer"
+    ]
+    assert feed.feed.link.endswith(reverse("pages:player", args=[league.slug, dan.slug]))
+
+
+def test_unknown_league_or_player_feed_is_not_found(client, club):
+    assert client.get(reverse("pages:results_feed", args=["nowhere"])).status_code == 404
+    url = reverse("pages:player_results_feed", args=[club["league"].slug, "nobody"])
+    assert client.get(url).status_code == 404
