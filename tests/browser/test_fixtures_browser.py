@@ -1,11 +1,16 @@
-"""Fixtures in a real browser: an organiser generates a Swiss round, publishes it, enters the
-results against its fixtures by score, and the standings update; the pages fit a phone."""
+"""Fixtures in a real browser: an organiser creates a season, generates a Swiss round,
+publishes it, enters the results against its fixtures by score, and the season table and the
+standings update; the pages fit a phone."""
 
 from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from league.models import Event, Fixture
 from ratings.models import Publication, Standing
@@ -35,14 +40,29 @@ def _no_sideways_scroll(page) -> None:
     assert overflow <= 0, f"{page.url} scrolls sideways by {overflow}px at 390 px"
 
 
-def test_organiser_generates_a_swiss_round_enters_results_and_the_standings_update(
+def test_organiser_creates_a_season_generates_a_swiss_round_enters_results_and_tables_update(
     watched_page, live_server, ladder, organiser
 ):
     page, league = watched_page, ladder["league"]
     before = _games(league)
     sign_in(page, live_server, organiser)
+    today = timezone.now().astimezone(ZoneInfo(league.time_zone)).date()
     page.goto(live_server.url + reverse("workspace:hub", args=[league.slug]))
-    page.click("text=Pairings")
+    page.click('.hub-sections a:has-text("Seasons")')
+    page.fill("#id_name", "Autumn Club Nights")
+    page.fill("#id_start_date", (today - dt.timedelta(days=30)).isoformat())
+    page.fill("#id_end_date", (today + dt.timedelta(days=60)).isoformat())
+    page.fill("#id_points_win", "3")
+    page.fill("#id_points_draw", "1")
+    page.fill("#id_points_loss", "0")
+    page.click("#season-form button[type='submit']")
+    page.wait_for_selector("text=Season “Autumn Club Nights” created.")
+    season_url = live_server.url + reverse("pages:season", args=[league.slug, "autumn-club-nights"])
+    page.goto(season_url)
+    assert "No counted matches in this season yet." in page.inner_text("main")
+
+    page.goto(live_server.url + reverse("workspace:hub", args=[league.slug]))
+    page.click('.hub-sections a:has-text("Pairings")')
     page.select_option("#id_method", "swiss")
     page.fill("#id_series", "Autumn Swiss")
     page.click("button[value='generate']")
@@ -81,6 +101,20 @@ def test_organiser_generates_a_swiss_round_enters_results_and_the_standings_upda
     assert page.locator("#recent-fixtures > li").count() == 6
     recorded = Event.objects.filter(kind=Event.Kind.MATCH_RECORDED, fixture__isnull=False)
     assert recorded.count() == 6
+
+    # The season table: 3 points a win, 1 a draw, one game each.
+    fixtures = list(Fixture.objects.filter(label="Autumn Swiss · round 1").order_by("pk"))
+    expected = {}
+    for fixture in fixtures:
+        a, b = fixture.player_a.display_name, fixture.player_b.display_name
+        drawn = Event.objects.get(fixture=fixture, kind=Event.Kind.MATCH_RECORDED).score_a == 0.5
+        expected[a], expected[b] = (1, 1) if drawn else (3, 0)
+    page.goto(season_url)
+    rows = page.locator("#season-table tbody tr")
+    table = [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+    assert {row[1]: int(row[4]) for row in table} == expected
+    assert sorted(int(row[4]) for row in table) == sorted(expected.values())
+    screenshot(page, "season-after-swiss")
 
     # The replays ran on commit: every player of the round has one more game.
     after = _games(league)
