@@ -38,6 +38,24 @@ def matches_of(league: League) -> QuerySet[Event]:
     return Event.objects.matches().filter(league=league)
 
 
+def any_matches_of(league: League) -> QuerySet[Event]:
+    """Every recorded match of the league, one-vs-one and with sides (for voiding)."""
+    return Event.objects.all_matches().filter(league=league)
+
+
+def side_match_events(league: League, *, player_id: int | None = None) -> QuerySet[Event]:
+    """The league's matches with sides (voided ones included), with their participants."""
+    matches = (
+        Event.objects.side_matches()
+        .filter(league=league)
+        .select_related("league", "recorded_by", "voided_by")
+        .prefetch_related("participants__player")
+    )
+    if player_id is not None:
+        matches = matches.filter(participants__player_id=player_id)
+    return matches
+
+
 def match_events(
     league: League,
     *,

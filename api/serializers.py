@@ -30,6 +30,7 @@ from api.fields import (
 from api.result_checks import check_result
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
+from league.sides import positions_text, side_label
 from league.validation import Errors
 from ratings.models import RatingConfig, Replay
 from ratings.parameters import BY_NAME
@@ -180,6 +181,140 @@ class MatchSerializer(MatchEventSerializer):
     def get_void(self, event: Event) -> dict | None:
         void = self._void(event)
         return None if void is None else VoidInfoSerializer(void, context=self.context).data
+
+
+# --- Matches with sides ---------------------------------------------------------------
+
+
+class SidePlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+
+
+class SideSerializer(serializers.Serializer):
+    """One side of a match: its players, its finishing position and its score."""
+
+    side = serializers.CharField(read_only=True, help_text='"A", "B", … in the order given.')
+    players = SidePlayerSerializer(many=True, read_only=True)
+    position = serializers.IntegerField(
+        read_only=True, help_text="Finishing position, 1 for first; equal positions are a tie."
+    )
+
+
+class SideMatchSerializer(serializers.ModelSerializer):
+    """A match with sides as read back (doubles, teams, multi-player games)."""
+
+    played_on = serializers.SerializerMethodField(
+        help_text="Local date (league time zone) the match was played on."
+    )
+    sides = serializers.SerializerMethodField()
+    score_a = ScoreField(
+        read_only=True, allow_null=True, help_text="Side A's score for two sides; null for more."
+    )
+    replaces = serializers.IntegerField(source="replaces_id", read_only=True, allow_null=True)
+    recorded_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
+    voided = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Event
+        fields = [
+            "id",
+            "seq",
+            "played_at",
+            "played_on",
+            "sides",
+            "score_a",
+            "points",
+            "note",
+            "replaces",
+            "recorded_at",
+            "recorded_by",
+            "voided",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(OpenApiTypes.DATE)
+    def get_played_on(self, event: Event) -> str:
+        return event.played_at.astimezone(ZoneInfo(event.league.time_zone)).date().isoformat()
+
+    @extend_schema_field(SideSerializer(many=True))
+    def get_sides(self, event: Event) -> list[dict[str, Any]]:
+        members: dict[int, list[Any]] = {}
+        places: dict[int, int] = {}
+        for row in sorted(event.participants.all(), key=lambda row: (row.side, row.pk)):
+            members.setdefault(row.side, []).append(row.player)
+            places[row.side] = row.place
+        order = sorted(members)
+        positions = positions_text([places[x] for x in order])
+        return [
+            {
+                "side": side_label(x),
+                "players": [{"id": p.pk, "name": p.display_name} for p in members[x]],
+                "position": position,
+            }
+            for x, position in zip(order, positions, strict=True)
+        ]
+
+    def get_voided(self, event: Event) -> bool:
+        try:
+            return event.voided_by is not None
+        except Event.DoesNotExist:
+            return False
+
+
+class RecordSideMatchSerializer(BodySerializer):
+    """A match with sides to record: each side's player ids, and side A's ``score_a`` (two
+    sides) or a finishing position per side (``positions``, 1 for first, ties allowed).
+
+    Give ``played_at`` (a moment) or ``played_on`` (a local date). The write service checks
+    the rest (players of this league, active, on one side only, the league's format) and
+    answers every problem at once.
+    """
+
+    sides = serializers.ListField(
+        child=serializers.ListField(
+            child=StrictIntegerField(min_value=1, max_value=MAX_ID), allow_empty=True
+        ),
+        help_text="Player ids per side, e.g. [[3, 7], [4, 9]] for a doubles match.",
+    )
+    score_a = ScoreField(required=False, help_text="Side A's score (two sides): 1, 0.5 or 0.")
+    positions = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=16),
+        required=False,
+        help_text="A finishing position per side (1 is first; equal positions tie).",
+    )
+    played_at = AwareDateTimeField(
+        required=False, help_text="When the match was played (ISO 8601 with a UTC offset)."
+    )
+    played_on = serializers.DateField(
+        required=False, help_text="Local date played (stored as noon in the league's zone)."
+    )
+    points = StrictCharField(
+        required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
+    )
+    note = StrictCharField(required=False, allow_blank=True, max_length=2000)
+
+    def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
+        if ("played_at" in data) == ("played_on" in data):
+            add_error(errors, "played_at", "Give exactly one of played_at or played_on.")
+
+    def field_names_as_sent(self) -> dict[str, str]:
+        renamed = {"places": "positions"}
+        if "played_on" in self.validated_data:
+            renamed["played_at"] = "played_on"
+        return renamed
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``league.services.record_side_match``."""
+        data = self.validated_data
+        return {
+            "sides": data["sides"],
+            "score_a": data.get("score_a"),
+            "places": data.get("positions"),
+            "played_at": data.get("played_at", data.get("played_on")),
+            "points": data.get("points", ""),
+            "note": data.get("note", ""),
+        }
 
 
 class VoidEventSerializer(serializers.ModelSerializer):
@@ -407,6 +542,15 @@ class MatchQuerySerializer(serializers.Serializer):
         return attrs
 
 
+class SideMatchQuerySerializer(serializers.Serializer):
+    player = QueryIntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Only matches with sides this player id played in.",
+    )
+
+
 class PlayerQuerySerializer(serializers.Serializer):
     active = QueryBooleanField(required=False, help_text="Filter on the active flag.")
 
@@ -556,6 +700,17 @@ class PlayerRefSerializer(serializers.Serializer):
     display_name = serializers.CharField()
 
 
+class TeamRecordSerializer(serializers.Serializer):
+    """Side results of player A with player B in matches with sides, from A's side."""
+
+    results = serializers.IntegerField(
+        help_text="Side results (a game of k sides is k - 1 results for each player)."
+    )
+    wins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    losses = serializers.IntegerField()
+
+
 class HeadToHeadSerializer(serializers.Serializer):
     version = serializers.IntegerField(allow_null=True)
     player_a = PlayerRefSerializer()
@@ -566,6 +721,12 @@ class HeadToHeadSerializer(serializers.Serializer):
     wins_b = serializers.IntegerField()
     expected_score_a = serializers.FloatField(
         help_text="Glicko-2 expected score of A in a next game (a draw counts half)."
+    )
+    team_opponents = TeamRecordSerializer(
+        help_text="A's record against B on opposing sides of matches with sides."
+    )
+    team_partners = TeamRecordSerializer(
+        help_text="A's record with B on the same side of matches with sides."
     )
 
 

@@ -51,6 +51,12 @@ urlpatterns = [
     path(f"{league}matches/", views.MatchListView.as_view(), name="match-list"),
     path(f"{league}matches/<id:match_id>/", views.MatchDetailView.as_view(), name="match-detail"),
     path(f"{league}matches/<id:match_id>/void/", views.MatchVoidView.as_view(), name="match-void"),
+    path(f"{league}side-matches/", views.SideMatchListView.as_view(), name="side-match-list"),
+    path(
+        f"{league}side-matches/<id:match_id>/",
+        views.SideMatchDetailView.as_view(),
+        name="side-match-detail",
+    ),
     path(f"{league}rounds/", views.RoundView.as_view(), name="round"),
     path(f"{league}standings/", views.StandingsView.as_view(), name="standings"),
     path(f"{league}head-to-head/", views.HeadToHeadView.as_view(), name="head-to-head"),

@@ -43,8 +43,11 @@ from api.serializers import (
     ProgressSerializer,
     RecordResultSerializer,
     RecordRoundSerializer,
+    RecordSideMatchSerializer,
     ReplayQuerySerializer,
     ReplaySerializer,
+    SideMatchQuerySerializer,
+    SideMatchSerializer,
     StandingsPageSerializer,
     StandingsQuerySerializer,
     VersionQuerySerializer,
@@ -61,6 +64,7 @@ from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
+from ratings.selectors.sides import SideRecordRow, side_records
 from ratings.selectors.standings import leaderboard
 
 
@@ -336,7 +340,7 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
 
     def post(self, request: Request, league_slug: str, match_id: int) -> Response:
         league = self.get_league()
-        match = get_object_or_404(querysets.matches_of(league), pk=match_id)
+        match = get_object_or_404(querysets.any_matches_of(league), pk=match_id)
         key = idempotency.client_key(request)
         serializer = VoidRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -349,6 +353,85 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
         )
         body = VoidEventSerializer(void, context=self.get_serializer_context()).data
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["matches"])
+class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
+    """The league's matches with sides (doubles, teams, multi-player games), newest first.
+
+    One-vs-one results stay in ``matches/``; a match with sides is voided through
+    ``matches/<id>/void/`` like any other.
+    """
+
+    serializer_class = SideMatchSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Event.objects.none()
+        params = self.query(SideMatchQuerySerializer)
+        return querysets.side_match_events(
+            self.get_league(), player_id=params.get("player")
+        ).order_by("-played_at", "-seq")
+
+    @extend_schema(
+        operation_id="side_matches_list",
+        parameters=[SideMatchQuerySerializer],
+        responses={200: SideMatchSerializer(many=True), **schema.errors(400, 404)},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="side_matches_record",
+        summary="Record a match with sides",
+        description=(
+            "Organisers only. ``sides`` lists each side's player ids; two sides take side "
+            "A's ``score_a``, three or more a finishing position per side (``positions``). "
+            "The league's format (singles only, a fixed side size, any) decides which shapes "
+            "are accepted. Two sides of one player each are stored as a one-vs-one result "
+            "(readable in ``matches/``). ``Idempotency-Key`` works as for a result."
+        ),
+        parameters=[schema.IDEMPOTENCY_KEY],
+        request=RecordSideMatchSerializer,
+        responses={201: SideMatchSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
+    )
+    def post(self, request: Request, league_slug: str) -> Response:
+        league = self.get_league()
+        key = idempotency.client_key(request)
+        serializer = RecordSideMatchSerializer(
+            data=request.data, context=self.get_serializer_context()
+        )
+        serializer.is_valid(raise_exception=True)
+        with fields_renamed(serializer.field_names_as_sent()):
+            event = league_services.record_side_match(
+                league,
+                **serializer.service_kwargs(),
+                recorded_by=request.user,
+                idempotency_key=idempotency.match_key(key),
+            )
+        context = self.get_serializer_context()
+        if event.kind == Event.Kind.MATCH_RECORDED:
+            body = MatchEventSerializer(event, context=context).data
+            return self.created(body, "api:match-detail", match_id=event.pk)
+        body = SideMatchSerializer(event, context=context).data
+        return self.created(body, "api:side-match-detail", match_id=event.pk)
+
+
+@extend_schema(
+    tags=["matches"],
+    parameters=[schema.id_path("match_id", "The match event's id.")],
+    responses={200: SideMatchSerializer, **schema.errors(404)},
+)
+class SideMatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
+    """One match with sides."""
+
+    serializer_class = SideMatchSerializer
+    lookup_url_kwarg = "match_id"
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Event.objects.none()
+        return querysets.side_match_events(self.get_league())
 
 
 @extend_schema(
@@ -484,8 +567,22 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
             "draws": draws,
             "wins_b": losses,
             "expected_score_a": expected,
+            **_team_records(league, player_a, player_b),
         }
         return Response(HeadToHeadSerializer(body).data)
+
+
+def _team_records(league: League, player_a: Player, player_b: Player) -> dict[str, dict]:
+    """A's records with B as opponents and as partners in matches with sides."""
+    partners, opponents = side_records(league, player_a)
+
+    def record(rows: list[SideRecordRow]) -> dict[str, int]:
+        row = next((r for r in rows if r.player.id == player_b.pk), None)
+        if row is None:
+            return {"results": 0, "wins": 0, "draws": 0, "losses": 0}
+        return {"results": row.games, "wins": row.wins, "draws": row.draws, "losses": row.losses}
+
+    return {"team_opponents": record(opponents), "team_partners": record(partners)}
 
 
 def _matchup(

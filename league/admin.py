@@ -25,6 +25,7 @@ from django.utils.html import format_html
 from league import services
 from league.admin_import import import_urls
 from league.admin_scope import OrganisedLeagueFilter, OrganiserScopedAdmin, scoped_league
+from league.event_log import side_match_texts
 from league.forms import (
     PLAYER_LIST_ID,
     CorrectionForm,
@@ -34,12 +35,16 @@ from league.forms import (
     PlayerChangeForm,
     RoundForm,
     RoundFormSet,
+    SideCorrectionForm,
+    SideMatchForm,
+    SideRoundFormSet,
     VoidForm,
     add_service_errors,
 )
 from league.idempotency_keys import round_row_key
-from league.models import Event, League, Player
+from league.models import MATCH_KINDS, Event, League, Player
 from league.scores import score_text
+from league.sides import format_label
 from league.validation import row_errors
 
 
@@ -274,11 +279,14 @@ class EventAdmin(OrganiserScopedAdmin):
         if event.kind == Event.Kind.MATCH_VOIDED:
             return f"voids #{event.voids.seq}: {event.reason}"
         points = f" ({event.points})" if event.points else ""
+        if event.kind == Event.Kind.SIDE_MATCH_RECORDED:
+            text = side_match_texts([event.pk]).get(event.pk)
+            return f"{text.summary if text else 'team match'}{points}"
         return f"{event.player_a} {score_text(event.score_a)} {event.player_b}{points}"
 
     @admin.display(description="status")
     def status(self, event: Event) -> str:
-        if event.kind != Event.Kind.MATCH_RECORDED:
+        if event.kind not in MATCH_KINDS:
             return ""
         return "voided" if hasattr(event, "voided_by") else "counts"
 
@@ -297,6 +305,16 @@ class EventAdmin(OrganiserScopedAdmin):
                 "round/<int:league_id>/",
                 view(self.record_round_view),
                 name="league_event_record_round",
+            ),
+            path(
+                "team-round/<int:league_id>/",
+                view(self.record_side_round_view),
+                name="league_event_record_side_round",
+            ),
+            path(
+                "team/<int:league_id>/",
+                view(self.record_side_match_view),
+                name="league_event_record_side_match",
             ),
             path("<int:event_id>/void/", view(self.void_view), name="league_event_void"),
             path("<int:event_id>/correct/", view(self.correct_view), name="league_event_correct"),
@@ -317,7 +335,7 @@ class EventAdmin(OrganiserScopedAdmin):
         obj: Any = None,
     ) -> HttpResponse:
         # Here rather than in change_view, which would have to fetch the event a second time.
-        if obj is not None and obj.kind == Event.Kind.MATCH_RECORDED:
+        if obj is not None and obj.kind in MATCH_KINDS:
             context["can_void"] = not Event.objects.filter(voids=obj).exists()
         return super().render_change_form(request, context, add, change, form_url, obj)
 
@@ -358,6 +376,79 @@ class EventAdmin(OrganiserScopedAdmin):
                 f"Record a result — {league.name}",
                 league=league,
                 form=form,
+                **self.player_list(league),
+            ),
+        )
+
+    def record_side_match_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        """Record a doubles or team match, or a game of three or more sides."""
+        league = scoped_league(request, league_id)
+        form = SideMatchForm(self.posted(request), league=league)
+        if request.method == "POST" and form.is_valid():
+            try:
+                event = services.record_side_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, {"played_at": "played_on"})
+            else:
+                self.message_user(
+                    request, f"Recorded #{event.seq}: {self.summary(event)}.", messages.SUCCESS
+                )
+                return HttpResponseRedirect(request.path)
+        return TemplateResponse(
+            request,
+            "admin/league/record_side_match.html",
+            self.page_context(
+                request,
+                f"Record a team match — {league.name}",
+                league=league,
+                form=form,
+                format_label=format_label(league),
+                **self.player_list(league),
+            ),
+        )
+
+    def record_side_round_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
+        """A round of team matches (or multi-side games), stored whole or not at all."""
+        league = scoped_league(request, league_id)
+        data = self.posted(request)
+        round_form = RoundForm(data, league=league)
+        formset = SideRoundFormSet(data, league=league, prefix="results")
+        if request.method == "POST" and round_form.is_valid() and formset.is_valid():
+            rows = formset.filled_forms()
+            key = round_form.cleaned_data["idempotency_key"]
+            results = [
+                {
+                    **row.result_arguments(),
+                    "played_at": round_form.cleaned_data["played_on"],
+                    "idempotency_key": round_row_key(key, index),
+                }
+                for index, row in enumerate(rows)
+            ]
+            try:
+                events = services.record_side_round(league, results, recorded_by=request.user)
+            except ValidationError as error:
+                self.show_round_errors(round_form, rows, error)
+            else:
+                self.message_user(
+                    request,
+                    f"Recorded {len(events)} match(es) of the round of "
+                    f"{round_form.cleaned_data['played_on']:%Y-%m-%d}.",
+                    messages.SUCCESS,
+                )
+                changelist = reverse("admin:league_event_changelist")
+                return HttpResponseRedirect(f"{changelist}?league={league.pk}")
+        return TemplateResponse(
+            request,
+            "admin/league/record_side_round.html",
+            self.page_context(
+                request,
+                f"Record a round of team matches — {league.name}",
+                league=league,
+                form=round_form,
+                formset=formset,
+                format_label=format_label(league),
                 **self.player_list(league),
             ),
         )
@@ -456,7 +547,10 @@ class EventAdmin(OrganiserScopedAdmin):
 
     def correct_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
         match = self.scoped_match(request, event_id)
-        form = CorrectionForm(self.posted(request), league=match.league, match=match)
+        form_class = (
+            SideCorrectionForm if match.kind == Event.Kind.SIDE_MATCH_RECORDED else CorrectionForm
+        )
+        form = form_class(self.posted(request), league=match.league, match=match)
         if request.method == "POST" and form.is_valid():
             try:
                 _void, corrected = services.correct_match(
@@ -477,9 +571,14 @@ class EventAdmin(OrganiserScopedAdmin):
                 return HttpResponseRedirect(
                     reverse("admin:league_event_change", args=[corrected.pk])
                 )
+        template = (
+            "admin/league/record_side_match.html"
+            if isinstance(form, SideCorrectionForm)
+            else "admin/league/event_form.html"
+        )
         return TemplateResponse(
             request,
-            "admin/league/event_form.html",
+            template,
             self.page_context(
                 request,
                 f"Correct match #{match.seq}",
@@ -497,7 +596,7 @@ class EventAdmin(OrganiserScopedAdmin):
         return get_object_or_404(
             self.get_queryset(request).select_related("league"),
             pk=event_id,
-            kind=Event.Kind.MATCH_RECORDED,
+            kind__in=MATCH_KINDS,
         )
 
     @staticmethod

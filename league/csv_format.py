@@ -10,6 +10,15 @@ Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and
 overrides the text made from ``points_a``/``points_b``); other columns are ignored. Line
 numbers are physical lines of the file, from 1 (the header).
 
+Matches with sides: instead of ``player_a``/``player_b``, columns ``side_a``, ``side_b`` (and
+``side_c`` … ``side_p`` for games of three to sixteen sides), each listing its players
+separated by ``;`` ("Ana Silva; Ben Okafor"). Two sides take ``score_a`` (or the points) as
+above; three or more take a finishing position per side in ``place_a``, ``place_b``, …
+(1 is first, equal positions are a tie); a row fills as many sides as its game had (at
+least two, from ``side_a`` on, no gaps). Two sides of one player each are a one-vs-one
+result. A player named twice in a row, an empty side between filled ones, and positions
+missing or given for empty sides are reported on their line.
+
 Text cells (names, ``note``, ``points``, ``id``) that start with a quote before a formula
 character are read back without it (``league.csv_safety``), so the app's own exports import
 as the same results. A cell with a control character (a NUL byte, an escape…) and a date the
@@ -32,10 +41,21 @@ from league.csv_safety import restore
 from league.scores import EN_DASH, parse_score_text, points_score
 
 REQUIRED_COLUMNS = ("date", "player_a", "player_b")
+SIDE_LETTERS = "abcdefghijklmnop"
+SIDE_COLUMNS = tuple(f"side_{letter}" for letter in SIDE_LETTERS)
+PLACE_COLUMNS = tuple(f"place_{letter}" for letter in SIDE_LETTERS)
+SIDE_SEPARATOR = ";"
 SCORE_COLUMN = "score_a"
 POINTS_COLUMNS = ("points_a", "points_b")
 OPTIONAL_COLUMNS = ("id", "note", "points")
-KNOWN_COLUMNS = (*REQUIRED_COLUMNS, SCORE_COLUMN, *POINTS_COLUMNS, *OPTIONAL_COLUMNS)
+KNOWN_COLUMNS = (
+    *REQUIRED_COLUMNS,
+    SCORE_COLUMN,
+    *POINTS_COLUMNS,
+    *OPTIONAL_COLUMNS,
+    *SIDE_COLUMNS,
+    *PLACE_COLUMNS,
+)
 
 # Longest physical line read (bytes) and longest field (characters): a line past these is
 # reported, never loaded, so a file without newlines cannot exhaust memory.
@@ -67,6 +87,21 @@ class ResultRow:
     player_a: str
     player_b: str
     score_a: Decimal
+    points: str
+    note: str
+    key: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SideResultRow:
+    """One well-formed row of a match with sides: player names per side, and either side
+    A's ``score_a`` (two sides) or the finishing ``places`` (1 is first, one per side)."""
+
+    line: int
+    played: dt.date | dt.datetime
+    sides: tuple[tuple[str, ...], ...]
+    score_a: Decimal | None
+    places: tuple[int, ...] | None
     points: str
     note: str
     key: str | None
@@ -188,9 +223,17 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
         if name in positions and name in KNOWN_COLUMNS:
             return f"the column {name!r} appears twice in the header"
         positions.setdefault(name, index)
-    missing = [name for name in REQUIRED_COLUMNS if name not in positions]
+    has_sides = "side_a" in positions or "side_b" in positions
+    if has_sides and ("player_a" in positions or "player_b" in positions):
+        return (
+            "the header names both player_a/player_b and side_a/side_b: use one pair "
+            "(a side of one player is a one-vs-one result)"
+        )
+    required = ("date", "side_a", "side_b") if has_sides else REQUIRED_COLUMNS
+    missing = [name for name in required if name not in positions]
     has_points = all(name in positions for name in POINTS_COLUMNS)
-    if SCORE_COLUMN not in positions and not has_points:
+    has_places = "place_a" in positions
+    if SCORE_COLUMN not in positions and not has_points and not has_places:
         missing.append("score_a (or both points_a and points_b)")
     if missing:
         return (
@@ -200,7 +243,7 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
     return positions
 
 
-def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | RowError]:
+def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | SideResultRow | RowError]:
     """Parse a CSV byte stream (a file opened in binary mode) into rows and errors, in order.
 
     Streaming: one line is read at a time. A file-level problem (empty file, bad header,
@@ -216,7 +259,7 @@ def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | RowError]:
         csv.field_size_limit(previous_limit)
 
 
-def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
+def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
     reader = csv.reader(lines, strict=True)
     header, header_line = None, 0
     while header is None:
@@ -245,7 +288,15 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
         yield RowError(header_line, columns)
         return
     width = len(header)
-    i_date, i_a, i_b = (columns[name] for name in REQUIRED_COLUMNS)
+    side_mode = "side_a" in columns
+    i_date = columns["date"]
+    i_a, i_b = (
+        (columns["side_a"], columns["side_b"])
+        if side_mode
+        else (columns["player_a"], columns["player_b"])
+    )
+    side_index = [columns[name] for name in SIDE_COLUMNS if name in columns]
+    place_index = {name[-1]: columns[name] for name in PLACE_COLUMNS if name in columns}
     i_score = columns.get(SCORE_COLUMN)
     i_pa, i_pb = columns.get("points_a"), columns.get("points_b")
     i_id, i_note = columns.get("id"), columns.get("note")
@@ -274,7 +325,12 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
         if len(row) != width:
             yield RowError(start, f"expected {width} fields like the header, found {len(row)}")
             continue
-        yield _check_row(start, row, i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points)
+        checked = _check_row(
+            start, row, i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points, side_mode
+        )
+        if side_mode and isinstance(checked, ResultRow | SideResultRow):
+            checked = _check_sides(checked, row, side_index, place_index)
+        yield checked
     if data_rows == 0:
         yield RowError(header_line, "no results: the file has a header but no data rows")
 
@@ -291,6 +347,7 @@ def _check_row(
     i_id: int | None,
     i_note: int | None,
     i_points: int | None,
+    side_mode: bool = False,
 ) -> ResultRow | RowError:
     problems: list[str] = []
     # Almost every row has no control character: one search over the whole row says so
@@ -309,13 +366,14 @@ def _check_row(
         problems.append(str(exc))
 
     player_a, player_b = restore(row[i_a].strip()), restore(row[i_b].strip())
-    for column, name in (("player_a", player_a), ("player_b", player_b)):
-        if not name:
-            problems.append(f"{column} is empty")
-        elif len(name) > MAX_NAME_CHARS:
-            problems.append(f"{column} is longer than {MAX_NAME_CHARS} characters")
-    if player_a and player_a.casefold() == player_b.casefold():
-        problems.append(f"a player cannot play themselves ({player_a!r})")
+    if not side_mode:
+        for column, name in (("player_a", player_a), ("player_b", player_b)):
+            if not name:
+                problems.append(f"{column} is empty")
+            elif len(name) > MAX_NAME_CHARS:
+                problems.append(f"{column} is longer than {MAX_NAME_CHARS} characters")
+        if player_a and player_a.casefold() == player_b.casefold():
+            problems.append(f"a player cannot play themselves ({player_a!r})")
 
     score: Decimal | None = None
     points = ""
@@ -328,7 +386,7 @@ def _check_row(
                 problems.append(f"score_a {score_text!r} disagrees with the points {points!r}")
         elif score_text:
             score = parse_score(score_text)
-        else:
+        elif not side_mode:
             problems.append("no score: fill score_a (or points_a and points_b)")
     except ValueError as exc:
         problems.append(str(exc))
@@ -349,6 +407,101 @@ def _check_row(
         points=points,
         note=restore(row[i_note].strip()) if i_note is not None else "",
         key=key or None,
+    )
+
+
+def _check_sides(
+    parsed: ResultRow,
+    row: list[str],
+    side_index: list[int],
+    place_index: dict[str, int],
+) -> SideResultRow | RowError:
+    """The sides and the result of a row of the side format (``parsed`` has the rest)."""
+    problems: list[str] = []
+    for letter, i in zip(SIDE_LETTERS, side_index, strict=False):
+        found = first_control_character(row[i])
+        if found is not None:
+            problems.append(f"side_{letter} contains the control character {found}: remove it")
+    for letter, i in place_index.items():
+        found = first_control_character(row[i])
+        if found is not None:
+            problems.append(f"place_{letter} contains the control character {found}: remove it")
+    if problems:
+        return RowError(parsed.line, "; ".join(problems))
+    cells = [row[i].strip() for i in side_index]
+    filled = len(cells)
+    while filled and not cells[filled - 1]:
+        filled -= 1
+    sides: list[tuple[str, ...]] = []
+    seen: dict[str, str] = {}
+    for number, cell in enumerate(cells[:filled]):
+        letter = SIDE_LETTERS[number]
+        names = tuple(restore(name.strip()) for name in cell.split(SIDE_SEPARATOR))
+        names = tuple(name for name in names if name) if cell else ()
+        if not names:
+            problems.append(f"side_{letter} is empty")
+            continue
+        for name in names:
+            if len(name) > MAX_NAME_CHARS:
+                problems.append(
+                    f"a name in side_{letter} is longer than {MAX_NAME_CHARS} characters"
+                )
+                continue
+            other = seen.get(name.casefold())
+            if other is not None:
+                where = (
+                    f"on side_{other} and side_{letter}"
+                    if other != letter
+                    else f"twice on side_{letter}"
+                )
+                problems.append(f"{name!r} is named {where}: a player plays on one side only")
+            seen[name.casefold()] = letter
+        sides.append(names)
+    if filled < 2 and not problems:
+        problems.append("a match needs at least two sides: fill side_a and side_b")
+    places: tuple[int, ...] | None = None
+    place_cells = {letter: row[i].strip() for letter, i in place_index.items()}
+    given = {letter: text for letter, text in place_cells.items() if text}
+    if filled > 2 or (given and parsed.score_a is None):
+        numbers: list[int] = []
+        for number in range(filled):
+            letter = SIDE_LETTERS[number]
+            text = given.get(letter, "")
+            if not text:
+                problems.append(
+                    f"place_{letter} is empty: give each side's finishing position (1 is first)"
+                )
+            elif not _NON_NEGATIVE_INT.fullmatch(text) or not 1 <= int(text) <= len(SIDE_LETTERS):
+                problems.append(
+                    f"place_{letter} {text[:20]!r} is not a finishing position "
+                    f"from 1 to {len(SIDE_LETTERS)}"
+                )
+            else:
+                numbers.append(int(text))
+        extra = [letter for letter in given if SIDE_LETTERS.index(letter) >= filled]
+        if extra:
+            problems.append(f"place_{extra[0]} is given for an empty side")
+        if parsed.score_a is not None and filled > 2:
+            problems.append(
+                "score_a is for two sides: a game of three or more sides takes place_a, place_b, …"
+            )
+        if len(numbers) == filled:
+            places = tuple(numbers)
+    elif parsed.score_a is None:
+        problems.append("no score: fill score_a (or points_a and points_b, or place_a and place_b)")
+    elif given:
+        problems.append("give score_a or place_a/place_b, not both")
+    if problems:
+        return RowError(parsed.line, "; ".join(problems))
+    return SideResultRow(
+        line=parsed.line,
+        played=parsed.played,
+        sides=tuple(sides),
+        score_a=parsed.score_a if places is None else None,
+        places=places,
+        points=parsed.points,
+        note=parsed.note,
+        key=parsed.key,
     )
 
 

@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from django.db import transaction
 
-from league.csv_format import ResultRow, RowError, iter_results
+from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, SideResultRow, iter_results
 from league.event_store.bulk import BulkAppender
 from league.models import League, Player
 from league.player_names import PlayerDirectory, check_name_shape, clean_name
@@ -130,6 +130,23 @@ def import_results(
                 continue
             if len(preview) < preview_limit:
                 preview[item.line] = _preview_row(item)
+            if isinstance(item, SideResultRow):
+                sides = _sides_of(item, players, appender, create_players)
+                if isinstance(sides, RowError):
+                    report.add_error(sides)
+                    observe(item.line, "error", sides.message)
+                    continue
+                appender.add_side_match(
+                    sides,
+                    item.score_a,
+                    item.places,
+                    item.played,
+                    item.points,
+                    item.note,
+                    item.key,
+                    item.line,
+                )
+                continue
             pair = _players_of(item, players, appender, create_players, report.names_matched)
             if isinstance(pair, RowError):
                 report.add_error(pair)
@@ -195,6 +212,40 @@ def _players_of(
     return found[0], found[1]
 
 
+def _sides_of(
+    row: SideResultRow,
+    players: PlayerDirectory,
+    appender: BulkAppender,
+    create_players: bool,
+) -> list[list[Player]] | RowError:
+    """The players of each side of ``row``, registering unknown ones when allowed."""
+    sides: list[list[Player]] = []
+    unknown: list[str] = []
+    for names in row.sides:
+        side: list[Player] = []
+        for name in names:
+            player = players.find(name)
+            if player is None and create_players:
+                problem = _new_name_problem(name, players)
+                if problem:
+                    return RowError(row.line, problem)
+                player = appender.register_player(name)
+                players.remember(player)
+            if player is None:
+                unknown.append(name)
+            else:
+                side.append(player)
+        sides.append(side)
+    if unknown:
+        names_text = " and ".join(repr(name) for name in unknown)
+        return RowError(
+            row.line,
+            f"unknown player {names_text}: not a player of this league "
+            "(register them first, or allow creating players)",
+        )
+    return sides
+
+
 def _new_name_problem(name: str, players: PlayerDirectory) -> str:
     """Why ``name`` cannot be registered by the import ("" when it can)."""
     if players.ambiguous(name):
@@ -208,12 +259,26 @@ def _new_name_problem(name: str, players: PlayerDirectory) -> str:
     return "; ".join(f"{name!r}: {message}" for message in messages)
 
 
-def _preview_row(row: ResultRow) -> PreviewRow:
+def _preview_row(row: ResultRow | SideResultRow) -> PreviewRow:
     played = (
         row.played.isoformat(sep=" ", timespec="minutes")
         if isinstance(row.played, dt.datetime)
         else row.played.isoformat()
     )
+    if isinstance(row, SideResultRow):
+        texts = [f"{SIDE_SEPARATOR} ".join(side) for side in row.sides]
+        return PreviewRow(
+            line=row.line,
+            played=played,
+            player_a=texts[0],
+            player_b=" / ".join(texts[1:]),
+            score_a=str(row.score_a)
+            if row.places is None
+            else "places " + ", ".join(map(str, row.places)),
+            points=row.points,
+            note=row.note,
+            key=row.key or "",
+        )
     return PreviewRow(
         line=row.line,
         played=played,

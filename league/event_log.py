@@ -14,8 +14,9 @@ from decimal import Decimal
 from math import ceil
 
 from league.calendar import league_zone, local_day
-from league.models import Event, League
+from league.models import Event, League, MatchParticipant
 from league.scores import score_text
+from league.sides import positions_text, side_label
 
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 500
@@ -50,6 +51,96 @@ def last_page_at_most(page: int, total: int, per_page: int) -> int:
 
 
 @dataclass(frozen=True)
+class SidePlayer:
+    id: int
+    name: str
+    slug: str
+
+
+@dataclass(frozen=True)
+class SideText:
+    """One side of a match with sides as shown: its letter, players and finishing position."""
+
+    label: str
+    players: list[SidePlayer]
+    position: int
+    tied: bool
+
+    @property
+    def names(self) -> str:
+        return " & ".join(player.name for player in self.players)
+
+    @property
+    def position_text(self) -> str:
+        """ "1st", "=2nd" (tied), …"""
+        n = self.position
+        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+        return f"{'=' if self.tied else ''}{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class SideMatchText:
+    """A match with sides as shown on pages: its sides in order and side A's score."""
+
+    sides: list[SideText]
+    score_a: Decimal | None
+
+    @property
+    def summary(self) -> str:
+        """ "Ana & Ben 1-0 Cai & Dee" (en dash), or the finishing order of three or more sides."""
+        if self.score_a is not None and len(self.sides) == 2:
+            a, b = self.sides
+            return f"{a.names} {score_text(self.score_a)} {b.names}"
+        ordered = sorted(self.sides, key=lambda side: side.position)
+        return ", ".join(f"{side.position_text} {side.names}" for side in ordered)
+
+    @property
+    def by_position(self) -> list[SideText]:
+        """The sides from first to last (ties in the order given)."""
+        return sorted(self.sides, key=lambda side: side.position)
+
+    def side_of(self, player_id: int) -> SideText | None:
+        for side in self.sides:
+            if any(player.id == player_id for player in side.players):
+                return side
+        return None
+
+
+def side_match_texts(event_ids: list[int]) -> dict[int, SideMatchText]:
+    """The sides of each match with sides among ``event_ids``, in one query."""
+    members: dict[int, dict[int, list[SidePlayer]]] = {}
+    places: dict[int, dict[int, int]] = {}
+    scores: dict[int, Decimal | None] = {}
+    rows = (
+        MatchParticipant.objects.filter(event_id__in=event_ids)
+        .order_by("event", "side", "id")
+        .values_list(
+            "event_id", "side", "place", "player_id", "player__display_name", "player__slug",
+            "event__score_a",
+        )
+    )  # fmt: skip
+    for event_id, side, place, player_id, name, slug, score_a in rows:
+        members.setdefault(event_id, {}).setdefault(side, []).append(
+            SidePlayer(player_id, name, slug)
+        )
+        places.setdefault(event_id, {})[side] = place
+        scores[event_id] = score_a
+    texts = {}
+    for event_id, sides in members.items():
+        order = sorted(sides)
+        ranks = [places[event_id][x] for x in order]
+        positions = positions_text(ranks)
+        texts[event_id] = SideMatchText(
+            sides=[
+                SideText(side_label(x), sides[x], position, ranks.count(ranks[i]) > 1)
+                for i, (x, position) in enumerate(zip(order, positions, strict=True))
+            ],
+            score_a=scores[event_id],
+        )
+    return texts
+
+
+@dataclass(frozen=True)
 class MatchRow:
     seq: int
     played_on: dt.date
@@ -63,10 +154,14 @@ class MatchRow:
     note: str
     voided_by: int | None
     replaces: int | None
+    #: A match with sides: its sides (``player_a``/``player_b`` are then empty).
+    sides: SideMatchText | None = None
 
     @property
     def result(self) -> str:
         """The result from player A's side, as the event log writes it (1, ½ or 0 each)."""
+        if self.sides is not None and self.score_a is None:
+            return "Finishing order"
         return score_text(self.score_a)
 
 
@@ -99,36 +194,39 @@ def match_list(
     ``between`` keeps the matches played from its first moment to before its second.
     """
     page, per_page = clamp_page(page, per_page)
-    matches = Event.objects.matches().filter(league=league).order_by("-played_at", "-seq")
+    matches = Event.objects.all_matches().filter(league=league).order_by("-played_at", "-seq")
     if between is not None:
         matches = matches.filter(played_at__gte=between[0], played_at__lt=between[1])
     total = matches.count()
     page = last_page_at_most(page, total, per_page)
     offset = (page - 1) * per_page
     tz = league_zone(league)
+    rows = list(matches.values_list(
+        "seq", "played_at", "player_a__display_name", "player_a__slug",
+        "player_b__display_name", "player_b__slug", "score_a", "points", "note",
+        "voided_by__seq", "replaces__seq", "kind", "pk",
+    )[offset : offset + per_page])  # fmt: skip
+    sides = side_match_texts([row[-1] for row in rows if row[-2] == Event.Kind.SIDE_MATCH_RECORDED])
     items = [
         MatchRow(
             seq=seq,
             played_on=local_day(played_at, tz),
-            player_a=a_name,
-            player_a_slug=a_slug,
-            player_b=b_name,
-            player_b_slug=b_slug,
+            player_a=a_name or "",
+            player_a_slug=a_slug or "",
+            player_b=b_name or "",
+            player_b_slug=b_slug or "",
             score_a=score_a,
-            score_b=Decimal(1) - score_a,
+            score_b=None if score_a is None else Decimal(1) - score_a,
             points=points,
             note=note,
             voided_by=voided_by,
             replaces=replaces,
+            sides=sides.get(pk),
         )
         for (
             seq, played_at, a_name, a_slug, b_name, b_slug, score_a, points, note, voided_by,
-            replaces,
-        ) in matches.values_list(
-            "seq", "played_at", "player_a__display_name", "player_a__slug",
-            "player_b__display_name", "player_b__slug", "score_a", "points", "note",
-            "voided_by__seq", "replaces__seq",
-        )[offset : offset + per_page]
+            replaces, _kind, pk,
+        ) in rows
     ]  # fmt: skip
     return Page(items, total, page, per_page)
 
@@ -179,16 +277,20 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
         "display_name", "played_at", "player_a__display_name", "player_b__display_name",
         "score_a", "points", "reason", "voids__seq", "voids__player_a__display_name",
         "voids__player_b__display_name", "voided_by__seq", "replaces__seq", "player_id",
-        "other_player__display_name",
+        "other_player__display_name", "pk", "voids_id",
         "fixture__player_a__display_name", "fixture__player_b__display_name", "scheduled_at",
         "venue", "note",
     )[offset : offset + per_page])  # fmt: skip
     former = _former_names(league, rows)
+    sides = side_match_texts(
+        [row[-2] for row in rows if row[1] == Event.Kind.SIDE_MATCH_RECORDED]
+        + [row[-1] for row in rows if row[1] == Event.Kind.MATCH_VOIDED]
+    )
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
-        points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id, other,
-        fixture_a, fixture_b, scheduled_at, venue, label,
+        points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id, other, pk,
+        voids_id, fixture_a, fixture_b, scheduled_at, venue, label,
     ) in rows:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
@@ -213,6 +315,17 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
             summary += f", played {local_day(played_at, tz):%d %b %Y}"
             if replaces:
                 summary += f"; corrects match #{replaces}"
+        elif kind == Event.Kind.SIDE_MATCH_RECORDED:
+            text = sides.get(pk)
+            summary = text.summary if text is not None else labels[kind]
+            if points:
+                summary += f" ({points})"
+            summary += f", played {local_day(played_at, tz):%d %b %Y}"
+            if replaces:
+                summary += f"; corrects match #{replaces}"
+        elif kind == Event.Kind.MATCH_VOIDED and voids_id in sides:
+            teams = " v ".join(side.names for side in sides[voids_id].sides)
+            summary = f"Match #{voids} ({teams}) voided"
         elif kind == Event.Kind.MATCH_VOIDED:
             summary = f"Match #{voids} ({voids_a} v {voids_b}) voided"
         elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):

@@ -36,6 +36,19 @@ class LeagueQuerySet(models.QuerySet):
         return self.filter(organisers=user)
 
 
+class MatchFormat(models.TextChoices):
+    """Which shapes of match a league accepts (``League.match_format``)."""
+
+    SINGLES = "singles", "Singles only: one player against one"
+    FIXED = "fixed", "Sides of a fixed size (doubles, teams of n, board games with n = 1)"
+    ANY = "any", "Any sides: two or more sides of any size"
+
+
+#: Limits of a match with sides: sides per match, players per side.
+MAX_SIDES = 16
+MAX_SIDE_PLAYERS = 16
+
+
 class League(models.Model):
     """A club competition: its players, results and rating configurations."""
 
@@ -52,12 +65,31 @@ class League(models.Model):
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_leagues", blank=True
     )
+    match_format = models.CharField(
+        max_length=16,
+        choices=MatchFormat.choices,
+        default=MatchFormat.SINGLES,
+        help_text="Which matches the league accepts: singles only, sides of a fixed size, any.",
+    )
+    side_size = models.PositiveSmallIntegerField(
+        default=2,
+        help_text="Players per side when the format is a fixed side size (1 to 16).",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     objects = LeagueQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(match_format__in=MatchFormat.values), name="league_match_format_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(side_size__gte=1, side_size__lte=MAX_SIDE_PLAYERS),
+                name="league_side_size_in_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -128,7 +160,16 @@ class EventQuerySet(models.QuerySet):
         raise ImmutableEventError("Events are immutable: update_or_create() is refused.")
 
     def matches(self) -> EventQuerySet:
+        """One-vs-one matches (``player_a``/``player_b``)."""
         return self.filter(kind=Event.Kind.MATCH_RECORDED)
+
+    def side_matches(self) -> EventQuerySet:
+        """Matches with sides (their players in ``MatchParticipant``)."""
+        return self.filter(kind=Event.Kind.SIDE_MATCH_RECORDED)
+
+    def all_matches(self) -> EventQuerySet:
+        """Every recorded match: one-vs-one and with sides."""
+        return self.filter(kind__in=MATCH_KINDS)
 
     def live_matches(self) -> EventQuerySet:
         """Recorded matches that no later event has voided."""
@@ -146,6 +187,7 @@ class EventKind(models.TextChoices):
     PLAYER_UNMERGED = "player_unmerged", "Player unmerged"
     MATCH_RECORDED = "match_recorded", "Match recorded"
     MATCH_VOIDED = "match_voided", "Match voided"
+    SIDE_MATCH_RECORDED = "side_match_recorded", "Team match recorded"
     FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
     FIXTURE_RESCHEDULED = "fixture_rescheduled", "Fixture rescheduled"
     FIXTURE_CANCELLED = "fixture_cancelled", "Fixture cancelled"
@@ -158,7 +200,11 @@ RATING_KINDS = [
     EventKind.MATCH_VOIDED,
     EventKind.PLAYER_MERGED,
     EventKind.PLAYER_UNMERGED,
+    EventKind.SIDE_MATCH_RECORDED,
 ]
+
+#: The kinds of recorded match: one-vs-one, and with sides.
+MATCH_KINDS = [EventKind.MATCH_RECORDED, EventKind.SIDE_MATCH_RECORDED]
 
 PLAYER_KINDS = [
     EventKind.PLAYER_REGISTERED,
@@ -337,6 +383,21 @@ class Event(models.Model):
                 condition=~Q(kind="match_voided") | Q(voids__isnull=False),
                 name="event_void_names_match",
             ),
+            # A match with sides keeps its players in MatchParticipant, never in the
+            # one-vs-one columns; score_a is side 0's score for two sides, NULL for more.
+            models.CheckConstraint(
+                condition=~Q(kind="side_match_recorded")
+                | (
+                    Q(played_at__isnull=False)
+                    & Q(player_a__isnull=True)
+                    & Q(player_b__isnull=True)
+                    & (
+                        Q(score_a__isnull=True)
+                        | Q(score_a__in=[Decimal("0"), Decimal("0.5"), Decimal("1")])
+                    )
+                ),
+                name="event_side_match_is_complete",
+            ),
             models.CheckConstraint(
                 condition=~Q(kind__in=IDENTITY_KINDS)
                 | (Q(other_player__isnull=False) & ~Q(other_player=models.F("player"))),
@@ -376,6 +437,58 @@ class Event(models.Model):
     @property
     def score_b(self) -> Decimal | None:
         return None if self.score_a is None else Decimal(1) - self.score_a
+
+
+class ParticipantQuerySet(models.QuerySet):
+    """Participants are stored with their match and never changed."""
+
+    def update(self, **kwargs: Any) -> int:
+        raise ImmutableEventError("Match participants are immutable: update() is refused.")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("Match participants are immutable: delete() is refused.")
+
+    def bulk_update(self, objs: Any, fields: Any, batch_size: int | None = None) -> int:
+        raise ImmutableEventError("Match participants are immutable: bulk_update() is refused.")
+
+
+class MatchParticipant(models.Model):
+    """One player of a match with sides: the side they played on and its finishing place.
+
+    Part of the ``side_match_recorded`` event it belongs to, written in the same transaction
+    and as immutable (database triggers, see ``league/migrations``). ``place`` is 0 for the
+    best side; equal places are a tie. Sides are numbered 0, 1, … in the order given.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="participants")
+    side = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    place = models.PositiveSmallIntegerField()
+
+    objects = ParticipantQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["event", "side", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="participant_once_per_match"),
+            models.CheckConstraint(condition=Q(side__lt=MAX_SIDES), name="participant_side_range"),
+            models.CheckConstraint(
+                condition=Q(place__lt=MAX_SIDES), name="participant_place_range"
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "event"], name="participant_player_event")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on side {self.side} of event {self.event_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("Match participants are immutable.")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableEventError("Match participants are immutable.")
 
 
 class Season(models.Model):

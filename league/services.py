@@ -34,11 +34,20 @@ from league.event_store.vocabulary import (
     PlayerRegistered,
     PlayerRenamed,
     PlayerUnmerged,
+    SideMatchRecorded,
 )
 from league.fixtures import check_open, resolve_fixture
 from league.idempotency_keys import correction_void_key
-from league.models import Event, Fixture, League, Player
+from league.models import Event, Fixture, League, MatchParticipant, Player
 from league.player_names import check_name, check_name_shape, clean_name
+from league.sides import (
+    SIDES_FIELD,
+    check_format,
+    places_of,
+    places_of_score,
+    resolve_sides,
+    score_of_places,
+)
 from league.validation import (
     Errors,
     check_active,
@@ -57,6 +66,7 @@ from league.validation import (
 )
 
 MATCH_FIELDS = ("player_a", "player_b", "score_a", "played_at", "points", "note")
+SIDE_MATCH_FIELDS = ("sides", "score_a", "places", "played_at", "points", "note")
 RESULT_FIELDS = ("player_a_id", "player_b_id", "score_a", "played_at", "points", "note")
 REASON_MAX = 1000
 
@@ -273,9 +283,18 @@ def _check_merge(league: League, current: Player, target: Player, errors: Errors
             Q(player_a=current, player_b_id__in=group) | Q(player_b=current, player_a_id__in=group)
         )
     )
-    count = between.count()
+    # Matches with sides count too: the two in one match, on either side.
+    together = (
+        Event.objects.side_matches()
+        .filter(league=league, voided_by__isnull=True, participants__player=current)
+        .filter(participants__player_id__in=group)
+        .values_list("seq", flat=True)
+        .distinct()
+    )
+    seqs = sorted({*between.values_list("seq", flat=True), *together})
+    count = len(seqs)
     if count:
-        first = between.order_by("seq").values_list("seq", flat=True).first()
+        first = seqs[0]
         errors.add(
             "into",
             "%(player)s and %(target)s played each other (%(count)s counted %(matches)s, "
@@ -585,15 +604,17 @@ def correct_match(
     original match's values. With an ``idempotency_key`` the new result carries the key
     and the void carries the key derived from it (``league.idempotency_keys``).
     """
-    unknown = set(new_result) - {*MATCH_FIELDS, "idempotency_key"}
-    if unknown:
-        raise TypeError(f"correct_match() got unexpected keyword arguments: {sorted(unknown)}")
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     reason = check_reason(reason, errors)
     target = resolve_match(league, match, errors)
     errors.raise_if_any()
     assert target is not None
+    if target.kind == Event.Kind.SIDE_MATCH_RECORDED:
+        return _correct_side_match(league, target, reason, recorded_by, new_result)
+    unknown = set(new_result) - {*MATCH_FIELDS, "idempotency_key"}
+    if unknown:
+        raise TypeError(f"correct_match() got unexpected keyword arguments: {sorted(unknown)}")
 
     row: dict[str, Any] = {field: getattr(target, field) for field in MATCH_FIELDS}
     row.update(new_result)
@@ -653,6 +674,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
     check_text(note, found, "note")
     key = clean_key(row.get("idempotency_key"), found)
     check_opponents(player_a, player_b, found)
+    check_format(league, (1, 1), found, "__all__")
     errors.merge(found)
     if found or when is None:
         return None
@@ -679,3 +701,243 @@ def _check_match_state(league: League, parsed: _ParsedMatch, errors: Errors) -> 
     players = Player.objects.in_bulk([parsed.player_a.pk, parsed.player_b.pk])
     check_active(players[parsed.player_a.pk], players[parsed.player_b.pk], errors)
     check_played_at(league, parsed.fact.played_at, parsed.date_only, errors, "played_at")
+
+
+# --- matches with sides --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _ParsedSideMatch:
+    """A match with sides read from loose input (two sides of one player: a ``MatchRecorded``)."""
+
+    submission: Submission
+    players: tuple[Player, ...]
+    date_only: bool
+
+
+def record_side_match(
+    league: League,
+    *,
+    sides: Any,
+    played_at: dt.datetime | dt.date,
+    score_a: Decimal | str | float | None = None,
+    places: Any = None,
+    recorded_by: Any = None,
+    points: str = "",
+    note: str = "",
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a match with sides: ``sides`` lists each side's players (``Player`` or id).
+
+    Two sides take side A's ``score_a`` (1, 0.5, 0) or ``places``; three or more take
+    ``places``, a finishing position from 1 per side (ties allowed). Two sides of one player
+    each are stored as a one-vs-one ``match_recorded`` event, exactly as ``record_match``
+    stores them; every other shape as a ``side_match_recorded`` event with participants.
+    The league's format (``League.match_format``) decides which shapes are accepted.
+    """
+    row = {
+        "sides": sides,
+        "score_a": score_a,
+        "places": places,
+        "played_at": played_at,
+        "points": points,
+        "note": note,
+        "idempotency_key": idempotency_key,
+    }
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    parsed = parse_side_match(league, row, errors)
+    errors.raise_if_any()
+    assert parsed is not None
+    with transaction.atomic():
+        event_store.lock_league(league)
+        if event_store.existing_for(league, parsed.submission) is None:
+            _check_side_match_state(league, parsed, errors)
+            errors.raise_if_any()
+        (event,) = event_store.append(league, [parsed.submission], recorded_by=recorded_by)
+    return event
+
+
+def parse_side_match(
+    league: League, row: dict[str, Any], errors: Errors
+) -> _ParsedSideMatch | None:
+    """A submission for a match with sides from loose input (``SIDE_MATCH_FIELDS`` keys)."""
+    found = Errors()
+    sides = resolve_sides(league, row.get("sides"), found)
+    n_sides = len(sides) if sides is not None else _count(row.get("sides"))
+    places = places_of(n_sides, row.get("score_a"), row.get("places"), found) if n_sides else None
+    when = parse_played_at(league, row.get("played_at"), found)
+    points = parse_points(row.get("points"), found)
+    note = str(row.get("note") or "").strip()
+    check_text(note, found, "note")
+    key = clean_key(row.get("idempotency_key"), found)
+    if sides is not None:
+        check_format(league, [len(side) for side in sides], found, SIDES_FIELD)
+    errors.merge(found)
+    if found or when is None or sides is None or places is None:
+        return None
+    played, date_only = when
+    players = tuple(player for side in sides for player in side)
+    fact: Fact
+    if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
+        score = score_of_places(places)
+        fact = MatchRecorded(
+            player_a_id=sides[0][0].pk,
+            player_b_id=sides[1][0].pk,
+            score_a=score,
+            played_at=played,
+            points=points,
+            note=note,
+        )
+    else:
+        fact = SideMatchRecorded(
+            sides=tuple(tuple(player.pk for player in side) for side in sides),
+            places=places,
+            played_at=played,
+            points=points,
+            note=note,
+        )
+    return _ParsedSideMatch(Submission(fact, key), players, date_only)
+
+
+def _count(sides: Any) -> int:
+    return len(sides) if isinstance(sides, list | tuple) and len(sides) >= 2 else 0
+
+
+def _check_side_match_state(league: League, parsed: _ParsedSideMatch, errors: Errors) -> None:
+    """Every player active now, the date in the league's window (under the league lock)."""
+    current = Player.objects.in_bulk([player.pk for player in parsed.players])
+    for player in parsed.players:
+        if not current[player.pk].active:
+            errors.add(
+                SIDES_FIELD,
+                "%(player)s is inactive; reactivate them before recording a result.",
+                "inactive_player",
+                player=player.display_name,
+            )
+    fact = parsed.submission.fact
+    check_played_at(league, fact.played_at, parsed.date_only, errors, "played_at")  # type: ignore[attr-defined]
+
+
+def sides_of_match(event: Event) -> tuple[list[list[Player]], tuple[int, ...]]:
+    """The players of each side and the stored places of a recorded match (either kind)."""
+    if event.kind == Event.Kind.MATCH_RECORDED:
+        return [[event.player_a], [event.player_b]], places_of_score(event.score_a)
+    rows = (
+        MatchParticipant.objects.filter(event=event).select_related("player").order_by("side", "id")
+    )
+    sides: dict[int, list[Player]] = {}
+    place: dict[int, int] = {}
+    for row in rows:
+        sides.setdefault(row.side, []).append(row.player)
+        place[row.side] = row.place
+    order = sorted(sides)
+    return [sides[x] for x in order], tuple(place[x] for x in order)
+
+
+def _correct_side_match(
+    league: League, target: Event, reason: str, recorded_by: Any, new_result: dict[str, Any]
+) -> tuple[Event, Event]:
+    """``correct_match`` for a match with sides: fields left out keep the original's values."""
+    unknown = set(new_result) - {*SIDE_MATCH_FIELDS, "idempotency_key"}
+    if unknown:
+        raise TypeError(f"correct_match() got unexpected keyword arguments: {sorted(unknown)}")
+    errors = Errors()
+    sides, places = sides_of_match(target)
+    row: dict[str, Any] = {
+        "sides": sides,
+        "played_at": target.played_at,
+        "points": target.points,
+        "note": target.note,
+    }
+    if "score_a" not in new_result and "places" not in new_result:
+        row["places"] = [place + 1 for place in places]
+    row.update(new_result)
+    parsed = parse_side_match(league, row, errors)
+    void_key = correction_void_key(parsed.submission.idempotency_key if parsed else None)
+    if void_key:
+        clean_key(void_key, errors)
+    errors.raise_if_any()
+    assert parsed is not None
+    fact = dataclasses.replace(parsed.submission.fact, replaces_id=target.pk, reason=reason)  # type: ignore[type-var]
+    replacement = _ParsedSideMatch(
+        Submission(fact, parsed.submission.idempotency_key), parsed.players, parsed.date_only
+    )
+    void = Submission(MatchVoided(match_id=target.pk, reason=reason), void_key)
+    with transaction.atomic():
+        event_store.lock_league(league)
+        repeated = event_store.existing_for(league, void)
+        if event_store.existing_for(league, replacement.submission) is None:
+            _check_side_match_state(league, replacement, errors)
+        if repeated is None:
+            check_not_voided(target, errors)
+        original = event_store.fact_of(target)
+        if dataclasses.replace(original, replaces_id=target.pk, reason=reason) == fact:  # type: ignore[type-var]
+            errors.add(
+                "__all__",
+                "The correction is identical to the recorded result; change at least one field.",
+                "unchanged",
+            )
+        errors.raise_if_any()
+        voided, corrected = event_store.append(
+            league, [void, replacement.submission], recorded_by=recorded_by
+        )
+    return voided, corrected
+
+
+def record_side_round(
+    league: League, results: list[dict[str, Any]], *, recorded_by: Any = None
+) -> list[Event]:
+    """Append many matches with sides at once: all of them, or none.
+
+    Each result is a dict of ``record_side_match`` keyword arguments (without
+    ``recorded_by``); errors are keyed ``results.<row>.<field>`` (rows from 0), like
+    ``record_round``'s.
+    """
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    if not results:
+        errors.add("results", "A round needs at least one result.", "required")
+    errors.raise_if_any()
+    parsed: list[_ParsedSideMatch | None] = []
+    keys: dict[str, int] = {}
+    for index, row in enumerate(results):
+        unknown = set(row) - {*SIDE_MATCH_FIELDS, "idempotency_key"}
+        if unknown:
+            raise TypeError(f"record_side_round() result {index} has unknown keys: {unknown}")
+        row_errors = Errors()
+        item = parse_side_match(league, row, row_errors)
+        key = item.submission.idempotency_key if item is not None else None
+        if key:
+            if key in keys:
+                row_errors.add(
+                    "idempotency_key",
+                    "This idempotency key is also used by result %(row)s of this round.",
+                    "idempotency_conflict",
+                    row=keys[key] + 1,
+                )
+            keys.setdefault(key, index)
+        errors.merge(row_errors, prefix=f"results.{index}")
+        parsed.append(item)
+    with transaction.atomic():
+        event_store.lock_league(league)
+        for index, item in enumerate(parsed):
+            if item is None:
+                continue
+            row_errors = Errors()
+            try:
+                repeated = event_store.existing_for(league, item.submission)
+            except ValidationError as error:
+                errors.merge(error, prefix=f"results.{index}")
+                continue
+            if repeated is None:
+                _check_side_match_state(league, item, row_errors)
+            errors.merge(row_errors, prefix=f"results.{index}")
+        # A player in two matches of one round is allowed (a round may hold several games
+        # at one table over an evening), as in one-vs-one rounds.
+        errors.raise_if_any()
+        return event_store.append(
+            league,
+            [item.submission for item in parsed if item is not None],
+            recorded_by=recorded_by,
+        )

@@ -1,6 +1,8 @@
 """Test-only: lift the event store's immutability, loudly, inside one transaction.
 
-The database refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) on ``league_event``. A
+The database refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) on ``league_event`` (and on
+``league_matchparticipant``, the players of matches with sides, whose triggers honour the
+same flag). A
 test suite still has to empty the database between transactional tests, so this module
 lifts the guard for the duration of one transaction and puts it back before it commits;
 other connections never see the table unguarded, and an error rolls the lifting back with
@@ -34,6 +36,8 @@ logger = logging.getLogger(__name__)
 
 SETTING = "LEAGUE_ALLOW_EVENT_MUTATION_FOR_TESTS"
 TABLE = "league_event"
+#: Every append-only table: the events and the participants of matches with sides.
+TABLES = ("league_event", "league_matchparticipant")
 PG_FLAG = "league.allow_event_mutation"
 
 
@@ -114,8 +118,9 @@ def _lift(connection: BaseDatabaseWrapper) -> list[tuple[str, str]]:
         if connection.vendor == "sqlite":
             # SQLite cannot disable a trigger: keep its exact SQL and drop it.
             cursor.execute(
-                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s",
-                [TABLE],
+                "SELECT name, sql FROM sqlite_master "
+                "WHERE type = 'trigger' AND tbl_name IN (%s, %s)",
+                list(TABLES),
             )
             triggers = [(name, sql) for name, sql in cursor.fetchall()]
             for name, _sql in triggers:

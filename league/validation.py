@@ -20,7 +20,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from league import scores
 from league.calendar import league_day, league_zone
 from league.control_characters import first_control_character
-from league.models import Event, League, Player
+from league.models import MATCH_KINDS, Event, League, Player
 
 ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
 
@@ -289,7 +289,7 @@ def resolve_match(league: League, value: Any, errors: Errors, field: str = "matc
                 id=event_id,
             )
             return None
-    if event.kind != Event.Kind.MATCH_RECORDED:
+    if event.kind not in MATCH_KINDS:
         errors.add(
             field,
             "Event #%(seq)s is a “%(kind)s” event; only a recorded match can be voided.",

@@ -18,11 +18,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO, Any
 
+from django.db.models import Count
 from django.db.models.functions import Coalesce
 
 from league.calendar import league_zone
+from league.csv_format import SIDE_LETTERS
 from league.csv_safety import neutralise
-from league.models import Event, League
+from league.models import Event, League, MatchParticipant, Player
+from league.sides import positions_text
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.selectors.configurations import live_config
 from ratings.selectors.standings import every_standing
@@ -124,9 +127,14 @@ def results(league: League) -> Table:
 
     ``id`` is the match's idempotency key, or ``<league slug>#<seq>`` when it had none;
     ``date`` is the moment played, in the league's time zone with its UTC offset; players
-    are named as they count now (a merged player as the player they were merged into).
+    are named as they count now (a merged player as the player they were merged into). A league
+    with matches with sides is written in the side format (``side_a``, ``side_b``, … with
+    players separated by ``;``, ``score_a`` for two sides, ``place_a``… for more).
     """
     zone = league_zone(league)
+    side_matches = Event.objects.side_matches().filter(league=league, voided_by__isnull=True)
+    if side_matches.exists():
+        return _side_results(league, zone)
     query = (
         Event.objects.live_matches()
         .filter(league=league)
@@ -164,6 +172,94 @@ def results(league: League) -> Table:
             )
 
     return Table(RESULTS_COLUMNS, rows())
+
+
+def _side_results(league: League, zone: Any) -> Table:
+    """``results`` in the side format: every live match, one-vs-one ones as sides of one."""
+    live = Event.objects.all_matches().filter(league=league, voided_by__isnull=True).order_by("seq")
+    width = max(
+        2,
+        max(
+            (
+                count
+                for count in MatchParticipant.objects.filter(event__in=live)
+                .values("event")
+                .annotate(sides=Count("side", distinct=True))
+                .values_list("sides", flat=True)
+            ),
+            default=2,
+        ),
+    )
+    letters = SIDE_LETTERS[:width]
+    columns = (
+        "id",
+        "date",
+        *(f"side_{x}" for x in letters),
+        "score_a",
+        *((f"place_{x}" for x in letters) if width > 2 else ()),
+        "points",
+        "note",
+    )
+    names = dict(Player.objects.filter(league=league).values_list("pk", "display_name"))
+
+    def rows() -> Iterator[tuple[Any, ...]]:
+        query = live.values_list(
+            "pk",
+            "seq",
+            "idempotency_key",
+            "played_at",
+            "kind",
+            "player_a",
+            "player_b",
+            "score_a",
+            "points",
+            "note",
+        )
+        for chunk in _chunks(query.iterator(chunk_size=PAGE_SIZE), PAGE_SIZE):
+            members: dict[int, dict[int, list[int]]] = {}
+            places: dict[int, dict[int, int]] = {}
+            ids = [row[0] for row in chunk if row[4] == Event.Kind.SIDE_MATCH_RECORDED]
+            for event_id, side, player, place in (
+                MatchParticipant.objects.filter(event_id__in=ids)
+                .order_by("event", "side", "id")
+                .values_list("event", "side", "player", "place")
+            ):
+                members.setdefault(event_id, {}).setdefault(side, []).append(player)
+                places.setdefault(event_id, {})[side] = place
+            for pk, seq, key, played_at, kind, a, b, score, points, note in chunk:
+                if kind == Event.Kind.MATCH_RECORDED:
+                    sides, ranks = [[a], [b]], None
+                else:
+                    sides = [members[pk][x] for x in sorted(members[pk])]
+                    ranks = [places[pk][x] for x in sorted(places[pk])]
+                side_cells = ["; ".join(names[p] for p in side) for side in sides]
+                side_cells += [""] * (width - len(side_cells))
+                place_cells: list[Any] = []
+                if width > 2:
+                    shown = positions_text(ranks) if ranks and len(ranks) > 2 else []
+                    place_cells = [*shown, *[""] * (width - len(shown))]
+                yield (
+                    key or f"{league.slug}#{seq}",
+                    played_at.astimezone(zone).isoformat(),
+                    *side_cells,
+                    "" if score is None else _score_text(score),
+                    *place_cells,
+                    points,
+                    note,
+                )
+
+    return Table(columns, rows())
+
+
+def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _score_text(score: Decimal) -> str:

@@ -40,9 +40,15 @@ from django.utils import timezone
 
 from league.event_store import store as event_store
 from league.event_store.signals import events_appended
-from league.event_store.vocabulary import Fact, MatchRecorded, PlayerRegistered
-from league.models import Event, League, Player
+from league.event_store.vocabulary import (
+    Fact,
+    MatchRecorded,
+    PlayerRegistered,
+    SideMatchRecorded,
+)
+from league.models import Event, League, MatchParticipant, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
+from league.sides import SIDES_FIELD, check_format, places_of, score_of_places, side_label
 from league.validation import (
     Errors,
     check_active,
@@ -423,6 +429,111 @@ class BulkAppender:
         )
         if len(self._pending) >= self.batch_size:
             self.flush()
+
+    def add_side_match(
+        self,
+        sides: list[list[Player]],
+        score_a: Decimal | str | None,
+        places: Any,
+        played: dt.date | dt.datetime,
+        points: str = "",
+        note: str = "",
+        idempotency_key: str | None = None,
+        ref: Any = None,
+    ) -> None:
+        """Check and store one match with sides (``record_side_match``'s rules).
+
+        Two sides of one player each go the one-vs-one way (``add_values``). Other shapes
+        are rare in a file and stored one at a time, after the queued batch so that the
+        file's order is the order of ``seq``.
+        """
+        errors = Errors()
+        seen: dict[int, int] = {}
+        for index, side in enumerate(sides):
+            for player in side:
+                if player.league_id != self._league_id:
+                    errors.add(
+                        SIDES_FIELD,
+                        "%(player)s is a player of another league.",
+                        "other_league",
+                        player=player.display_name,
+                    )
+                # A new player has no id until its batch is written: compare the objects.
+                if id(player) in seen:
+                    errors.add(
+                        SIDES_FIELD,
+                        "%(player)s is on side %(first)s and side %(second)s.",
+                        "player_twice",
+                        player=player.display_name,
+                        first=side_label(seen[id(player)]),
+                        second=side_label(index),
+                    )
+                seen[id(player)] = index
+        check_format(self.league, [len(side) for side in sides], errors, SIDES_FIELD)
+        stored_places = places_of(len(sides), score_a, places, errors)
+        when, when_error = self._played_at(played)
+        points, points_error = self._points(points)
+        key = clean_key(idempotency_key, errors)
+        if errors or when_error or points_error or stored_places is None:
+            messages = (when_error, points_error, _messages(errors))
+            self._refuse(ref, "; ".join(m for m in messages if m))
+            return
+        if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
+            score = score_of_places(stored_places)
+            self.add_values(sides[0][0], sides[1][0], score, played, points, note, key, ref)
+            return
+        self.flush()
+        played_at, date_only = when  # type: ignore[misc]
+        fact = SideMatchRecorded(
+            sides=tuple(tuple(player.pk for player in side) for side in sides),
+            places=stored_places,
+            played_at=played_at,
+            points=points,
+            note=note.strip(),
+        )
+        if key and self._keys.may_contain(key):
+            stored = event_store.stored_facts_by_key(self.league, [key]).get(key)
+            if stored is not None:
+                if stored[1].content_key() == fact.content_key():
+                    self.result.skipped += 1
+                    if self.observer is not None:
+                        self.observer(ref, "skipped", "already recorded")
+                else:
+                    self._refuse(ref, self._conflict(key, stored))
+                return
+        errors = Errors()
+        when_error = self._check_when((played_at, date_only))
+        for side in sides:
+            for player in side:
+                if not player.active:
+                    errors.add(
+                        SIDES_FIELD,
+                        "%(player)s is inactive; reactivate them before recording a result.",
+                        "inactive_player",
+                        player=player.display_name,
+                    )
+        if when_error or errors:
+            self._refuse(ref, "; ".join(m for m in (when_error, _messages(errors)) if m))
+            return
+        if key:
+            self._keys.add(key)
+        event = Event(
+            league=self.league,
+            seq=self._take_seq(),
+            recorded_by=self.recorded_by,
+            idempotency_key=key,
+            **event_store.row_fields(fact),
+        )
+        event.save()
+        MatchParticipant.objects.bulk_create(event_store.participant_rows(event.pk, fact))
+        self.result.appended += 1
+        if self.observer is not None:
+            self.observer(ref, "recorded", "")
+
+    def _refuse(self, ref: Any, message: str) -> None:
+        self._error(ref, message)
+        if self.observer is not None:
+            self.observer(ref, "error", message)
 
     def flush(self) -> None:
         """Resolve the queued results' keys and insert the batch."""

@@ -37,8 +37,9 @@ from league.event_store.vocabulary import (
     PlayerRegistered,
     PlayerRenamed,
     PlayerUnmerged,
+    SideMatchRecorded,
 )
-from league.models import Event, Fixture, League, Player
+from league.models import Event, Fixture, League, MatchParticipant, Player
 from league.player_names import free_slug
 
 # Keys looked up per query by ``stored_facts_by_key``.
@@ -90,6 +91,7 @@ def next_seq(league: League) -> int:
 #: name of a registration stored before rows kept it (migration 0003): until the player's
 #: first rename it is the registered name.
 FACT_COLUMNS = (
+    "id",
     "kind",
     "player_id",
     "display_name",
@@ -148,6 +150,10 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         )
     ),
     MatchVoided: (("voids_id", "match_id"), ("reason", "reason")),
+    # The players and places of a match with sides go to MatchParticipant (participant_rows).
+    SideMatchRecorded: tuple(
+        (name, name) for name in ("score_a", "played_at", "points", "note", "replaces_id", "reason")
+    ),
     # A fixture's sides live on its ``Fixture`` row (created with the event, never changed).
     FixtureScheduled: (
         ("fixture_id", "fixture_id"),
@@ -171,6 +177,43 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
 OPTIONAL_COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     MatchRecorded: (("fixture_id", "fixture_id"),),
 }
+
+
+def participant_rows(event_id: int, fact: SideMatchRecorded) -> list[MatchParticipant]:
+    """The ``MatchParticipant`` rows that store the sides of ``fact`` (event ``event_id``)."""
+    return [
+        MatchParticipant(event_id=event_id, side=side, player_id=player, place=place)
+        for side, (members, place) in enumerate(zip(fact.sides, fact.places, strict=True))
+        for player in members
+    ]
+
+
+def sides_of(
+    rows: Iterable[tuple[int, int, int]],
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """(sides, places) from (side, player, place) rows in (side, id) order."""
+    members: dict[int, list[int]] = {}
+    places: dict[int, int] = {}
+    for side, player, place in rows:
+        members.setdefault(side, []).append(player)
+        places[side] = place
+    order = sorted(members)
+    return tuple(tuple(members[x]) for x in order), tuple(places[x] for x in order)
+
+
+def side_match_fact(
+    row: Any, sides: tuple[tuple[int, ...], ...], places: tuple[int, ...]
+) -> SideMatchRecorded:
+    """The ``SideMatchRecorded`` fact of a stored row, given its sides."""
+    return SideMatchRecorded(
+        sides=sides,
+        places=places,
+        played_at=row.played_at,
+        points=row.points,
+        note=row.note,
+        replaces_id=row.replaces_id,
+        reason=row.reason,
+    )
 
 
 def row_fields(fact: Fact) -> dict[str, Any]:
@@ -200,6 +243,11 @@ def fact_of(row: Any) -> Fact:
         )
     if kind == MatchVoided.kind:
         return MatchVoided(match_id=row.voids_id, reason=row.reason)
+    if kind == SideMatchRecorded.kind:
+        participants = MatchParticipant.objects.filter(event_id=row.id).order_by("side", "id")
+        return side_match_fact(
+            row, *sides_of(participants.values_list("side", "player_id", "place"))
+        )
     if kind == PlayerRegistered.kind:
         name = row.display_name or (
             row.player.display_name if isinstance(row, Event) else row.player__display_name
@@ -473,6 +521,8 @@ def _insert(
             if player is not None:
                 event.player = player
             event.save()
+            if isinstance(fact, SideMatchRecorded):
+                MatchParticipant.objects.bulk_create(participant_rows(event.pk, fact))
     except IntegrityError:
         existing = find_by_key(league, key) if key else None
         if existing is None:

@@ -149,6 +149,50 @@ class MatchRecorded(Fact):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SideMatchRecorded(Fact):
+    """A match with sides: ``sides[x]`` are the player ids of side x, ``places[x]`` its place.
+
+    Places count from 0 (the best side); equal places are a tie. Two sides with side 0's
+    score 1 / 0.5 / 0 have the places (0, 1) / (0, 0) / (1, 0) (``score_a`` says which).
+    A one-vs-one match is never stated this way: it is a ``MatchRecorded``.
+    """
+
+    kind: ClassVar[str] = "side_match_recorded"
+    affects_ratings: ClassVar[bool] = True
+    sides: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+    played_at: dt.datetime
+    points: str = ""
+    note: str = ""
+    replaces_id: int | None = None
+    reason: str = ""
+
+    @property
+    def score_a(self) -> Decimal | None:
+        """Side 0's score for two sides (1, 0.5 or 0), None for three or more."""
+        if len(self.places) != 2:
+            return None
+        a, b = self.places
+        return Decimal("1") if a < b else Decimal("0.5") if a == b else Decimal("0")
+
+    @property
+    def player_ids(self) -> tuple[int, ...]:
+        return tuple(player for side in self.sides for player in side)
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.sides,
+            self.places,
+            self.played_at,
+            self.points,
+            self.note,
+            self.replaces_id,
+            self.reason,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchVoided(Fact):
     """Match ``match_id`` no longer counts, for ``reason``."""
 
@@ -236,6 +280,7 @@ KINDS: dict[str, type[Fact]] = {
         PlayerUnmerged,
         MatchRecorded,
         MatchVoided,
+        SideMatchRecorded,
         FixtureScheduled,
         FixtureRescheduled,
         FixtureCancelled,

@@ -19,8 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ratings.engine.fold import History, MatchArrays, fold, state_before
+from ratings.engine.fold import FoldResult, History, MatchArrays, fold, state_before
+from ratings.engine.params import Glicko2Params
 from ratings.engine.periods import PeriodSpec
+from ratings.engine.side_fold import fold_sides
+from ratings.engine.sides import SideMatches, places_from_score
+from ratings.engine.state import RatingState
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.snapshot import COUNTS, NO_MOMENT, Checkpoint, Matches
 
@@ -104,20 +108,75 @@ def engine_matches(
     )
 
 
+def engine_side_matches(
+    spec: PeriodSpec, matches: Matches, player_ids: npt.NDArray[np.int64]
+) -> SideMatches:
+    """Every match, one-vs-one and with sides, as the engine's sides, ordered by (period, seq).
+
+    A one-vs-one match is two sides of one player (places from its score); ``matches.seq``
+    holds true sequence numbers here, so the two kinds interleave in the store's order.
+    """
+    sides = matches.sides
+    assert sides is not None
+    pair_period = spec.indices_of(matches.day)
+    side_period = spec.indices_of(sides.day)
+    n_pairs = pair_period.size
+    period = np.concatenate([pair_period, side_period])
+    order = np.lexsort((np.concatenate([matches.seq, sides.seq]), period))
+    position = np.empty(order.size, dtype=np.int64)
+    position[order] = np.arange(order.size, dtype=np.int64)
+    place_a, place_b = places_from_score(matches.score_a)
+    pair_match = position[:n_pairs]
+    return SideMatches(
+        period[order],
+        np.concatenate([pair_match, pair_match, position[n_pairs + sides.match]]),
+        np.concatenate(
+            [np.zeros(n_pairs, dtype=np.int64), np.ones(n_pairs, dtype=np.int64), sides.side]
+        ),
+        np.searchsorted(
+            player_ids, np.concatenate([matches.player_a, matches.player_b, sides.player])
+        ),
+        np.concatenate([place_a, place_b, sides.place]),
+    )
+
+
+def run_fold(
+    plan: ReplayPlan,
+    matches: Matches,
+    first_period: int,
+    start: RatingState | None,
+    on_progress: ProgressCallback | None,
+) -> FoldResult:
+    """The engine's fold of ``matches``: ``fold_sides`` when any match has sides, else the
+    plain one-vs-one ``fold`` (a league of singles gets exactly today's numbers)."""
+    params: Glicko2Params = plan.params
+    if matches.sides is not None and len(matches.sides):
+        return fold_sides(
+            engine_side_matches(plan.spec, matches, plan.player_ids),
+            plan.n_players,
+            params,
+            first_period,
+            plan.through_period,
+            start,
+            on_progress=on_progress,
+        )
+    return fold(
+        engine_matches(plan.spec, matches, plan.player_ids),
+        plan.n_players,
+        params,
+        first_period,
+        plan.through_period,
+        start,
+        on_progress,
+    )
+
+
 def compute_full(
     plan: ReplayPlan, matches: Matches, on_progress: ProgressCallback | None = None
 ) -> Projection:
     """Fold periods 0..through_period from scratch."""
     player_ids, n = plan.player_ids, plan.n_players
-    result = fold(
-        engine_matches(plan.spec, matches, player_ids),
-        n,
-        plan.params,
-        0,
-        plan.through_period,
-        None,
-        on_progress,
-    )
+    result = run_fold(plan, matches, 0, None, on_progress)
     state = result.final_state
     rated = np.flatnonzero(state.last_period >= 0)
     totals = _totals(result.history, n)
@@ -149,15 +208,7 @@ def compute_incremental(
     """
     from_period, player_ids, n = plan.first_period, plan.player_ids, plan.n_players
     start = state_before(checkpoint.history, n, plan.params, from_period)
-    result = fold(
-        engine_matches(plan.spec, matches, player_ids),
-        n,
-        plan.params,
-        from_period,
-        plan.through_period,
-        start,
-        on_progress,
-    )
+    result = run_fold(plan, matches, from_period, start, on_progress)
     state, history = result.final_state, result.history
     totals = checkpoint.totals_before + np.stack(_totals(history, n))
 
@@ -209,9 +260,9 @@ def _last_played(
 ) -> npt.NDArray[np.int64]:
     """Per dense player, the latest ``played_us`` among ``matches`` (NO_MOMENT if none)."""
     latest = np.full(n, NO_MOMENT, dtype=np.int64)
-    if matches.seq.size:
-        players = np.searchsorted(player_ids, np.concatenate([matches.player_a, matches.player_b]))
-        np.maximum.at(latest, players, np.concatenate([matches.played_us, matches.played_us]))
+    players, moments = matches.player_moments()
+    if players.size:
+        np.maximum.at(latest, np.searchsorted(player_ids, players), moments)
     return latest
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 from django.db.models import F, Max, Min, Q
 
-from league.models import IDENTITY_KINDS, Event, League, Player
+from league.models import IDENTITY_KINDS, MATCH_KINDS, Event, League, Player
 from ratings.models import ProjectionState, RatingConfig
 
 
@@ -48,16 +48,19 @@ def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
     One step back along the (league, kind, played_at) index: the seq bound is written
     ``seq + 0`` so that no planner prefers the (league, seq) index and sorts the snapshot.
     """
-    return (
-        Event.objects.matches()
-        .filter(league_id=league_id)
+    # One probe per kind of match (one-vs-one, with sides): each walks its own index range.
+    moments = [
+        Event.objects.filter(league_id=league_id, kind=kind)
         .alias(seq_bound=F("seq") + 0)
         .filter(seq_bound__lte=through_seq)
         .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
         .order_by("-played_at")
         .values_list("played_at", flat=True)
         .first()
-    )
+        for kind in MATCH_KINDS
+    ]
+    found = [moment for moment in moments if moment is not None]
+    return max(found) if found else None
 
 
 def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) -> dt.datetime | None:
@@ -66,7 +69,7 @@ def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) ->
     earliest recorded match: from it on, their opponents' and the survivor's ratings change).
     """
     window = Event.objects.filter(league_id=league_id, seq__gt=after_seq, seq__lte=through_seq)
-    rows = window.filter(kind__in=[Event.Kind.MATCH_RECORDED, Event.Kind.MATCH_VOIDED]).values_list(
+    rows = window.filter(kind__in=[*MATCH_KINDS, Event.Kind.MATCH_VOIDED]).values_list(
         "played_at", "voids__played_at"
     )
     moments = [moment for pair in rows for moment in pair if moment is not None]

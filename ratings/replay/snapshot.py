@@ -24,7 +24,7 @@ from django.db import connection
 from django.db.models import Max, Q, Sum
 
 from league.calendar import league_zone, local_days_from_utc, local_midnight
-from league.models import Event, League
+from league.models import Event, League, MatchParticipant
 from ratings.engine.fold import History
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.replay.identities import map_players, merges_at, players_counted_as
@@ -40,11 +40,44 @@ COUNTS = ("games", "wins", "draws", "losses")
 
 
 @dataclass
+class SideRows:
+    """Live matches with sides of a snapshot: per match ``seq``, ``played_us``, ``day``;
+    per (match, player) row ``match`` (index into those), ``side``, ``player`` (Player id)
+    and ``place``. Rows are in (match, side) order."""
+
+    seq: npt.NDArray[np.int64]
+    played_us: npt.NDArray[np.int64]
+    day: npt.NDArray[np.datetime64]
+    match: npt.NDArray[np.int64]
+    side: npt.NDArray[np.int64]
+    player: npt.NDArray[np.int64]
+    place: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.seq.size)
+
+    def take(self, keep: npt.NDArray[np.bool_]) -> SideRows:
+        """The matches where ``keep`` (one flag per match) is True, renumbered in order."""
+        renumber = np.cumsum(keep) - 1
+        rows = keep[self.match]
+        return SideRows(
+            self.seq[keep],
+            self.played_us[keep],
+            self.day[keep],
+            renumber[self.match[rows]],
+            self.side[rows],
+            self.player[rows],
+            self.place[rows],
+        )
+
+
+@dataclass
 class Matches:
     """Live matches of a snapshot, as arrays; players are Player ids, moments UTC µs.
 
-    ``seq`` orders the matches as the event store does: their sequence numbers (PostgreSQL)
-    or their rank in that order (SQLite); nothing but the order is used.
+    ``seq`` holds the matches' sequence numbers (the event store's order). ``sides`` holds
+    the matches with sides (None when the snapshot has none, the one-vs-one league's case);
+    both kinds of match interleave by ``seq``.
     """
 
     seq: npt.NDArray[np.int64]
@@ -53,6 +86,7 @@ class Matches:
     score_a: npt.NDArray[np.float64]
     played_us: npt.NDArray[np.int64]
     day: npt.NDArray[np.datetime64]
+    sides: SideRows | None = None
 
     def take(self, index: npt.NDArray) -> Matches:
         return Matches(
@@ -62,7 +96,17 @@ class Matches:
             self.score_a[index],
             self.played_us[index],
             self.day[index],
+            self.sides,
         )
+
+    def player_moments(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """(Player id, played_us) of every player of every match, one pair each."""
+        players = [self.player_a, self.player_b]
+        moments = [self.played_us, self.played_us]
+        if self.sides is not None:
+            players.append(self.sides.player)
+            moments.append(self.sides.played_us[self.sides.match])
+        return np.concatenate(players), np.concatenate(moments)
 
 
 def read_pass_matches(plan: ReplayPlan) -> Matches:
@@ -73,7 +117,12 @@ def read_pass_matches(plan: ReplayPlan) -> Matches:
     # local one; the exact cut is by local date, below.
     since = local_midnight(plan.spec.start_of(plan.from_period), plan.zone) - dt.timedelta(days=1)
     matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since)
-    return matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
+    taken = matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
+    if matches.sides is not None:
+        taken.sides = matches.sides.take(
+            plan.spec.indices_of(matches.sides.day) >= plan.from_period
+        )
+    return taken
 
 
 def read_matches(league: League, through_seq: int, since: dt.datetime | None = None) -> Matches:
@@ -104,6 +153,7 @@ def read_live_matches(
     Players are the ones each match counts for in that snapshot (``identities``: a merged
     player's matches count as the surviving player's).
     """
+    sides = read_live_side_matches(league_id, zone, through_seq, since)
     params: list = [through_seq, league_id, Event.Kind.MATCH_RECORDED.value, through_seq]
     if since is not None:
         params.append(since)
@@ -119,6 +169,7 @@ def read_live_matches(
             since=where_since,
         )
         buffer = bytearray()
+        # (The PostgreSQL path returns true sequence numbers already.)
         copy_sql = f"COPY ({sql}) TO STDOUT (FORMAT BINARY)"
         with connection.cursor() as cursor, cursor.cursor.copy(copy_sql, params) as copy:
             for chunk in copy:
@@ -133,6 +184,9 @@ def read_live_matches(
     else:
         seq, a, b, score, played_us = _read_sqlite(_MATCHES_SQL, params, event, where_since, since)
     mapping = merges_at(league_id, through_seq)
+    if sides is not None:
+        # A merged-away player's side rows count for the surviving player, as A/B ids do.
+        sides.player = map_players(sides.player, mapping)
     return Matches(
         seq=seq,
         player_a=map_players(a, mapping),
@@ -140,6 +194,67 @@ def read_live_matches(
         score_a=score,
         played_us=played_us,
         day=local_days_from_utc(played_us, zone),
+        sides=sides,
+    )
+
+
+_SIDE_MATCHES_SQL = """
+SELECT e.seq, {moment}, p.side, p.player_id, p.place
+FROM {event} e
+JOIN {participant} p ON p.event_id = e.id
+LEFT JOIN {event} v ON v.voids_id = e.id AND v.seq <= %s
+WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
+ORDER BY e.seq, p.side, p.id"""
+
+
+def read_live_side_matches(
+    league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
+) -> SideRows | None:
+    """The snapshot's live matches with sides (``read_live_matches``' rule), or None if none.
+
+    A league of one-vs-one matches answers from the (league, kind, played_at) index at once.
+    """
+    kind = Event.Kind.SIDE_MATCH_RECORDED.value
+    if not Event.objects.filter(league_id=league_id, kind=kind, seq__lte=through_seq).exists():
+        return None
+    params: list = [through_seq, league_id, kind, through_seq]
+    where_since = ""
+    if since is not None:
+        where_since = " AND e.played_at >= %s"
+        params.append(connection.ops.adapt_datetimefield_value(since))
+    if connection.vendor == "postgresql":
+        moment = "(EXTRACT(EPOCH FROM e.played_at) * 1000000)::int8"
+    else:
+        moment = "CAST(e.played_at AS TEXT)"
+    sql = _SIDE_MATCHES_SQL.format(
+        moment=moment,
+        event=Event._meta.db_table,
+        participant=MatchParticipant._meta.db_table,
+        since=where_since,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        values = cursor.fetchall()
+    if not values:
+        return None
+    seq_t, moment_t, side_t, player_t, place_t = zip(*values, strict=True)
+    row_seq = np.array(seq_t, dtype=np.int64)
+    new_match = np.ones(row_seq.size, dtype=bool)
+    new_match[1:] = row_seq[1:] != row_seq[:-1]
+    starts = np.flatnonzero(new_match)
+    if connection.vendor == "postgresql":
+        row_us = np.array(moment_t, dtype=np.int64)
+    else:
+        row_us = np.array(moment_t, dtype="datetime64[us]").astype(np.int64)
+    played_us = row_us[starts]
+    return SideRows(
+        seq=row_seq[starts],
+        played_us=played_us,
+        day=local_days_from_utc(played_us, zone),
+        match=np.cumsum(new_match) - 1,
+        side=np.array(side_t, dtype=np.int64),
+        player=np.array(player_t, dtype=np.int64),
+        place=np.array(place_t, dtype=np.int64),
     )
 
 
@@ -231,8 +346,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
 
     earlier = np.full(n, NO_MOMENT, dtype=np.int64)
     played = np.zeros(n, dtype=bool)
-    played[np.searchsorted(player_ids, matches.player_a)] = True
-    played[np.searchsorted(player_ids, matches.player_b)] = True
+    played[np.searchsorted(player_ids, matches.player_moments()[0])] = True
     idle = [i for i in replaced if not played[i]]
     if idle:
         # Their matches from from_period on are gone (voided or moved earlier): their latest
@@ -245,7 +359,9 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
             if not stored_ids:
                 continue
             moment = before.filter(
-                Q(player_a_id__in=stored_ids) | Q(player_b_id__in=stored_ids)
+                Q(player_a_id__in=stored_ids)
+                | Q(player_b_id__in=stored_ids)
+                | Q(participants__player_id__in=stored_ids)
             ).aggregate(top=Max("played_at"))["top"]
             if moment is not None:
                 earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
@@ -255,7 +371,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
 def _live_in_snapshot(league_id: int, through_seq: int):
     """Matches of the snapshot at ``through_seq`` (as a queryset)."""
     return (
-        Event.objects.matches()
+        Event.objects.all_matches()
         .filter(league_id=league_id, seq__lte=through_seq)
         .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
     )

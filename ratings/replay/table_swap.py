@@ -9,8 +9,11 @@ one in its place. Everything happens in the caller's transaction (both databases
 transactional DDL), so readers see the old table until the commit and the new one after;
 a process killed half-way leaves the old table exactly as it was.
 
-:func:`swap_pays` is the rule: swap when the rows of other configurations (the ones copied)
-are no more than the rows replaced. A league among many keeps the delete path.
+:func:`swap_pays` is the rule. SQLite: swap when the rows of other configurations (the ones
+copied) are no more than the rows replaced; a league among many keeps the delete path.
+PostgreSQL: swap only when the table holds no other configuration's rows, because the swap
+locks the table against every other writer for its whole transaction (below): with other
+leagues in the table their replays would wait behind this one's write.
 
 Concurrent writers: SQLite has one writer at a time (the replay holds it from its first
 write). On PostgreSQL the swap first locks the live table against writes (``SHARE ROW
@@ -34,6 +37,11 @@ def swap_pays(table: str, config_id: int) -> bool:
     Counts the configuration's rows (an index range), then at most as many of the others.
     """
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE config_id <> %s)", [config_id]
+            )
+            return not cursor.fetchone()[0]
         cursor.execute(f"SELECT count(*) FROM {table} WHERE config_id = %s", [config_id])
         replaced = cursor.fetchone()[0]
         cursor.execute(

@@ -24,6 +24,7 @@ from league.models import RATING_KINDS, Event, Season
 from league.validation import Errors, check_text
 from ratings.models import ProjectionState, SeasonRow, SeasonTable
 from ratings.seasons.derive import DerivedTable, derive_table
+from ratings.selectors.common import period_info
 from ratings.selectors.configurations import live_config
 
 REASON_MAX = 1000
@@ -113,7 +114,19 @@ def close_season(season: Season, *, by: Any = None) -> SeasonTable:
             )
         config = _ready_config(season, errors)
         errors.raise_if_any()
-        table = _store(derive_table(season, config), SeasonTable.Kind.ARCHIVED, by=by, reason="")
+        derived = derive_table(season, config)
+        if derived.end_open:
+            # The end-of-season ratings are read after the period holding the last day; while
+            # it is open, results after the season in that period still move them.
+            errors.add(
+                "__all__",
+                "The rating period holding the season's last day, %(period)s, is still open; "
+                "close the season once it has ended, when its ratings are final.",
+                "period_open",
+                period=period_info(config, derived.end_period).label,
+            )
+            errors.raise_if_any()
+        table = _store(derived, SeasonTable.Kind.ARCHIVED, by=by, reason="")
         season_services.mark_closed(season, closed_by=by)
         return table
 

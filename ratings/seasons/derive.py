@@ -15,9 +15,10 @@ The season's order is by points, then by rating at the end, then by name.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from math import nan
 
 from django.db import connection
 from django.db.models import Max
@@ -99,11 +100,15 @@ def season_matches(season: Season) -> Iterable[tuple]:
     )
 
 
-def states_after(config: RatingConfig, period: int) -> dict[int, PlayerState]:
+def states_after(
+    config: RatingConfig, period: int, *, rd_for: Collection[int] = ()
+) -> dict[int, PlayerState]:
     """Every player's rating after ``period`` (their last played period up to it), ranked.
 
     One statement: each player's last history row at or before the period (the unique
-    (config, player, period) index serves the inner MAX), then RD grown to the period.
+    (config, player, period) index serves the inner MAX). The RD grown to the period is
+    computed for the players in ``rd_for`` only (the others get NaN): ranks need every
+    rated player, the RD only the table's.
     """
     if period < 0:
         return {}
@@ -128,7 +133,8 @@ def states_after(config: RatingConfig, period: int) -> dict[int, PlayerState]:
     for position, (player_id, rating, rd, volatility, last) in enumerate(rows, start=1):
         if rating != previous:
             rank, previous = position, rating
-        states[player_id] = PlayerState(rating, rd_now(config, rd, volatility, last, period), rank)
+        grown = rd_now(config, rd, volatility, last, period) if player_id in rd_for else nan
+        states[player_id] = PlayerState(rating, grown, rank)
     return states
 
 
@@ -168,25 +174,33 @@ def order_lines(lines: list[SeasonLine]) -> list[SeasonLine]:
 def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     """The season's table as the event log and ``config``'s projection stand now."""
     league: League = season.league
-    points = {
-        Decimal("1"): season.points_win,
-        Decimal("0.5"): season.points_draw,
-        Decimal("0"): season.points_loss,
-    }
     through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
     # A merged-away player's matches count as the player they were merged into, as in the
     # ratings (``ratings.replay.identities``).
     merged = merges_at(league.pk, through)
-    lines: dict[int, SeasonLine] = {}
+    # Wins, draws and losses per player, counted first; points follow from them.
+    tallies: dict[int, list[int]] = {}
+    outcome = {Decimal("1"): (0, 2), Decimal("0.5"): (1, 1), Decimal("0"): (2, 0)}
     for a, b, score_a in season_matches(season):
-        for stored, score in ((a, score_a), (b, Decimal(1) - score_a)):
+        for_a, for_b = outcome[score_a]
+        for stored, index in ((a, for_a), (b, for_b)):
             player_id = merged.get(stored, stored)
-            line = lines.setdefault(player_id, SeasonLine(player_id))
-            line.games += 1
-            line.wins += score == 1
-            line.draws += score == Decimal("0.5")
-            line.losses += score == 0
-            line.points += points[score]
+            tally = tallies.get(player_id)
+            if tally is None:
+                tally = tallies[player_id] = [0, 0, 0]
+            tally[index] += 1
+    lines: dict[int, SeasonLine] = {}
+    for player_id, (wins, draws, losses) in tallies.items():
+        lines[player_id] = SeasonLine(
+            player_id,
+            games=wins + draws + losses,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+            points=wins * season.points_win
+            + draws * season.points_draw
+            + losses * season.points_loss,
+        )
     for player_id, name, slug in Player.objects.filter(pk__in=list(lines)).values_list(
         "pk", "display_name", "slug"
     ):
@@ -195,7 +209,7 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
         return DerivedTable(season, order_lines(list(lines.values())), None, None, None, through)
     before, end, end_open = season_periods(season, config)
     at_start = states_after(config, before)
-    at_end = states_after(config, end)
+    at_end = states_after(config, end, rd_for=set(lines))
     for player_id, line in lines.items():
         start_state, end_state = at_start.get(player_id), at_end.get(player_id)
         if start_state is not None:

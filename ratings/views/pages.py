@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
-from league.event_log import Page, event_log, match_list
+from league.event_log import Page, SidePlayer, event_log, match_list
 from league.models import League, Player
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.fixture_display import fixture_cells
@@ -47,6 +47,7 @@ from ratings.selectors.players import (
     player_results,
     player_summary,
 )
+from ratings.selectors.sides import SideRecordRow, TeamResultRow, side_records, team_results
 from ratings.selectors.standings import (
     Leaderboard,
     compare_versions,
@@ -58,6 +59,9 @@ from ratings.selectors.standings import (
 from ratings.services import league_progress
 from ratings.views.page_cache import cached_page, known_league
 from ratings.views.seasons import line_cells, season_choices, season_from_query
+
+#: The outcomes of a two-side result (a multi-side game shows a place instead).
+OUTCOME_WORDS = ("Win", "Draw", "Loss")
 
 #: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
 COLUMNS = (
@@ -290,6 +294,49 @@ def _result_rows(league: League, results: Page) -> list[dict[str, object]]:
     return rows
 
 
+def _team_rows(league: League, rows: list[TeamResultRow]) -> list[dict[str, object]]:
+    url = _player_urls(league)
+
+    def linked(players: list[SidePlayer]) -> list[dict[str, str]]:
+        return [{"name": p.name, "url": url.format(slug=p.slug)} for p in players]
+
+    made = []
+    for row in rows:
+        change, change_class = signed(row.rating_change, 1)
+        made.append(
+            {
+                "date": _day(row.played_on),
+                "date_iso": row.played_on.isoformat(),
+                "partners": linked(row.partners),
+                "opponents": [
+                    {"players": linked(side.players), "position": side.position_text}
+                    for side in row.opponents
+                ],
+                "multi": len(row.opponents) > 1,
+                "outcome": row.outcome,
+                "outcome_class": row.outcome.lower() if row.outcome in OUTCOME_WORDS else "place",
+                "points": row.points,
+                "period": "" if row.period is None else str(row.period),
+                "change": change,
+                "change_class": change_class,
+            }
+        )
+    return made
+
+
+def _side_record_rows(league: League, rows: list[SideRecordRow]) -> list[dict[str, str]]:
+    url = _player_urls(league)
+    return [
+        {
+            "name": row.player.name,
+            "url": url.format(slug=row.player.slug),
+            "games": str(row.games),
+            "wdl": f"{row.wins}{DASH}{row.draws}{DASH}{row.losses}",
+        }
+        for row in rows
+    ]
+
+
 def _head_to_head_rows(league: League, rows: list[HeadToHeadRow]) -> list[dict]:
     url = _player_urls(league)
     return [
@@ -332,6 +379,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         season_line = line_cells(line) if line else None
     rating_rows, volatility_rows = _history_tables(history)
     records = head_to_head(league, config, player, clock=clock, counted=counted)
+    team_rows, team_total = team_results(league, player, config=config)
+    summary = player_summary(league, config, player, clock=clock)
+    partners, opponents = side_records(league, player)
     chart = {
         "labels": [point.end.isoformat() for point in history],
         "periods": [point.period for point in history],
@@ -345,7 +395,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "player": player,
         "absorbed": absorbed,
         "config": describe_config(config, is_live=True) if config else None,
-        "summary": player_summary(league, config, player, clock=clock),
+        "summary": summary,
+        # A game of three or more sides counts one result against each other side.
+        "results_exceed_games": summary.wins + summary.draws + summary.losses > summary.games,
         "history": history,
         "rating_rows": rating_rows,
         "volatility_rows": volatility_rows,
@@ -355,6 +407,10 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "result_rows": _result_rows(league, results),
         "head_to_head": records,
         "head_to_head_rows": _head_to_head_rows(league, records),
+        "team_rows": _team_rows(league, team_rows),
+        "team_total": team_total,
+        "partner_rows": _side_record_rows(league, partners),
+        "team_opponent_rows": _side_record_rows(league, opponents),
         "progress": league_progress(league),
         "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
         "season": chosen,

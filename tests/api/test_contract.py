@@ -591,8 +591,13 @@ def test_head_to_head(anon, rated, players):
         "draws",
         "wins_b",
         "expected_score_a",
+        "team_opponents",
+        "team_partners",
     }
     assert (response.data["games"], response.data["wins_a"], response.data["wins_b"]) == (2, 2, 0)
+    # A league of singles: no team games between them.
+    empty = {"results": 0, "wins": 0, "draws": 0, "losses": 0}
+    assert response.data["team_opponents"] == response.data["team_partners"] == empty
     assert response.data["player_a"] == {"id": ann.pk, "slug": "ann", "display_name": "Ann"}
     assert 0.5 < response.data["expected_score_a"] < 1
     reverse_ = anon.get(url("head-to-head", rated), {"player_a": bob.pk, "player_b": ann.pk})

@@ -28,7 +28,7 @@ from ratings.models import Publication, RatingConfig, Replay, Standing
 from ratings.replay.positions import max_seq
 from tests.faults.conftest import GRACE_SECONDS, wait_for
 
-pytestmark = [pytest.mark.worker, pytest.mark.slow]
+pytestmark = [pytest.mark.worker, pytest.mark.faults, pytest.mark.slow]
 
 #: Seconds within which everything stored must be live once a reachable broker is in use.
 DEADLINE = 30

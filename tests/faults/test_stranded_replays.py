@@ -18,7 +18,7 @@ from ratings import stranded
 from ratings.locks import LeagueReplayLock
 from ratings.models import Replay
 
-pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.worker, pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
 START = dt.date(2024, 1, 1)
 

@@ -1,9 +1,10 @@
 """The projection table swap (``ratings.replay.table_swap``): a full replay that replaces most
 of ``PlayerPeriod`` builds the table beside the live one and renames it in.
 
-The swap must give the same rows as the delete path, keep every other configuration's rows,
-leave the table's constraints and indexes as the migrations made them, and change nothing
-when the replay fails after the new table was built (one transaction).
+The swap must give the same rows as the delete path, keep every other configuration's rows
+(SQLite; PostgreSQL swaps only a table holding no other configuration), leave the table's
+constraints and indexes as the migrations made them, and change nothing when the replay fails
+after the new table was built (one transaction).
 """
 
 from __future__ import annotations
@@ -67,6 +68,14 @@ def table_exists(name: str) -> bool:
 
 
 @pytest.fixture
+def one_league(league, make_player, django_capture_on_commit_callbacks):
+    """One league (80 matches), replayed once: the table holds its rows only."""
+    players = [make_player(league, f"Only {i}") for i in range(6)]
+    with django_capture_on_commit_callbacks(execute=True):
+        return recorded(league, players, 80, seed=5)
+
+
+@pytest.fixture
 def two_leagues(league, other_league, make_player, django_capture_on_commit_callbacks):
     """A big league (120 matches) and a small one (6), both replayed once."""
     big_players = [make_player(league, f"Big {i}") for i in range(8)]
@@ -77,6 +86,33 @@ def two_leagues(league, other_league, make_player, django_capture_on_commit_call
     return big, small
 
 
+def test_a_configuration_alone_in_the_table_is_swapped_with_the_same_rows(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch
+):
+    config = services.latest_config(league)
+    shape_before = table_shape()
+    assert swap_pays(TABLE, config.pk)
+    swaps = []
+    swap = store.swap_table
+    monkeypatch.setattr(store, "swap_table", lambda *args: swaps.append(args) or swap(*args))
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert len(swaps) == 1
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert table_shape() == shape_before
+    assert {"player_period_unique", "player_period_by_period"} <= set(shape_before)
+    assert not table_exists(f"{TABLE}{NEXT}")
+
+
+@pytest.mark.postgres
+def test_postgres_never_swaps_a_table_shared_with_other_configurations(league, two_leagues):
+    # The swap would lock every other league's replay out of the table while it writes.
+    assert not swap_pays(TABLE, services.latest_config(league).pk)
+
+
+@pytest.mark.sqlite
 def test_a_dominant_configuration_is_swapped_with_the_same_rows_and_the_others_kept(
     league, other_league, two_leagues, django_capture_on_commit_callbacks
 ):
@@ -120,10 +156,11 @@ def test_a_configuration_among_bigger_ones_keeps_the_delete_path(
 
 
 def test_a_replay_failing_after_the_swap_leaves_the_old_table(
-    league, two_leagues, django_capture_on_commit_callbacks, monkeypatch, settings
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
     settings.REPLAY_MAX_ATTEMPTS = 1
     config = services.latest_config(league)
+    assert swap_pays(TABLE, config.pk)
     before = snapshot(config)
     shape_before = table_shape()
 

@@ -288,3 +288,22 @@ def test_a_merged_players_season_games_count_as_the_surviving_players(club, orga
     dan_line = lines["Dan"]
     assert (dan_line.games, dan_line.wins, dan_line.draws, dan_line.losses) == (3, 1, 0, 2)
     assert dan_line.points == Decimal("3")
+
+
+@pytest.mark.django_db
+def test_closing_waits_for_the_period_holding_the_last_day_to_end(club, monkeypatch):
+    import django.utils.timezone
+
+    # Wednesday 31 Jan 2024: weekly period 4 (29 Jan to 4 Feb) is open.
+    now = dt.datetime(2024, 1, 31, 12, tzinfo=dt.UTC)
+    monkeypatch.setattr(django.utils.timezone, "now", lambda: now)
+    late = seasons.create_season(
+        club["league"], name="Late January", start_date="2024-01-29", end_date="2024-01-30"
+    )
+    with pytest.raises(ValidationError) as caught:
+        close_season(late)
+    assert "Period 4 (29 Jan 2024 to 04 Feb 2024), is still open" in str(caught.value)
+    assert not SeasonTable.objects.filter(season=late).exists()
+    # The winter season ended on Sunday 28 Jan, the last day of period 3: it can close.
+    table = close_season(club["season"])
+    assert table.end_period == 3

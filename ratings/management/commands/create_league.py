@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from league.management.cli import iso_date, validation_message
 from league.management.data_command import DataCommand
-from league.models import League
+from league.models import MAX_SIDE_PLAYERS, League, MatchFormat
+from league.sides import format_label
 from ratings.management.options import add_config_arguments, config_params
 from ratings.services import create_config
 
@@ -46,6 +47,14 @@ class Command(DataCommand):
             default=[],
             metavar="USERNAME",
             help="an existing user who may manage the league (repeatable)",
+        )
+        parser.add_argument(
+            "--format",
+            default="singles",
+            metavar="singles|doubles|teams-of-N|any",
+            help="which matches the league accepts: singles only (default), sides of a fixed "
+            "size (doubles = teams-of-2; teams-of-1 is one player per side in games of two or "
+            "more sides), or any sides",
         )
         add_config_arguments(parser)
 
@@ -80,6 +89,7 @@ class Command(DataCommand):
             or params.get("period_anchor")
             or timezone.now().astimezone(zone).date()
         )
+        match_format, side_size = _match_format(options["format"])
         league = League(
             name=name,
             slug=slug,
@@ -87,6 +97,8 @@ class Command(DataCommand):
             description=options["description"],
             time_zone=options["time_zone"],
             start_date=start_date,
+            match_format=match_format,
+            side_size=side_size,
         )
         try:
             league.full_clean()
@@ -100,6 +112,7 @@ class Command(DataCommand):
         except ValidationError as error:
             raise CommandError(f"League not created:\n{validation_message(error)}") from None
         unit = "month" if config.period_unit == "months" else "day"
+        self.stdout.write(f"Matches: {format_label(league)}.")
         self.stdout.write(
             f"Created league {league.name!r} ({league.slug}), results from "
             f"{league.start_date.isoformat()} in {league.time_zone}, with configuration "
@@ -108,3 +121,21 @@ class Command(DataCommand):
             f"initial rating {config.initial_rating!r}, RD {config.initial_rd!r}, "
             f"volatility {config.initial_volatility!r}, max RD {config.max_rd!r}."
         )
+
+
+def _match_format(text: str) -> tuple[str, int]:
+    """(``League.match_format``, ``side_size``) from ``--format``."""
+    value = text.strip().lower()
+    if value in ("singles", "any"):
+        return value, 2
+    if value == "doubles":
+        return MatchFormat.FIXED, 2
+    prefix = "teams-of-"
+    if value.startswith(prefix) and value[len(prefix) :].isdigit():
+        size = int(value[len(prefix) :])
+        if 1 <= size <= MAX_SIDE_PLAYERS:
+            return MatchFormat.FIXED, size
+    raise CommandError(
+        f"Unknown --format {text!r}: use singles, doubles, teams-of-N (N from 1 to "
+        f"{MAX_SIDE_PLAYERS}) or any."
+    )

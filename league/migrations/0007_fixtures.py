@@ -32,14 +32,14 @@ def refuse_to_drop_fixture_facts(apps, schema_editor):
     Event = apps.get_model("league", "Event")
     if Event.objects.filter(fixture__isnull=False).exists():
         raise RuntimeError(
-            "Cannot unapply league 0006: the event store holds facts about fixtures that the "
+            "Cannot unapply league 0007: the event store holds facts about fixtures that the "
             "older schema cannot hold, and events are never deleted."
         )
 
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0005_seasons_and_website_access"),
+        ("league", "0006_matches_with_sides"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -116,6 +116,7 @@ class Migration(migrations.Migration):
                     ("player_unmerged", "Player unmerged"),
                     ("match_recorded", "Match recorded"),
                     ("match_voided", "Match voided"),
+                    ("side_match_recorded", "Team match recorded"),
                     ("fixture_scheduled", "Fixture scheduled"),
                     ("fixture_rescheduled", "Fixture rescheduled"),
                     ("fixture_cancelled", "Fixture cancelled"),
@@ -172,6 +173,7 @@ class Migration(migrations.Migration):
                             "player_unmerged",
                             "match_recorded",
                             "match_voided",
+                            "side_match_recorded",
                             "fixture_scheduled",
                             "fixture_rescheduled",
                             "fixture_cancelled",

@@ -1,0 +1,218 @@
+"""Matches with sides: reading sides and finishing orders, and the league's format rule.
+
+A match has two or more sides, each of one or more players, a player on at most one side.
+Two sides carry side A's score (1, 0.5 or 0, as a one-vs-one match); three or more carry a
+finishing position per side (1 is first; equal positions are a tie, "1, 2, 2"). Stored
+places count from 0 and are dense ranks: "1, 3, 3" and "1, 2, 2" say the same order.
+
+``League.match_format`` says which shapes a league accepts: singles only (two sides of one
+player), a fixed side size (every side has ``League.side_size`` players, two or more sides)
+or any. Every entry path (the services, the bulk import, hence forms, CSV and API) checks
+it with ``check_format``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from league.models import MAX_SIDE_PLAYERS, MAX_SIDES, League, MatchFormat, Player
+from league.validation import Errors, _as_id, parse_score, resolve_player
+
+SIDES_FIELD = "sides"
+PLACES_FIELD = "places"
+
+
+def side_label(index: int) -> str:
+    """ "A", "B", … for sides 0, 1, … (then "side 27" and on)."""
+    return chr(ord("A") + index) if index < 26 else str(index + 1)
+
+
+def format_label(league: League) -> str:
+    """What the league accepts, in words."""
+    if league.match_format == MatchFormat.SINGLES:
+        return "singles only (one player against one)"
+    if league.match_format == MatchFormat.FIXED:
+        size = league.side_size
+        return f"sides of {size} player{'s' if size != 1 else ''} each"
+    return "any sides"
+
+
+def check_format(league: League, sizes: Sequence[int], errors: Errors, field: str) -> None:
+    """A match whose sides have ``sizes`` players is of a shape ``league`` accepts."""
+    if league.match_format == MatchFormat.ANY:
+        return
+    if league.match_format == MatchFormat.SINGLES:
+        ok = len(sizes) == 2 and all(size == 1 for size in sizes)
+    else:
+        ok = all(size == league.side_size for size in sizes)
+    if not ok:
+        shape = " against ".join(str(size) for size in sizes)
+        errors.add(
+            field,
+            "%(league)s accepts %(format)s; this match has sides of %(shape)s player(s).",
+            "format_refused",
+            league=league.name,
+            format=format_label(league),
+            shape=shape,
+        )
+
+
+def resolve_sides(league: League, sides: Any, errors: Errors) -> list[list[Player]] | None:
+    """The players of each side (``Player`` objects or ids), checked for shape.
+
+    Refused: not a list of lists, fewer than two or more than ``MAX_SIDES`` sides, an empty
+    side, more than ``MAX_SIDE_PLAYERS`` on a side, an unknown player, a player twice.
+    """
+    if not isinstance(sides, Sequence) or isinstance(sides, str | bytes):
+        errors.add(SIDES_FIELD, "Give the sides as a list of lists of players.", "invalid")
+        return None
+    if not 2 <= len(sides) <= MAX_SIDES:
+        errors.add(
+            SIDES_FIELD,
+            "A match has 2 to %(max)s sides; %(count)s given.",
+            "side_count",
+            max=MAX_SIDES,
+            count=len(sides),
+        )
+        return None
+    resolved: list[list[Player]] = []
+    seen: dict[int, int] = {}
+    ok = True
+    for index, members in enumerate(sides):
+        label = side_label(index)
+        if not isinstance(members, Sequence) or isinstance(members, str | bytes):
+            errors.add(
+                SIDES_FIELD, "Side %(side)s is not a list of players.", "invalid", side=label
+            )
+            ok = False
+            continue
+        if not members:
+            errors.add(SIDES_FIELD, "Side %(side)s is empty.", "empty_side", side=label)
+            ok = False
+            continue
+        if len(members) > MAX_SIDE_PLAYERS:
+            errors.add(
+                SIDES_FIELD,
+                "Side %(side)s has %(count)s players; at most %(max)s are allowed.",
+                "side_too_large",
+                side=label,
+                count=len(members),
+                max=MAX_SIDE_PLAYERS,
+            )
+            ok = False
+            continue
+        side: list[Player] = []
+        for member in members:
+            found = Errors()
+            player = resolve_player(league, member, SIDES_FIELD, found)
+            if player is None:
+                for error in found.by_field[SIDES_FIELD]:
+                    errors.add(
+                        SIDES_FIELD,
+                        "Side %(side)s: %(problem)s",
+                        error.code or "invalid_player",
+                        side=label,
+                        problem=" ".join(error.messages),
+                    )
+                ok = False
+                continue
+            if player.pk in seen:
+                other = seen[player.pk]
+                errors.add(
+                    SIDES_FIELD,
+                    "%(player)s is on side %(first)s and side %(second)s: a player plays on "
+                    "one side only."
+                    if other != index
+                    else "%(player)s is named twice on side %(first)s.",
+                    "player_twice",
+                    player=player.display_name,
+                    first=side_label(other),
+                    second=label,
+                )
+                ok = False
+                continue
+            seen[player.pk] = index
+            side.append(player)
+        resolved.append(side)
+    return resolved if ok else None
+
+
+def places_of(n_sides: int, score_a: Any, places: Any, errors: Errors) -> tuple[int, ...] | None:
+    """Stored places (dense ranks from 0) from side A's score or finishing positions.
+
+    Two sides take ``score_a`` (1, 0.5, 0) or ``places``; three or more take ``places``:
+    one whole number from 1 per side, ties allowed.
+    """
+    has_places = places is not None and places != "" and places != []
+    has_score = score_a is not None and score_a != ""
+    if n_sides == 2 and has_score:
+        if has_places:
+            errors.add(
+                PLACES_FIELD,
+                "Give side A's score or the finishing positions, not both.",
+                "score_and_places",
+            )
+            return None
+        score = parse_score(score_a, errors)
+        return None if score is None else places_of_score(score)
+    if not has_places:
+        if n_sides == 2:
+            errors.add("score_a", "Give side A's score: 1, 0.5 or 0.", "required")
+        else:
+            errors.add(
+                PLACES_FIELD,
+                "A match of %(count)s sides needs a finishing position for each side "
+                "(1 for first; equal positions are a tie).",
+                "required",
+                count=n_sides,
+            )
+        return None
+    if not isinstance(places, Sequence) or isinstance(places, str | bytes):
+        errors.add(PLACES_FIELD, "Give the finishing positions as a list of numbers.", "invalid")
+        return None
+    if len(places) != n_sides:
+        errors.add(
+            PLACES_FIELD,
+            "%(count)s finishing positions for %(sides)s sides: give one per side.",
+            "place_count",
+            count=len(places),
+            sides=n_sides,
+        )
+        return None
+    numbers: list[int] = []
+    for index, value in enumerate(places):
+        number = _as_id(value)
+        if number is None or not 1 <= number <= MAX_SIDES:
+            errors.add(
+                PLACES_FIELD,
+                "Side %(side)s's finishing position %(value)r is not a whole number from 1 "
+                "to %(max)s.",
+                "invalid_place",
+                side=side_label(index),
+                value=value,
+                max=MAX_SIDES,
+            )
+            return None
+        numbers.append(number)
+    dense = {value: rank for rank, value in enumerate(sorted(set(numbers)))}
+    return tuple(dense[value] for value in numbers)
+
+
+def places_of_score(score_a: Decimal | None) -> tuple[int, int]:
+    """Places of sides A and B from side A's score (1, 0.5 or 0)."""
+    if score_a == Decimal("1"):
+        return (0, 1)
+    return (0, 0) if score_a == Decimal("0.5") else (1, 0)
+
+
+def score_of_places(places: Sequence[int]) -> Decimal:
+    """Side A's score (1, 0.5 or 0) from the places of two sides."""
+    a, b = places
+    return Decimal("1") if a < b else Decimal("0.5") if a == b else Decimal("0")
+
+
+def positions_text(places: Sequence[int]) -> list[int]:
+    """Finishing positions as players count them (1, 2, 2, 4) from stored dense places."""
+    return [1 + sum(1 for other in places if other < place) for place in places]
