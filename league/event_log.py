@@ -282,9 +282,10 @@ def event_log(league: League, *, page: int = 1, per_page: int = DEFAULT_PER_PAGE
         "venue", "note",
     )[offset : offset + per_page])  # fmt: skip
     former = _former_names(league, rows)
+    # Columns 19 and 20 of the rows are ``pk`` and ``voids_id``.
     sides = side_match_texts(
-        [row[-2] for row in rows if row[1] == Event.Kind.SIDE_MATCH_RECORDED]
-        + [row[-1] for row in rows if row[1] == Event.Kind.MATCH_VOIDED]
+        [row[19] for row in rows if row[1] == Event.Kind.SIDE_MATCH_RECORDED]
+        + [row[20] for row in rows if row[1] == Event.Kind.MATCH_VOIDED]
     )
     items = []
     for (
