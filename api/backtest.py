@@ -62,6 +62,14 @@ class SweepRunSerializer(serializers.ModelSerializer):
             "elo_brier",
             "elo_accuracy",
             "elo_k",
+            "glicko_log_loss",
+            "glicko_brier",
+            "glicko_accuracy",
+            "glicko_c",
+            "is_current",
+            "log_loss_low",
+            "log_loss_high",
+            "within_noise_of_best",
             "error",
             "elapsed",
         ]
@@ -71,6 +79,7 @@ class SweepSerializer(serializers.ModelSerializer):
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     best_run = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     best_parameters = serializers.SerializerMethodField()
+    current_run = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     runs = SweepRunSerializer(many=True, read_only=True)
 
     class Meta:
@@ -89,6 +98,9 @@ class SweepSerializer(serializers.ModelSerializer):
             "error",
             "best_run",
             "best_parameters",
+            "current_run",
+            "verdict",
+            "difference",
             "runs",
         ]
 
@@ -96,7 +108,7 @@ class SweepSerializer(serializers.ModelSerializer):
         return sweep.best_run.parameters if sweep.best_run else None
 
 
-def _grid_value(name: str) -> serializers.Field:
+def _grid_value(name: str, *, allow_null: bool = False) -> serializers.Field:
     """One value of a grid axis: a strict JSON number within the table's bounds.
 
     The bounds are the table's validators (the schema shows them; an out-of-range value
@@ -104,7 +116,9 @@ def _grid_value(name: str) -> serializers.Field:
     """
     parameter = BY_NAME[name]
     field_class = StrictIntegerField if parameter.kind is int else StrictFloatField
-    return field_class(help_text=parameter.help_text, validators=parameter.validators())
+    return field_class(
+        help_text=parameter.help_text, validators=parameter.validators(), allow_null=allow_null
+    )
 
 
 class SweepGridSerializer(BodySerializer):
@@ -119,6 +133,12 @@ class SweepGridSerializer(BodySerializer):
     initial_volatility = serializers.ListField(
         child=_grid_value("initial_volatility"), required=False
     )
+    advantage = serializers.ListField(child=_grid_value("advantage"), required=False)
+    margin_scale = serializers.ListField(
+        child=_grid_value("margin_scale", allow_null=True),
+        required=False,
+        help_text="Margin scales to compare; null for plain results (margins off).",
+    )
     period_length = serializers.ListField(child=_grid_value("period_length"), required=False)
     period_unit = serializers.ChoiceField(choices=UNITS, required=False)
 
@@ -130,6 +150,8 @@ class AdoptedConfigSerializer(serializers.Serializer):
     initial_volatility = serializers.FloatField()
     period_unit = serializers.CharField()
     period_length = serializers.IntegerField()
+    advantage = serializers.FloatField()
+    margin_scale = serializers.FloatField(allow_null=True)
 
 
 SWEEP_ID = schema.id_path("sweep_id", "The sweep's id.")

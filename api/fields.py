@@ -27,6 +27,15 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON ``true`` or ``false`` (not a string, not a number)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class StrictFloatField(serializers.FloatField):
     """A JSON number (not a string, not a boolean)."""
 

@@ -23,6 +23,7 @@ from api.fields import (
     QueryBooleanField,
     QueryIntegerField,
     ScoreField,
+    StrictBooleanField,
     StrictCharField,
     StrictFloatField,
     StrictIntegerField,
@@ -32,9 +33,11 @@ from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from league.sides import positions_text, side_label
 from league.validation import Errors
+from ratings.engine.errors import InvalidParameterError
+from ratings.engine.intervals import ConfidenceLevel
 from ratings.models import RatingConfig, Replay
 from ratings.parameters import BY_NAME
-from ratings.selectors.standings import SORT_KEYS
+from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS
 
 MAX_ROUND_ROWS = 200
 
@@ -129,6 +132,8 @@ class MatchEventSerializer(serializers.ModelSerializer):
             "score_a",
             "score_b",
             "points",
+            "neutral",
+            "margin",
             "note",
             "replaces",
             "recorded_at",
@@ -355,6 +360,11 @@ class RecordResultSerializer(BodySerializer):
         required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
     )
     note = StrictCharField(required=False, allow_blank=True, max_length=2000)
+    neutral = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Played on neutral ground: no advantage for player A (default false).",
+    )
 
     def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
         if ("played_at" in data) == ("played_on" in data):
@@ -390,6 +400,7 @@ class RecordResultSerializer(BodySerializer):
             "played_at": data.get("played_at", data.get("played_on")),
             "points": data.get("points", ""),
             "note": data.get("note", ""),
+            "neutral": data.get("neutral", False),
         }
 
 
@@ -429,6 +440,8 @@ class ConfigSerializer(serializers.Serializer):
     max_rd = serializers.FloatField()
     volatility_ceiling = serializers.FloatField(allow_null=True)
     rating_floor = serializers.FloatField(allow_null=True)
+    advantage = serializers.FloatField(help_text=BY_NAME["advantage"].help)
+    margin_scale = serializers.FloatField(allow_null=True, help_text=BY_NAME["margin_scale"].help)
     note = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     created_by = serializers.SerializerMethodField(
@@ -474,6 +487,8 @@ class CreateConfigSerializer(BodySerializer):
     max_rd = _parameter_field("max_rd")
     volatility_ceiling = _parameter_field("volatility_ceiling")
     rating_floor = _parameter_field("rating_floor")
+    advantage = _parameter_field("advantage")
+    margin_scale = _parameter_field("margin_scale")
     note = StrictCharField(required=False, allow_blank=True, max_length=200)
 
 
@@ -583,10 +598,42 @@ class StandingsQuerySerializer(VersionQuerySerializer):
         max_length=120,
         help_text="Part of a player's name (ranks unchanged).",
     )
-    active = QueryBooleanField(required=False, help_text="true: active players only.")
+    active = QueryBooleanField(
+        required=False,
+        help_text="true: only players who played within the league's activity window "
+        "(and were not withdrawn by the organisers).",
+    )
     min_games = QueryIntegerField(
         required=False, min_value=0, max_value=10**6, help_text="Minimum games played."
     )
+    everyone = QueryBooleanField(
+        required=False,
+        help_text="true: rank every rated player, ignoring the league's eligibility rules. "
+        "Default false: only players meeting the rules (minimum games, a game within the "
+        "activity window, RD at most the limit, not withdrawn) are ranked; the others are "
+        "listed separately (see listed).",
+    )
+    listed = serializers.ChoiceField(
+        choices=LISTS,
+        required=False,
+        help_text="ranked (default): the ranked players; separate: the players the "
+        "eligibility rules do not rank, by rating, each with its reasons.",
+    )
+    level = serializers.CharField(
+        required=False,
+        max_length=40,
+        help_text="Confidence level of low/high: a percent strictly between 0 and 100 "
+        "(68, 95, 99.9, optionally with %) or a number of deviations either side (z2, "
+        "z=1.5, 2sd, at most 10). Default 95: rating ± 1.96 RD.",
+    )
+
+    def validate_level(self, value: str) -> ConfidenceLevel:
+        try:
+            level = ConfidenceLevel.parse(value)
+        except InvalidParameterError as error:
+            raise serializers.ValidationError(str(error)) from None
+        return DEFAULT_LEVEL if level.percent == 95.0 else level
+
     page = QueryIntegerField(required=False, min_value=1, max_value=10**6, help_text="From 1.")
     per_page = QueryIntegerField(
         required=False, min_value=1, max_value=MAX_PER_PAGE, help_text="Rows per page."
@@ -631,15 +678,19 @@ class PeriodSerializer(serializers.Serializer):
 class StandingRowSerializer(serializers.Serializer):
     """One leaderboard row (``ratings.selectors.standings.LeaderboardRow``)."""
 
-    rank = serializers.IntegerField()
+    rank = serializers.IntegerField(
+        allow_null=True, help_text="Rank among the ranked players (null: listed separately)."
+    )
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     slug = serializers.CharField()
-    active = serializers.BooleanField()
+    active = serializers.BooleanField(
+        help_text="Played within the league's activity window and not withdrawn."
+    )
     rating = serializers.FloatField()
     rd = serializers.FloatField(help_text="RD grown to the period shown.")
-    low = serializers.FloatField(help_text="rating - 1.96 RD")
-    high = serializers.FloatField(help_text="rating + 1.96 RD")
+    low = serializers.FloatField(help_text="rating - z RD at the requested level (default 1.96).")
+    high = serializers.FloatField(help_text="rating + z RD at the requested level (default 1.96).")
     volatility = serializers.FloatField()
     games = serializers.IntegerField()
     wins = serializers.IntegerField()
@@ -651,6 +702,28 @@ class StandingRowSerializer(serializers.Serializer):
         allow_null=True, help_text="Rating change over the last few periods (null: no games)."
     )
     provisional = serializers.BooleanField(help_text="RD above the provisional threshold.")
+    eligible = serializers.BooleanField(help_text="Ranked under the rules in force.")
+    reasons = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Why the player is not ranked (empty for a ranked player).",
+    )
+
+
+class LevelSerializer(serializers.Serializer):
+    percent = serializers.FloatField(help_text="Two-sided coverage in percent.")
+    z = serializers.FloatField(help_text="Deviations either side: low/high are rating ± z RD.")
+
+
+class RulesSerializer(serializers.Serializer):
+    """The league's eligibility rules (``ratings.eligibility.Eligibility``)."""
+
+    min_games = serializers.IntegerField()
+    active_periods = serializers.IntegerField(
+        allow_null=True, help_text="A game within this many periods (null: no rule)."
+    )
+    max_rd = serializers.FloatField(allow_null=True, help_text="RD limit (null: no rule).")
+    rank_by = serializers.CharField(help_text="rating or lower_bound (of the 95 % interval).")
+    custom = serializers.BooleanField(help_text="false: the defaults.")
 
 
 class StandingsPageSerializer(serializers.Serializer):
@@ -668,6 +741,14 @@ class StandingsPageSerializer(serializers.Serializer):
         allow_null=True, help_text="The past period shown (null: the current standings)."
     )
     count = serializers.IntegerField(help_text="Rows in all pages.")
+    listed = serializers.CharField(help_text="Which list the results are: ranked or separate.")
+    everyone = serializers.BooleanField(help_text="true: the eligibility rules were ignored.")
+    ranked_count = serializers.IntegerField(help_text="Ranked players under these filters.")
+    separate_count = serializers.IntegerField(
+        help_text="Players listed separately (not ranked) under these filters."
+    )
+    rules = RulesSerializer(allow_null=True, help_text="The league's eligibility rules.")
+    level = LevelSerializer(help_text="The level of every row's low/high.")
     page = serializers.IntegerField()
     per_page = serializers.IntegerField()
     num_pages = serializers.IntegerField()

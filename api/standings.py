@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
 from league.models import League, Player
+from ratings.eligibility import Eligibility
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import ProjectionState, Publication, RatingConfig
 from ratings.selectors.common import ReadClock
@@ -71,18 +72,20 @@ def validators(
     publication: Publication | None,
     clock: ReadClock | None,
     request: Request,
+    rules: Eligibility,
 ) -> Validators:
     """Validators of the standings ``request`` asks for under ``config``.
 
-    ``publication`` is the league's (None before the first) and ``clock`` the current
-    period of ``config``, both as the request read them once for the standings too.
+    ``publication`` is the league's (None before the first), ``clock`` the current
+    period of ``config`` and ``rules`` its eligibility rules, all as the request read them
+    once for the standings too.
     """
     players = list(
         Player.objects.filter(league=league)
         .order_by("pk")
         .values_list("pk", "display_name", "slug", "active")
     )
-    parts: list[Any] = [league.pk, players, sorted(request.query_params.lists())]
+    parts: list[Any] = [league.pk, players, sorted(request.query_params.lists()), rules]
     computed_at = last_modified = None
     if config is not None:
         projection = ProjectionState.objects.filter(config=config).first()
@@ -114,6 +117,12 @@ def page_body(request: Request, board: Leaderboard, computed_at: Any) -> dict:
         "current_period": board.current_period,
         "as_of": board.as_of,
         "count": board.total,
+        "listed": board.listed,
+        "everyone": board.everyone,
+        "ranked_count": board.ranked_total,
+        "separate_count": board.separate_total,
+        "rules": board.rules,
+        "level": board.level,
         "page": page,
         "per_page": board.per_page,
         "num_pages": pages,

@@ -59,13 +59,14 @@ from league import services as league_services
 from league.event_log import DEFAULT_PER_PAGE
 from league.models import Event, League, Player
 from ratings import services as rating_services
+from ratings.eligibility import eligibility
 from ratings.engine.prediction import win_probability
 from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
 from ratings.selectors.sides import SideRecordRow, side_records
-from ratings.selectors.standings import leaderboard
+from ratings.selectors.standings import DEFAULT_LEVEL, leaderboard
 
 
 def query_dict(request: Request) -> dict[str, str]:
@@ -496,6 +497,10 @@ class RoundView(LeagueScopedMixin, generics.GenericAPIView):
 class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
     """The league's standings: current, or at the end of a period (``?period=``/``?date=``).
 
+    Only players meeting the league's eligibility rules are ranked (``?everyone=true``
+    ranks every rated player; ``?listed=separate`` lists the others with their reasons);
+    ``?level=`` sets the confidence level of every interval (default 95 %).
+
     ``?version=`` reads another configuration version's standings. Responses carry an
     ``ETag`` (and ``Last-Modified``, the time the standings were computed); send
     ``If-None-Match`` to poll cheaply (304 when nothing changed).
@@ -515,7 +520,8 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
         config = live if version is None else self.config_version(version)
         clock = ReadClock.of(config) if config else None
         period = standings.requested_period(config, params)
-        validators = standings.validators(league, config, published, clock, request)
+        rules = eligibility(league, config)
+        validators = standings.validators(league, config, published, clock, request, rules)
         headers = validators.headers()
         if validators.matches(request.headers.get("If-None-Match")):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
@@ -531,6 +537,10 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
             as_of_period=period,
             page=params.get("page", 1),
             per_page=params.get("per_page", DEFAULT_PER_PAGE),
+            everyone=params.get("everyone", False),
+            listed=params.get("listed", "ranked"),
+            level=params.get("level", DEFAULT_LEVEL),
+            rules=rules,
         )
         body = standings.page_body(request, board, validators.computed_at)
         return Response(StandingsPageSerializer(body).data, headers=headers)

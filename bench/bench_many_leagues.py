@@ -13,8 +13,10 @@ small league's wait (queued -> started) and run (started -> finished) as median 
 and the big replay's run. Fairness: with prefetch 1 and late acknowledgement the worker busy
 with the big replay holds no other message, so the other worker drains every small league
 while the big one runs; a small league held behind it would start only when it ends. The
-benchmark counts the small leagues finished before the big replay did (all of them, when the
-big replay is the longer job) and those that started only after it ended.
+benchmark measures how long, while the big replay ran, no small replay was running (the
+other worker's idle time between jobs: near zero, and no single gap longer than a job's
+pick-up, when nothing waits behind the big replay), and counts the small leagues finished
+before the big replay did.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/league_many \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/bench_many_leagues.py
@@ -145,7 +147,17 @@ def main() -> None:
     waits = [seconds(rows[pk].queued_at, rows[pk].started_at) for pk in ids[1:]]
     runs = [seconds(rows[pk].started_at, rows[pk].finished_at) for pk in ids[1:]]
     done_before = sum(rows[pk].finished_at <= big_replay.finished_at for pk in ids[1:])
-    behind = sum(rows[pk].started_at >= big_replay.finished_at for pk in ids[1:])
+    # The other worker's idle stretches while the big replay ran (no small replay running).
+    gaps, mark = [], big_replay.started_at
+    for start, end in sorted((rows[pk].started_at, rows[pk].finished_at) for pk in ids[1:]):
+        if end <= big_replay.started_at or start >= big_replay.finished_at:
+            continue
+        start, end = max(start, mark), min(end, big_replay.finished_at)
+        if start > mark:
+            gaps.append(seconds(mark, start))
+        mark = max(mark, end)
+    if mark < big_replay.finished_at and done_before < len(ids) - 1:
+        gaps.append(seconds(mark, big_replay.finished_at))
     print(
         f"{args.leagues} full replays on 2 workers: {wall:.1f} s, "
         f"{args.leagues / wall:.1f} leagues/s"
@@ -160,8 +172,9 @@ def main() -> None:
         f"{statistics.median(runs):.3f} s, max {max(runs):.3f} s"
     )
     print(
-        f" small leagues finished before the big replay: {done_before} of {len(waits)}; "
-        f"started only after it ended: {behind}"
+        f" while the big replay ran, no small replay running for {sum(gaps):.2f} s in all "
+        f"(longest stretch {max(gaps, default=0.0):.2f} s) of {big_run:.2f} s; small leagues "
+        f"finished before it: {done_before} of {len(waits)}"
     )
     print(f" leagues: {League.objects.count()} in the database")
 

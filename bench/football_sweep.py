@@ -37,9 +37,14 @@ RESULTS = Path(__file__).resolve().parent / "results" / "football_sweep.md"
 DEFAULT_TAUS = (0.2, 0.3, 0.5, 0.8, 1.0, 1.2, 1.5, 2.0, 3.0, 5.0, 8.0)
 
 
-def read_results(path: Path) -> tuple[np.ndarray, MatchArrays, list[str], PeriodSpec]:
-    """Matches with a final score, as (days, MatchArrays in calendar months, team names, spec)."""
+def read_results(
+    path: Path, months: int = 1
+) -> tuple[np.ndarray, MatchArrays, list[str], PeriodSpec]:
+    """Matches with a final score, as (days, MatchArrays in periods of ``months`` calendar
+    months, team names, spec); the arrays carry the file's neutral flags and goal margins."""
     days: list[dt.date] = []
+    neutral: list[bool] = []
+    margin: list[float] = []
     home: list[int] = []
     away: list[int] = []
     score: list[float] = []
@@ -56,14 +61,18 @@ def read_results(path: Path) -> tuple[np.ndarray, MatchArrays, list[str], Period
             score.append(
                 1.0 if goals_home > goals_away else 0.5 if goals_home == goals_away else 0.0
             )
+            neutral.append(row["neutral"].strip().upper() == "TRUE")
+            margin.append(float(goals_home - goals_away))
     first = min(days)
-    spec = PeriodSpec(unit="months", length=1, anchor=first.replace(day=1))
+    spec = PeriodSpec(unit="months", length=months, anchor=first.replace(day=1))
     day_array = np.array(days, dtype="datetime64[D]")
     matches = MatchArrays(
         period=spec.indices_of(day_array),
         player_a=np.array(home, dtype=np.int64),
         player_b=np.array(away, dtype=np.int64),
         score_a=np.array(score, dtype=np.float64),
+        neutral=np.array(neutral, dtype=bool),
+        margin=np.array(margin, dtype=np.float64),
     )
     return day_array, matches, list(teams), spec
 

@@ -249,6 +249,8 @@ class EventAdmin(OrganiserScopedAdmin):
             "player_b",
             "score_a",
             "points",
+            "neutral",
+            "margin",
             "note",
             "replaces",
             "voids",
@@ -467,6 +469,7 @@ class EventAdmin(OrganiserScopedAdmin):
                     "player_b": row.cleaned_data["player_b"],
                     "score_a": row.cleaned_data["score_a"],
                     "points": row.cleaned_data["points"],
+                    "neutral": row.cleaned_data["neutral"],
                     "played_at": round_form.cleaned_data["played_on"],
                     "idempotency_key": round_row_key(key, index),
                 }

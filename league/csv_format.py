@@ -6,8 +6,10 @@ data row, in file order, without holding the file in memory. Checks that need th
 
 Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and either
 ``score_a`` or both ``points_a`` and ``points_b``; optional ``id`` (idempotency key),
-``note`` and ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
-overrides the text made from ``points_a``/``points_b``); other columns are ignored. Line
+``note``, ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
+overrides the text made from ``points_a``/``points_b``) and ``neutral`` (true/false, yes/no,
+1/0 or empty: played on neutral ground, no advantage for ``player_a``); other columns are
+ignored. Line
 numbers are physical lines of the file, from 1 (the header).
 
 Matches with sides: instead of ``player_a``/``player_b``, columns ``side_a``, ``side_b`` (and
@@ -38,7 +40,7 @@ from typing import IO
 
 from league.control_characters import CONTROL_CHARACTER, first_control_character
 from league.csv_safety import restore
-from league.scores import EN_DASH, parse_score_text, points_score
+from league.scores import EN_DASH, parse_flag, parse_score_text, points_score
 
 REQUIRED_COLUMNS = ("date", "player_a", "player_b")
 SIDE_LETTERS = "abcdefghijklmnop"
@@ -47,7 +49,7 @@ PLACE_COLUMNS = tuple(f"place_{letter}" for letter in SIDE_LETTERS)
 SIDE_SEPARATOR = ";"
 SCORE_COLUMN = "score_a"
 POINTS_COLUMNS = ("points_a", "points_b")
-OPTIONAL_COLUMNS = ("id", "note", "points")
+OPTIONAL_COLUMNS = ("id", "note", "points", "neutral")
 KNOWN_COLUMNS = (
     *REQUIRED_COLUMNS,
     SCORE_COLUMN,
@@ -90,6 +92,7 @@ class ResultRow:
     points: str
     note: str
     key: str | None
+    neutral: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +304,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
     i_pa, i_pb = columns.get("points_a"), columns.get("points_b")
     i_id, i_note = columns.get("id"), columns.get("note")
     i_points = columns.get("points")
+    i_neutral = columns.get("neutral")
 
     data_rows = 0
     while True:
@@ -326,7 +330,19 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
             yield RowError(start, f"expected {width} fields like the header, found {len(row)}")
             continue
         checked = _check_row(
-            start, row, i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points, side_mode
+            start,
+            row,
+            i_date,
+            i_a,
+            i_b,
+            i_score,
+            i_pa,
+            i_pb,
+            i_id,
+            i_note,
+            i_points,
+            side_mode,
+            i_neutral,
         )
         if side_mode and isinstance(checked, ResultRow | SideResultRow):
             checked = _check_sides(checked, row, side_index, place_index)
@@ -348,12 +364,13 @@ def _check_row(
     i_note: int | None,
     i_points: int | None,
     side_mode: bool = False,
+    i_neutral: int | None = None,
 ) -> ResultRow | RowError:
     problems: list[str] = []
     # Almost every row has no control character: one search over the whole row says so
     # (the cells are then described one by one only when the row holds one).
     if CONTROL_CHARACTER.search("".join(row)) is not None:
-        indexes = (i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points)
+        indexes = (i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points, i_neutral)
         _control_problems(row, problems, indexes)
     if problems:
         # The other checks would quote the same unprintable text again.
@@ -396,6 +413,12 @@ def _check_row(
     key = restore(row[i_id].strip()) if i_id is not None else ""
     if len(key) > MAX_ID_CHARS:
         problems.append(f"id is longer than {MAX_ID_CHARS} characters")
+    neutral = parse_flag(row[i_neutral]) if i_neutral is not None else False
+    if neutral is None:
+        problems.append(
+            f"neutral {row[i_neutral].strip()[:40]!r} is not a yes/no value: use true or false "  # type: ignore[index]
+            "(also yes/no, 1/0, or leave it empty)"
+        )
     if problems:
         return RowError(line, "; ".join(problems))
     return ResultRow(
@@ -407,6 +430,7 @@ def _check_row(
         points=points,
         note=restore(row[i_note].strip()) if i_note is not None else "",
         key=key or None,
+        neutral=bool(neutral),
     )
 
 
@@ -507,7 +531,7 @@ def _check_sides(
 
 def _control_problems(row: list[str], problems: list[str], indexes: tuple[int | None, ...]) -> None:
     names = ("date", "player_a", "player_b", "score_a", "points_a", "points_b", "id", "note")
-    names += ("points",)
+    names += ("points", "neutral")
     for column, index in zip(names, indexes, strict=True):
         found = first_control_character(row[index]) if index is not None else None
         if found is not None:

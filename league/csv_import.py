@@ -39,6 +39,7 @@ class PreviewRow:
     points: str = ""
     note: str = ""
     key: str = ""
+    neutral: bool = False
     status: str = "recorded"
     message: str = ""
 
@@ -161,6 +162,7 @@ def import_results(
                 item.note,
                 item.key,
                 item.line,
+                item.neutral,
             )
         appender.flush()
         for line, message in appender.result.errors:
@@ -288,4 +290,5 @@ def _preview_row(row: ResultRow | SideResultRow) -> PreviewRow:
         points=row.points,
         note=row.note,
         key=row.key or "",
+        neutral=row.neutral,
     )

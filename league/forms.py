@@ -100,6 +100,11 @@ class MatchForm(LeagueBoundForm):
     points = forms.CharField(
         label="Points or games", required=False, max_length=120, help_text="e.g. 3-1"
     )
+    neutral = forms.BooleanField(
+        label="Neutral ground",
+        required=False,
+        help_text="No home (first-player) advantage in this match.",
+    )
     note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
@@ -118,6 +123,7 @@ class MatchForm(LeagueBoundForm):
             "played_at": data["played_on"],
             "points": data["points"],
             "note": data["note"],
+            "neutral": data["neutral"],
             "idempotency_key": data["idempotency_key"] or None,
         }
 
@@ -161,6 +167,11 @@ class RoundRowForm(LeagueBoundForm):
         required=False,
         max_length=120,
         widget=forms.TextInput(attrs={"aria-label": "Points or games", "size": 10}),
+    )
+    neutral = forms.BooleanField(
+        label="Neutral ground",
+        required=False,
+        widget=forms.CheckboxInput(attrs={"aria-label": "Neutral ground"}),
     )
 
 
@@ -215,7 +226,16 @@ class CorrectionForm(MatchForm):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), help_text="Shown in the event log."
     )
-    field_order = ["player_a", "player_b", "score_a", "played_on", "points", "note", "reason"]
+    field_order = [
+        "player_a",
+        "player_b",
+        "score_a",
+        "played_on",
+        "points",
+        "neutral",
+        "note",
+        "reason",
+    ]
 
     def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
         self.match = match
@@ -227,6 +247,7 @@ class CorrectionForm(MatchForm):
                 "score_a": str(match.score_a.normalize()) if match.score_a else "0",
                 "played_on": league_day(league, match.played_at),
                 "points": match.points,
+                "neutral": match.neutral,
                 "note": match.note,
             },
         )

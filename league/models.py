@@ -317,6 +317,17 @@ class Event(models.Model):
     points = models.CharField(
         max_length=120, blank=True, help_text='Game or points score for display ("3–1").'
     )
+    neutral = models.BooleanField(
+        default=False,
+        help_text="Played on neutral ground: the first-named side gets no advantage.",
+    )
+    margin = models.IntegerField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="The first-named side's points minus the other's, read from the points "
+        'when they are one pair of whole numbers ("2–1"); empty when unknown.',
+    )
     replaces = models.OneToOneField(
         "self",
         on_delete=models.PROTECT,

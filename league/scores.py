@@ -77,6 +77,44 @@ def parse_score_text(text: str) -> Decimal | None:
     return None
 
 
+#: The written forms of a yes/no flag (the neutral ground of a match), lower-cased.
+FLAG_WORDS = {
+    "": False,
+    "0": False,
+    "false": False,
+    "no": False,
+    "n": False,
+    "f": False,
+    "1": True,
+    "true": True,
+    "yes": True,
+    "y": True,
+    "t": True,
+}
+
+
+def parse_flag(value: Any) -> bool | None:
+    """A yes/no flag from loose input (a boolean, None, or a word of ``FLAG_WORDS``);
+    None if it is not one."""
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return FLAG_WORDS.get(value.strip().lower())
+    return None
+
+
+def points_margin(points: str) -> int | None:
+    """The first player's points minus the second's, when ``points`` is one "a-b" pair of
+    whole numbers ("2-1": 1, "0-3": -3); None for any other text (games "11-7 9-11", empty),
+    where the margin is unknown."""
+    found = _POINTS.match(points)
+    if found is None:
+        return None
+    return int(found.group(1)) - int(found.group(3))
+
+
 def points_score(points_a: int, points_b: int) -> Decimal:
     """The first player's score from both players' points: more wins, as many draws."""
     return WIN if points_a > points_b else LOSS if points_a < points_b else DRAW

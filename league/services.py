@@ -58,6 +58,7 @@ from league.validation import (
     check_recorder,
     check_text,
     clean_key,
+    parse_neutral,
     parse_played_at,
     parse_points,
     parse_score,
@@ -65,9 +66,17 @@ from league.validation import (
     resolve_player,
 )
 
-MATCH_FIELDS = ("player_a", "player_b", "score_a", "played_at", "points", "note")
+MATCH_FIELDS = ("player_a", "player_b", "score_a", "played_at", "points", "note", "neutral")
 SIDE_MATCH_FIELDS = ("sides", "score_a", "places", "played_at", "points", "note")
-RESULT_FIELDS = ("player_a_id", "player_b_id", "score_a", "played_at", "points", "note")
+RESULT_FIELDS = (
+    "player_a_id",
+    "player_b_id",
+    "score_a",
+    "played_at",
+    "points",
+    "note",
+    "neutral",
+)
 REASON_MAX = 1000
 
 
@@ -417,9 +426,11 @@ def record_match(
     points: str = "",
     note: str = "",
     idempotency_key: str | None = None,
+    neutral: bool | str = False,
     fixture: Fixture | int | None = None,
 ) -> Event:
-    """Append one ``match_recorded`` event (``score_a`` is 1, 0.5 or 0).
+    """Append one ``match_recorded`` event (``score_a`` is 1, 0.5 or 0; ``neutral``: played
+    on neutral ground, no advantage for ``player_a``).
 
     With ``fixture``, the match is that fixture's result: its players must be the
     fixture's, in the fixture's order, and the fixture must be open (neither cancelled nor
@@ -433,6 +444,7 @@ def record_match(
         "points": points,
         "note": note,
         "idempotency_key": idempotency_key,
+        "neutral": neutral,
     }
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -672,6 +684,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
     points = parse_points(row.get("points"), found)
     note = str(row.get("note") or "").strip()
     check_text(note, found, "note")
+    neutral = parse_neutral(row.get("neutral"), found)
     key = clean_key(row.get("idempotency_key"), found)
     check_opponents(player_a, player_b, found)
     check_format(league, (1, 1), found, "__all__")
@@ -689,6 +702,7 @@ def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _Parsed
         played_at=played_at,
         points=points,
         note=note,
+        neutral=neutral,
     )
     return _ParsedMatch(Submission(fact, key), player_a, player_b, date_only)
 

@@ -235,6 +235,18 @@ def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
     return text
 
 
+NEUTRAL_MESSAGE = "neutral must be true or false (also yes/no, 1/0 or empty), got %(value)r."
+
+
+def parse_neutral(value: Any, errors: Errors, field: str = "neutral") -> bool:
+    """Whether a match was played on neutral ground (no advantage for the first-named side)."""
+    flag = scores.parse_flag(value)
+    if flag is None:
+        errors.add(field, NEUTRAL_MESSAGE, "invalid_neutral", value=str(value)[:40])
+        return False
+    return flag
+
+
 def check_active(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
     """Results are recorded for active players only, and never for a merged-away one (the
     message names the player they were merged into)."""

@@ -44,6 +44,7 @@ STANDINGS_COLUMNS = (
     "losses",
     "last_played",
     "provisional",
+    "not_ranked_because",
 )
 # History columns named like ``PlayerPeriod``'s own fields (read under the same names).
 _HISTORY_FIELDS = (
@@ -87,7 +88,8 @@ def _config(league: League, config: RatingConfig | None) -> RatingConfig:
 
 
 def standings(league: League, config: RatingConfig | None = None) -> Table:
-    """The current standings (rated players by rank), as the leaderboard shows them."""
+    """The current standings as the leaderboard shows them: the ranked players by rank, then
+    those the league's rules list separately (no rank, with the reason), by rating."""
     chosen = _config(league, config)
 
     def rows() -> Iterator[tuple[Any, ...]]:
@@ -106,6 +108,7 @@ def standings(league: League, config: RatingConfig | None = None) -> Table:
                 row.losses,
                 row.last_played,
                 row.provisional,
+                "; ".join(row.reasons),
             )
 
     return Table(STANDINGS_COLUMNS, rows())

@@ -8,9 +8,11 @@ from typing import Any
 from django import forms
 
 from league.models import League
-from ratings.models import RatingConfig
+from ratings.engine.errors import InvalidParameterError
+from ratings.engine.intervals import ConfidenceLevel
+from ratings.models import RankingRules, RatingConfig
 from ratings.parameters import BY_NAME, DEFAULTS
-from ratings.selectors.standings import SORT_KEYS
+from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS
 
 
 def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
@@ -58,6 +60,8 @@ class ConfigForm(forms.Form):
     max_rd = _parameter_field("max_rd")
     volatility_ceiling = _parameter_field("volatility_ceiling")
     rating_floor = _parameter_field("rating_floor")
+    advantage = _parameter_field("advantage")
+    margin_scale = _parameter_field("margin_scale")
     note = forms.CharField(
         label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
     )
@@ -100,6 +104,107 @@ class ConfigForm(forms.Form):
         return {name: getattr(config, name) for name in cls.base_fields if name != "note"}
 
 
+#: The interval levels the pages offer (any other percent or z can be typed in the URL).
+LEVEL_CHOICES = (68, 90, 95, 99)
+
+
+def parse_level(text: str | None) -> ConfidenceLevel | None:
+    """``?level=`` as a confidence level (None when absent); refuses a bad one with a message.
+
+    Accepts a percent (``95``, ``99.9``) or a number of deviations (``z2``), as
+    ``ConfidenceLevel.parse`` does.
+    """
+    if text is None or not str(text).strip():
+        return None
+    try:
+        level = ConfidenceLevel.parse(str(text))
+    except InvalidParameterError as error:
+        raise forms.ValidationError(
+            f"Interval level: {error} (for example 68, 95, 99 or z2).", code="level"
+        ) from None
+    # "95" is the project's usual ± 1.96 RD, so that every 95 % interval on the site agrees.
+    return DEFAULT_LEVEL if level.percent == 95.0 else level
+
+
+def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
+    """The level picker's options, with ``level`` selected (added when it is not offered)."""
+    options = [ConfidenceLevel.from_percent(percent) for percent in LEVEL_CHOICES]
+    if not any(abs(option.z - level.z) < 1e-9 for option in options):
+        options.append(level)
+        options.sort(key=lambda option: option.z)
+    return [
+        {
+            "value": "95" if option == DEFAULT_LEVEL else option.label().replace(" %", ""),
+            "label": option.label(),
+            "selected": abs(option.z - level.z) < 1e-9,
+        }
+        for option in options
+    ]
+
+
+class RankingRulesForm(forms.ModelForm):
+    """The organisers' eligibility rules (``ratings.eligibility``)."""
+
+    class Meta:
+        model = RankingRules
+        fields = ["min_games", "active_periods", "max_rd", "rank_by"]
+        labels = {
+            "min_games": "Minimum games",
+            "active_periods": "Played within the last … periods",
+            "max_rd": "Largest RD",
+            "rank_by": "Rank by",
+        }
+        error_messages = {
+            "min_games": {
+                "invalid": "Minimum games must be a whole number.",
+                "min_value": "Minimum games cannot be negative.",
+                "max_value": "Minimum games is too large.",
+            },
+            "active_periods": {
+                "invalid": "The activity window must be a whole number of periods.",
+                "min_value": "The activity window must be at least 1 period (or blank).",
+            },
+            "max_rd": {"invalid": "The largest RD must be a number."},
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["min_games"].widget.attrs.update(max=str(MAX_MIN_GAMES))
+        self.fields["active_periods"].widget.attrs.update(min="1", max=str(MAX_ACTIVE_PERIODS))
+        self.fields["max_rd"].widget.attrs.update(min="1", max=f"{MAX_RULE_RD:g}", step="any")
+
+    def clean_min_games(self) -> int:
+        value = self.cleaned_data["min_games"]
+        if value is None or value < 0:
+            raise forms.ValidationError("Minimum games cannot be negative.")
+        if value > MAX_MIN_GAMES:
+            raise forms.ValidationError(f"Minimum games cannot be more than {MAX_MIN_GAMES:,}.")
+        return value
+
+    def clean_active_periods(self) -> int | None:
+        value = self.cleaned_data.get("active_periods")
+        if value is not None and not 1 <= value <= MAX_ACTIVE_PERIODS:
+            raise forms.ValidationError(
+                f"The activity window must be from 1 to {MAX_ACTIVE_PERIODS:,} periods "
+                "(or blank for no rule)."
+            )
+        return value
+
+    def clean_max_rd(self) -> float | None:
+        value = self.cleaned_data.get("max_rd")
+        if value is not None and not (value == value and 0 < value <= MAX_RULE_RD):
+            raise forms.ValidationError(
+                f"The largest RD must be above 0 and at most {MAX_RULE_RD:g} "
+                "(or blank for no rule)."
+            )
+        return value
+
+
+#: The largest RD limit an organiser can set (the RD ceiling's own upper bound).
+MAX_RULE_RD = 1000.0
+#: The longest activity window an organiser can set (a day-period league over 100 years).
+MAX_ACTIVE_PERIODS = 36_600
+
 # Far above any player's games, and inside the 32-bit column the games are counted in.
 MAX_MIN_GAMES = 1_000_000
 
@@ -108,7 +213,14 @@ class LeaderboardFilterForm(forms.Form):
     """The leaderboard's query string; a bad value is reported and ignored."""
 
     q = forms.CharField(label="Search players", required=False, max_length=120)
-    active = forms.BooleanField(label="Active players only", required=False)
+    active = forms.BooleanField(label="Players who played recently only", required=False)
+    everyone = forms.BooleanField(
+        label="Rank everyone (provisional and inactive players too)", required=False
+    )
+    listed = forms.ChoiceField(
+        required=False, choices=[(key, key) for key in LISTS], widget=forms.HiddenInput
+    )
+    level = forms.CharField(label="Interval", required=False, max_length=40)
     min_games = forms.IntegerField(
         label="Minimum games",
         required=False,
@@ -139,6 +251,9 @@ class LeaderboardFilterForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={"invalid": "Enter the date as YYYY-MM-DD."},
     )
+
+    def clean_level(self) -> ConfidenceLevel | None:
+        return parse_level(self.cleaned_data.get("level"))
 
     def value(self, name: str, default: Any) -> Any:
         """The cleaned value of ``name``, or ``default`` when absent or invalid."""

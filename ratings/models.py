@@ -60,6 +60,8 @@ class RatingConfig(models.Model):
         null=True, blank=True, **_described("volatility_ceiling")
     )
     rating_floor = models.FloatField(null=True, blank=True, **_described("rating_floor"))
+    advantage = models.FloatField(**_described("advantage"))
+    margin_scale = models.FloatField(null=True, blank=True, **_described("margin_scale"))
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -258,6 +260,58 @@ class ReplayLease(models.Model):
 
     def __str__(self) -> str:
         return f"{self.league_id}: {self.holder} until {self.expires_at:%H:%M:%S}"
+
+
+class RankingRules(models.Model):
+    """Who a league's standings rank: an organiser's eligibility rules (display rules only).
+
+    Without a row the league uses :data:`ratings.eligibility.DEFAULT_RULES`-style defaults
+    (one game, played within two years of periods, RD at most the provisional threshold).
+    A blank limit means "no such rule". Players who fail a rule are not ranked; the pages
+    and the API list them separately with the reason. Changing the rules changes no
+    rating: the standings are read again, nothing is replayed.
+    """
+
+    class RankBy(models.TextChoices):
+        RATING = "rating", "rating"
+        LOWER_BOUND = "lower_bound", "lower end of the 95 % interval"
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="ranking_rules"
+    )
+    min_games = models.PositiveIntegerField(
+        default=1, help_text="Games a player must have played to be ranked."
+    )
+    active_periods = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="A player must have played within this many rating periods (blank: no rule).",
+    )
+    max_rd = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="A player's RD (grown while idle) must be at most this (blank: no rule).",
+    )
+    rank_by = models.CharField(max_length=12, choices=RankBy.choices, default=RankBy.RATING)
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(active_periods__isnull=True) | Q(active_periods__gte=1),
+                name="ranking_rules_active_periods_positive",
+            ),
+            models.CheckConstraint(
+                condition=Q(max_rd__isnull=True) | Q(max_rd__gt=0),
+                name="ranking_rules_max_rd_positive",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ranking rules of {self.league}"
 
 
 class SeasonTable(models.Model):

@@ -7,7 +7,8 @@ replay changes, and only when it finishes (the runner publishes a version and re
 how far its projection has folded the log in the transaction that marks the replay
 finished), hence the newest finished replay and the newest projection position; the
 replay banner (a replay queued or running, and its progress); its seasons (their names,
-dates and archived tables); and the league's local
+dates and archived tables); the league's ranking rules (who is ranked,
+``ratings.eligibility``: saving them stamps ``updated_at``); and the league's local
 date (the current rating period, and with it every RD shown, follows the clock; with the
 log fixed, the date fixes the period). All of it is read in one statement, without
 computing any standings and without reading the publication a second time (the page
@@ -28,7 +29,7 @@ from django.utils.dateparse import parse_datetime
 
 from league.calendar import local_day
 from league.models import Event, League, Season
-from ratings.models import ProjectionState, Replay
+from ratings.models import ProjectionState, RankingRules, Replay
 from ratings.services import ACTIVE
 
 #: Every column of the league, in model order (the row is also the page's ``League``).
@@ -37,6 +38,7 @@ _EVENT = ("seq", "recorded_at")
 _FINISHED = ("pk", "status", "through_seq", "finished_at")
 _PROJECTION = ("config_id", "through_seq", "through_period", "computed_at", "complete")
 _ACTIVE = ("pk", "status", "periods_done", "periods_total", "attempts")
+_RULES = ("updated_at",)
 _SEASON = ("pk", "updated_at")
 
 
@@ -74,6 +76,7 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
         ("finished", finished, _FINISHED),
         ("projection", projection, _PROJECTION),
         ("active", active, _ACTIVE),
+        ("rules", RankingRules.objects.filter(league=league), _RULES),
     )
     annotations = {
         f"{prefix}_{name}": Subquery(rows.values(name)[:1])

@@ -228,6 +228,37 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         optional=True,
     ),
     Parameter(
+        "advantage",
+        label="First-named side's advantage",
+        noun="The advantage",
+        help=(
+            "Rating points added to the first-named side (home team, white, first player) "
+            "in the expected score of every match not marked neutral; 0 for none."
+        ),
+        default=_ENGINE.advantage,
+        kind=float,
+        unit="rating points",
+        minimum=Bound(-1000.0),
+        maximum=Bound(1000.0),
+    ),
+    Parameter(
+        "margin_scale",
+        label="Margin scale (optional)",
+        noun="The margin scale",
+        help=(
+            "Counts how much a match was won by: a win by m points scores "
+            "0.5 + 0.5·tanh(m / scale) instead of 1 (the loser the rest); empty to count "
+            "wins, draws and losses only. An experiment: adopt it when the backtest says so."
+        ),
+        default=_ENGINE.margin_scale,
+        kind=float,
+        unit="points",
+        minimum=Bound(0.1),
+        maximum=Bound(1000.0),
+        positive=True,
+        optional=True,
+    ),
+    Parameter(
         "period_anchor",
         label="First period starts on",
         noun="The first day of the first period",
@@ -399,6 +430,8 @@ def _check_with_engine(cleaned: dict[str, Any], errors: dict[str, list[str]]) ->
             max_rd=cleaned["max_rd"],
             volatility_ceiling=cleaned["volatility_ceiling"],
             rating_floor=cleaned["rating_floor"],
+            advantage=cleaned["advantage"],
+            margin_scale=cleaned["margin_scale"],
         )
     except InvalidParameterError as error:
         message = str(error)

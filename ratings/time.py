@@ -35,6 +35,8 @@ def engine_params(config) -> Glicko2Params:
         max_rd=config.max_rd,
         volatility_ceiling=config.volatility_ceiling,
         rating_floor=config.rating_floor,
+        advantage=config.advantage,
+        margin_scale=config.margin_scale,
     )
 
 

@@ -12,6 +12,12 @@ urlpatterns = [
     path("<slug:league_slug>/", pages.league, name="league"),
     path("<slug:league_slug>/players/<slug:player_slug>/", pages.player, name="player"),
     path(
+        "<slug:league_slug>/players/<slug:player_slug>/periods/<int:period>/",
+        pages.player_period,
+        name="player_period",
+    ),
+    path("<slug:league_slug>/versus/", pages.versus, name="versus"),
+    path(
         "<slug:league_slug>/players/<slug:player_slug>/ranks/",
         pages.player_ranks,
         name="player_ranks",

@@ -26,7 +26,8 @@ from ratings.models import (
 
 @dataclass
 class KeptMatch:
-    """A match as the test recorded it: ``day`` is its local date; ``event`` its stored event."""
+    """A match as the test recorded it: ``day`` is its local date; ``event`` its stored event;
+    ``neutral`` and ``margin`` (a's points minus b's, None when unknown) as recorded."""
 
     a: int
     b: int
@@ -34,6 +35,8 @@ class KeptMatch:
     day: dt.date
     event: object = None
     voided: bool = False
+    neutral: bool = False
+    margin: float | None = None
 
 
 def config_spec(config: RatingConfig) -> tuple[PeriodSpec, Glicko2Params]:
@@ -46,6 +49,8 @@ def config_spec(config: RatingConfig) -> tuple[PeriodSpec, Glicko2Params]:
         max_rd=config.max_rd,
         volatility_ceiling=config.volatility_ceiling,
         rating_floor=config.rating_floor,
+        advantage=config.advantage,
+        margin_scale=config.margin_scale,
     )
     return spec, params
 
@@ -64,6 +69,10 @@ def expected_projection(
         player_a=np.array([ids.index(m.a) for _, m in ordered], dtype=np.int64),
         player_b=np.array([ids.index(m.b) for _, m in ordered], dtype=np.int64),
         score_a=np.array([m.score for _, m in ordered], dtype=np.float64),
+        neutral=np.array([m.neutral for _, m in ordered], dtype=bool),
+        margin=np.array(
+            [np.nan if m.margin is None else m.margin for _, m in ordered], dtype=np.float64
+        ),
     )
     result = fold(arrays, len(ids), params, 0, through_period)
     h = result.history

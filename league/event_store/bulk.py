@@ -48,6 +48,7 @@ from league.event_store.vocabulary import (
 )
 from league.models import Event, League, MatchParticipant, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
+from league.scores import points_margin
 from league.sides import SIDES_FIELD, check_format, places_of, score_of_places, side_label
 from league.validation import (
     Errors,
@@ -81,6 +82,7 @@ class NewMatch:
     note: str = ""
     idempotency_key: str | None = None
     ref: Any = None
+    neutral: bool = False
 
 
 @dataclass
@@ -115,9 +117,9 @@ def _messages(errors: Errors) -> str:
 
 
 #: A checked result waiting for its batch, a plain tuple (one per row of a file):
-#: (player_a, player_b, score_a, played_at, points, note, date_only, idempotency_key, ref).
-#: The players may be new ones whose rows the batch creates first.
-_Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any]
+#: (player_a, player_b, score_a, played_at, points, note, date_only, idempotency_key, ref,
+#: neutral). The players may be new ones whose rows the batch creates first.
+_Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any, bool]
 
 #: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
 _MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
@@ -138,6 +140,7 @@ def _fact_of(pending: _Pending) -> MatchRecorded:
         played_at=played_at,
         points=points,
         note=note,
+        neutral=pending[9],
     )
 
 
@@ -386,6 +389,7 @@ class BulkAppender:
             match.note,
             match.idempotency_key,
             match.ref,
+            match.neutral,
         )
 
     def add_values(
@@ -398,6 +402,7 @@ class BulkAppender:
         note: str = "",
         idempotency_key: str | None = None,
         ref: Any = None,
+        neutral: bool = False,
     ) -> None:
         """``add`` with a ``NewMatch``'s fields as arguments (no object per result)."""
         errors = Errors()
@@ -425,7 +430,18 @@ class BulkAppender:
             return
         played_at, date_only = when  # type: ignore[misc]
         self._pending.append(
-            (player_a, player_b, score, played_at, points, note.strip(), date_only, key, ref)  # type: ignore[arg-type]
+            (
+                player_a,
+                player_b,
+                score,
+                played_at,
+                points,
+                note.strip(),
+                date_only,
+                key,
+                ref,
+                neutral,
+            )  # type: ignore[arg-type]
         )
         if len(self._pending) >= self.batch_size:
             self.flush()
@@ -554,7 +570,7 @@ class BulkAppender:
         outcomes: list[tuple[Any, str, str]] = []
         in_batch: dict[str, _Pending] = {}
         for match in pending:
-            player_a, player_b, score, played_at, points, note, date_only, key, ref = match
+            player_a, player_b, score, played_at, points, note, date_only, key, ref, neutral = match
             if key:
                 earlier = in_batch.get(key)
                 if earlier is not None:
@@ -588,7 +604,19 @@ class BulkAppender:
                 self._error(ref, message)
                 outcomes.append((ref, "error", message))
                 continue
-            values = (player_a.id, player_b.id, score, played_at, points, note, None, "")
+            margin = points_margin(points)
+            values = (
+                player_a.id,
+                player_b.id,
+                score,
+                played_at,
+                points,
+                note,
+                None,
+                "",
+                neutral,
+                margin,
+            )
             rows.append(row_of(self._take_seq(), key, values))
             self.result.appended += 1
             outcomes.append((ref, "recorded", ""))

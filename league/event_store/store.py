@@ -105,6 +105,7 @@ FACT_COLUMNS = (
     "replaces_id",
     "voids_id",
     "reason",
+    "neutral",
     "other_player_id",
     "fixture_id",
     "fixture__player_a_id",
@@ -147,6 +148,8 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
             "note",
             "replaces_id",
             "reason",
+            "neutral",
+            "margin",
         )
     ),
     MatchVoided: (("voids_id", "match_id"), ("reason", "reason")),
@@ -240,6 +243,7 @@ def fact_of(row: Any) -> Fact:
             replaces_id=row.replaces_id,
             reason=row.reason,
             fixture_id=row.fixture_id,
+            neutral=row.neutral,
         )
     if kind == MatchVoided.kind:
         return MatchVoided(match_id=row.voids_id, reason=row.reason)

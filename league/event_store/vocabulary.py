@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
+from league.scores import points_margin
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fact:
@@ -119,6 +121,8 @@ class MatchRecorded(Fact):
 
     ``replaces_id`` names the voided match this result corrects (with the correction's
     ``reason``); ``fixture_id`` the fixture the match played, if it was scheduled as one.
+    ``neutral`` marks a match where the first-named side (home team, white)
+    has no advantage (a neutral ground), for configurations with an advantage.
     """
 
     kind: ClassVar[str] = "match_recorded"
@@ -132,6 +136,13 @@ class MatchRecorded(Fact):
     replaces_id: int | None = None
     reason: str = ""
     fixture_id: int | None = None
+    neutral: bool = False
+
+    @property
+    def margin(self) -> int | None:
+        """``player_a``'s points minus ``player_b``'s when ``points`` is one "a-b" pair of
+        whole numbers, else None (unknown); stored with the match for the margin mapping."""
+        return points_margin(self.points)
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -145,6 +156,7 @@ class MatchRecorded(Fact):
             self.replaces_id,
             self.reason,
             self.fixture_id,
+            self.neutral,
         )
 
 

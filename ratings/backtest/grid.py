@@ -1,9 +1,11 @@
 """The grid of a sweep: validation of the requested values and expansion into points.
 
 A grid is a dict of lists: ``tau`` (required) and optionally ``initial_rd``,
-``initial_volatility`` and ``period_length`` (with a single ``period_unit``). Every
-combination is one point; a point overrides those keys of the base configuration. Values
-are checked against the bounds of ``ratings.parameters``, with its messages.
+``initial_volatility``, ``advantage`` (the first-named side's, rating points),
+``margin_scale`` (points; ``null``, "off" or "none" for plain results) and ``period_length``
+(with a single ``period_unit``). Every combination is one point; a point overrides those keys
+of the base configuration. Values are checked against the bounds of ``ratings.parameters``,
+with its messages.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from ratings.parameters import BY_NAME, UNITS
 #: More points than this would tie up the workers for little insight: refuse the grid.
 MAX_POINTS = 120
 
-_FLOAT_KEYS = ("tau", "initial_rd", "initial_volatility")
-_ALL_KEYS = {*_FLOAT_KEYS, "period_length", "period_unit"}
+_FLOAT_KEYS = ("tau", "initial_rd", "initial_volatility", "advantage")
+_ALL_KEYS = {*_FLOAT_KEYS, "margin_scale", "period_length", "period_unit"}
+#: How a grid says "margins off" among the margin scales.
+_OFF = (None, "off", "none", "")
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -40,6 +44,13 @@ def _float(key: str, value: Any) -> float:
     if not math.isfinite(number):
         raise ValueError(f"{key} values must be finite numbers, got {value!r}")
     return _in_range(key, number)
+
+
+def _scale(key: str, value: Any) -> float | None:
+    """A margin scale of the grid, or None for plain results (margins off)."""
+    if value is None or (isinstance(value, str) and value.strip().lower() in _OFF):
+        return None
+    return _float(key, value)
 
 
 def _whole(key: str, value: Any) -> int:
@@ -82,12 +93,12 @@ def clean_grid(raw: Any) -> dict[str, Any]:
     if unknown:
         errors["grid"] = [f"Unknown grid key(s): {', '.join(unknown)}."]
     grid: dict[str, Any] = {}
-    for key in (*_FLOAT_KEYS, "period_length"):
+    for key in (*_FLOAT_KEYS, "margin_scale", "period_length"):
         if key not in raw or raw[key] in (None, "", []):
             if key == "tau":
                 errors["tau"] = ["Give at least one τ value."]
             continue
-        convert = _whole if key == "period_length" else _float
+        convert = {"period_length": _whole, "margin_scale": _scale}.get(key, _float)
         try:
             grid[key] = _dedupe([convert(key, value) for value in _as_list(raw[key])])
         except ValueError as error:
@@ -111,7 +122,8 @@ def clean_grid(raw: Any) -> dict[str, Any]:
 
 def expand(grid: dict[str, Any]) -> list[dict[str, Any]]:
     """Every point of a cleaned grid, τ varying fastest, as overrides of the base."""
-    axes = [key for key in ("period_length", "initial_volatility", "initial_rd") if key in grid]
+    order = ("period_length", "margin_scale", "advantage", "initial_volatility", "initial_rd")
+    axes = [key for key in order if key in grid]
     points = []
     for combination in itertools.product(*(grid[key] for key in axes)):
         fixed = dict(zip(axes, combination, strict=True))

@@ -47,6 +47,23 @@ class Sweep(models.Model):
     best_run = models.ForeignKey(
         "SweepRun", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    current_run = models.ForeignKey(
+        "SweepRun",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The run of the base configuration (the current one) itself.",
+    )
+    verdict = models.TextField(
+        blank=True,
+        help_text="Whether the best run predicts meaningfully better than the current one.",
+    )
+    difference = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Best minus current log-loss: estimate and 95 % bootstrap interval.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -96,6 +113,26 @@ class SweepRun(models.Model):
     elo_brier = models.FloatField(null=True, blank=True)
     elo_accuracy = models.FloatField(null=True, blank=True)
     elo_k = models.FloatField(null=True, blank=True, help_text="Tuned K of the Elo baseline.")
+    glicko_log_loss = models.FloatField(null=True, blank=True)
+    glicko_brier = models.FloatField(null=True, blank=True)
+    glicko_accuracy = models.FloatField(null=True, blank=True)
+    glicko_c = models.FloatField(
+        null=True, blank=True, help_text="Tuned c of the Glicko (1999) yardstick."
+    )
+    is_current = models.BooleanField(
+        default=False, help_text="The run of the base (current) configuration."
+    )
+    period_sums = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Matches, log-loss and Brier summed per period of the base configuration "
+        "(the bootstrap's unit).",
+    )
+    log_loss_low = models.FloatField(null=True, blank=True, help_text="95 % interval, low end.")
+    log_loss_high = models.FloatField(null=True, blank=True, help_text="95 % interval, high end.")
+    within_noise_of_best = models.BooleanField(
+        null=True, blank=True, help_text="Its log-loss is not meaningfully worse than the best's."
+    )
     error = models.TextField(blank=True)
     elapsed = models.FloatField(null=True, blank=True, help_text="Seconds to load and score.")
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -8,6 +8,17 @@ loader, folds and scores them with ``ratings.engine.scoring`` (the replay's own 
 and periods) and writes its row. There is no result backend, so there is no chord: the
 run that finishes last notices it while holding the sweep's row lock, and completes the
 sweep (best run = lowest log-loss).
+
+Every sweep also scores the current configuration itself (the base, unless a grid point
+equals it), so that it can say whether the best setting really predicts better: each run
+keeps its losses summed per period of the base configuration, and the completing run
+bootstraps those periods (``ratings.engine.bootstrap``) for each run's 95 % interval and for
+the paired difference between the best run and the current one. When that difference's
+interval contains zero the verdict is "no meaningful difference; keep the current value".
+
+Beside Glicko-2 each run scores the yardsticks on the same matches: Elo with its K tuned
+and the run's advantage, and (for the first τ of each setting; they do not depend on τ)
+Glicko (1999) with its c tuned, the run's initial RD, advantage and margin mapping.
 """
 
 from __future__ import annotations
@@ -18,6 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -28,15 +41,24 @@ from league.models import Event, League
 from ratings import services as rating_services
 from ratings.backtest.grid import clean_grid, expand
 from ratings.backtest.models import Sweep, SweepRun
+from ratings.engine.bootstrap import PeriodBootstrap, compare_sums
 from ratings.engine.fold import MatchArrays
-from ratings.engine.scoring import Metrics, Scores, score_fold
+from ratings.engine.prediction import brier_array, log_loss_array
+from ratings.engine.scoring import Metrics, Scores, metrics, score_fold
+from ratings.engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
 from ratings.models import RatingConfig
-from ratings.parameters import PARAMETERS, clean_config_params
+from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.compute import engine_matches
 from ratings.replay.positions import league_player_ids
-from ratings.replay.snapshot import read_matches
+from ratings.replay.snapshot import needs_extras, read_matches
 from ratings.selectors.configurations import live_config
 from ratings.time import engine_params, first_match_day, period_spec
+
+#: c values tried for the Glicko (1999) yardstick; the lowest log-loss is reported.
+GLICKO_C_GRID: tuple[float, ...] = (10.0, 15.0, 25.0, DEFAULT_C)
+#: Bootstrap replicates and seed: the same sweep always gets the same intervals.
+BOOTSTRAP_DRAWS = 400
+BOOTSTRAP_SEED = 19
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +81,14 @@ def base_parameters(league: League) -> dict[str, Any]:
 
 
 def config_values(parameters: dict[str, Any]) -> dict[str, Any]:
-    """The configuration fields of a run's stored (JSON) parameters, the anchor as a date."""
-    values = {name: parameters[name] for name in CONFIG_FIELDS}
+    """The configuration fields of a run's stored (JSON) parameters, the anchor as a date.
+
+    A sweep stored before a parameter existed takes that parameter's default (the value
+    its runs were scored with).
+    """
+    values = {
+        name: parameters[name] if name in parameters else DEFAULTS[name] for name in CONFIG_FIELDS
+    }
     values["period_anchor"] = dt.date.fromisoformat(values["period_anchor"])
     return values
 
@@ -105,6 +133,10 @@ def create_sweep(
     base = base_parameters(league)
     points = expand(cleaned)
     _validate_points(league, base, points)
+    current = _current_position(base, points)
+    if current is None:
+        points.append({})
+        current = len(points) - 1
     through_seq = Event.objects.filter(league=league).aggregate(top=Max("seq"))["top"] or 0
     sweep = Sweep.objects.create(
         league=league,
@@ -114,11 +146,25 @@ def create_sweep(
         through_seq=through_seq,
         runs_total=len(points),
     )
+    first_tau = cleaned["tau"][0]
     runs = SweepRun.objects.bulk_create(
-        SweepRun(sweep=sweep, position=i, parameters={**base, **point})
+        SweepRun(
+            sweep=sweep,
+            position=i,
+            parameters={**base, **point, "yardsticks": point.get("tau", first_tau) == first_tau},
+            is_current=i == current,
+        )
         for i, point in enumerate(points)
     )
     return sweep, runs
+
+
+def _current_position(base: dict[str, Any], points: list[dict[str, Any]]) -> int | None:
+    """The grid point equal to the base configuration, if there is one."""
+    for position, point in enumerate(points):
+        if all(base.get(key) == value for key, value in point.items()):
+            return position
+    return None
 
 
 def run_sweep_sync(league: League, grid: Any, *, requested_by: Any = None) -> Sweep:
@@ -143,24 +189,37 @@ def requester(user: Any) -> Any:
 
 @dataclass(frozen=True)
 class LoadedMatches:
-    """A league's live matches bucketed in one configuration's periods."""
+    """A league's live matches bucketed in one configuration's periods.
+
+    ``unit`` holds each match's period in the sweep's base configuration: the bootstrap's
+    resampling unit, the same for every run whatever its own periods.
+    """
 
     matches: MatchArrays
     n_players: int
     first_period: int
     last_period: int
+    unit: npt.NDArray[np.int64]
 
 
-def load(league: League, config: RatingConfig, through_seq: int) -> LoadedMatches:
+def load(
+    league: League, config: RatingConfig, through_seq: int, base: RatingConfig | None = None
+) -> LoadedMatches:
     """The league's live matches up to ``through_seq`` in ``config``'s periods.
 
     Uses the replay's own reader, player indexing and period bucketing, so a run scores
-    exactly the inputs a replay of that configuration would fold (from period 0).
+    exactly the inputs a replay of that configuration would fold (from period 0); the
+    neutral flags and margins are read when ``config`` uses them.
     """
     player_ids = league_player_ids(league)
-    matches = engine_matches(period_spec(config), read_matches(league, through_seq), player_ids)
+    raw = read_matches(league, through_seq, extras=needs_extras(engine_params(config)))
+    spec = period_spec(config)
+    matches = engine_matches(spec, raw, player_ids)
+    # engine_matches orders by (period, seq): the units follow the same order.
+    order = np.lexsort((raw.seq, spec.indices_of(raw.day)))
+    unit = period_spec(base or config).indices_of(raw.day)[order]
     last = int(matches.period.max()) if len(matches) else 0
-    return LoadedMatches(matches, len(player_ids), 0, last)
+    return LoadedMatches(matches, len(player_ids), 0, last, unit)
 
 
 def _claim(run_id: int) -> SweepRun | None:
@@ -194,26 +253,72 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
         return
     try:
         config = run_config(sweep.league, run.parameters)
-        key = (config.period_unit, config.period_length, config.period_anchor)
+        params = engine_params(config)
+        key = (config.period_unit, config.period_length, config.period_anchor, needs_extras(params))
         loaded = cache.get(key) if cache is not None else None
         if loaded is None:
-            loaded = load(sweep.league, config, sweep.through_seq)
+            base = run_config(sweep.league, sweep.base)
+            loaded = load(sweep.league, config, sweep.through_seq, base)
             if cache is not None:
                 cache[key] = loaded
         scores = score_fold(
             loaded.matches,
             loaded.n_players,
-            engine_params(config),
+            params,
             loaded.first_period,
             loaded.last_period,
         )
+        extra = _period_sums(loaded, scores)
+        if run.parameters.get("yardsticks"):
+            extra.update(_glicko_yardstick(loaded, config))
     except Exception as error:
         # Whatever went wrong, the run must finish (failed), or the sweep would wait for
         # it forever: the message is acknowledged even when the task raises.
         logger.exception("Sweep run %s failed", run_id)
         _finish(run, error=f"{type(error).__name__}: {error}", started=started)
         return
-    _finish(run, scores=scores, started=started)
+    _finish(run, scores=scores, started=started, extra=extra)
+
+
+def _period_sums(loaded: LoadedMatches, scores: Scores) -> dict[str, Any]:
+    """The run's matches, log-loss and Brier score summed per base period (bootstrap units)."""
+    results = loaded.matches.score_a
+    units, index = np.unique(loaded.unit, return_inverse=True)
+
+    def per_unit(values: npt.NDArray[np.float64]) -> list[float]:
+        return np.bincount(index, weights=values, minlength=units.size).tolist()
+
+    return {
+        "period_sums": {
+            "units": units.tolist(),
+            "matches": np.bincount(index, minlength=units.size).tolist(),
+            "log_loss": per_unit(log_loss_array(scores.predictions, results)),
+            "brier": per_unit(brier_array(scores.predictions, results)),
+        }
+    }
+
+
+def _glicko_yardstick(loaded: LoadedMatches, config: RatingConfig) -> dict[str, Any]:
+    """Glicko (1999) over the run's periods with its c tuned over ``GLICKO_C_GRID``."""
+    best: tuple[float, float, Metrics] | None = None
+    for c in GLICKO_C_GRID:
+        params = GlickoParams(
+            c=c,
+            initial_rating=config.initial_rating,
+            initial_rd=config.initial_rd,
+            max_rd=config.max_rd,
+            advantage=config.advantage,
+            margin_scale=config.margin_scale,
+        )
+        predictions = glicko_predictions(
+            loaded.matches, loaded.n_players, params, loaded.first_period, loaded.last_period
+        )
+        scored = metrics(predictions, loaded.matches.score_a)
+        if best is None or scored.log_loss < best[1]:
+            best = (c, scored.log_loss, scored)
+    assert best is not None
+    c, _, scored = best
+    return {"glicko_c": c, **_metric_fields("glicko_", scored)}
 
 
 def _metric_fields(prefix: str, metrics: Metrics) -> dict[str, float]:
@@ -239,7 +344,12 @@ def calibration_rows(metrics: Metrics) -> list[dict[str, Any]]:
 
 
 def _finish(
-    run: SweepRun, *, started: float, scores: Scores | None = None, error: str = ""
+    run: SweepRun,
+    *,
+    started: float,
+    scores: Scores | None = None,
+    error: str = "",
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Write the run's outcome and, under the sweep's row lock, the sweep's progress."""
     values: dict[str, Any] = {
@@ -258,6 +368,7 @@ def _finish(
             **_metric_fields("", scores.glicko2),
             **_metric_fields("constant_", scores.constant),
             **_metric_fields("elo_", scores.elo),
+            **(extra or {}),
         )
     with transaction.atomic():
         # The sweep row lock serialises the runs' bookkeeping: the count below sees every
@@ -279,6 +390,7 @@ def _finish(
             )
             sweep.best_run = best
             sweep.finished_at = timezone.now()
+            fields += judge(sweep)
             if counts["complete"]:
                 sweep.status = Sweep.Status.COMPLETE
                 failed = sweep.runs_total - counts["complete"]
@@ -291,6 +403,112 @@ def _finish(
             sweep.status = Sweep.Status.RUNNING
             fields.append("status")
         sweep.save(update_fields=fields)
+
+
+def judge(sweep: Sweep) -> list[str]:
+    """Bootstrap the finished runs' scores: each run's interval, whether it is within noise
+    of the best, and the sweep's verdict on the best against the current configuration.
+
+    Called under the sweep's row lock by the run that completes the sweep; returns the
+    sweep's fields it set.
+    """
+    runs = list(
+        SweepRun.objects.filter(sweep=sweep, status=SweepRun.Status.COMPLETE).order_by("position")
+    )
+    usable = [run for run in runs if run.period_sums.get("units")]
+    best = sweep.best_run
+    current = next((run for run in runs if run.is_current), None)
+    sweep.current_run = current
+    if best is None or not usable or best not in usable:
+        sweep.verdict = ""
+        sweep.difference = {}
+        return ["current_run", "verdict", "difference"]
+    first = usable[0].period_sums
+    boot = PeriodBootstrap(
+        np.repeat(np.arange(len(first["units"])), first["matches"]),
+        draws=BOOTSTRAP_DRAWS,
+        seed=BOOTSTRAP_SEED,
+    )
+    best_sums = np.asarray(best.period_sums["log_loss"])
+    for run in usable:
+        sums = np.asarray(run.period_sums["log_loss"])
+        interval = boot.interval_of_sums(sums)
+        run.log_loss_low, run.log_loss_high = interval.low, interval.high
+        worse = compare_sums(boot, sums, best_sums).b_better
+        run.within_noise_of_best = run.pk == best.pk or not worse
+    SweepRun.objects.bulk_update(usable, ["log_loss_low", "log_loss_high", "within_noise_of_best"])
+    runner_up = min(
+        (run for run in usable if run.pk != best.pk),
+        key=lambda run: (run.log_loss, run.position),
+        default=None,
+    )
+    sweep.verdict, sweep.difference = _verdict(boot, best, current, runner_up)
+    return ["current_run", "verdict", "difference"]
+
+
+def _interval_words(low: float, high: float) -> str:
+    """A difference's 95 % interval in words: "95 % interval: 0.0680 lower to 0.0267 lower"."""
+
+    def change(x: float) -> str:
+        return f"{abs(x):.4f} {'lower' if x < 0 else 'higher'}"
+
+    return f"95 % interval: {change(low)} to {change(high)}"
+
+
+def _verdict(
+    boot: PeriodBootstrap, best: SweepRun, current: SweepRun | None, runner_up: SweepRun | None
+) -> tuple[str, dict[str, Any]]:
+    """The sentences saying whether the best run beats the current configuration, plainly.
+
+    ``difference`` is the best run's log-loss minus the current one's (its estimate and 95 %
+    interval); when the current configuration scores best, it is the current one's minus the
+    next best run's, so that its interval says how clear the lead is.
+    """
+    if current is None or not current.period_sums.get("units"):
+        return "The current configuration could not be scored, so nothing is compared.", {}
+    if current.pk == best.pk:
+        if runner_up is None or not runner_up.period_sums.get("units"):
+            return "The current configuration scores best: keep it.", {}
+        lead = compare_sums(
+            boot,
+            np.asarray(current.period_sums["log_loss"]),
+            np.asarray(runner_up.period_sums["log_loss"]),
+        )
+        d = lead.difference
+        difference = {"compared": "runner-up", "estimate": d.estimate, "low": d.low, "high": d.high}
+        interval = _interval_words(d.low, d.high)
+        if lead.within_noise:
+            return (
+                "No meaningful difference; keep the current value. It scores best on this "
+                f"history, {-d.estimate:.4f} below the next best setting, but that is within "
+                f"noise ({interval}, from resampling the rating periods).",
+                difference,
+            )
+        return (
+            "The current configuration predicts meaningfully better than every other setting "
+            f"tried: keep it (log-loss {-d.estimate:.4f} below the next best, {interval}).",
+            difference,
+        )
+    comparison = compare_sums(
+        boot,
+        np.asarray(best.period_sums["log_loss"]),
+        np.asarray(current.period_sums["log_loss"]),
+    )
+    d = comparison.difference
+    difference = {"compared": "best", "estimate": d.estimate, "low": d.low, "high": d.high}
+    interval = _interval_words(d.low, d.high)
+    if comparison.within_noise:
+        return (
+            "No meaningful difference; keep the current value. The best setting's log-loss is "
+            f"{-d.estimate:.4f} lower on this history, but that is within noise ({interval}, "
+            "from resampling the rating periods).",
+            difference,
+        )
+    return (
+        f"The best setting predicts meaningfully better than the current one: log-loss "
+        f"{-d.estimate:.4f} lower ({interval}, from resampling the rating periods).",
+        difference,
+    )
 
 
 def adopt_best(sweep: Sweep, *, user: Any = None) -> RatingConfig:

@@ -20,7 +20,7 @@ from league.forms import add_service_errors
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
-from ratings.backtest.presentation import chart_data, run_rows, setting_label
+from ratings.backtest.presentation import calibration_chart, chart_data, run_rows, setting_label
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -43,6 +43,18 @@ class SweepForm(forms.Form):
     initial_volatility = forms.CharField(
         label="Initial volatility values", required=False, help_text="Optional, e.g. 0.04 0.06."
     )
+    advantage = forms.CharField(
+        label="First-named side's advantage values",
+        required=False,
+        help_text="Optional, rating points for the home side (white, first player) in matches "
+        "not marked neutral, e.g. 0 50 100.",
+    )
+    margin_scale = forms.CharField(
+        label="Margin scales",
+        required=False,
+        help_text="Optional: also count how much a match was won by, e.g. off 1 3 "
+        "('off' for wins, draws and losses only).",
+    )
     period_length = forms.CharField(
         label="Period lengths", required=False, help_text="Optional, e.g. 7 14 (whole numbers)."
     )
@@ -56,7 +68,8 @@ class SweepForm(forms.Form):
         """The raw grid for ``tasks.start_sweep`` (which validates the values)."""
         data = self.cleaned_data
         grid: dict[str, Any] = {"tau": _numbers(data["tau"])}
-        for key in ("initial_rd", "initial_volatility", "period_length"):
+        optional = ("initial_rd", "initial_volatility", "advantage", "margin_scale")
+        for key in (*optional, "period_length"):
             if _numbers(data.get(key, "")):
                 grid[key] = _numbers(data[key])
         if data.get("period_unit"):
@@ -132,6 +145,7 @@ def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpRes
             "sweep": sweep,
             "rows": run_rows(sweep, runs),
             "chart": chart_data(runs),
+            "calibration": calibration_chart(sweep, runs),
             "best": sweep.best_run,
             "best_setting": setting_label(sweep.best_run.parameters) if sweep.best_run else "",
         },

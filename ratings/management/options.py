@@ -20,6 +20,27 @@ from ratings.parameters import BY_NAME, NUMBERS
 NUMBER_OPTIONS = tuple(parameter for parameter in NUMBERS if parameter.name != "period_length")
 
 
+#: What an optional parameter's option takes to be switched off (``--margin-scale none``).
+OFF_WORDS = ("none", "off")
+
+
+class _Off:
+    """An optional parameter switched off on the command line."""
+
+
+OFF = _Off()
+
+
+def optional_number(text: str) -> float | _Off:
+    """An argparse type: a number, or ``none``/``off`` for an optional parameter."""
+    if text.strip().lower() in OFF_WORDS:
+        return OFF
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (or 'none')") from None
+
+
 def whole_number(text: str) -> int:
     """An argparse type: a whole number (its bounds are the table's, checked later)."""
     try:
@@ -46,9 +67,11 @@ def add_config_arguments(parser: CommandParser) -> None:
     )
     for parameter in NUMBER_OPTIONS:
         default = "" if parameter.default is None else f" A first version has {parameter.default}."
+        if parameter.optional:
+            default += " 'none' switches it off."
         parser.add_argument(
             parameter.flag,
-            type=float,
+            type=optional_number if parameter.optional else float,
             dest=parameter.name,
             metavar=parameter.name.split("_")[-1].upper(),
             help=f"{parameter.label}. {parameter.help_text}{default}",
@@ -65,6 +88,7 @@ def config_params(options: dict[str, Any]) -> dict[str, Any]:
     if options.get("period_anchor"):
         params["period_anchor"] = options["period_anchor"]
     for parameter in NUMBER_OPTIONS:
-        if options.get(parameter.name) is not None:
-            params[parameter.name] = options[parameter.name]
+        value = options.get(parameter.name)
+        if value is not None:
+            params[parameter.name] = None if value is OFF else value
     return params

@@ -97,7 +97,8 @@ def compute(
 def engine_matches(
     spec: PeriodSpec, matches: Matches, player_ids: npt.NDArray[np.int64]
 ) -> MatchArrays:
-    """The matches as the engine's arrays, ordered by (period, seq)."""
+    """The matches as the engine's arrays, ordered by (period, seq), with their neutral
+    flags and margins when they were read."""
     period = spec.indices_of(matches.day)
     order = np.lexsort((matches.seq, period))
     return MatchArrays(
@@ -105,6 +106,8 @@ def engine_matches(
         player_a=np.searchsorted(player_ids, matches.player_a[order]),
         player_b=np.searchsorted(player_ids, matches.player_b[order]),
         score_a=matches.score_a[order],
+        neutral=None if matches.neutral is None else matches.neutral[order],
+        margin=None if matches.margin is None else matches.margin[order],
     )
 
 
@@ -114,7 +117,9 @@ def engine_side_matches(
     """Every match, one-vs-one and with sides, as the engine's sides, ordered by (period, seq).
 
     A one-vs-one match is two sides of one player (places from its score); ``matches.seq``
-    holds true sequence numbers here, so the two kinds interleave in the store's order.
+    holds true sequence numbers here, so the two kinds interleave in the store's order. The
+    one-vs-one matches' neutral flags come along when they were read (matches with sides
+    store none: they are never neutral).
     """
     sides = matches.sides
     assert sides is not None
@@ -127,6 +132,10 @@ def engine_side_matches(
     position[order] = np.arange(order.size, dtype=np.int64)
     place_a, place_b = places_from_score(matches.score_a)
     pair_match = position[:n_pairs]
+    neutral = None
+    if matches.neutral is not None:
+        neutral = np.zeros(order.size, dtype=bool)
+        neutral[pair_match] = matches.neutral
     return SideMatches(
         period[order],
         np.concatenate([pair_match, pair_match, position[n_pairs + sides.match]]),
@@ -137,6 +146,7 @@ def engine_side_matches(
             player_ids, np.concatenate([matches.player_a, matches.player_b, sides.player])
         ),
         np.concatenate([place_a, place_b, sides.place]),
+        neutral,
     )
 
 

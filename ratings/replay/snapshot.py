@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -26,6 +27,7 @@ from django.db.models import Max, Q, Sum
 from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Event, League, MatchParticipant
 from ratings.engine.fold import History
+from ratings.engine.params import Glicko2Params
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.replay.identities import map_players, merges_at, players_counted_as
 from ratings.replay.plan import ReplayPlan
@@ -77,7 +79,9 @@ class Matches:
 
     ``seq`` holds the matches' sequence numbers (the event store's order). ``sides`` holds
     the matches with sides (None when the snapshot has none, the one-vs-one league's case);
-    both kinds of match interleave by ``seq``.
+    both kinds of match interleave by ``seq``. ``neutral`` and ``margin`` (NaN when unknown)
+    of the one-vs-one matches are read only when asked for (``extras``): a configuration with
+    an advantage or the margin mapping.
     """
 
     seq: npt.NDArray[np.int64]
@@ -87,6 +91,8 @@ class Matches:
     played_us: npt.NDArray[np.int64]
     day: npt.NDArray[np.datetime64]
     sides: SideRows | None = None
+    neutral: npt.NDArray[np.bool_] | None = None
+    margin: npt.NDArray[np.float64] | None = None
 
     def take(self, index: npt.NDArray) -> Matches:
         return Matches(
@@ -97,6 +103,8 @@ class Matches:
             self.played_us[index],
             self.day[index],
             self.sides,
+            None if self.neutral is None else self.neutral[index],
+            None if self.margin is None else self.margin[index],
         )
 
     def player_moments(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -111,12 +119,13 @@ class Matches:
 
 def read_pass_matches(plan: ReplayPlan) -> Matches:
     """The snapshot's matches of the plan's periods (``first_period`` on)."""
+    extras = needs_extras(plan.params)
     if plan.from_period is None:
-        return read_live_matches(plan.league_id, plan.zone, plan.through_seq)
+        return read_live_matches(plan.league_id, plan.zone, plan.through_seq, extras=extras)
     # From the day before the period's local midnight: a moment's UTC date may precede its
     # local one; the exact cut is by local date, below.
     since = local_midnight(plan.spec.start_of(plan.from_period), plan.zone) - dt.timedelta(days=1)
-    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since)
+    matches = read_live_matches(plan.league_id, plan.zone, plan.through_seq, since, extras=extras)
     taken = matches.take(plan.spec.indices_of(matches.day) >= plan.from_period)
     if matches.sides is not None:
         taken.sides = matches.sides.take(
@@ -125,33 +134,62 @@ def read_pass_matches(plan: ReplayPlan) -> Matches:
     return taken
 
 
-def read_matches(league: League, through_seq: int, since: dt.datetime | None = None) -> Matches:
+def needs_extras(params: Glicko2Params) -> bool:
+    """Whether a fold with ``params`` reads the matches' neutral flags and margins."""
+    return params.advantage != 0.0 or params.margin_scale is not None
+
+
+def read_matches(
+    league: League, through_seq: int, since: dt.datetime | None = None, *, extras: bool = False
+) -> Matches:
     """The matches of ``league``'s snapshot at ``through_seq`` (for readers without a plan)."""
-    return read_live_matches(league.pk, league_zone(league), through_seq, since)
+    return read_live_matches(league.pk, league_zone(league), through_seq, since, extras=extras)
 
 
 _MATCHES_SQL = """
-SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}
+SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}{extras}
 FROM {event} e
 LEFT JOIN {event} v ON v.voids_id = e.id AND v.seq <= %s
 WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
 {order}"""
-# One fixed-width tuple of PostgreSQL's binary COPY output: 5 int8 columns.
-_COPY_ROW = np.dtype(
-    [("n", ">i2")]
-    + [(f"{name}{i}", t) for i in range(5) for name, t in (("l", ">i4"), ("v", ">i8"))]
-)
+
+
+def _copy_row(columns: int) -> np.dtype:
+    """One fixed-width tuple of PostgreSQL's binary COPY output: ``columns`` int8 columns."""
+    return np.dtype(
+        [("n", ">i2")]
+        + [(f"{name}{i}", t) for i in range(columns) for name, t in (("l", ">i4"), ("v", ">i8"))]
+    )
+
+
+_COPY_ROW = _copy_row(5)
+_COPY_ROW_EXTRAS = _copy_row(7)
 _COPY_HEADER = 19  # signature (11) + flags (4) + header extension length (4), extension empty
+# An unknown margin in the read's output (a margin is a difference of 9-digit numbers).
+_NO_MARGIN = np.iinfo(np.int64).min
+# The neutral flag and the margin (the sentinel when unknown), as two more integer columns.
+_EXTRAS_SQL = f", CAST(e.neutral AS INTEGER) AS neutral, COALESCE(e.margin, {_NO_MARGIN}) AS margin"
+
+
+def _extras(neutral: npt.NDArray[np.int64], margin: npt.NDArray[np.int64]) -> tuple[Any, Any]:
+    """The integer columns of the read as the neutral flags and the margins (NaN: unknown)."""
+    return neutral != 0, np.where(margin == _NO_MARGIN, np.nan, margin.astype(np.float64))
 
 
 def read_live_matches(
-    league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
+    league_id: int,
+    zone: ZoneInfo,
+    through_seq: int,
+    since: dt.datetime | None = None,
+    *,
+    extras: bool = False,
 ) -> Matches:
     """Matches with seq <= ``through_seq`` not voided by an event with seq <= ``through_seq``.
 
     ``since`` keeps only matches played at or after that moment; ``zone`` gives their dates.
     Players are the ones each match counts for in that snapshot (``identities``: a merged
-    player's matches count as the surviving player's).
+    player's matches count as the surviving player's). ``extras`` reads the neutral flags
+    and margins too.
     """
     sides = read_live_side_matches(league_id, zone, through_seq, since)
     params: list = [through_seq, league_id, Event.Kind.MATCH_RECORDED.value, through_seq]
@@ -167,6 +205,12 @@ def read_live_matches(
             score="(e.score_a * 2)::int8",
             moment="(EXTRACT(EPOCH FROM e.played_at) * 1000000)::int8",
             since=where_since,
+            # Every column of the binary COPY is int8 (a boolean casts to integer only).
+            extras=(
+                f", CAST(e.neutral AS INTEGER)::int8, COALESCE(e.margin::int8, {_NO_MARGIN})"
+                if extras
+                else ""
+            ),
         )
         buffer = bytearray()
         # (The PostgreSQL path returns true sequence numbers already.)
@@ -176,13 +220,16 @@ def read_live_matches(
                 buffer += chunk
         # A view on the received bytes (header and trailer left out), not a copy: at
         # 10,000,000 matches the buffer is 620 MB and each copy as much again.
-        count = (len(buffer) - _COPY_HEADER - 2) // _COPY_ROW.itemsize
-        rows = np.frombuffer(buffer, dtype=_COPY_ROW, count=count, offset=_COPY_HEADER)
-        columns = [rows[f"v{i}"].astype(np.int64) for i in range(5)]
-        seq, a, b, doubled, played_us = columns
+        row = _COPY_ROW_EXTRAS if extras else _COPY_ROW
+        count = (len(buffer) - _COPY_HEADER - 2) // row.itemsize
+        rows = np.frombuffer(buffer, dtype=row, count=count, offset=_COPY_HEADER)
+        columns = [rows[f"v{i}"].astype(np.int64) for i in range(7 if extras else 5)]
+        seq, a, b, doubled, played_us = columns[:5]
         score = doubled.astype(np.float64) / 2.0
     else:
-        seq, a, b, score, played_us = _read_sqlite(_MATCHES_SQL, params, event, where_since, since)
+        columns = _read_sqlite(_MATCHES_SQL, params, event, where_since, since, extras)
+        seq, a, b, score, played_us = columns[:5]
+    neutral, margin = _extras(columns[5], columns[6]) if extras else (None, None)
     mapping = merges_at(league_id, through_seq)
     if sides is not None:
         # A merged-away player's side rows count for the surviving player, as A/B ids do.
@@ -194,6 +241,8 @@ def read_live_matches(
         score_a=score,
         played_us=played_us,
         day=local_days_from_utc(played_us, zone),
+        neutral=neutral,
+        margin=margin,
         sides=sides,
     )
 
@@ -259,13 +308,20 @@ def read_live_side_matches(
 
 
 def _read_sqlite(
-    template: str, params: list, event: str, where_since: str, since: dt.datetime | None
+    template: str,
+    params: list,
+    event: str,
+    where_since: str,
+    since: dt.datetime | None,
+    extras: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """The SQLite read: one row of five comma-separated columns (``group_concat``), parsed
     by NumPy at once; fetching 200,000 rows as Python tuples took three times as long.
 
     Moments stay text (exact to the microsecond; NumPy parses ISO strings); ``seq`` comes
-    along so the order never depends on how SQLite feeds the aggregate.
+    along so the order never depends on how SQLite feeds the aggregate. With ``extras``
+    two more integer columns follow: the neutral flag and the margin (``_NO_MARGIN`` when
+    unknown: ``group_concat`` would skip a NULL).
     """
     inner = template.format(
         seq="e.seq, ",
@@ -274,10 +330,13 @@ def _read_sqlite(
         score="CAST(e.score_a * 2 AS INTEGER) AS score",
         moment="CAST(e.played_at AS TEXT) AS moment",
         since=where_since,
+        extras=_EXTRAS_SQL if extras else "",
     )
+    more = ", group_concat(neutral), group_concat(margin)" if extras else ""
     sql = (
         "SELECT count(*), group_concat(seq), group_concat(player_a_id), "
-        f"group_concat(player_b_id), group_concat(score), group_concat(moment) FROM ({inner})"
+        f"group_concat(player_b_id), group_concat(score), group_concat(moment){more} "
+        f"FROM ({inner})"
     )
     if since is not None:
         params[-1] = connection.ops.adapt_datetimefield_value(since)
@@ -286,17 +345,19 @@ def _read_sqlite(
         count, *texts = cursor.fetchone()
     if not count:
         empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, np.zeros(0, dtype=np.float64), empty
+        return empty, empty, empty, np.zeros(0, dtype=np.float64), empty, empty, empty
 
     def numbers(text: str) -> npt.NDArray[np.int64]:
         return np.fromstring(text, dtype=np.int64, sep=",")
 
     seq, a, b, doubled = (numbers(text) for text in texts[:4])
     played_us = np.array(texts[4].split(","), dtype="datetime64[us]").astype(np.int64)
+    more = [numbers(text) for text in texts[5:7]]
     if np.any(seq[1:] < seq[:-1]):
         order = np.argsort(seq, kind="stable")
         seq, a, b, doubled, played_us = (x[order] for x in (seq, a, b, doubled, played_us))
-    return seq, a, b, doubled.astype(np.float64) / 2.0, played_us
+        more = [x[order] for x in more]
+    return seq, a, b, doubled.astype(np.float64) / 2.0, played_us, *more
 
 
 # --- the checkpoint of an incremental pass -------------------------------------------------

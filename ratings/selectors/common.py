@@ -21,22 +21,24 @@ Z95 = 1.96
 
 
 class Interval:
-    """The 95% interval of a row's rating: ``rating ± 1.96 RD``, from the row's own RD.
+    """The interval of a row's rating: ``rating ± z RD``, from the row's own RD.
 
     Derived rather than stored, so it always uses the RD the row shows (grown to the
-    period shown, where the selector grows it).
+    period shown, where the selector grows it). ``z`` is 1.96 (95 %) unless the row
+    carries another level's.
     """
 
     rating: float
     rd: float
+    z: float = Z95
 
     @property
     def low(self) -> float:
-        return self.rating - Z95 * self.rd
+        return self.rating - self.z * self.rd
 
     @property
     def high(self) -> float:
-        return self.rating + Z95 * self.rd
+        return self.rating + self.z * self.rd
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ class ConfigInfo:
     max_rd: float
     volatility_ceiling: float | None
     rating_floor: float | None
+    advantage: float
+    margin_scale: float | None
     created_at: dt.datetime
     created_by: str
     note: str
@@ -57,6 +59,8 @@ def describe_config(config: RatingConfig, *, is_live: bool) -> ConfigInfo:
         max_rd=config.max_rd,
         volatility_ceiling=config.volatility_ceiling,
         rating_floor=config.rating_floor,
+        advantage=config.advantage,
+        margin_scale=config.margin_scale,
         created_at=config.created_at,
         created_by=creator.get_username() if creator else "",
         note=config.note,
@@ -151,8 +155,9 @@ def projection_ready(config: RatingConfig) -> bool:
     return ProjectionState.objects.filter(config=config, complete=True).exists()
 
 
-def period_choices(config: RatingConfig, *, limit: int = 104) -> list[PeriodInfo]:
-    """The most recent periods in which games were played, newest first (for pickers).
+def period_choices(config: RatingConfig, *, limit: int | None = None) -> list[PeriodInfo]:
+    """The periods in which games were played, newest first (for pickers): every one of
+    them, or the ``limit`` most recent.
 
     Walks down from the latest period probing the (config, period) index, rather than a
     DISTINCT over the whole history: a few index lookups instead of a full scan.
@@ -168,7 +173,7 @@ def period_choices(config: RatingConfig, *, limit: int = 104) -> list[PeriodInfo
         WHERE i IS NOT NULL AND EXISTS (
             SELECT 1 FROM {history} h WHERE h.config_id = %(config)s AND h.period_index = walk.i
         )
-        LIMIT %(limit)s
+        {"" if limit is None else "LIMIT %(limit)s"}
     """
     with connection.cursor() as cursor:
         cursor.execute(sql, {"config": config.pk, "limit": limit})

@@ -347,3 +347,42 @@ def head_to_head(
         )
     rows.sort(key=lambda row: (-row.games, row.opponent))
     return rows
+
+
+@dataclass(frozen=True)
+class SharedMatch:
+    """A counted match between two players, from the first one's side."""
+
+    played_on: dt.date
+    outcome: str
+    points: str
+    note: str
+
+
+@dataclass(frozen=True)
+class SharedRecord:
+    wins: int
+    draws: int
+    losses: int
+    matches: list[SharedMatch]
+
+
+def shared_matches(league: League, player_a: Player, player_b: Player) -> SharedRecord:
+    """Every counted match between ``player_a`` and ``player_b``, newest first, from A's side."""
+    rows = (
+        Event.objects.live_matches()
+        .filter(league=league)
+        .filter(Q(player_a=player_a, player_b=player_b) | Q(player_a=player_b, player_b=player_a))
+        .order_by("-played_at", "-seq")
+        .values_list("played_at", "player_a_id", "score_a", "points", "note")
+    )
+    tz = league_zone(league)
+    matches = []
+    tally = {"Win": 0, "Draw": 0, "Loss": 0}
+    for played_at, a_id, score_a, points, note in rows:
+        as_a = a_id == player_a.pk
+        score = score_a if as_a else Decimal(1) - score_a
+        word = outcome_word(score)
+        tally[word] = tally.get(word, 0) + 1
+        matches.append(SharedMatch(local_day(played_at, tz), word, points_for(points, as_a), note))
+    return SharedRecord(tally["Win"], tally["Draw"], tally["Loss"], matches)

@@ -14,14 +14,18 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
+import numpy as np
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, Max
 
-from league.calendar import league_zone
+from league.calendar import league_zone, local_day, local_midnight
 from league.event_log import DEFAULT_PER_PAGE, MAX_PER_PAGE, Page, clamp_page, last_page_at_most
 from league.models import Event, League, Player
+from ratings.eligibility import EVERYONE, Eligibility, eligibility
+from ratings.engine.intervals import ConfidenceLevel
 from ratings.engine.params import SCALE
+from ratings.engine.state import grown_rd
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import (
     Z95,
@@ -42,8 +46,8 @@ SORT_COLUMNS = {
     "rank": "r.rating DESC",
     "rating": "r.rating",
     "rd": "rd_now",
-    "low": f"r.rating - {Z95} * rd_now",
-    "high": f"r.rating + {Z95} * rd_now",
+    "low": "r.rating - %(z)s * rd_now",
+    "high": "r.rating + %(z)s * rd_now",
     "volatility": "r.volatility",
     "games": "r.games",
     "wins": "r.wins",
@@ -51,11 +55,18 @@ SORT_COLUMNS = {
     "name": "p.display_name",
 }
 SORT_KEYS = tuple(key for column in SORT_COLUMNS for key in (column, f"-{column}"))
+#: The two lists of the standings: the ranked players, and those listed separately.
+LISTS = ("ranked", "separate")
+#: The interval level shown unless another is asked for.
+#: ``± 1.96 RD`` as everywhere in the project (95.0004 %, labelled "95 %").
+DEFAULT_LEVEL = ConfidenceLevel.from_z(Z95)
 
 
 @dataclass(frozen=True)
 class LeaderboardRow(Interval):
-    rank: int
+    """One row of the standings; ``rank`` is None for a player listed separately."""
+
+    rank: int | None
     player_id: int
     name: str
     slug: str
@@ -71,11 +82,19 @@ class LeaderboardRow(Interval):
     last_played: dt.date | None
     change: float | None
     provisional: bool
+    eligible: bool = True
+    reasons: tuple[str, ...] = ()
+    z: float = Z95
 
 
 @dataclass(frozen=True)
 class Leaderboard:
-    """One page of standings, with what the page needs to describe it."""
+    """One page of standings, with what the page needs to describe it.
+
+    ``listed`` says which list the rows are: the ranked players (``"ranked"``) or those the
+    eligibility rules list separately (``"separate"``); ``ranked_total`` and
+    ``separate_total`` count both lists under the same filters.
+    """
 
     config: ConfigInfo | None
     rows: list[LeaderboardRow]
@@ -86,6 +105,12 @@ class Leaderboard:
     current_period: PeriodInfo | None
     as_of: PeriodInfo | None
     change_periods: int = CHANGE_PERIODS
+    rules: Eligibility | None = None
+    everyone: bool = False
+    listed: str = "ranked"
+    ranked_total: int = 0
+    separate_total: int = 0
+    level: ConfidenceLevel = DEFAULT_LEVEL
 
     @property
     def num_pages(self) -> int:
@@ -101,6 +126,24 @@ class Leaderboard:
 
 # --- The leaderboard ---------------------------------------------------------------------
 
+#: Stands for "no RD rule" in the statement (far above any RD the engine produces).
+_NO_RD_LIMIT = 1e18
+
+
+def _rd_now_sql(prefix: str) -> str:
+    """The RD of row ``prefix`` grown to ``%(period)s`` (capped at ``%(max_rd)s``), in SQL."""
+    least = "LEAST" if connection.vendor == "postgresql" else "MIN"
+    # Idle periods since the player's last game, never negative.
+    idle = (
+        f"CASE WHEN %(period)s > {prefix}.last_period "
+        f"THEN %(period)s - {prefix}.last_period ELSE 0 END"
+    )
+    sigma = f"({SCALE} * {prefix}.volatility)"
+    return (
+        f"CASE WHEN {idle} = 0 THEN {prefix}.rd ELSE {least}("
+        f"SQRT({prefix}.rd * {prefix}.rd + ({idle}) * {sigma} * {sigma}), %(max_rd)s) END"
+    )
+
 
 def _leaderboard_sql(
     *,
@@ -109,19 +152,19 @@ def _leaderboard_sql(
     min_games: int,
     search: str,
     sort: str,
+    by_lower_bound: bool = False,
     paged: bool = True,
 ) -> tuple[str, str]:
     """The leaderboard's page and count statements; values are bound as parameters.
 
-    Ranking runs over narrow projection rows only; names are joined after it, and RD grown
-    to the period is computed in SQL only when the page is sorted by it (for display it is
-    computed in Python with the engine's own formula). Without ``paged``, the first
-    statement returns every row (for the one-pass export).
+    The field (every rated player the filters keep) is split by the eligibility rules
+    (``%(elig_*)s``) and ranked within its part, so a player listed separately never
+    takes a rank; ``%(listed)s`` (1 or 0) picks the part returned. Names are joined after
+    ranking. Without ``paged``, the first statement returns every row (for the export).
     """
     standing = Standing._meta.db_table
     history = PlayerPeriod._meta.db_table
     player = Player._meta.db_table
-    least = "LEAST" if connection.vendor == "postgresql" else "MIN"
     if as_of and connection.vendor == "postgresql":
         # A backward probe of the (config, player, period) index per player; without
         # LATERAL the planner hashes the whole history table instead.
@@ -173,48 +216,55 @@ def _leaderboard_sql(
             FROM {standing}
             WHERE config_id = %(config)s AND games > 0 AND last_period >= 0
         """
-    active_join = f"JOIN {player} a ON a.id = s.player_id AND a.active" if active_only else ""
-    where = "WHERE s.games >= %(min_games)s" if min_games > 0 else ""
-    # Idle periods since the player's last game, never negative.
-    idle = "CASE WHEN %(period)s > r.last_period THEN %(period)s - r.last_period ELSE 0 END"
-    rd_now = (
-        f"CASE WHEN {idle} = 0 THEN r.rd ELSE {least}("
-        f"SQRT(r.rd * r.rd + ({idle}) * ({SCALE} * r.volatility) * ({SCALE} * r.volatility)),"
-        f" %(max_rd)s) END"
-    )
+    filters = []
+    if min_games > 0:
+        filters.append("s.games >= %(min_games)s")
+    if active_only:
+        filters.append("s.last_period >= %(active_since)s AND a.active")
+    where = f"WHERE {' AND '.join(filters)}" if filters else ""
+    rd_now = _rd_now_sql("s")
+    field = f"""
+        field AS (
+            SELECT s.player_id, s.rating, s.rd, s.volatility, s.last_period, s.games,
+                   s.wins, s.draws, s.losses, {rd_now} AS rd_now,
+                   CASE WHEN (a.active OR %(everyone)s)
+                             AND s.games >= %(elig_games)s
+                             AND s.last_period >= %(elig_since)s
+                             AND {rd_now} <= %(elig_rd)s
+                        THEN 1 ELSE 0 END AS eligible
+            FROM ({source}) s
+            JOIN {player} a ON a.id = s.player_id
+            {where}
+        )
+    """
+    rank_key = "f.rating - %(z95)s * f.rd_now" if by_lower_bound else "f.rating"
     key = sort.lstrip("-")
     direction = "DESC" if sort.startswith("-") else "ASC"
     if key == "rank":
-        order = f"r.rating {'ASC' if direction == 'DESC' else 'DESC'}"
+        order = f"r.rank {'DESC' if direction == 'DESC' else 'ASC'}"
     else:
-        column = SORT_COLUMNS[key].replace("rd_now", f"({rd_now})")
+        column = SORT_COLUMNS[key].replace("rd_now", "r.rd_now")
         order = f"{column} {direction}"
-    search_where = "WHERE LOWER(p.display_name) LIKE %(search)s ESCAPE '!'" if search else ""
-    # A window count would make the database rank every row before returning the first
-    # page; past standings are aggregated in full anyway, so they count in the same pass.
-    total = "COUNT(*) OVER ()" if as_of else "NULL"
+    search_and = "AND LOWER(p.display_name) LIKE %(search)s ESCAPE '!'" if search else ""
     limit = "LIMIT %(limit)s OFFSET %(offset)s" if paged else ""
     page = f"""
-        WITH ranked AS (
-            SELECT s.player_id, s.rating, s.rd, s.volatility, s.last_period, s.games,
-                   s.wins, s.draws, s.losses,
-                   RANK() OVER (ORDER BY s.rating DESC) AS rank
-            FROM ({source}) s
-            {active_join}
-            {where}
+        WITH {field},
+        ranked AS (
+            SELECT f.*, RANK() OVER (PARTITION BY f.eligible ORDER BY {rank_key} DESC) AS rank
+            FROM field f
         )
         SELECT r.player_id, p.display_name, p.slug, p.active, r.rating, r.rd, r.volatility,
-               r.last_period, r.games, r.wins, r.draws, r.losses, r.rank, {total} AS total
+               r.last_period, r.games, r.wins, r.draws, r.losses, r.rank, r.eligible
         FROM ranked r
         JOIN {player} p ON p.id = r.player_id
-        {search_where}
+        WHERE r.eligible = %(listed)s {search_and}
         ORDER BY {order}, r.rank, p.display_name, r.player_id
         {limit}
     """
-    search_join = f"JOIN {player} p ON p.id = s.player_id" if search else ""
-    search_and = search_where.replace("WHERE", "AND" if where else "WHERE")
+    search_join = f"JOIN {player} p ON p.id = f.player_id {search_and}" if search else ""
     count = f"""
-        SELECT COUNT(*) FROM ({source}) s {active_join} {search_join} {where} {search_and}
+        WITH {field}
+        SELECT COALESCE(SUM(f.eligible), 0), COUNT(*) FROM field f {search_join}
     """
     return page, count
 
@@ -249,6 +299,40 @@ def _changes(
     return changes
 
 
+def last_played_until(
+    league: League, player_ids: Sequence[int], day: dt.date
+) -> dict[int, dt.date]:
+    """Each player's last counted match on or before ``day`` (the league's local dates)."""
+    tz = league_zone(league)
+    until = local_midnight(day + dt.timedelta(days=1), tz)
+    live = Event.objects.live_matches().filter(league=league, played_at__lt=until)
+    latest: dict[int, dt.datetime] = {}
+    for column in ("player_a", "player_b"):
+        for pid, moment in (
+            live.filter(**{f"{column}_id__in": list(player_ids)})
+            .values_list(f"{column}_id")
+            .annotate(last=Max("played_at"))
+            .order_by()
+        ):
+            if moment is not None and (pid not in latest or moment > latest[pid]):
+                latest[pid] = moment
+    return {pid: local_day(moment, tz) for pid, moment in latest.items()}
+
+
+def results_between(league: League, after: dt.date, until: dt.date) -> int:
+    """Counted matches played after the day ``after`` and on or before ``until`` (local days)."""
+    tz = league_zone(league)
+    return (
+        Event.objects.live_matches()
+        .filter(
+            league=league,
+            played_at__gte=local_midnight(after + dt.timedelta(days=1), tz),
+            played_at__lt=local_midnight(until + dt.timedelta(days=1), tz),
+        )
+        .count()
+    )
+
+
 def _leaderboard_rows(
     league: League,
     config: RatingConfig,
@@ -257,11 +341,18 @@ def _leaderboard_rows(
     period: int,
     as_of: bool,
     change_periods: int,
+    rules: Eligibility | None = None,
+    activity: Eligibility | None = None,
+    z: float = Z95,
 ) -> list[LeaderboardRow]:
-    """Leaderboard rows from fetched statement rows, with last played day and change."""
+    """Leaderboard rows from fetched statement rows, with last played day and change.
+
+    ``rules`` (the rules in force) give the reasons of a row listed separately;
+    ``activity`` (the league's own rules) says who counts as active.
+    """
     ids = [row[0] for row in fetched]
     if as_of:
-        last_played = {row[0]: period_info(config, row[7]).end for row in fetched}
+        last_played = last_played_until(league, ids, period_info(config, period).end)
     else:
         tz = league_zone(league)
         last_played = {
@@ -272,16 +363,25 @@ def _leaderboard_rows(
         }
     ratings = {row[0]: row[4] for row in fetched}
     changes = _changes(config, ratings, period - change_periods, period)
+    active_since = (activity or EVERYONE).active_since(period)
     rows = []
-    for pid, name, slug, active, rating, rd, vol, last, games, w, d, losses, rank, _ in fetched:
+    for fields in fetched:
+        pid, name, slug, flag, rating, rd, vol, last, games, w, d, losses, rank, eligible = fields
         rd_shown = rd_now(config, rd, vol, last, period)
+        listed = bool(eligible)
+        reasons: tuple[str, ...] = ()
+        if not listed and rules is not None:
+            reasons = rules.reasons(
+                games=int(games), last_period=int(last), rd=rd_shown,
+                withdrawn=not flag, period=period,
+            )  # fmt: skip
         rows.append(
             LeaderboardRow(
-                rank=int(rank),
+                rank=int(rank) if listed else None,
                 player_id=pid,
                 name=name,
                 slug=slug,
-                active=bool(active),
+                active=int(last) >= active_since and bool(flag),
                 rating=rating,
                 rd=rd_shown,
                 volatility=vol,
@@ -293,9 +393,30 @@ def _leaderboard_rows(
                 last_played=last_played.get(pid),
                 change=changes.get(pid),
                 provisional=rd_shown > settings.PROVISIONAL_RD,
+                eligible=listed,
+                reasons=reasons,
+                z=z,
             )
         )
     return rows
+
+
+def _statement_params(
+    config: RatingConfig, period: int, rules: Eligibility, activity: Eligibility, z: float
+) -> dict[str, Any]:
+    """The eligibility and level parameters of the leaderboard's statements."""
+    return {
+        "config": config.pk,
+        "period": period,
+        "max_rd": config.max_rd,
+        "everyone": rules is EVERYONE,
+        "elig_games": rules.min_games,
+        "elig_since": rules.active_since(period),
+        "elig_rd": _NO_RD_LIMIT if rules.max_rd is None else rules.max_rd,
+        "active_since": activity.active_since(period),
+        "z95": Z95,
+        "z": z,
+    }
 
 
 def leaderboard(
@@ -312,71 +433,96 @@ def leaderboard(
     page: int = 1,
     per_page: int = DEFAULT_PER_PAGE,
     change_periods: int = CHANGE_PERIODS,
+    everyone: bool = False,
+    listed: str = "ranked",
+    level: ConfidenceLevel = DEFAULT_LEVEL,
+    rules: Eligibility | None = None,
 ) -> Leaderboard:
     """One page of the league's standings under ``config`` (default: the live one).
 
-    ``rank`` orders rated players by rating among those the filters keep (``active_only``,
+    The league's eligibility rules (``ratings.eligibility``; ``rules`` when the caller read
+    them already) decide who is ranked: ``listed="ranked"`` returns the ranked players,
+    ``"separate"`` the others with their reasons; ``everyone`` ranks every rated player.
+    ``rank`` orders by rating (or by the interval's lower end, when the rules say so) among
+    those the filters keep (``active_only``: played within the activity window,
     ``min_games``); ``search`` (a case-insensitive part of the name) only narrows the rows
     shown. RD is grown to the current period, or to ``as_of_period`` for past standings
-    (rebuilt from history rows up to that period). Raises ValueError on an unknown sort.
+    (rebuilt from history rows up to that period); intervals are at ``level``. Raises
+    ValueError on an unknown sort or list.
 
     A caller that already knows whether ``config`` is the published version (``is_live``)
     and its current period (``clock``) passes them; otherwise they are looked up.
     """
     if sort not in SORT_KEYS:
         raise ValueError(f"Unknown sort {sort!r}; expected one of {', '.join(SORT_KEYS)}.")
+    if listed not in LISTS:
+        raise ValueError(f"Unknown list {listed!r}; expected one of {', '.join(LISTS)}.")
     page, per_page = clamp_page(page, per_page)
     if config is None:
         config, is_live = live_config(league), True
     if config is None:
-        return Leaderboard(None, [], 0, 1, per_page, sort, None, None, change_periods)
+        return Leaderboard(None, [], 0, 1, per_page, sort, None, None, change_periods, level=level)
     if is_live is None:
         published = publication(league)
         is_live = published is not None and published.config_id == config.pk
     info = describe_config(config, is_live=is_live)
+    league_rules = rules if rules is not None else eligibility(league, config)
+    in_force = EVERYONE if everyone else league_rules
     now = ReadClock.period_for(config, clock)
     period = now if as_of_period is None else max(0, min(int(as_of_period), now))
     as_of = as_of_period is not None and period != now
     search = search.strip()
     sql, count_sql = _leaderboard_sql(
-        as_of=as_of, active_only=active_only, min_games=min_games, search=search, sort=sort
+        as_of=as_of,
+        active_only=active_only,
+        min_games=min_games,
+        search=search,
+        sort=sort,
+        by_lower_bound=in_force.by_lower_bound,
     )
     params = {
-        "config": config.pk,
-        "period": period,
-        "max_rd": config.max_rd,
+        **_statement_params(config, period, in_force, league_rules, level.z),
         "min_games": max(int(min_games), 0),
         "search": _like_pattern(search),
+        "listed": 1 if listed == "ranked" else 0,
         "limit": per_page,
         "offset": (page - 1) * per_page,
     }
     with connection.cursor() as cursor:
+        cursor.execute(count_sql, params)
+        ranked_total, everybody = (int(value or 0) for value in cursor.fetchone())
+        total = ranked_total if listed == "ranked" else everybody - ranked_total
+        page = last_page_at_most(page, total, per_page)
+        params["offset"] = (page - 1) * per_page
         cursor.execute(sql, params)
         fetched = cursor.fetchall()
-        if as_of and fetched:
-            total = int(fetched[0][-1])
-        else:
-            cursor.execute(count_sql, params)
-            total = int(cursor.fetchone()[0])
-        if not fetched and total and page > 1:
-            # Past the last page: show the last one rather than an empty table.
-            page = max(1, ceil(total / per_page))
-            params["offset"] = (page - 1) * per_page
-            cursor.execute(sql, params)
-            fetched = cursor.fetchall()
     rows = _leaderboard_rows(
-        league, config, fetched, period=period, as_of=as_of, change_periods=change_periods
+        league,
+        config,
+        fetched,
+        period=period,
+        as_of=as_of,
+        change_periods=change_periods,
+        rules=in_force,
+        activity=league_rules,
+        z=level.z,
     )
     return Leaderboard(
         config=info,
         rows=rows,
-        total=int(total),
+        total=total,
         page=page,
         per_page=per_page,
         sort=sort,
         current_period=period_info(config, now),
         as_of=period_info(config, period) if as_of else None,
         change_periods=change_periods,
+        rules=league_rules,
+        everyone=everyone,
+        listed=listed,
+        ranked_total=ranked_total,
+        separate_total=everybody - ranked_total,
+        level=level,
     )
 
 
@@ -394,23 +540,33 @@ def every_standing(
     clock: ReadClock | None = None,
     chunk: int = MAX_PER_PAGE,
 ) -> Iterator[LeaderboardRow]:
-    """Every row of the current leaderboard (by rank, no filters), ranked in one statement.
+    """Every rated player of the current standings: the ranked ones by rank, then the others.
 
-    The same rows, in the same order, as the leaderboard's pages one after the other; the
-    field is ranked once and read ``chunk`` rows at a time, rather than ranked again for
-    every page.
+    The same rows, in the same order, as the leaderboard's ranked pages followed by its
+    separate list sorted by rating; the field is ranked once per list and read ``chunk``
+    rows at a time, rather than ranked again for every page.
     """
     period = ReadClock.period_for(config, clock)
+    rules = eligibility(league, config)
     sql, _ = _leaderboard_sql(
-        as_of=False, active_only=False, min_games=0, search="", sort="rank", paged=False
+        as_of=False,
+        active_only=False,
+        min_games=0,
+        search="",
+        sort="rank",
+        by_lower_bound=rules.by_lower_bound,
+        paged=False,
     )
-    params = {"config": config.pk, "period": period, "max_rd": config.max_rd}
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        while fetched := cursor.fetchmany(chunk):
-            yield from _leaderboard_rows(
-                league, config, fetched, period=period, as_of=False, change_periods=CHANGE_PERIODS
-            )
+    for listed in (1, 0):
+        params = {**_statement_params(config, period, rules, rules, Z95), "listed": listed}
+        with connection.cursor() as cursor:
+            # Within the separate list, "rank" is the order by rating among its players.
+            cursor.execute(sql, params)
+            while fetched := cursor.fetchmany(chunk):
+                yield from _leaderboard_rows(
+                    league, config, fetched, period=period, as_of=False,
+                    change_periods=CHANGE_PERIODS, rules=rules, activity=rules,
+                )  # fmt: skip
 
 
 # --- The home page ---------------------------------------------------------------------
@@ -459,9 +615,11 @@ def featured_leaderboards(
 
 @dataclass(frozen=True)
 class RankPoint:
+    """The player's rank at the end of ``period`` among the ``players`` ranked then."""
+
     period: int
     end: dt.date
-    rank: int
+    rank: int | None
     players: int
 
 
@@ -489,60 +647,78 @@ class ComparisonRow:
         return self.rating_b - self.rating_a
 
 
-#: Periods shown in a player's rank history (the most recent ones they played).
-RANK_HISTORY_PERIODS = 52
-
-
 def rank_history(
-    config: RatingConfig, player: Player, *, limit: int = RANK_HISTORY_PERIODS
+    league: League,
+    config: RatingConfig,
+    player: Player,
+    *,
+    clock: ReadClock | None = None,
+    rules: Eligibility | None = None,
 ) -> list[RankPoint]:
-    """The player's rank among the players who played in each of their last ``limit`` periods.
+    """The player's leaderboard rank at the end of each period they played, and now.
 
-    A rank among everyone rated at the time would need every player's state at every
-    period (a scan of the whole history per point). The rank within each period's field is
-    exact and says how the player did against the people active at the same time; it costs
-    one index range per period (the field of that period), hence the bounded ``limit``.
+    The same rank as the leaderboard's past standings of each period (``as_of_period``):
+    among the players the league's eligibility rules rank at that period, by the same key,
+    with RDs grown to it; ``rank`` is None where the player was not ranked (provisional,
+    inactive, too few games). One pass over the history rows up to the last point, in
+    NumPy: every player's state is carried forward period by period.
     """
-    periods = list(
+    rules = rules if rules is not None else eligibility(league, config)
+    played = list(
         PlayerPeriod.objects.filter(config=config, player=player)
-        .order_by("-period_index")
-        .values_list("period_index", "rating", "period_end")[:limit]
+        .order_by("period_index")
+        .values_list("period_index", flat=True)
     )
-    if not periods:
+    if not played:
         return []
-    history = PlayerPeriod._meta.db_table
-    oldest = periods[-1][0]
-    if connection.vendor == "postgresql":
-        # LATERAL: one pass over each period's field through the (config, period) index
-        # (a plain join lets the planner scan the whole history instead).
-        sql = f"""
-            SELECT me.period_index, field.above + 1, field.players
-            FROM {history} me
-            CROSS JOIN LATERAL (
-                SELECT COUNT(*) FILTER (WHERE other.rating > me.rating) AS above,
-                       COUNT(*) AS players
-                FROM {history} other
-                WHERE other.config_id = me.config_id AND other.period_index = me.period_index
-            ) field
-            WHERE me.config_id = %s AND me.player_id = %s AND me.period_index >= %s
-        """
-    else:
-        sql = f"""
-            SELECT me.period_index,
-                   (SELECT COUNT(*) FROM {history} other
-                    WHERE other.config_id = me.config_id
-                      AND other.period_index = me.period_index
-                      AND other.rating > me.rating) + 1,
-                   (SELECT COUNT(*) FROM {history} other
-                    WHERE other.config_id = me.config_id
-                      AND other.period_index = me.period_index)
-            FROM {history} me
-            WHERE me.config_id = %s AND me.player_id = %s AND me.period_index >= %s
-        """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [config.pk, player.pk, oldest])
-        ranks = {index: (int(rank), int(players)) for index, rank, players in cursor.fetchall()}
-    return [RankPoint(index, end, *ranks[index]) for index, _, end in reversed(periods)]
+    now = ReadClock.period_for(config, clock)
+    points = sorted({*played, now})
+    ids = list(Player.objects.filter(league=league).order_by("pk").values_list("pk", "active"))
+    slot = {pid: index for index, (pid, _) in enumerate(ids)}
+    withdrawn = np.array([not active for _, active in ids], dtype=bool)
+    n = len(ids)
+    rows = np.array(
+        list(
+            PlayerPeriod.objects.filter(config=config, period_index__lte=points[-1])
+            .order_by("period_index")
+            .values_list("player_id", "period_index", "rating", "rd", "volatility", "games")
+        ),
+        dtype=np.float64,
+    ).reshape(-1, 6)
+    rating = np.zeros(n)
+    rd = np.zeros(n)
+    volatility = np.zeros(n)
+    last = np.full(n, -1, dtype=np.int64)
+    games = np.zeros(n, dtype=np.int64)
+    me = slot[player.pk]
+    player_slots = np.array([slot[int(pid)] for pid in rows[:, 0]], dtype=np.int64)
+    period_of = rows[:, 1].astype(np.int64)
+    cursor = 0
+    result = []
+    for point in points:
+        end = int(np.searchsorted(period_of, point, side="right"))
+        if end > cursor:
+            chunk = slice(cursor, end)
+            who = player_slots[chunk]
+            rating[who] = rows[chunk, 2]
+            rd[who] = rows[chunk, 3]
+            volatility[who] = rows[chunk, 4]
+            last[who] = period_of[chunk]
+            np.add.at(games, who, rows[chunk, 5].astype(np.int64))
+            cursor = end
+        rated = last >= 0
+        idle = np.maximum(point - last, 0)
+        grown = np.asarray(grown_rd(rd, volatility, idle, config.max_rd))
+        eligible = rated & ~withdrawn & (games >= rules.min_games)
+        eligible &= last >= rules.active_since(point)
+        if rules.max_rd is not None:
+            eligible &= grown <= rules.max_rd
+        key = rating - Z95 * grown if rules.by_lower_bound else rating
+        field = int(np.count_nonzero(eligible))
+        rank = int(np.count_nonzero(eligible & (key > key[me]))) + 1 if eligible[me] else None
+        info = period_info(config, point)
+        result.append(RankPoint(point, info.end, rank, field))
+    return result
 
 
 def _ranked_ratings(config: RatingConfig) -> dict[int, tuple[int, float]]:

@@ -34,6 +34,13 @@ SECTIONS: tuple[Section, ...] = (
         "new version, replayed in the background.",
     ),
     Section(
+        "ranking",
+        "Who is ranked",
+        "workspace:ranking",
+        "Eligibility rules: minimum games, played recently, RD at most a limit; the others "
+        "are listed separately with the reason.",
+    ),
+    Section(
         "backtest",
         "Backtest",
         "pages:backtest",

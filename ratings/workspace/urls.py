@@ -7,6 +7,7 @@ from ratings.workspace import fixture_views, players, seasons, views, website
 app_name = "workspace"
 urlpatterns = [
     path("<slug:league_slug>/organise/", views.hub, name="hub"),
+    path("<slug:league_slug>/organise/ranking/", views.ranking, name="ranking"),
     path("<slug:league_slug>/organise/players/", players.players, name="players"),
     path(
         "<slug:league_slug>/organise/players/<slug:player_slug>/",

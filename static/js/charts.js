@@ -3,100 +3,118 @@
  * No inline scripts: this file is loaded with `defer` and finds its canvases by
  * `data-chart` (which chart) and `data-source` (the id of the JSON element).
  * Every chart has the same numbers in a <details> table for screen readers.
+ *
+ * The x axis is time: a linear scale over milliseconds since 1970, so two points a decade
+ * apart are ten times further apart than two a year apart (Chart.js's "time" scale would
+ * need a date adapter; dates are formatted here instead). Lines are straight segments
+ * between the real points (no smoothing).
  */
 (function () {
   "use strict";
 
   var ACCENT = "#1f5fbf";
   var BAND = "rgba(31, 95, 191, 0.16)";
-  var VOLATILITY = "#9a4dbf";
+  var RANK = "#17753b";
+  var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  var YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
   function readData(canvas) {
     var source = document.getElementById(canvas.dataset.source);
     return source ? JSON.parse(source.textContent) : null;
   }
 
-  function baseOptions(yTitle) {
+  function time(iso) {
+    var parts = iso.split("-");
+    return Date.UTC(+parts[0], +parts[1] - 1, +parts[2]);
+  }
+
+  function dayText(ms) {
+    var d = new Date(ms);
+    return d.getUTCDate() + " " + MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear();
+  }
+
+  function tickText(ms, span) {
+    var d = new Date(ms);
+    if (span > 4 * YEAR_MS) {
+      return String(d.getUTCFullYear());
+    }
+    return MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear();
+  }
+
+  function timeAxis(points) {
+    var first = points.length ? points[0].x : 0;
+    var last = points.length ? points[points.length - 1].x : 1;
+    return {
+      type: "linear",
+      min: first,
+      max: last,
+      ticks: {
+        maxTicksLimit: window.innerWidth < 600 ? 4 : 8,
+        maxRotation: 0,
+        autoSkipPadding: 16,
+        callback: function (value) {
+          var scale = this;
+          return tickText(value, scale.max - scale.min);
+        }
+      }
+    };
+  }
+
+  function baseOptions(yTitle, points) {
     return {
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
-      interaction: { mode: "index", intersect: false },
+      parsing: false,
+      interaction: { mode: "nearest", axis: "x", intersect: false },
       plugins: {
         legend: { labels: { boxWidth: 14, filter: function (item) { return item.text !== ""; } } },
         tooltip: {
           callbacks: {
             title: function (items) {
-              return items.length ? "Period ending " + items[0].label : "";
+              return items.length ? dayText(items[0].parsed.x) : "";
             }
           }
         }
       },
       scales: {
-        x: {
-          ticks: {
-            // Fewer date labels on a phone so that they never run into each other.
-            maxTicksLimit: window.innerWidth < 600 ? 4 : 8,
-            maxRotation: 0,
-            autoSkip: true,
-            autoSkipPadding: 16
-          }
-        },
+        x: timeAxis(points),
         y: { title: { display: true, text: yTitle } }
       }
     };
   }
 
   function ratingChart(canvas, data) {
-    var pointRadius = data.rating.length > 60 ? 0 : 3;
+    var rating = data.rating.map(function (p) { return { x: time(p[0]), y: p[1] }; });
+    var low = data.band.map(function (p) { return { x: time(p[0]), y: p[1] }; });
+    var high = data.band.map(function (p) { return { x: time(p[0]), y: p[2] }; });
+    var options = baseOptions("Rating", low);
+    options.plugins.tooltip.filter = function (item) { return item.datasetIndex !== 0; };
     return new window.Chart(canvas, {
       type: "line",
       data: {
-        labels: data.labels,
         datasets: [
           // The band: the lower edge first, then the upper edge filled down to it.
-          { label: "", data: data.low, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false },
+          { label: "", data: low, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false, tension: 0 },
           {
-            label: "95% interval",
-            data: data.high,
+            label: data.level + " interval",
+            data: high,
             borderWidth: 0,
             pointRadius: 0,
             pointHitRadius: 0,
             backgroundColor: BAND,
             borderColor: BAND,
-            fill: "-1"
+            fill: "-1",
+            tension: 0
           },
           {
             label: "Rating",
-            data: data.rating,
+            data: rating,
             borderColor: ACCENT,
             backgroundColor: ACCENT,
             borderWidth: 2,
-            pointRadius: pointRadius,
-            tension: 0.15,
-            fill: false
-          }
-        ]
-      },
-      options: baseOptions("Rating")
-    });
-  }
-
-  function volatilityChart(canvas, data) {
-    var options = baseOptions("Volatility σ");
-    options.plugins.legend = { display: false };
-    return new window.Chart(canvas, {
-      type: "line",
-      data: {
-        labels: data.labels,
-        datasets: [
-          {
-            label: "Volatility",
-            data: data.volatility,
-            borderColor: VOLATILITY,
-            backgroundColor: VOLATILITY,
-            borderWidth: 2,
-            pointRadius: data.volatility.length > 60 ? 0 : 2,
+            pointRadius: rating.length > 60 ? 0 : 3,
+            tension: 0,
             fill: false
           }
         ]
@@ -105,7 +123,75 @@
     });
   }
 
-  var builders = { rating: ratingChart, volatility: volatilityChart };
+  function rankChart(canvas, data) {
+    var points = data.points.map(function (p) { return { x: time(p[0]), y: p[1] }; });
+    var options = baseOptions("Rank", points);
+    options.plugins.legend = { display: false };
+    // Rank 1 at the top.
+    options.scales.y.reverse = true;
+    options.scales.y.ticks = { precision: 0 };
+    options.plugins.tooltip.callbacks.label = function (item) {
+      var source = data.points[item.dataIndex];
+      return "Rank " + source[1] + " of " + source[2];
+    };
+    return new window.Chart(canvas, {
+      type: "line",
+      data: {
+        datasets: [
+          {
+            label: "Rank",
+            data: points,
+            borderColor: RANK,
+            backgroundColor: RANK,
+            borderWidth: 2,
+            pointRadius: points.length > 60 ? 0 : 3,
+            spanGaps: false,
+            tension: 0
+          }
+        ]
+      },
+      options: options
+    });
+  }
+
+  /* Range buttons: show the last 1 or 5 years, or everything; y fits the visible points. */
+  function setRange(button) {
+    var canvas = document.getElementById(button.dataset.chartTarget);
+    var chart = canvas && window.Chart.getChart(canvas);
+    if (!chart) {
+      return;
+    }
+    var all = chart.data.datasets[0].data;
+    var last = all[all.length - 1].x;
+    var first = all[0].x;
+    var min = button.dataset.range === "all" ? first : Math.max(first, last - (+button.dataset.range) * YEAR_MS);
+    chart.options.scales.x.min = min;
+    chart.options.scales.x.max = last;
+    var lows = [];
+    var highs = [];
+    chart.data.datasets.forEach(function (dataset) {
+      dataset.data.forEach(function (p) {
+        if (p.x >= min && p.y !== null) {
+          lows.push(p.y);
+          highs.push(p.y);
+        }
+      });
+    });
+    if (lows.length) {
+      var bottom = Math.min.apply(null, lows);
+      var top = Math.max.apply(null, highs);
+      var pad = Math.max((top - bottom) * 0.05, 5);
+      chart.options.scales.y.min = Math.floor(bottom - pad);
+      chart.options.scales.y.max = Math.ceil(top + pad);
+    }
+    chart.update();
+    Array.prototype.forEach.call(
+      document.querySelectorAll("button[data-chart-target='" + button.dataset.chartTarget + "']"),
+      function (other) { other.setAttribute("aria-pressed", other === button ? "true" : "false"); }
+    );
+  }
+
+  var builders = { rating: ratingChart, rank: rankChart };
 
   function drawAll() {
     if (typeof window.Chart === "undefined") {
@@ -113,6 +199,9 @@
     }
     var canvases = document.querySelectorAll("canvas[data-chart]");
     Array.prototype.forEach.call(canvases, function (canvas) {
+      if (window.Chart.getChart(canvas)) {
+        return;
+      }
       var build = builders[canvas.dataset.chart];
       var data = readData(canvas);
       if (build && data) {
@@ -120,6 +209,15 @@
       }
     });
   }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button[data-range]");
+    if (button) {
+      setRange(button);
+    }
+  });
+  // The rank history arrives later, by htmx: draw its chart when it is swapped in.
+  document.addEventListener("htmx:afterSettle", drawAll);
 
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", drawAll);

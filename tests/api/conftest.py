@@ -12,6 +12,7 @@ from league.models import Event, League, Player
 from ratings import services as rating_services
 from ratings.models import Publication
 from tests.api.support import token_client
+from tests.functional.conftest import rank_everyone
 
 
 @pytest.fixture
@@ -72,7 +73,12 @@ def matches(league, players, organiser) -> list[Event]:
 
 @pytest.fixture
 def rated(league, matches, organiser, django_capture_on_commit_callbacks) -> League:
-    """``league`` with a configuration (weekly periods) whose replay ran and was published."""
+    """``league`` with a configuration (weekly periods) whose replay ran and was published.
+
+    Its rules rank every rated player (its four players are all provisional under the
+    defaults); the default rules are tested in ``test_standings_eligibility.py``.
+    """
+    rank_everyone(league)
     with django_capture_on_commit_callbacks(execute=True):
         rating_services.create_config(
             league,

@@ -26,6 +26,8 @@ MATCH_EVENT_KEYS = {
     "score_a",
     "score_b",
     "points",
+    "neutral",
+    "margin",
     "note",
     "replaces",
     "recorded_at",
@@ -276,7 +278,24 @@ def test_record_result_returns_the_stored_event(org, league, players):
     assert response.data["played_on"] == "2024-03-05"
     assert response.data["recorded_by"] == "organiser"
     assert response.data["points"] == "2-2"
+    assert (response.data["neutral"], response.data["margin"]) == (False, 0)
     assert event.idempotency_key is None
+
+
+def test_record_result_on_neutral_ground(org, league, players):
+    body = {
+        "player_a": players[0].pk,
+        "player_b": players[1].pk,
+        "score_a": 0,
+        "played_on": "2024-03-05",
+        "points": "1-3",
+        "neutral": True,
+    }
+    response = org.post(url("match-list", league), body, format="json")
+    assert response.status_code == 201, response.data
+    event = Event.objects.get(pk=response.data["id"])
+    assert (event.neutral, event.margin) == (True, -2)
+    assert (response.data["neutral"], response.data["margin"]) == (True, -2)
 
 
 def test_record_result_with_a_moment(org, league, players):
@@ -305,6 +324,8 @@ def test_record_result_with_a_moment(org, league, players):
         ({"played_at": "2024-03-05T10:00:00"}, "played_at"),
         ({"points": 3}, "points"),
         ({"points": "x" * 121}, "points"),
+        ({"neutral": "yes"}, "neutral"),
+        ({"neutral": 1}, "neutral"),
         ({"SELF": True}, "player_b"),
         ({"OTHER_LEAGUE": True}, "player_b"),
         # Keyed by the field sent (issue 18, item 9): these two once said played_at.
@@ -419,6 +440,8 @@ def test_round_shape_errors(org, league, players, body, field):
 
 
 STANDING_KEYS = {
+    "eligible",
+    "reasons",
     "rank",
     "player_id",
     "name",
@@ -450,6 +473,12 @@ def test_standings_current(anon, rated, players):
         "current_period",
         "as_of",
         "count",
+        "listed",
+        "everyone",
+        "ranked_count",
+        "separate_count",
+        "rules",
+        "level",
         "page",
         "per_page",
         "num_pages",
@@ -542,7 +571,9 @@ def test_standings_read_the_publication_and_the_current_period_once(anon, rated)
     assert len(latest_match_reads) == 1, latest_match_reads
     # League, publication, latest match, players and projection (the validators), then
     # the leaderboard: its page, its count, last played days and changes.
-    assert len(statements) <= 9, statements
+    # One more than before the eligibility rules: the rules themselves (the leaderboard
+    # now always counts its two lists in a statement of its own).
+    assert len(statements) <= 10, statements
 
 
 def test_standings_of_another_version_say_they_are_not_live(anon, org, rated):
@@ -650,6 +681,8 @@ CONFIG_KEYS = {
     "max_rd",
     "volatility_ceiling",
     "rating_floor",
+    "advantage",
+    "margin_scale",
     "note",
     "created_at",
     "created_by",

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.functional.conftest import rate, record_results
+from tests.functional.conftest import everyone_ranked, rate, record_results  # noqa: F401
 
 # Playwright's sync API runs an event loop in this thread; Django's ORM calls from the
 # test body are still synchronous and safe.

@@ -17,7 +17,7 @@ import pytest
 from league import services as league_services
 from league.models import League, Player
 from ratings import services as rating_services
-from ratings.models import RatingConfig, Replay
+from ratings.models import RankingRules, RatingConfig, Replay
 
 
 def run_queued_replays(league: League) -> None:
@@ -27,6 +27,27 @@ def run_queued_replays(league: League) -> None:
     )
     for replay_id in queued.values_list("pk", flat=True):
         rating_services.run_replay(replay_id)
+
+
+def rank_everyone(league: League) -> None:
+    """Rules that rank every rated player (no minimum, no activity or RD rule).
+
+    For tests of the leaderboard's mechanics (sorting, filters, pages) on small leagues
+    whose players are all provisional under the default rules.
+    """
+    RankingRules.objects.update_or_create(
+        league=league, defaults={"min_games": 0, "active_periods": None, "max_rd": None}
+    )
+
+
+@pytest.fixture
+def everyone_ranked(request: pytest.FixtureRequest) -> None:
+    """Every rated player of the test's ``league`` is ranked (see :func:`rank_everyone`).
+
+    Does nothing for a test without the ``league`` fixture (it creates no league).
+    """
+    if "league" in request.fixturenames:
+        rank_everyone(request.getfixturevalue("league"))
 
 
 def rate(league: League, **params: Any) -> RatingConfig:

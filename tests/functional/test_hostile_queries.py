@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from league import seasons
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
 
 HOSTILE = [
     "99999999999999999999",

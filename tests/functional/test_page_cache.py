@@ -26,7 +26,7 @@ from ratings.page_state import league_state, site_state
 from ratings.views.page_cache import CACHE_ALIAS
 from tests.functional.conftest import rate, run_queued_replays
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
 
 
 @pytest.fixture(autouse=True)

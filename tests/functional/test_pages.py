@@ -26,12 +26,19 @@ from league.csv_import import import_results
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from ratings import services as rating_services
-from ratings.models import PlayerPeriod, Publication, RatingConfig, Replay, Standing
+from ratings.models import (
+    PlayerPeriod,
+    Publication,
+    RankingRules,
+    RatingConfig,
+    Replay,
+    Standing,
+)
 from ratings.selectors.common import ReadClock
 from ratings.selectors.standings import leaderboard
 from tests.functional.conftest import rate
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
 
 SCALE = 173.7178
 
@@ -151,11 +158,18 @@ def test_min_games_filter_reranks_the_remaining_field(client, club):
     assert all(row.games >= 3 for row in board.rows)
 
 
-def test_active_only_hides_inactive_players(client, club):
+def test_a_withdrawn_player_is_listed_separately_and_active_only_hides_them(client, club):
     Player.objects.filter(pk=club["bob"].pk).update(active=False)
-    everyone = client.get(league_url(club["league"])).context["board"]
+    ranked = client.get(league_url(club["league"])).context["board"]
+    assert "Bob Baker" not in names(ranked)
+    assert [row.rank for row in ranked.rows] == [1, 2, 3]
+    separate = client.get(league_url(club["league"], listed="separate")).context["board"]
+    assert names(separate) == ["Bob Baker"]
+    assert separate.rows[0].rank is None
+    assert separate.rows[0].reasons == ("withdrawn by the organisers",)
+    everyone = client.get(league_url(club["league"], everyone="on")).context["board"]
     assert "Bob Baker" in names(everyone)
-    active = client.get(league_url(club["league"], active="on")).context["board"]
+    active = client.get(league_url(club["league"], everyone="on", active="on")).context["board"]
     assert "Bob Baker" not in names(active)
     assert [row.rank for row in active.rows] == [1, 2, 3]
 
@@ -342,9 +356,14 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     # Once for the selectors, once for the replay progress banner (``league_progress``).
     assert len(publication_reads(statements)) <= 2, publication_reads(statements)
     assert len(latest_match_reads(statements)) == 1, latest_match_reads(statements)
-    # The player page reads the players merged into this one once (their matches count too),
-    # the league's seasons once, for its season filter, and the player's upcoming fixtures.
-    assert len(statements) <= {"league": 11, "player": 20}[page], statements
+    # The leaderboard reads the league's ranking rules once more than it used to.
+    # The player page reads the players merged into this one once (their matches count
+    # too), the league's seasons once (its season filter), every standing once (rank,
+    # reasons and percentile under the league's rules: the rules, both lists with their
+    # days and changes), the league's fitted draw model (its projection state, then the
+    # cache) and the player's matches with sides (team results, partner and opponent
+    # records: three more), and the player's upcoming fixtures.
+    assert len(statements) <= {"league": 12, "player": 34}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
@@ -397,7 +416,8 @@ def test_the_standings_export_ranks_once_and_equals_the_leaderboard_pages(client
     statements = statements_during(
         lambda: bodies.append(b"".join(client.get(url).streaming_content).decode())
     )
-    assert len([sql for sql in statements if "RANK() OVER" in sql]) == 1
+    # Ranked once per list: the ranked players, then those listed separately.
+    assert len([sql for sql in statements if "RANK() OVER" in sql]) == 2
     exported = list(csv.DictReader(io.StringIO(bodies[0])))
     first = leaderboard(league, per_page=MAX_PER_PAGE)
     pages = [first] + [
@@ -481,17 +501,51 @@ def test_player_page_charts_one_point_per_played_period_with_the_band(client, cl
     config, ann = club["config"], club["ann"]
     response = client.get(player_url(ann))
     assert response.status_code == 200
-    rows = PlayerPeriod.objects.filter(config=config, player=ann).order_by("period_index")
+    rows = list(PlayerPeriod.objects.filter(config=config, player=ann).order_by("period_index"))
     data = chart_data(response)
-    assert data["periods"] == [row.period_index for row in rows] == [0, 1, 2, 3, 4]
-    assert data["rating"] == [round(row.rating, 2) for row in rows]
-    assert data["low"] == [round(row.rating - 1.96 * row.rd, 2) for row in rows]
-    assert data["high"] == [round(row.rating + 1.96 * row.rd, 2) for row in rows]
-    assert data["volatility"] == [round(row.volatility, 6) for row in rows]
+    today = dt.date.today().isoformat()
+    # One rating point per played period (at its last day), then today's (unchanged) rating.
+    played = [point for point in data["rating"] if point[2] is not None]
+    assert [point[2] for point in played] == [row.period_index for row in rows] == [0, 1, 2, 3, 4]
+    assert [point[0] for point in played] == [row.period_end.isoformat() for row in rows]
+    assert [point[1] for point in played] == [round(row.rating, 2) for row in rows]
+    assert data["rating"][-1] == [today, round(rows[-1].rating, 2), None]
+    # The band: the interval at each played period, then growing while idle, up to today.
+    band = {point[0]: point for point in data["band"]}
+    for row in rows:
+        low, high = band[row.period_end.isoformat()][1:3]
+        assert low == round(row.rating - 1.96 * row.rd, 2)
+        assert high == round(row.rating + 1.96 * row.rd, 2)
+    idle = [point for point in data["band"] if point[0] > rows[-1].period_end.isoformat()]
+    assert idle[-1][0] == today
+    widths = [point[2] - point[1] for point in idle]
+    assert widths == sorted(widths)
+    assert widths[-1] > 2 * 1.96 * rows[-1].rd
+    summary = response.context["summary"]
+    assert math.isclose(idle[-1][3], summary.rd, abs_tol=0.01)
     # Each chart is also a table for screen readers, and no script is inline.
     assert response.text.count("<details>") == 2
     inline_script = r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>"
     assert re.search(inline_script, response.text) is None
+
+
+def test_the_interval_level_is_selectable_on_the_player_page(client, club):
+    ann = club["ann"]
+    summary = client.get(player_url(ann)).context["summary"]
+    response = client.get(player_url(ann), {"level": "68"})
+    assert response.context["level"].label() == "68 %"
+    low, high = (
+        round(summary.rating - 0.9945 * summary.rd),
+        round(summary.rating + 0.9945 * summary.rd),
+    )
+    assert abs(int(response.context["interval"].split("\u2013")[0]) - low) <= 1
+    assert abs(int(response.context["interval"].split("\u2013")[1]) - high) <= 1
+    band = chart_data(response)["band"][-1]
+    assert math.isclose(band[2] - band[1], 2 * 0.9945 * band[3], rel_tol=1e-3)
+    bad = client.get(player_url(ann), {"level": "100"}, follow=True)
+    assert bad.status_code == 200
+    assert "Interval level" in bad.text
+    assert bad.context["level"].label() == "95 %"
 
 
 def test_player_results_show_each_period_rating_change(client, club):
@@ -536,20 +590,40 @@ def ranks_url(player: Player) -> str:
     )
 
 
-def test_rank_history_ranks_within_each_period(client, club):
-    config, bob = club["config"], club["bob"]
+def _board_rank(league, player, period):
+    board = leaderboard(league, as_of_period=period, per_page=MAX_PER_PAGE)
+    return next((row.rank for row in board.rows if row.player_id == player.pk), None)
+
+
+def test_rank_history_is_the_leaderboards_rank_at_each_period(client, club):
+    league, bob = club["league"], club["bob"]
     page = client.get(player_url(bob))
     assert f'hx-get="{ranks_url(bob)}"' in page.text  # loaded after the page by htmx
     fragment = client.get(ranks_url(bob), headers={"HX-Request": "true"})
     assert fragment.status_code == 200
     assert "<html" not in fragment.text
     ranks = fragment.context["ranks"]
-    assert [point.period for point in ranks] == [0, 1, 2, 3, 4]
+    now = ReadClock.of(club["config"]).period
+    assert [point.period for point in ranks] == [0, 1, 2, 3, 4, now]
     for point in ranks:
-        field = PlayerPeriod.objects.filter(config=config, period_index=point.period)
-        mine = field.get(player=bob).rating
-        assert point.players == field.count()
-        assert point.rank == 1 + field.filter(rating__gt=mine).count()
+        assert point.rank == _board_rank(league, bob, point.period), point
+
+
+def test_rank_history_follows_the_leagues_rules(client, club):
+    league, bob = club["league"], club["bob"]
+    # At least three games to be ranked: Bob has none in period 0 yet.
+    RankingRules.objects.filter(league=league).update(min_games=3)
+    ranks = client.get(ranks_url(bob)).context["ranks"]
+    games = 0
+    for point in ranks:
+        games = sum(
+            PlayerPeriod.objects.filter(
+                config=club["config"], player=bob, period_index__lte=point.period
+            ).values_list("games", flat=True)
+        )
+        assert (point.rank is None) == (games < 3), point
+        assert point.rank == _board_rank(league, bob, point.period)
+    assert games >= 3
 
 
 def test_rank_history_without_javascript_is_a_page_of_its_own(client, club):
@@ -557,7 +631,7 @@ def test_rank_history_without_javascript_is_a_page_of_its_own(client, club):
     assert response.status_code == 200
     assert "<html" in response.text
     # Period 4: Ann (beat Dan) and Bob (beat Cat) finish above Dan, Cat below him.
-    assert [(p.period, p.rank, p.players) for p in response.context["ranks"]] == [(4, 3, 4)]
+    assert next((p.period, p.rank, p.players) for p in response.context["ranks"]) == (4, 3, 4)
     never = client.get(ranks_url(club["eve"]))
     assert "No ranked periods yet" in never.text
     missing = reverse(
@@ -569,7 +643,7 @@ def test_rank_history_without_javascript_is_a_page_of_its_own(client, club):
 def test_player_with_one_game(client, club):
     response = client.get(player_url(club["dan"]))
     assert response.status_code == 200
-    assert chart_data(response)["periods"] == [4]
+    assert [point[2] for point in chart_data(response)["rating"]] == [4, None]
     assert len(response.context["results"].items) == 1
     assert response.context["summary"].games == 1
 
@@ -707,6 +781,8 @@ def valid_post(**changes: object) -> dict[str, object]:
         "max_rd": "300",
         "volatility_ceiling": "",
         "rating_floor": "",
+        "advantage": "0",
+        "margin_scale": "",
         "note": "Fortnightly periods",
     }
     data.update(changes)

@@ -128,7 +128,9 @@ def test_sync_sweep_ranks_a_sensible_tau_best_and_beats_both_baselines(synthetic
     sweep = services.run_sweep_sync(synthetic, {"tau": GRID})
 
     assert sweep.status == Sweep.Status.COMPLETE
-    assert (sweep.runs_done, sweep.runs_total) == (5, 5)
+    # The grid's five τ values and the current configuration (τ 0.5, not in the grid).
+    assert (sweep.runs_done, sweep.runs_total) == (6, 6)
+    assert [run.parameters["tau"] for run in sweep.runs.filter(is_current=True)] == [0.5]
     runs = {run.parameters["tau"]: run for run in sweep.runs.all()}
     best = sweep.best_run
     assert best.parameters["tau"] in SENSIBLE
@@ -187,12 +189,13 @@ def test_group_sweep_on_the_embedded_default_completes(
 ):
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         sweep = tasks.start_sweep(synthetic, {"tau": [0.3, 10.0]}, requested_by=organiser)
-        assert SweepRun.objects.filter(sweep=sweep, status=SweepRun.Status.QUEUED).count() == 2
+        # Two grid points and the current configuration (τ 0.5).
+        assert SweepRun.objects.filter(sweep=sweep, status=SweepRun.Status.QUEUED).count() == 3
     assert len(callbacks) == 1  # one group, sent once the sweep is stored
 
     sweep.refresh_from_db()
     assert sweep.status == Sweep.Status.COMPLETE
-    assert sweep.runs_done == 2
+    assert sweep.runs_done == 3
     assert sweep.best_run.parameters["tau"] == 0.3
     assert sweep.requested_by == organiser
     assert all(run.attempts == 1 for run in sweep.runs.all())
@@ -209,12 +212,12 @@ def test_grid_with_more_dimensions_runs_every_combination(small):
 
     combos = {
         (r.parameters["tau"], r.parameters["initial_rd"], r.parameters["period_length"])
-        for r in sweep.runs.all()
+        for r in sweep.runs.filter(is_current=False)
     }
     assert combos == {
         (t, rd, length) for t in (0.4, 0.8) for rd in (200.0, 350.0) for length in (7, 14)
     }
-    assert sweep.runs_done == 8
+    assert sweep.runs_done == 9  # with the current configuration's run
     assert sweep.status == Sweep.Status.COMPLETE
     assert sweep.best_run.log_loss == min(r.log_loss for r in sweep.runs.all())
 
@@ -287,8 +290,8 @@ def test_adopt_best_creates_a_new_version_with_its_parameters(small, organiser):
     config = services.adopt_best(sweep, user=organiser)
 
     assert config.version == 1
-    assert config.tau == sweep.best_run.parameters["tau"]
-    assert config.initial_rd == 300
+    best = sweep.best_run.parameters
+    assert (config.tau, config.initial_rd) == (best["tau"], best["initial_rd"])
     assert config.created_by == organiser
     assert RatingConfig.objects.filter(league=small).count() == 1
 
@@ -364,7 +367,8 @@ def test_organiser_starts_a_sweep_and_sees_results_chart_data_and_table(
     assert "js/backtest.js" in html
     assert "<script>" not in html  # no inline scripts: data comes through json_script
     assert page.context["chart"]["series"][0]["points"] == [
-        {"x": r.parameters["tau"], "y": r.log_loss} for r in sweep.runs.order_by("position")
+        {"x": r.parameters["tau"], "y": r.log_loss}
+        for r in sorted(sweep.runs.all(), key=lambda r: r.parameters["tau"])
     ]
     assert f"{sweep.best_run.log_loss:.4f}" in html
     assert "Adopt this configuration" in html
@@ -437,14 +441,17 @@ def test_api_starts_a_sweep_reads_it_and_adopts_the_best(
     with django_capture_on_commit_callbacks(execute=True):
         started = api.post(url, {"tau": [0.3, 0.7]}, format="json")
     assert started.status_code == 202
-    assert started.json()["runs_total"] == 2
+    assert started.json()["runs_total"] == 3  # and the current configuration
 
     detail = reverse(
         "api:backtest-sweep", kwargs={"league_slug": small.slug, "sweep_id": started.json()["id"]}
     )
     body = api.get(detail).json()
     assert body["status"] == "complete"
-    assert body["runs_done"] == 2
+    assert body["runs_done"] == 3
+    assert [run["parameters"]["tau"] for run in body["runs"] if run["is_current"]] == [0.5]
+    assert body["current_run"] is not None
+    assert body["verdict"]
     best = min(body["runs"], key=lambda run: run["log_loss"])
     assert body["best_run"] == best["id"]
     assert {"elo_log_loss", "constant_log_loss", "calibration", "brier"} <= set(best)
@@ -524,7 +531,7 @@ def test_command_prints_the_table_and_adopts(small, organiser):
     )
     text = out.getvalue()
     sweep = Sweep.objects.get()
-    assert sweep.runs_total == 4
+    assert sweep.runs_total == 5  # and the current configuration
     assert "<- best" in text
     assert f"{sweep.best_run.log_loss:.4f}" in text
     config = RatingConfig.objects.get(league=small)

@@ -19,6 +19,7 @@ from django.urls import reverse
 from league import services as league_services
 from league.models import Event, League, Player
 from ratings.models import Publication, RatingConfig, Replay, Standing
+from tests.functional.conftest import rank_everyone
 
 
 def command(*args: str) -> tuple[str, str]:
@@ -248,6 +249,7 @@ def test_replay_of_an_unknown_league_is_refused(db):
 
 
 def test_export_ratings_writes_the_standings_in_full_precision(rated_league):
+    rank_everyone(rated_league)
     out, _ = command("export_ratings", rated_league.slug)
     rows = list(csv.DictReader(io.StringIO(out)))
     standings = {
@@ -454,6 +456,7 @@ def test_bad_input_from_the_shell_exits_non_zero_with_the_message(args, code, me
 
 
 def test_export_ratings_pages_through_a_large_leaderboard(league):
+    rank_everyone(league)
     from league.csv_import import import_results
     from league.event_log import MAX_PER_PAGE
     from ratings.services import create_config

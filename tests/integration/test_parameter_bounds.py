@@ -30,6 +30,8 @@ VALID = {
     "max_rd": 350,
     "volatility_ceiling": "",
     "rating_floor": "",
+    "advantage": 0,
+    "margin_scale": "",
 }
 #: Values each parameter used to be taken with on some surface, beyond the bounds.
 ABSURD = {
@@ -41,6 +43,8 @@ ABSURD = {
     "max_rd": [1e308, -1e308],
     "volatility_ceiling": [1e10],
     "rating_floor": [1e308, -1e308],
+    "advantage": [1e308, -1e308],
+    "margin_scale": [1e308, -5],
 }
 
 

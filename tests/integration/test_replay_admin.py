@@ -61,6 +61,8 @@ def test_adding_creates_a_new_version_with_its_replay(
         "max_rd": "350",
         "volatility_ceiling": "",
         "rating_floor": "",
+        "advantage": "0",
+        "margin_scale": "",
         "note": "faster",
     }
     response = client.post(reverse("admin:ratings_ratingconfig_add"), data)

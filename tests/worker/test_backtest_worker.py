@@ -59,11 +59,13 @@ def test_sweep_runs_on_two_workers_and_the_last_run_completes_it(worker_factory)
     assert sweep.runs_done == sweep.runs_total == len(TAUS)
     assert all(run.status == SweepRun.Status.COMPLETE and run.attempts == 1 for run in runs)
     assert sweep.best_run == min(runs, key=lambda run: (run.log_loss, run.position))
-    # The workers computed exactly what this process computes for the same grid.
-    local = {
-        run.parameters["tau"]: run
-        for run in services.run_sweep_sync(league, {"tau": TAUS}).runs.all()
-    }
+    # The defaults' τ 0.5 is in the grid: that run is the current configuration's.
+    assert [run.parameters["tau"] for run in runs if run.is_current] == [0.5]
+    # The workers computed exactly what this process computes for the same grid, the
+    # yardsticks, the bootstrap intervals and the verdict included.
+    local_sweep = services.run_sweep_sync(league, {"tau": TAUS})
+    local = {run.parameters["tau"]: run for run in local_sweep.runs.all()}
+    assert sweep.verdict == local_sweep.verdict
     for run in runs:
         twin = local[run.parameters["tau"]]
         assert (run.log_loss, run.brier, run.accuracy, run.elo_log_loss) == (
@@ -72,5 +74,11 @@ def test_sweep_runs_on_two_workers_and_the_last_run_completes_it(worker_factory)
             twin.accuracy,
             twin.elo_log_loss,
         )
+        assert (run.log_loss_low, run.log_loss_high, run.within_noise_of_best) == (
+            twin.log_loss_low,
+            twin.log_loss_high,
+            twin.within_noise_of_best,
+        )
+        assert (run.glicko_log_loss, run.glicko_c) == (twin.glicko_log_loss, twin.glicko_c)
     logs = first.log.read_text() + second.log.read_text()
     assert logs.count("backtest.score_sweep_run") >= len(TAUS)

@@ -3,7 +3,8 @@
 Reads the compressed fixture ``league/demo/international_football.csv.gz`` (CC0, see the
 README beside it), keeps the matches since ``--since`` (1990-01-01), and imports them with
 the CSV import's bulk path: home team = ``player_a``, the score from the goals (kept as the
-points text), a note with the tournament and place. Calendar-month rating periods. Each
+points text), the file's neutral flag (no home advantage on neutral ground), a note with the
+tournament and place. Calendar-month rating periods. Each
 match's idempotency key comes from its row, so running the command again records nothing
 new. The full replay runs in this process, so the standings are live when it returns.
 
@@ -35,7 +36,7 @@ from league import demo as demo_data
 from league.csv_import import import_results
 from league.management.cli import iso_date, validation_message
 from league.management.data_command import DataCommand
-from league.models import League
+from league.models import Event, League
 from ratings.models import Publication, Replay
 from ratings.services import ACTIVE, create_config, request_full_replay, run_replay
 
@@ -44,11 +45,26 @@ SLUG = "international-football"
 NAME = "International football"
 DEFAULT_SINCE = dt.date(1990, 1, 1)
 DEMO_USERNAME = "organiser"
-IMPORT_COLUMNS = ["id", "date", "player_a", "player_b", "points_a", "points_b", "note"]
+IMPORT_COLUMNS = [
+    "id",
+    "date",
+    "player_a",
+    "player_b",
+    "points_a",
+    "points_b",
+    "note",
+    "neutral",
+]
 
 
-def demo_rows(fixture: Path, since: dt.date, until: dt.date) -> Iterator[list[str]]:
-    """Fixture rows in the import format, one at a time (matches played in [since, until])."""
+def demo_rows(
+    fixture: Path, since: dt.date, until: dt.date, *, neutral_flags: bool = True
+) -> Iterator[list[str]]:
+    """Fixture rows in the import format, one at a time (matches played in [since, until]).
+
+    Without ``neutral_flags`` every row's ``neutral`` cell is "false": the form of a demo
+    league loaded before matches had the flag, so that loading it again records nothing new.
+    """
     seen_today: dict[str, int] = {}
     day_seen = ""
     with gzip.open(fixture, "rt", encoding="utf-8", newline="") as handle:
@@ -66,7 +82,8 @@ def demo_rows(fixture: Path, since: dt.date, until: dt.date) -> Iterator[list[st
             if seen_today[key] > 1:
                 key = f"{key}#{seen_today[key]}"
             place = ", ".join(part for part in (row["city"], row["country"]) if part)
-            neutral = " (neutral ground)" if row["neutral"].upper() == "TRUE" else ""
+            on_neutral_ground = row["neutral"].strip().upper() == "TRUE"
+            neutral = " (neutral ground)" if on_neutral_ground else ""
             yield [
                 key,
                 day,
@@ -75,7 +92,15 @@ def demo_rows(fixture: Path, since: dt.date, until: dt.date) -> Iterator[list[st
                 row["home_score"],
                 row["away_score"],
                 f"{row['tournament']}, {place}{neutral}",
+                "true" if on_neutral_ground and neutral_flags else "false",
             ]
+
+
+def _stored_without_flags(league: League) -> bool:
+    """Whether the league holds matches but none marked neutral (stored before the flag):
+    the file's neutral matches would then conflict with their stored idempotency keys."""
+    matches = Event.objects.filter(league=league, kind=Event.Kind.MATCH_RECORDED)
+    return matches.exists() and not matches.filter(neutral=True).exists()
 
 
 class RowsAsCsv(io.RawIOBase):
@@ -141,7 +166,14 @@ class Command(DataCommand):
                 f"matches since {since.isoformat()}."
             )
         today = timezone.now().date()
-        stream = io.BufferedReader(RowsAsCsv(IMPORT_COLUMNS, demo_rows(FIXTURE, since, today)))
+        flags = created or not _stored_without_flags(league)
+        if not flags:
+            self.stdout.write(
+                "This demo league was loaded before matches had a neutral flag: its matches "
+                "keep none (load it on a fresh database to have them)."
+            )
+        rows = demo_rows(FIXTURE, since, today, neutral_flags=flags)
+        stream = io.BufferedReader(RowsAsCsv(IMPORT_COLUMNS, rows))
         report = import_results(league, stream, create_players=True)
         if not report.ok:
             for error in report.errors[:20]:

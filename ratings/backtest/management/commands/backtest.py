@@ -27,7 +27,7 @@ class Command(DataCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("league", help="slug of the league")
-        for name in ("tau", "initial_rd", "initial_volatility"):
+        for name in ("tau", "initial_rd", "initial_volatility", "advantage"):
             parameter = BY_NAME[name]
             parser.add_argument(
                 parameter.flag,
@@ -37,6 +37,14 @@ class Command(DataCommand):
                 dest=name,
                 help=f"{parameter.label} values to compare. {parameter.help_text}",
             )
+        scale = BY_NAME["margin_scale"]
+        parser.add_argument(
+            scale.flag,
+            nargs="+",
+            dest="margin_scale",
+            metavar="SCALE",
+            help=f"margin scales to compare, 'none' for plain results. {scale.help_text}",
+        )
         length = BY_NAME["period_length"]
         period = parser.add_mutually_exclusive_group()
         period.add_argument(
@@ -89,6 +97,8 @@ class Command(DataCommand):
 
         self.stdout.write(f"Sweep #{sweep.pk} of {league.slug}: {sweep.status}")
         self.stdout.write(text_table(sweep, list(sweep.runs.all())))
+        if sweep.verdict:
+            self.stdout.write(sweep.verdict)
         if sweep.error:
             self.stderr.write(sweep.error)
         if options["adopt"]:
@@ -112,6 +122,10 @@ class Command(DataCommand):
             grid["initial_rd"] = options["initial_rd"]
         if options["initial_volatility"]:
             grid["initial_volatility"] = options["initial_volatility"]
+        if options["advantage"]:
+            grid["advantage"] = options["advantage"]
+        if options["margin_scale"]:
+            grid["margin_scale"] = options["margin_scale"]
         if options["period_months"]:
             grid.update(period_unit="months", period_length=options["period_months"])
         elif options["period_days"]:

@@ -1,0 +1,121 @@
+"""Who is ranked: a league's eligibility rules as plain values, and why a player is not ranked.
+
+An organiser sets the rules (``RankingRules``, on the workspace's ranking page); a league
+without its own rules uses the defaults: at least one game, played within the last two
+years' worth of rating periods, and an RD (grown while idle) at most the provisional
+threshold (``settings.PROVISIONAL_RD``), so that no provisional or long-idle player is ranked.
+"Active" means played within the activity window. A player the organisers withdrew (the
+player's ``active`` flag off) is never ranked either.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from league.models import League
+from ratings.models import RankingRules, RatingConfig
+
+#: The default activity window, in months, converted to each configuration's periods.
+DEFAULT_ACTIVE_MONTHS = 24
+DEFAULT_MIN_GAMES = 1
+
+
+def default_active_periods(config: RatingConfig | None) -> int:
+    """Two years of ``config``'s rating periods (24 for calendar months, 105 for weeks)."""
+    if config is None:
+        return DEFAULT_ACTIVE_MONTHS
+    if config.period_unit == RatingConfig.PeriodUnit.MONTHS:
+        return max(1, math.ceil(DEFAULT_ACTIVE_MONTHS / config.period_length))
+    return max(1, math.ceil(731 / config.period_length))
+
+
+def _periods_text(count: int, config: RatingConfig | None) -> str:
+    if config is None:
+        return f"{count} period{'s' if count != 1 else ''}"
+    unit = "month" if config.period_unit == RatingConfig.PeriodUnit.MONTHS else "day"
+    span = count * config.period_length
+    if unit == "day" and span % 7 == 0 and span >= 14:
+        unit, span = "week", span // 7
+    if unit == "month" and span % 12 == 0:
+        unit, span = "year", span // 12
+    return f"{span} {unit}{'s' if span != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Eligibility:
+    """The rules in force for one league under one configuration (None: no such rule)."""
+
+    min_games: int
+    active_periods: int | None
+    max_rd: float | None
+    rank_by: str
+    custom: bool
+    #: The activity window in words ("2 years", "15 weeks").
+    window: str = ""
+
+    @property
+    def by_lower_bound(self) -> bool:
+        return self.rank_by == RankingRules.RankBy.LOWER_BOUND
+
+    def active_since(self, period: int) -> int:
+        """The earliest last period of a player still active at ``period`` (the window's start)."""
+        if self.active_periods is None:
+            return -(10**9)
+        return period - self.active_periods + 1
+
+    def reasons(
+        self, *, games: int, last_period: int, rd: float, withdrawn: bool, period: int
+    ) -> tuple[str, ...]:
+        """Why a player with these numbers is not ranked at ``period`` (empty: ranked)."""
+        found = []
+        if withdrawn:
+            found.append("withdrawn by the organisers")
+        if games < self.min_games:
+            found.append(f"{games} of {self.min_games} games needed")
+        if self.active_periods is not None and last_period < self.active_since(period):
+            found.append("inactive: no game in the last " + self.window)
+        if self.max_rd is not None and rd > self.max_rd:
+            found.append(f"provisional: RD {rd:.0f} above {self.max_rd:.0f}")
+        return tuple(found)
+
+    def describe(self) -> str:
+        """The rules in one sentence, for the pages."""
+        parts = [f"at least {self.min_games} game{'s' if self.min_games != 1 else ''}"]
+        if self.active_periods is not None:
+            parts.append(f"a game in the last {self.window}")
+        if self.max_rd is not None:
+            parts.append(f"an RD of at most {self.max_rd:.0f}")
+        order = "the lower end of the 95 % interval" if self.by_lower_bound else "rating"
+        return f"Ranked: players with {', '.join(parts)}; ordered by {order}."
+
+
+#: "Rank everyone": no rule at all (the API's and the leaderboard's ``everyone`` option).
+EVERYONE = Eligibility(
+    min_games=0, active_periods=None, max_rd=None, rank_by="rating", custom=False, window=""
+)
+
+
+def eligibility(league: League, config: RatingConfig | None) -> Eligibility:
+    """The rules in force for ``league`` (its own, else the defaults) under ``config``."""
+    rules = RankingRules.objects.filter(league=league).first()
+    if rules is None:
+        periods = default_active_periods(config)
+        return Eligibility(
+            min_games=DEFAULT_MIN_GAMES,
+            active_periods=periods,
+            max_rd=settings.PROVISIONAL_RD,
+            rank_by=RankingRules.RankBy.RATING,
+            custom=False,
+            window=_periods_text(periods, config),
+        )
+    return Eligibility(
+        min_games=rules.min_games,
+        active_periods=rules.active_periods,
+        max_rd=rules.max_rd,
+        rank_by=rules.rank_by,
+        custom=True,
+        window=_periods_text(rules.active_periods or 0, config),
+    )

@@ -1,0 +1,197 @@
+"""Predictions in a player's words: expected score, win / draw / loss, and how well they did.
+
+The league's draw model (``ratings.engine.outcomes``, documented in OUTCOMES.md) is fitted
+on the league's own results: every counted match, predicted from the ratings and RDs both
+players entered its period with (the projection's ``rating_before`` / ``rd_before``). The
+same predictions, compared with what happened, are the backtest of the live configuration:
+its calibration table says, for each band of expected score, how the favourites really did.
+
+Both are computed once per state of the projection and kept in the default cache.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from django.core.cache import cache
+
+from league.calendar import league_zone, local_day
+from league.models import Event, League
+from ratings.engine.display import format_probability
+from ratings.engine.errors import InvalidParameterError
+from ratings.engine.outcomes import DrawModel, fit_draw_model, outcome_probabilities
+from ratings.engine.prediction import win_probability, win_probability_array
+from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
+from ratings.time import period_spec
+
+#: Calibration bands of the expected score of the first-named player (tenths).
+BANDS = 10
+#: A league draws "enough" for win / draw / loss to be shown when this share of its
+#: games are draws (below it, expected score alone says as much).
+MIN_DRAW_SHARE = 0.005
+
+
+@dataclass(frozen=True)
+class CalibrationBand:
+    """Games whose favourite's expected score fell in ``[low, high)``, and what happened."""
+
+    low: float
+    high: float
+    games: int
+    mean_expected: float
+    mean_score: float
+    draws: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.low * 100:.0f}–{self.high * 100:.0f} %"
+
+
+@dataclass(frozen=True)
+class LeagueModel:
+    """The league's fitted draw model and the calibration of its predictions."""
+
+    draw_model: DrawModel | None
+    bands: list[CalibrationBand]
+    games: int
+
+    @property
+    def has_draws(self) -> bool:
+        model = self.draw_model
+        return model is not None and model.games > 0 and model.draws / model.games >= MIN_DRAW_SHARE
+
+    def band_for(self, expected: float) -> CalibrationBand | None:
+        """The calibration band of a favourite's expected score (``expected >= 0.5``)."""
+        for band in self.bands:
+            if band.low <= expected < band.high or (band.high == 1.0 and expected == 1.0):
+                return band
+        return None
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A's chances against B, in the words the pages use."""
+
+    expected_score: float
+    win: float | None
+    draw: float | None
+    loss: float | None
+
+    @property
+    def expected_text(self) -> str:
+        return format_probability(self.expected_score)
+
+    def texts(self) -> dict[str, str]:
+        """The probabilities as a player reads them (never "100 %")."""
+        texts = {"expected": self.expected_text}
+        if self.win is not None and self.draw is not None and self.loss is not None:
+            texts.update(
+                win=format_probability(self.win),
+                draw=format_probability(self.draw),
+                loss=format_probability(self.loss),
+            )
+        return texts
+
+
+def predict(
+    model: LeagueModel, rating_a: float, rd_a: float, rating_b: float, rd_b: float
+) -> Prediction:
+    """A's expected score against B and, where the league has draws, win / draw / loss."""
+    expected = float(win_probability(rating_a, rd_a, rating_b, rd_b))
+    if model.has_draws and model.draw_model is not None:
+        chances = outcome_probabilities(rating_a, rd_a, rating_b, rd_b, model.draw_model.nu)
+        return Prediction(expected, chances.win, chances.draw, chances.loss)
+    return Prediction(expected, None, None, None)
+
+
+def _cache_key(config: RatingConfig) -> str | None:
+    state = (
+        ProjectionState.objects.filter(config=config)
+        .values_list("through_seq", "computed_at")
+        .first()
+    )
+    if state is None:
+        return None
+    return f"league-model:{config.pk}:{state[0]}:{state[1].isoformat()}"
+
+
+def league_model(league: League, config: RatingConfig) -> LeagueModel:
+    """The league's draw model and calibration under ``config`` (cached per projection)."""
+    key = _cache_key(config)
+    if key is not None:
+        cached = cache.get(key)
+        if cached is not None:
+            return cached
+    model = _fit(league, config)
+    if key is not None:
+        cache.set(key, model, 24 * 3600)
+    return model
+
+
+def _fit(league: League, config: RatingConfig) -> LeagueModel:
+    """Predict every counted match from its period's starting ratings; fit and calibrate."""
+    tz = league_zone(league)
+    spec = period_spec(config)
+    matches = list(
+        Event.objects.live_matches()
+        .filter(league=league, player_a__isnull=False, player_b__isnull=False)
+        .values_list("player_a_id", "player_b_id", "played_at", "score_a")
+    )
+    before = {
+        (pid, index): (rating, rd)
+        for pid, index, rating, rd in PlayerPeriod.objects.filter(config=config).values_list(
+            "player_id", "period_index", "rating_before", "rd_before"
+        )
+    }
+    rows = []
+    for a, b, played_at, score in matches:
+        day = local_day(played_at, tz)
+        if day < spec.anchor:
+            continue
+        index = spec.index_of(day)
+        state_a, state_b = before.get((a, index)), before.get((b, index))
+        if state_a is None or state_b is None:
+            continue
+        rows.append((*state_a, *state_b, float(score)))
+    if not rows:
+        return LeagueModel(None, [], 0)
+    data = np.array(rows, dtype=np.float64)
+    expected = win_probability_array(data[:, 0], data[:, 1], data[:, 2], data[:, 3])
+    scores = data[:, 4]
+    try:
+        draw_model: DrawModel | None = fit_draw_model(expected, scores)
+    except InvalidParameterError:
+        draw_model = None
+    return LeagueModel(draw_model, _calibration(expected, scores), len(rows))
+
+
+def _calibration(expected: np.ndarray, scores: np.ndarray) -> list[CalibrationBand]:
+    """Bands of the favourite's expected score (50-60 %, ..., 90-100 %) and their outcomes.
+
+    Each game is seen from its favourite (the side expected to score at least half), so a
+    band says: "when the favourite was expected to score 70-80 %, it scored 74 %".
+    """
+    favourite = np.where(expected >= 0.5, expected, 1.0 - expected)
+    score = np.where(expected >= 0.5, scores, 1.0 - scores)
+    edges = np.linspace(0.5, 1.0, BANDS // 2 + 1)
+    bands = []
+    for low, high in itertools.pairwise(edges):
+        last = math.isclose(high, 1.0)
+        inside = (favourite >= low) & ((favourite <= high) if last else (favourite < high))
+        count = int(np.count_nonzero(inside))
+        if count == 0:
+            continue
+        bands.append(
+            CalibrationBand(
+                low=float(low),
+                high=float(high),
+                games=count,
+                mean_expected=float(np.mean(favourite[inside])),
+                mean_score=float(np.mean(score[inside])),
+                draws=int(np.count_nonzero(score[inside] == 0.5)),
+            )
+        )
+    return bands
