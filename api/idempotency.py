@@ -11,6 +11,7 @@ API only decides which store key a request maps to:
 - one result:  ``match:<key>``
 - one void:    ``void:<key>``
 - a round of n results: row i is stored under ``round:<key>:<n>:<i>``.
+- one fixture scheduled: ``fixture:<key>``; one cancelled: ``cancel-fixture:<key>``.
 
 The prefix scopes a client's key to the kind of request, so a key used for a result can
 never be mistaken for a round row or for a key written by another part of the
@@ -41,6 +42,7 @@ from league.models import Event, League
 HEADER = "Idempotency-Key"
 IDEMPOTENCY_CONFLICT = "idempotency_conflict"
 MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE = "match", "void", "round"
+FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE = "fixture", "cancel-fixture"
 MAX_LENGTH = 100
 # Visible ASCII without the colon (used as the separator in store keys).
 KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")
@@ -86,6 +88,16 @@ def void_key(key: str | None) -> str | None:
     return scoped_key(VOID_SCOPE, key)
 
 
+def fixture_key(key: str | None) -> str | None:
+    """Store key for one scheduled fixture."""
+    return scoped_key(FIXTURE_SCOPE, key)
+
+
+def cancel_fixture_key(key: str | None) -> str | None:
+    """Store key for one cancelled fixture."""
+    return scoped_key(CANCEL_FIXTURE_SCOPE, key)
+
+
 def client_key_of(store_key: str) -> str:
     """The client's key inside a store key made here (``round:<key>:3:0`` -> ``<key>``).
 
@@ -93,7 +105,8 @@ def client_key_of(store_key: str) -> str:
     A key of another shape is returned unchanged.
     """
     scope, separator, rest = store_key.partition(":")
-    if not separator or scope not in (MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE):
+    scopes = (MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE, FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE)
+    if not separator or scope not in scopes:
         return store_key
     return rest.split(":", 1)[0]
 

@@ -12,6 +12,7 @@ from api import (  # noqa: F401 (importing converters registers "id")
     backtest,
     converters,
     exports,
+    fixtures,
     seasons,
     views,
 )
@@ -75,6 +76,7 @@ urlpatterns = [
     ),
     path("", include(backtest)),
     path("", include(seasons)),
+    path("", include(fixtures)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),
 ]

@@ -241,6 +241,7 @@ def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
     A player's names are the names their registration and renames stored, in seq order
     (registrations stored before names were kept on the event have none: no former name).
     """
+    # Column 17 of the event log's rows is ``player_id``.
     renames = [(row[0], row[17]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
     if not renames:
         return {}
@@ -312,17 +313,20 @@ def event_log(
         "score_a", "points", "reason", "voids__seq", "voids__player_a__display_name",
         "voids__player_b__display_name", "voided_by__seq", "replaces__seq", "player_id",
         "other_player__display_name", "pk", "voids_id",
+        "fixture__player_a__display_name", "fixture__player_b__display_name", "scheduled_at",
+        "venue", "note",
     )[offset : offset + per_page])  # fmt: skip
     former = _former_names(league, rows)
+    # Columns 19 and 20 of the rows are ``pk`` and ``voids_id``.
     sides = side_match_texts(
-        [row[-2] for row in rows if row[1] == Event.Kind.SIDE_MATCH_RECORDED]
-        + [row[-1] for row in rows if row[1] == Event.Kind.MATCH_VOIDED]
+        [row[19] for row in rows if row[1] == Event.Kind.SIDE_MATCH_RECORDED]
+        + [row[20] for row in rows if row[1] == Event.Kind.MATCH_VOIDED]
     )
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
         points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id, other, pk,
-        voids_id,
+        voids_id, fixture_a, fixture_b, scheduled_at, venue, label,
     ) in rows:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
@@ -360,6 +364,16 @@ def event_log(
             summary = f"Match #{voids} ({teams}) voided"
         elif kind == Event.Kind.MATCH_VOIDED:
             summary = f"Match #{voids} ({voids_a} v {voids_b}) voided"
+        elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):
+            verb = "scheduled" if kind == Event.Kind.FIXTURE_SCHEDULED else "moved to"
+            when = scheduled_at.astimezone(tz)
+            summary = f"{fixture_a} v {fixture_b} {verb} {when:%d %b %Y %H:%M}"
+            if venue:
+                summary += f" at {venue}"
+            if label and kind == Event.Kind.FIXTURE_SCHEDULED:
+                summary += f" ({label})"
+        elif kind == Event.Kind.FIXTURE_CANCELLED:
+            summary = f"{fixture_a} v {fixture_b} cancelled"
         else:
             summary = labels.get(kind, kind)
         items.append(

@@ -194,6 +194,9 @@ class EventKind(models.TextChoices):
     MATCH_RECORDED = "match_recorded", "Match recorded"
     MATCH_VOIDED = "match_voided", "Match voided"
     SIDE_MATCH_RECORDED = "side_match_recorded", "Team match recorded"
+    FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
+    FIXTURE_RESCHEDULED = "fixture_rescheduled", "Fixture rescheduled"
+    FIXTURE_CANCELLED = "fixture_cancelled", "Fixture cancelled"
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -220,6 +223,45 @@ PLAYER_KINDS = [
 
 #: Merges and unmerges: facts about which player a match counts for.
 IDENTITY_KINDS = [EventKind.PLAYER_MERGED, EventKind.PLAYER_UNMERGED]
+
+#: The kinds of fact about fixtures (scheduled pairings); none of them changes a rating.
+FIXTURE_KINDS = [
+    EventKind.FIXTURE_SCHEDULED,
+    EventKind.FIXTURE_RESCHEDULED,
+    EventKind.FIXTURE_CANCELLED,
+]
+
+
+class Fixture(models.Model):
+    """A scheduled pairing of two players: the write side's current state of one fixture.
+
+    Only the event store changes it, in the transaction that appends the event saying so
+    (scheduled, rescheduled, cancelled). Its sides never change: a different pairing is a
+    new fixture. Whether it was played is not stored here: a fixture is played while a live
+    ``match_recorded`` event names it (voiding that result opens it again).
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="fixtures")
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    scheduled_at = models.DateTimeField()
+    deadline = models.DateField(help_text="The local day by which the fixture should be played.")
+    venue = models.CharField(max_length=120, blank=True, help_text="Venue, table or board.")
+    label = models.CharField(max_length=120, blank=True, help_text='Round, e.g. "Swiss round 2".')
+    cancelled = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["scheduled_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_a=models.F("player_b")), name="fixture_two_players"
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "scheduled_at"], name="fixture_league_when")]
+
+    def __str__(self) -> str:
+        return f"{self.player_a} v {self.player_b}, {self.scheduled_at:%Y-%m-%d}"
 
 
 class Event(models.Model):
@@ -313,6 +355,15 @@ class Event(models.Model):
     reason = models.TextField(blank=True)
     note = models.TextField(blank=True)
 
+    # fixture_scheduled, fixture_rescheduled, fixture_cancelled; on match_recorded: the
+    # fixture the match played (empty for a match recorded without one)
+    fixture = models.ForeignKey(
+        Fixture, on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=120, blank=True)
+
     objects = EventQuerySet.as_manager()
 
     class Meta:
@@ -368,6 +419,15 @@ class Event(models.Model):
                 condition=~Q(kind__in=IDENTITY_KINDS)
                 | (Q(other_player__isnull=False) & ~Q(other_player=models.F("player"))),
                 name="event_merge_names_two_players",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=FIXTURE_KINDS) | Q(fixture__isnull=False),
+                name="event_fixture_fact_names_fixture",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=["fixture_scheduled", "fixture_rescheduled"])
+                | (Q(scheduled_at__isnull=False) & Q(deadline__isnull=False)),
+                name="event_fixture_has_date",
             ),
         ]
         indexes = [

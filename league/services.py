@@ -19,8 +19,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from league import event_store
+from league.calendar import league_zone
 from league.event_store import Submission
 from league.event_store.vocabulary import (
     Fact,
@@ -34,8 +36,9 @@ from league.event_store.vocabulary import (
     PlayerUnmerged,
     SideMatchRecorded,
 )
+from league.fixtures import check_open, resolve_fixture
 from league.idempotency_keys import correction_void_key
-from league.models import Event, League, MatchParticipant, Player
+from league.models import Event, Fixture, League, MatchParticipant, Player
 from league.player_names import check_name, check_name_shape, clean_name
 from league.sides import (
     SIDES_FIELD,
@@ -425,9 +428,15 @@ def record_match(
     note: str = "",
     idempotency_key: str | None = None,
     neutral: bool | str = False,
+    fixture: Fixture | int | None = None,
 ) -> Event:
     """Append one ``match_recorded`` event (``score_a`` is 1, 0.5 or 0; ``neutral``: played
-    on neutral ground, no advantage for ``player_a``)."""
+    on neutral ground, no advantage for ``player_a``).
+
+    With ``fixture``, the match is that fixture's result: its players must be the
+    fixture's, in the fixture's order, and the fixture must be open (neither cancelled nor
+    played already).
+    """
     row = {
         "player_a": player_a,
         "player_b": player_b,
@@ -441,6 +450,23 @@ def record_match(
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     parsed = _parse_match(league, row, errors)
+    target = None if fixture is None else resolve_fixture(league, fixture, errors)
+    if parsed is not None and target is not None:
+        if (parsed.player_a.pk, parsed.player_b.pk) != (target.player_a_id, target.player_b_id):
+            errors.add(
+                "fixture",
+                "This fixture is %(a)s v %(b)s: record its result with those players.",
+                "other_players",
+                a=target.player_a.display_name,
+                b=target.player_b.display_name,
+            )
+        parsed = dataclasses.replace(
+            parsed,
+            submission=Submission(
+                dataclasses.replace(parsed.fact, fixture_id=target.pk),
+                parsed.submission.idempotency_key,
+            ),
+        )
     errors.raise_if_any()
     assert parsed is not None
 
@@ -448,9 +474,47 @@ def record_match(
         event_store.lock_league(league)
         if event_store.existing_for(league, parsed.submission) is None:
             _check_match_state(league, parsed, errors)
+            if target is not None:
+                check_open(Fixture.objects.get(pk=target.pk), errors)
             errors.raise_if_any()
         (event,) = event_store.append(league, [parsed.submission], recorded_by=recorded_by)
     return event
+
+
+def record_fixture_result(
+    league: League,
+    fixture: Fixture | int,
+    *,
+    score_a: Decimal | str | float,
+    played_at: dt.datetime | dt.date | str | None = None,
+    points: str = "",
+    note: str = "",
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Record the result of ``fixture``: its players, the score given, the fixture named.
+
+    ``played_at`` defaults to the fixture's scheduled moment, or now when the fixture was
+    played before it.
+    """
+    errors = Errors()
+    target = resolve_fixture(league, fixture, errors)
+    errors.raise_if_any()
+    assert target is not None
+    if played_at is None or played_at == "":
+        played_at = min(target.scheduled_at, timezone.now()).astimezone(league_zone(league))
+    return record_match(
+        league,
+        player_a=target.player_a_id,
+        player_b=target.player_b_id,
+        score_a=score_a,
+        played_at=played_at,  # type: ignore[arg-type]
+        points=points,
+        note=note,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key,
+        fixture=target,
+    )
 
 
 def record_round(
@@ -573,10 +637,18 @@ def correct_match(
         clean_key(void_key, errors)
     errors.raise_if_any()
     assert parsed is not None
+    # A correction keeps the fixture the match played while it names the same players.
+    same_players = (parsed.player_a.pk, parsed.player_b.pk) == (
+        target.player_a_id,
+        target.player_b_id,
+    )
+    fixture_id = target.fixture_id if same_players else None
     replacement = dataclasses.replace(
         parsed,
         submission=Submission(
-            dataclasses.replace(parsed.fact, replaces_id=target.pk, reason=reason),
+            dataclasses.replace(
+                parsed.fact, replaces_id=target.pk, reason=reason, fixture_id=fixture_id
+            ),
             parsed.submission.idempotency_key,
         ),
     )

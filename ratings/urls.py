@@ -4,7 +4,7 @@ from django.urls import path
 
 from ratings import export_views, feeds
 from ratings.backtest import views as backtest
-from ratings.views import config, embed, pages, seasons
+from ratings.views import config, embed, fixtures, pages, seasons
 
 app_name = "pages"
 urlpatterns = [
@@ -22,7 +22,14 @@ urlpatterns = [
         pages.player_ranks,
         name="player_ranks",
     ),
+    path(
+        "<slug:league_slug>/players/<slug:player_slug>/fixtures.ics",
+        fixtures.player_calendar,
+        name="player_fixtures_ics",
+    ),
     path("<slug:league_slug>/matches/", pages.matches, name="matches"),
+    path("<slug:league_slug>/fixtures/", fixtures.upcoming, name="fixtures"),
+    path("<slug:league_slug>/fixtures.ics", fixtures.league_calendar, name="fixtures_ics"),
     path("<slug:league_slug>/events/", pages.events, name="events"),
     path("<slug:league_slug>/seasons/", seasons.season_list, name="seasons"),
     path("<slug:league_slug>/results.atom", feeds.LeagueResultsFeed(), name="results_feed"),

@@ -4,7 +4,8 @@
 transaction: it locks the league (so sequence numbers are handed out one writer at a
 time), resolves idempotency keys, maps each new fact to an ``Event`` row with the next
 ``seq``, brings the ``Player`` rows (the write side's current state of the players) in line
-with the facts about players, and sends ``events_appended`` once. Services validate before
+with the facts about players, and the ``Fixture`` rows with the facts about fixtures, and
+sends ``events_appended`` once. Services validate before
 calling it; this module guarantees ordering and "at most once".
 
 The mapping between facts and rows lives here, one function each way (``row_fields`` and
@@ -25,6 +26,9 @@ from django.db import IntegrityError, transaction
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
     Fact,
+    FixtureCancelled,
+    FixtureRescheduled,
+    FixtureScheduled,
     MatchRecorded,
     MatchVoided,
     PlayerDeactivated,
@@ -35,7 +39,7 @@ from league.event_store.vocabulary import (
     PlayerUnmerged,
     SideMatchRecorded,
 )
-from league.models import Event, League, MatchParticipant, Player
+from league.models import Event, Fixture, League, MatchParticipant, Player
 from league.player_names import free_slug
 
 # Keys looked up per query by ``stored_facts_by_key``.
@@ -103,6 +107,12 @@ FACT_COLUMNS = (
     "reason",
     "neutral",
     "other_player_id",
+    "fixture_id",
+    "fixture__player_a_id",
+    "fixture__player_b_id",
+    "scheduled_at",
+    "deadline",
+    "venue",
 )
 
 
@@ -147,6 +157,28 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     SideMatchRecorded: tuple(
         (name, name) for name in ("score_a", "played_at", "points", "note", "replaces_id", "reason")
     ),
+    # A fixture's sides live on its ``Fixture`` row (created with the event, never changed).
+    FixtureScheduled: (
+        ("fixture_id", "fixture_id"),
+        ("scheduled_at", "scheduled_at"),
+        ("deadline", "deadline"),
+        ("venue", "venue"),
+        ("note", "label"),
+    ),
+    FixtureRescheduled: (
+        ("fixture_id", "fixture_id"),
+        ("scheduled_at", "scheduled_at"),
+        ("deadline", "deadline"),
+        ("venue", "venue"),
+        ("reason", "reason"),
+    ),
+    FixtureCancelled: (("fixture_id", "fixture_id"), ("reason", "reason")),
+}
+
+#: Columns a fact fills only through ``append``: the bulk path (a CSV file's results, which
+#: name no fixture) leaves them empty, as the model's defaults.
+OPTIONAL_COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
+    MatchRecorded: (("fixture_id", "fixture_id"),),
 }
 
 
@@ -193,6 +225,7 @@ def row_fields(fact: Fact) -> dict[str, Any]:
         columns = COLUMNS_OF[type(fact)]
     except KeyError:
         raise TypeError(f"Not a fact of the event vocabulary: {fact!r}") from None
+    columns += OPTIONAL_COLUMNS_OF.get(type(fact), ())
     return {"kind": fact.kind, **{column: getattr(fact, name) for column, name in columns}}
 
 
@@ -209,6 +242,7 @@ def fact_of(row: Any) -> Fact:
             note=row.note,
             replaces_id=row.replaces_id,
             reason=row.reason,
+            fixture_id=row.fixture_id,
             neutral=row.neutral,
         )
     if kind == MatchVoided.kind:
@@ -237,6 +271,30 @@ def fact_of(row: Any) -> Fact:
         return PlayerUnmerged(
             player_id=row.player_id, from_id=row.other_player_id, reason=row.reason
         )
+    if kind == FixtureScheduled.kind:
+        if isinstance(row, Event):
+            sides = (row.fixture.player_a_id, row.fixture.player_b_id)
+        else:
+            sides = (row.fixture__player_a_id, row.fixture__player_b_id)
+        return FixtureScheduled(
+            fixture_id=row.fixture_id,
+            player_a_id=sides[0],
+            player_b_id=sides[1],
+            scheduled_at=row.scheduled_at,
+            deadline=row.deadline,
+            venue=row.venue,
+            label=row.note,
+        )
+    if kind == FixtureRescheduled.kind:
+        return FixtureRescheduled(
+            fixture_id=row.fixture_id,
+            scheduled_at=row.scheduled_at,
+            deadline=row.deadline,
+            venue=row.venue,
+            reason=row.reason,
+        )
+    if kind == FixtureCancelled.kind:
+        return FixtureCancelled(fixture_id=row.fixture_id, reason=row.reason)
     raise ValueError(f"Unknown event kind {kind!r}.")
 
 
@@ -274,7 +332,11 @@ def idempotency_conflict(key: str, seq: int | None, kind: str) -> ValidationErro
 
 def find_by_key(league: League, key: str) -> Event | None:
     """The stored event of ``league`` carrying idempotency ``key``, if any."""
-    return Event.objects.select_related("player").filter(league=league, idempotency_key=key).first()
+    return (
+        Event.objects.select_related("player", "fixture")
+        .filter(league=league, idempotency_key=key)
+        .first()
+    )
 
 
 def stored_facts_by_key(league: League, keys: Iterable[str]) -> dict[str, tuple[int, Fact]]:
@@ -336,6 +398,42 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
         case PlayerUnmerged():
             _update_player(league, fact.player_id, merged_into_id=None)
     return fact, None
+
+
+def apply_to_fixtures(league: League, fact: Fact) -> Fact:
+    """Bring the ``Fixture`` rows in line with ``fact``, before its row is inserted.
+
+    Scheduling creates the fixture (the returned fact carries its id); rescheduling moves
+    it; cancelling marks it cancelled. Other facts change no fixture.
+    """
+    match fact:
+        case FixtureScheduled(fixture_id=None):
+            fixture = Fixture.objects.create(
+                league=league,
+                player_a_id=fact.player_a_id,
+                player_b_id=fact.player_b_id,
+                scheduled_at=fact.scheduled_at,
+                deadline=fact.deadline,
+                venue=fact.venue,
+                label=fact.label,
+            )
+            return dataclasses.replace(fact, fixture_id=fixture.pk)
+        case FixtureRescheduled():
+            _update_fixture(
+                league,
+                fact.fixture_id,
+                scheduled_at=fact.scheduled_at,
+                deadline=fact.deadline,
+                venue=fact.venue,
+            )
+        case FixtureCancelled():
+            _update_fixture(league, fact.fixture_id, cancelled=True)
+    return fact
+
+
+def _update_fixture(league: League, fixture_id: int, **state: Any) -> None:
+    if not Fixture.objects.filter(league=league, pk=fixture_id).update(**state):
+        raise ValueError(f"{league} has no fixture with id {fixture_id}.")
 
 
 def _update_player(league: League, player_id: int, **state: Any) -> None:
@@ -416,6 +514,7 @@ def _insert(
     try:
         with transaction.atomic():
             fact, player = apply_to_players(league, submission.fact)
+            fact = apply_to_fixtures(league, fact)
             event = Event(
                 league=league,
                 seq=seq,

@@ -120,7 +120,8 @@ class MatchRecorded(Fact):
     """``player_a`` scored ``score_a`` (1, 0.5 or 0) against ``player_b`` at ``played_at``.
 
     ``replaces_id`` names the voided match this result corrects (with the correction's
-    ``reason``). ``neutral`` marks a match where the first-named side (home team, white)
+    ``reason``); ``fixture_id`` the fixture the match played, if it was scheduled as one.
+    ``neutral`` marks a match where the first-named side (home team, white)
     has no advantage (a neutral ground), for configurations with an advantage.
     """
 
@@ -134,6 +135,7 @@ class MatchRecorded(Fact):
     note: str = ""
     replaces_id: int | None = None
     reason: str = ""
+    fixture_id: int | None = None
     neutral: bool = False
 
     @property
@@ -153,6 +155,7 @@ class MatchRecorded(Fact):
             self.note,
             self.replaces_id,
             self.reason,
+            self.fixture_id,
             self.neutral,
         )
 
@@ -214,6 +217,69 @@ class MatchVoided(Fact):
         return (self.kind, self.match_id, self.reason)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FixtureScheduled(Fact):
+    """``player_a`` is to play ``player_b`` at ``scheduled_at``, by the local day ``deadline``.
+
+    ``venue`` is where (a venue, table or board), ``label`` which round ("Swiss round 2").
+    The fixture is created with the event: a retry does not know its id yet.
+    """
+
+    kind: ClassVar[str] = "fixture_scheduled"
+    fixture_id: int | None
+    player_a_id: int
+    player_b_id: int
+    scheduled_at: dt.datetime
+    deadline: dt.date
+    venue: str = ""
+    label: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.player_a_id,
+            self.player_b_id,
+            self.scheduled_at,
+            self.deadline,
+            self.venue,
+            self.label,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FixtureRescheduled(Fact):
+    """Fixture ``fixture_id`` moves to ``scheduled_at`` (deadline and venue as given)."""
+
+    kind: ClassVar[str] = "fixture_rescheduled"
+    fixture_id: int
+    scheduled_at: dt.datetime
+    deadline: dt.date
+    venue: str = ""
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.fixture_id,
+            self.scheduled_at,
+            self.deadline,
+            self.venue,
+            self.reason,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FixtureCancelled(Fact):
+    """Fixture ``fixture_id`` will not be played, for ``reason``."""
+
+    kind: ClassVar[str] = "fixture_cancelled"
+    fixture_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.fixture_id, self.reason)
+
+
 #: Every event kind, by its stored ``kind`` value.
 KINDS: dict[str, type[Fact]] = {
     cls.kind: cls
@@ -227,5 +293,8 @@ KINDS: dict[str, type[Fact]] = {
         MatchRecorded,
         MatchVoided,
         SideMatchRecorded,
+        FixtureScheduled,
+        FixtureRescheduled,
+        FixtureCancelled,
     )
 }

@@ -24,6 +24,7 @@ from ratings.engine.display import format_percentile, format_probability
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.engine.intervals import ConfidenceLevel, better_than
 from ratings.engine.state import grown_rd
+from ratings.fixture_display import fixture_cells
 from ratings.formatting import DASH, signed
 from ratings.forms import LeaderboardFilterForm, level_choices, parse_level
 from ratings.models import RatingConfig
@@ -41,6 +42,7 @@ from ratings.selectors.configurations import (
     projection_ready,
 )
 from ratings.selectors.explanation import explain_period
+from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
 from ratings.selectors.players import (
     HeadToHeadRow,
     HistoryPoint,
@@ -593,6 +595,12 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "season_choices": season_choices(league, chosen),
         # Void and correct beside each result, for the league's organisers.
         "is_organiser": league.is_organiser(request.user),
+        "fixture_cells": [
+            fixture_cells(row)
+            for row in fixture_rows(
+                league, config, player=player, statuses=(UPCOMING, OVERDUE), clock=clock
+            )
+        ],
     }
     return render(request, "pages/player.html", context)
 

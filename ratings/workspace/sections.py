@@ -96,4 +96,18 @@ SECTIONS: tuple[Section, ...] = (
         "Let your club's site show the standings in a frame or read the API from its pages; "
         "the Atom feed of results.",
     ),
+    Section(
+        "fixtures",
+        "Fixtures and results",
+        "workspace:fixtures",
+        "Schedule fixtures, enter results against them by score, move or cancel them; "
+        "fixtures not played by their deadline are listed.",
+    ),
+    Section(
+        "pairings",
+        "Pairings",
+        "workspace:pairings",
+        "Generate a Swiss round, a round robin or ladder challenges from the ratings, see each "
+        "pairing's prediction, adjust it and publish it as fixtures.",
+    ),
 )

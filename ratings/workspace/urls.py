@@ -6,6 +6,7 @@ from django.urls import path, re_path
 from ratings.workspace import (
     admin_links,
     exports,
+    fixture_views,
     log,
     players,
     recording,
@@ -42,4 +43,21 @@ urlpatterns = [
     path(f"{organise}seasons/", seasons.season_list, name="seasons"),
     path(f"{organise}seasons/<slug:season_slug>/", seasons.season_detail, name="season"),
     path(f"{organise}website/", website.website, name="website"),
+    path(f"{organise}fixtures/", fixture_views.fixtures_page, name="fixtures"),
+    path(
+        f"{organise}fixtures/<int:fixture_id>/result/",
+        fixture_views.fixture_result,
+        name="fixture_result",
+    ),
+    path(
+        f"{organise}fixtures/<int:fixture_id>/reschedule/",
+        fixture_views.fixture_reschedule,
+        name="fixture_reschedule",
+    ),
+    path(
+        f"{organise}fixtures/<int:fixture_id>/cancel/",
+        fixture_views.fixture_cancel,
+        name="fixture_cancel",
+    ),
+    path(f"{organise}pairings/", fixture_views.pairings_page, name="pairings"),
 ]

@@ -158,7 +158,10 @@ def test_the_api_docs_and_the_browsable_api_load_with_no_csp_violation(
     # Redoc always tries to show its vendor's logo from its CDN: the policy refusing it is
     # the policy working (no page contacts another origin). Anything else counts.
     violations += [v for v in redoc if REDOC_LOGO not in v]
-    violations += visit(page, live_server.url + reverse("api:league-list"))
+    # Redoc renders its menu (with the logo) after the content: with a larger schema the
+    # refused logo can be reported once the next page is loading, so it is skipped there too.
+    api_page = visit(page, live_server.url + reverse("api:league-list"))
+    violations += [v for v in api_page if REDOC_LOGO not in v]
     assert page.locator("pre, .response-info").count() > 0
     assert violations == [], "\n".join(violations)
 

@@ -1,0 +1,412 @@
+"""Fixtures on the pages: the public upcoming list, a player's fixtures, the iCalendar feeds,
+and the organisers' fixture and pairing pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from icalendar import Calendar
+
+from league import fixtures as fixture_services
+from league import services
+from league.models import Event, Fixture
+from ratings.engine.outcomes import outcome_probabilities
+from ratings.models import Standing
+from ratings.selectors.common import ReadClock, rd_now
+from ratings.selectors.fixtures import draw_parameter
+from tests.functional.conftest import rate, record_results
+
+LONDON = ZoneInfo("Europe/London")
+
+
+def _today():
+    return timezone.localdate(timezone=LONDON)
+
+
+def _at(days, hour=19):
+    return dt.datetime.combine(_today() + dt.timedelta(days=days), dt.time(hour), LONDON)
+
+
+@pytest.fixture
+def club(league, make_player):
+    """Four players with a few rated results (draws among them) and a configuration."""
+    names = ["Ann", "Bob", "Cem", "Dee"]
+    p = {name: make_player(league, name) for name in names}
+    day = dt.date(2024, 3, 5)
+    record_results(
+        league,
+        [
+            (p["Ann"], p["Bob"], "1", day),
+            (p["Cem"], p["Dee"], "0.5", day),
+            (p["Ann"], p["Cem"], "1", day),
+            (p["Bob"], p["Dee"], "0.5", day),
+            (p["Ann"], p["Dee"], "1", day),
+        ],
+    )
+    rate(league)
+    return p
+
+
+def test_upcoming_page_lists_fixtures_with_each_sides_chances(client, league, club):
+    fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(2), venue="Board 1"
+    )
+    fixture_services.schedule_fixture(
+        league, player_a=club["Cem"], player_b=club["Dee"], scheduled_at=_at(0, 0)
+    )
+    response = client.get(reverse("pages:fixtures", args=[league.slug]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    upcoming = body.split('id="upcoming"')[1]
+    assert upcoming.index("Cem") < upcoming.index("Ann")  # scheduled order
+    assert "Board 1" in upcoming
+    # The chances are the engine's, from the published ratings and the fitted draw model.
+    ann = Standing.objects.get(player=club["Ann"])
+    bob = Standing.objects.get(player=club["Bob"])
+    nu = draw_parameter(league, ann.config)
+    assert nu > 0  # the league has draws
+    # RDs grown to today's period (the players have been idle since March 2024).
+    period = ReadClock.of(ann.config).period
+    rd_a, rd_b = (rd_now(s.config, s.rd, s.volatility, s.last_period, period) for s in (ann, bob))
+    assert rd_a > ann.rd
+    expected = outcome_probabilities(ann.rating, rd_a, bob.rating, rd_b, nu)
+    assert f"Ann wins <strong>{round(expected.win * 100)} %" in upcoming
+    assert f"Draw <strong>{round(expected.draw * 100)} %" in upcoming
+    assert f"Bob wins <strong>{round(expected.loss * 100)} %" in upcoming
+
+
+def test_a_league_without_draws_predicts_no_draw(client, league, make_player):
+    a, b = make_player(league, "Ann"), make_player(league, "Bob")
+    record_results(league, [(a, b, "1", dt.date(2024, 3, 5)), (b, a, "0", dt.date(2024, 3, 6))])
+    rate(league)
+    fixture_services.schedule_fixture(league, player_a=a, player_b=b, scheduled_at=_at(1))
+    body = client.get(reverse("pages:fixtures", args=[league.slug])).content.decode()
+    assert "Ann wins" in body
+    assert "Draw <strong>" not in body
+
+
+def test_overdue_fixtures_are_listed_apart(client, league, club):
+    fixture = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Dee"], scheduled_at=_at(0, 0)
+    )
+    # Time passes: the deadline (the scheduled day) is behind us two days later.
+    later = timezone.now() + dt.timedelta(days=2)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(timezone, "now", lambda: later)
+        body = client.get(reverse("pages:fixtures", args=[league.slug])).content.decode()
+    assert 'id="overdue"' in body
+    overdue = body.split('id="overdue"')[1]
+    assert f'data-fixture="{fixture.pk}"' in overdue
+    assert "Not played" in overdue
+    assert "No upcoming fixtures." in body
+
+
+def test_played_and_cancelled_fixtures_leave_the_upcoming_list(client, league, club):
+    played = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(0, 0)
+    )
+    cancelled = fixture_services.schedule_fixture(
+        league, player_a=club["Cem"], player_b=club["Dee"], scheduled_at=_at(1)
+    )
+    kept = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Cem"], scheduled_at=_at(3)
+    )
+    services.record_fixture_result(league, played, score_a=1)
+    fixture_services.cancel_fixture(league, cancelled, reason="hall closed")
+    body = client.get(reverse("pages:fixtures", args=[league.slug])).content.decode()
+    assert f'data-fixture="{kept.pk}"' in body
+    assert f'data-fixture="{played.pk}"' not in body
+    assert f'data-fixture="{cancelled.pk}"' not in body
+
+
+def test_player_page_shows_their_own_upcoming_fixtures(client, league, club):
+    mine = fixture_services.schedule_fixture(
+        league, player_a=club["Bob"], player_b=club["Ann"], scheduled_at=_at(1)
+    )
+    other = fixture_services.schedule_fixture(
+        league, player_a=club["Cem"], player_b=club["Dee"], scheduled_at=_at(1)
+    )
+    url = reverse("pages:player", args=[league.slug, club["Ann"].slug])
+    body = client.get(url).content.decode()
+    section = body.split('id="player-fixtures"')[1].split("</ul>")[0]
+    assert f'data-fixture="{mine.pk}"' in section
+    assert f'data-fixture="{other.pk}"' not in section
+    assert reverse("pages:player_fixtures_ics", args=[league.slug, club["Ann"].slug]) in body
+
+
+def _calendar(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/calendar")
+    return Calendar.from_ical(response.content)
+
+
+def test_league_calendar_validates_and_carries_every_fixture(client, league, club, organiser):
+    upcoming = fixture_services.schedule_fixture(
+        league,
+        player_a=club["Ann"],
+        player_b=club["Bob"],
+        scheduled_at=_at(2, 18),
+        venue="Hall",
+        label="Club night · round 1",
+    )
+    moved = fixture_services.schedule_fixture(
+        league, player_a=club["Cem"], player_b=club["Dee"], scheduled_at=_at(1)
+    )
+    fixture_services.reschedule_fixture(league, moved, scheduled_at=_at(4, 20), reason="away")
+    cancelled = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Dee"], scheduled_at=_at(3)
+    )
+    fixture_services.cancel_fixture(league, cancelled)
+    played = fixture_services.schedule_fixture(
+        league, player_a=club["Bob"], player_b=club["Cem"], scheduled_at=_at(0, 0)
+    )
+    services.record_fixture_result(league, played, score_a="0.5", points="2–2")
+
+    calendar = _calendar(client, reverse("pages:fixtures_ics", args=[league.slug]))
+    assert str(calendar["VERSION"]) == "2.0"
+    assert str(calendar["PRODID"]).startswith("-//Honest League")
+    events = {str(e["UID"]): e for e in calendar.walk("VEVENT")}
+    assert set(events) == {
+        f"fixture-{f.pk}@testserver" for f in (upcoming, moved, cancelled, played)
+    }
+    first = events[f"fixture-{upcoming.pk}@testserver"]
+    assert str(first["SUMMARY"]) == "Ann v Bob (Club night · round 1)"
+    assert str(first["LOCATION"]) == "Hall"
+    assert first.decoded("DTSTART") == _at(2, 18)
+    assert str(first["STATUS"]) == "CONFIRMED"
+    assert "Predicted: Ann wins" in str(first["DESCRIPTION"])
+    assert int(first["SEQUENCE"]) == 0
+    shifted = events[f"fixture-{moved.pk}@testserver"]
+    assert shifted.decoded("DTSTART") == _at(4, 20)
+    assert int(shifted["SEQUENCE"]) == 1
+    assert str(events[f"fixture-{cancelled.pk}@testserver"]["STATUS"]) == "CANCELLED"
+    result = str(events[f"fixture-{played.pk}@testserver"]["DESCRIPTION"])
+    assert "Result: Bob ½–½ Cem (2–2)." in result
+
+
+def test_player_calendar_carries_only_their_fixtures(client, league, club):
+    mine = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(1)
+    )
+    fixture_services.schedule_fixture(
+        league, player_a=club["Cem"], player_b=club["Dee"], scheduled_at=_at(1)
+    )
+    calendar = _calendar(
+        client, reverse("pages:player_fixtures_ics", args=[league.slug, club["Bob"].slug])
+    )
+    assert [str(e["UID"]) for e in calendar.walk("VEVENT")] == [f"fixture-{mine.pk}@testserver"]
+    assert "Bob" in str(calendar["X-WR-CALNAME"])
+
+
+def test_an_empty_calendar_is_still_valid(client, league):
+    calendar = _calendar(client, reverse("pages:fixtures_ics", args=[league.slug]))
+    assert calendar.walk("VEVENT") == []
+    assert client.get("/no-such-league/fixtures.ics").status_code == 404
+
+
+# --- organiser pages -----------------------------------------------------------------------
+
+
+def test_organiser_pages_are_closed_to_others(client, league, other_organiser):
+    for name in ("workspace:fixtures", "workspace:pairings"):
+        url = reverse(name, args=[league.slug])
+        assert client.get(url).status_code == 302
+        client.force_login(other_organiser)
+        assert client.get(url).status_code == 403
+        client.logout()
+
+
+def test_organiser_schedules_a_fixture_and_enters_its_result_by_score(
+    client, league, club, organiser
+):
+    client.force_login(organiser)
+    url = reverse("workspace:fixtures", args=[league.slug])
+    when = _at(0, 0).replace(tzinfo=None)
+    response = client.post(
+        url,
+        {
+            "player_a": club["Cem"].pk,
+            "player_b": club["Ann"].pk,
+            "scheduled_at": when.strftime("%Y-%m-%dT%H:%M"),
+            "venue": "Table 2",
+        },
+        follow=True,
+    )
+    assert "Scheduled Cem v Ann." in response.content.decode()
+    fixture = Fixture.objects.get()
+    assert fixture.scheduled_at == _at(0, 0)
+    assert Event.objects.get(fixture=fixture).recorded_by == organiser
+    response = client.post(
+        reverse("workspace:fixture_result", args=[league.slug, fixture.pk]),
+        {"score_a": "0", "points": "0–1"},
+        follow=True,
+    )
+    assert "Recorded Cem v Ann" in response.content.decode()
+    match = Event.objects.get(kind=Event.Kind.MATCH_RECORDED, fixture=fixture)
+    assert (match.player_a_id, match.player_b_id, str(match.score_a)) == (
+        club["Cem"].pk,
+        club["Ann"].pk,
+        "0.0",
+    )
+    rate(league)
+    assert Standing.objects.get(player=club["Cem"]).games == 3
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"score_a": "2"}, "score_a"),
+        ({"score_a": "1", "points": "x" * 200}, "points"),
+    ],
+)
+def test_bad_results_name_the_field_and_record_nothing(
+    client, league, club, organiser, data, message
+):
+    fixture = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(0, 0)
+    )
+    client.force_login(organiser)
+    before = Event.objects.count()
+    response = client.post(
+        reverse("workspace:fixture_result", args=[league.slug, fixture.pk]), data, follow=True
+    )
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert Event.objects.count() == before
+
+
+def test_a_fixture_of_another_league_is_not_found(client, league, other_league, club, organiser):
+    olga = services.register_player(other_league, "Olga")
+    oleg = services.register_player(other_league, "Oleg")
+    theirs = fixture_services.schedule_fixture(
+        other_league, player_a=olga, player_b=oleg, scheduled_at=_at(1)
+    )
+    client.force_login(organiser)
+    url = reverse("workspace:fixture_cancel", args=[league.slug, theirs.pk])
+    assert client.post(url, {"reason": "mine now"}).status_code == 404
+    assert not Fixture.objects.get(pk=theirs.pk).cancelled
+
+
+def _generator(club, method="swiss", **extra):
+    data = {
+        "method": method,
+        "series": "Club night",
+        "start": _at(1).replace(tzinfo=None).strftime("%Y-%m-%dT%H:%M"),
+        "days_between": "7",
+        "deadline_days": "0",
+        "venue": "",
+        "use_sides": "on",
+        "max_distance": "2",
+        "players": [p.pk for p in club.values()],
+    }
+    data.update(extra)
+    return data
+
+
+def test_a_generated_swiss_round_shows_predictions_and_publishes_as_fixtures(
+    client, league, club, organiser
+):
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    response = client.post(url, {**_generator(club), "action": "generate"})
+    body = response.content.decode()
+    assert response.status_code == 200
+    codes = [chunk.split('"')[0] for chunk in body.split('name="pairing" value="')[1:]]
+    assert len(codes) == 2
+    assert body.count(" wins <strong>") == 4  # both sides' chances of both pairings
+    # All on 0 points: by rating, the top half meets the bottom half (1 v 3, 2 v 4).
+    order = [
+        str(pid) for pid in Standing.objects.order_by("-rating").values_list("player_id", flat=True)
+    ]
+    pairs = {frozenset(code.split("|")[1:3]) for code in codes}
+    assert pairs == {frozenset((order[0], order[2])), frozenset((order[1], order[3]))}
+    response = client.post(url, {**_generator(club), "action": "publish", "pairing": codes})
+    assert response.status_code == 302
+    made = Fixture.objects.order_by("pk")
+    assert [f.label for f in made] == ["Club night · round 1"] * 2
+    # The next round reads the first: no repeat, and round 2.
+    response = client.post(url, {**_generator(club), "action": "generate"})
+    body = response.content.decode()
+    codes2 = [chunk.split('"')[0] for chunk in body.split('name="pairing" value="')[1:]]
+    assert all(code.startswith("2|") for code in codes2)
+    assert not {frozenset(c.split("|")[1:3]) for c in codes2} & pairs
+
+
+def test_organiser_adjusts_a_draft_before_publishing(client, league, club, organiser):
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    body = client.post(url, {**_generator(club), "action": "generate"}).content.decode()
+    codes = [chunk.split('"')[0] for chunk in body.split('name="pairing" value="')[1:]]
+    first = codes[0].split("|")
+    response = client.post(
+        url,
+        {
+            **_generator(club),
+            "action": "publish",
+            "pairing": codes,
+            "swap": ["0"],
+            "remove": ["1"],
+        },
+    )
+    assert response.status_code == 302
+    (fixture,) = Fixture.objects.all()
+    assert (str(fixture.player_a_id), str(fixture.player_b_id)) == (first[2], first[1])
+
+
+def test_a_damaged_draft_or_bad_adjustment_is_refused_with_a_message(
+    client, league, club, organiser
+):
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    body = client.post(
+        url, {**_generator(club), "action": "publish", "pairing": ["1|2|x|y"]}
+    ).content.decode()
+    assert "pairing: the draft was damaged" in body
+    body = client.post(
+        url,
+        {**_generator(club), "action": "adjust", "pairing": [], "add_a": "1", "add_b": "1"},
+    ).content.decode()
+    assert "add: choose two different players" in body
+    body = client.post(url, {**_generator(club, players=[]), "action": "generate"}).content.decode()
+    assert "players:" in body
+    assert not Fixture.objects.exists()
+
+
+def test_a_round_robin_publishes_every_round(client, league, club, organiser):
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    body = client.post(
+        url, {**_generator(club, method="round_robin"), "action": "generate"}
+    ).content.decode()
+    codes = [chunk.split('"')[0] for chunk in body.split('name="pairing" value="')[1:]]
+    assert len(codes) == 6
+    response = client.post(
+        url, {**_generator(club, method="round_robin"), "action": "publish", "pairing": codes}
+    )
+    assert response.status_code == 302
+    days = sorted({f.scheduled_at for f in Fixture.objects.all()})
+    assert [d - days[0] for d in days] == [dt.timedelta(days=7 * i) for i in range(3)]
+
+
+def test_a_field_too_large_for_one_request_is_refused_with_a_message(
+    client, league, make_player, organiser
+):
+    field = [make_player(league, f"Player {i:03d}") for i in range(41)]
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    page = client.get(url).content.decode()
+    assert "checked" not in page.split("<legend>Players</legend>")[1].split("</fieldset>")[0]
+    body = client.post(
+        url,
+        {
+            **_generator({p.display_name: p for p in field}, method="round_robin"),
+            "action": "generate",
+        },
+    ).content.decode()
+    assert "players: Round robin (Berger tables) pairs at most 40 players at once" in body
+    assert "draft-pairing" not in body
