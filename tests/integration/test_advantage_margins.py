@@ -255,9 +255,10 @@ def test_stored_margins_are_what_the_replay_reads(league, make_player):
     from ratings.replay.snapshot import read_matches
 
     a, b = make_player(league, "Ajax"), make_player(league, "Benfica")
-    for points, neutral in (("3-1", True), ("", False), ("0–2", False)):
+    # Each score agrees with its points (a pair that contradicts the result is refused).
+    for points, score, neutral in (("3-1", "1", True), ("", "0.5", False), ("0–2", "0", False)):
         league_services.record_match(
-            league, player_a=a, player_b=b, score_a=Decimal("0.5"), played_at=START,
+            league, player_a=a, player_b=b, score_a=Decimal(score), played_at=START,
             points=points, neutral=neutral,
         )  # fmt: skip
     matches = read_matches(league, 10**9, extras=True)
