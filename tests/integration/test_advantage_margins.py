@@ -255,7 +255,7 @@ def test_stored_margins_are_what_the_replay_reads(league, make_player):
     from ratings.replay.snapshot import read_matches
 
     a, b = make_player(league, "Ajax"), make_player(league, "Benfica")
-    # Each result agrees with its points (a contradiction is refused).
+    # Each score agrees with its points (a pair that contradicts the result is refused).
     for points, score, neutral in (("3-1", "1", True), ("", "0.5", False), ("0–2", "0", False)):
         league_services.record_match(
             league, player_a=a, player_b=b, score_a=Decimal(score), played_at=START,
