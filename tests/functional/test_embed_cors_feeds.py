@@ -12,7 +12,9 @@ from league import services as league_services
 from league.website import set_website_access
 from ratings.models import RankingRules
 
-pytestmark = pytest.mark.django_db
+# The embed's mechanics on a small league whose players are all provisional: every rated
+# player is ranked (the embed follows the league's eligibility rules like the leaderboard).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
 
 CLUB_SITE = "https://club.example.org"
 
