@@ -495,10 +495,11 @@ def _volatility_trend(history: list[HistoryPoint], span: int = 12) -> str:
     first = history[max(0, len(history) - 1 - span)]
     change = history[-1].volatility - first.volatility
     periods = len(history) - 1 - max(0, len(history) - 1 - span)
+    span_text = "the last period played" if periods == 1 else f"the last {periods} periods played"
     if abs(change) < 0.00005:
-        return f"steady over the last {periods} periods played"
+        return f"steady over {span_text}"
     word = "up" if change > 0 else "down"
-    return f"{word} {abs(change):.4f} over the last {periods} periods played"
+    return f"{word} {abs(change):.4f} over {span_text}"
 
 
 @cached_page("player", _league_state, {"page", "level", "season"})
@@ -555,7 +556,14 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     # overstate a provisional or idle player whose rating is far from sure.
     if standing is not None and standing.eligible and ranked:
         share = better_than(standing.rating, ranked, ranked_includes_them=True)
-        percentile = None if share is None else format_percentile(share)
+        # The top player reads "better than every other ranked player", not "100 %", which
+        # looks like a probability and includes themselves.
+        if share is not None:
+            percentile = (
+                "better than every other ranked player"
+                if share >= 1
+                else f"better than {format_percentile(share)} of ranked players"
+            )
     model = league_model(league, config) if config and records else None
     low, high = level.bounds(summary.rating, summary.rd)
     context = {

@@ -41,17 +41,48 @@
     return MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear();
   }
 
+  // Ticks on calendar boundaries (1 January, or the first of a month), so a label always
+  // names the moment its grid line stands on: evenly spaced "nice" numbers of milliseconds
+  // would put "2019" over a day in late 2018.
+  function calendarTicks(min, max, most) {
+    var first = new Date(min);
+    var last = new Date(max);
+    var years = last.getUTCFullYear() - first.getUTCFullYear();
+    var months = years * 12 + last.getUTCMonth() - first.getUTCMonth();
+    var steps = [1, 2, 3, 6, 12, 24, 60, 120, 240, 600, 1200];
+    var step = steps[steps.length - 1];
+    for (var i = 0; i < steps.length; i += 1) {
+      if (months / steps[i] <= most) { step = steps[i]; break; }
+    }
+    var ticks = [];
+    var y = first.getUTCFullYear();
+    var m = first.getUTCMonth();
+    // The first boundary at or after min that the step lands on.
+    var index = y * 12 + m;
+    index = Math.ceil(index / step) * step;
+    for (var guard = 0; guard < 1000; guard += 1) {
+      var value = Date.UTC(Math.floor(index / 12), index % 12, 1);
+      if (value > max) { break; }
+      if (value >= min) { ticks.push({ value: value }); }
+      index += step;
+    }
+    return ticks;
+  }
+
   function timeAxis(points) {
     var first = points.length ? points[0].x : 0;
     var last = points.length ? points[points.length - 1].x : 1;
+    var most = window.innerWidth < 600 ? 4 : 8;
     return {
       type: "linear",
       min: first,
       max: last,
+      afterBuildTicks: function (scale) {
+        scale.ticks = calendarTicks(scale.min, scale.max, most);
+      },
       ticks: {
-        maxTicksLimit: window.innerWidth < 600 ? 4 : 8,
         maxRotation: 0,
-        autoSkipPadding: 16,
+        autoSkip: false,
         callback: function (value) {
           var scale = this;
           return tickText(value, scale.max - scale.min);

@@ -161,3 +161,27 @@ def test_the_leaderboard_rank_matches_the_player_card(client, club, everyone):
             "standing"
         ]
         assert standing.rank == row.rank
+
+
+def test_the_percentile_reads_every_other_player_at_the_top_and_a_share_below(
+    client, club, everyone
+):
+    league = club["league"]
+    board = leaderboard(league, clock=ReadClock.of(club["config"]))
+    ranked = [row for row in board.rows if row.rank is not None]
+    assert len(ranked) >= 3
+    top, below = ranked[0], ranked[-1]
+    top_page = client.get(reverse("pages:player", args=[league.slug, top.slug])).text
+    assert "better than every other ranked player" in top_page
+    assert "100 %" not in top_page
+    last_page = client.get(reverse("pages:player", args=[league.slug, below.slug])).text
+    # The bottom ranked player beats nobody else.
+    assert "better than 0 % of ranked players" in last_page
+
+
+def test_a_volatility_trend_over_one_period_is_singular(client, club, everyone):
+    league = club["league"]
+    # Cat Cooper played in two periods: her trend spans one period.
+    page = client.get(reverse("pages:player", args=[league.slug, "cat-cooper"])).text
+    assert "over the last period played" in page
+    assert "last 1 periods" not in page
