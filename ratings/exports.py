@@ -171,7 +171,7 @@ def results(league: League, *, with_voided: bool = False) -> Table:
         ):
             row = (
                 key or f"{league.slug}#{seq}",
-                played_at.astimezone(zone).isoformat(),
+                played_cell(played_at, zone),
                 name_a,
                 name_b,
                 _score_text(score),
@@ -254,7 +254,7 @@ def _side_results(league: League, zone: Any) -> Table:
                     place_cells = [*shown, *[""] * (width - len(shown))]
                 yield (
                     key or f"{league.slug}#{seq}",
-                    played_at.astimezone(zone).isoformat(),
+                    played_cell(played_at, zone),
                     *side_cells,
                     "" if score is None else _score_text(score),
                     *place_cells,
@@ -278,6 +278,20 @@ def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
 
 def _score_text(score: Decimal) -> str:
     return {Decimal("1"): "1", Decimal("0.5"): "0.5", Decimal("0"): "0"}[score.normalize()]
+
+
+def played_cell(played_at: dt.datetime, zone: Any) -> str:
+    """When a match was played, as the import format writes it: the local date alone for a
+    result entered with a date (it stands for local noon, ``league.calendar.local_noon``),
+    else the local date and time.
+
+    A date alone reads back as the same moment, and is not "in the future" on the day it was
+    played: a moment of noon today would be, until noon.
+    """
+    local = played_at.astimezone(zone)
+    if local.time() == dt.time(12):
+        return local.date().isoformat()
+    return local.isoformat()
 
 
 def csv_cell(value: Any) -> Any:

@@ -11,6 +11,7 @@ import datetime as dt
 import io
 import random
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
@@ -106,3 +107,34 @@ def test_create_league_results_only_makes_the_entry_pages_ask_for_a_result(db):
     run("create_league", "squash", "--name", "Squash")
     assert League.objects.get(slug="chess").records_points is False
     assert League.objects.get(slug="squash").records_points is True
+
+
+def test_a_result_entered_today_by_date_exports_as_a_date_and_imports_back_today(
+    league, make_player, tmp_path: Path
+):
+    """A date alone means local noon: exported as a moment, noon today would be refused as
+    "in the future" on import until noon. The export writes the date alone instead."""
+    from django.utils import timezone
+
+    from league.calendar import league_day
+
+    ann, bob = make_player(league, "Ann Archer"), make_player(league, "Bob Baker")
+    today = league_day(league, timezone.now())
+    services.record_match(league, player_a=ann, player_b=bob, score_a=1, played_at=today)
+    timed = dt.datetime.combine(today, dt.time(0, 0, 1), tzinfo=dt.UTC)
+    services.record_match(league, player_a=bob, player_b=ann, score_a=0, played_at=timed)
+    exported = tmp_path / "today.csv"
+    run("export_ratings", league.slug, "--results", "--output", str(exported))
+    rows = [line.split(",") for line in exported.read_text().splitlines()]
+    assert rows[1][1] == today.isoformat()
+    # A result with its own time keeps it.
+    assert rows[2][1] == timed.astimezone(ZoneInfo(league.time_zone)).isoformat()
+    copy = League.objects.create(
+        name="Copy", slug="copy", time_zone=league.time_zone, start_date=league.start_date
+    )
+    run("import_results", "copy", str(exported), "--create-players")
+    imported = Event.objects.matches().filter(league=copy).order_by("seq")
+    original = Event.objects.matches().filter(league=league).order_by("seq")
+    assert list(imported.values_list("played_at", flat=True)) == list(
+        original.values_list("played_at", flat=True)
+    )
