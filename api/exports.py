@@ -13,6 +13,7 @@ from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
+from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.serializers import BooleanField, Serializer
@@ -32,6 +33,10 @@ class CSVRenderer(BaseRenderer):
 
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context=None):
         return JSONRenderer().render(data)
+
+
+#: The ``?format=`` values this view answers (its renderers' formats).
+FORMATS = frozenset({"csv", "json"})
 
 
 class ExportQuerySerializer(Serializer):
@@ -57,6 +62,12 @@ class ResultsExportView(LeagueScopedMixin, generics.GenericAPIView):
         responses={(200, "text/csv"): OpenApiTypes.STR, **schema.errors(400, 404)},
     )
     def get(self, request: Request, league_slug: str) -> StreamingHttpResponse:
+        # DRF ignores an empty or unknown ``?format=`` and answers as if none were given; the
+        # schema lists the formats, so anything else is refused like any other bad parameter.
+        if request.query_params.get("format", "csv") not in FORMATS:
+            raise ValidationError(
+                {"format": [f"Choose one of {', '.join(sorted(FORMATS))}, or leave it out."]}
+            )
         league = self.get_league()
         params = self.query(ExportQuerySerializer)
         table = exports.results(league, with_voided=params["voided"])

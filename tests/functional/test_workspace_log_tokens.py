@@ -190,6 +190,20 @@ def test_api_export_answers_bad_input_in_the_error_format_even_asked_for_csv(cli
     assert client.get(missing, HTTP_ACCEPT="text/csv").status_code == 404
 
 
+def test_api_export_refuses_a_format_it_does_not_answer(client, league):
+    api = reverse("api:export-results", args=[league.slug])
+    # DRF reads an empty ``format`` as none given: the view refuses it, naming the parameter.
+    empty = client.get(api, {"format": ""})
+    assert empty.status_code == 400
+    assert b'"format"' in empty.content
+    # An unknown format is DRF's own 404 (no renderer for it), never a CSV.
+    for value in ("xml", "CSV"):
+        response = client.get(api, {"format": value})
+        assert response.status_code == 404
+        assert not response["Content-Type"].startswith("text/csv")
+    assert client.get(api, {"format": "csv"}).status_code == 200
+
+
 @pytest.mark.parametrize(
     "query",
     [
