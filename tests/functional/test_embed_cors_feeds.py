@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.website import set_website_access
-from ratings.models import RankingRules
 
 # The embed's mechanics on a small league whose players are all provisional: every rated
 # player is ranked (the embed follows the league's eligibility rules like the leaderboard).
@@ -36,9 +35,8 @@ def test_embed_is_not_frameable_until_an_origin_is_listed(client, club):
 
 
 def test_embed_shows_the_top_rows_or_a_season(client, club):
-    # The club's players are provisional and long idle: rules that rank everyone who played,
-    # as the league's leaderboard then does too.
-    RankingRules.objects.create(league=club["league"], min_games=1)
+    # The club's players are provisional and long idle: ranked here by the module's
+    # ``everyone_ranked`` rules, as the league's leaderboard then ranks them too.
     url = reverse("pages:embed_standings", args=[club["league"].slug])
     body = client.get(url, {"rows": "2"}).content.decode()
     table = body[body.index('id="embed-standings"') :]
