@@ -104,7 +104,9 @@ class SweepRun(models.Model):
     accuracy = models.FloatField(null=True, blank=True, help_text="Draws count as half.")
     n_matches = models.PositiveIntegerField(null=True, blank=True)
     calibration = models.JSONField(
-        default=list, blank=True, help_text="Deciles: predicted mean, observed mean, count."
+        default=list,
+        blank=True,
+        help_text="Deciles: predicted mean, observed mean (with its 95 % interval), count.",
     )
     constant_log_loss = models.FloatField(null=True, blank=True)
     constant_brier = models.FloatField(null=True, blank=True)
@@ -130,6 +132,10 @@ class SweepRun(models.Model):
     )
     log_loss_low = models.FloatField(null=True, blank=True, help_text="95 % interval, low end.")
     log_loss_high = models.FloatField(null=True, blank=True, help_text="95 % interval, high end.")
+    brier_low = models.FloatField(null=True, blank=True, help_text="95 % interval, low end.")
+    brier_high = models.FloatField(null=True, blank=True, help_text="95 % interval, high end.")
+    accuracy_low = models.FloatField(null=True, blank=True, help_text="95 % interval, low end.")
+    accuracy_high = models.FloatField(null=True, blank=True, help_text="95 % interval, high end.")
     within_noise_of_best = models.BooleanField(
         null=True, blank=True, help_text="Its log-loss is not meaningfully worse than the best's."
     )

@@ -44,7 +44,15 @@ from ratings.backtest.models import Sweep, SweepRun
 from ratings.engine.bootstrap import PeriodBootstrap, compare_sums
 from ratings.engine.fold import MatchArrays
 from ratings.engine.prediction import brier_array, log_loss_array
-from ratings.engine.scoring import Metrics, Scores, metrics, score_fold
+from ratings.engine.scoring import (
+    CALIBRATION_BINS,
+    Metrics,
+    Scores,
+    calibration_bin_of,
+    correct_array,
+    metrics,
+    score_fold,
+)
 from ratings.engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
 from ratings.models import RatingConfig
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
@@ -288,12 +296,22 @@ def _period_sums(loaded: LoadedMatches, scores: Scores) -> dict[str, Any]:
     def per_unit(values: npt.NDArray[np.float64]) -> list[float]:
         return np.bincount(index, weights=values, minlength=units.size).tolist()
 
+    # Per calibration decile and unit: the matches and their observed scores.
+    cell = calibration_bin_of(scores.predictions) * units.size + index
+    cells = CALIBRATION_BINS * units.size
+    decile_counts = np.bincount(cell, minlength=cells).reshape(CALIBRATION_BINS, units.size)
+    decile_observed = np.bincount(cell, weights=results, minlength=cells).reshape(
+        CALIBRATION_BINS, units.size
+    )
     return {
         "period_sums": {
             "units": units.tolist(),
             "matches": np.bincount(index, minlength=units.size).tolist(),
             "log_loss": per_unit(log_loss_array(scores.predictions, results)),
             "brier": per_unit(brier_array(scores.predictions, results)),
+            "accuracy": per_unit(correct_array(scores.predictions, results)),
+            "decile_matches": decile_counts.tolist(),
+            "decile_observed": decile_observed.tolist(),
         }
     }
 
@@ -436,7 +454,20 @@ def judge(sweep: Sweep) -> list[str]:
         run.log_loss_low, run.log_loss_high = interval.low, interval.high
         worse = compare_sums(boot, sums, best_sums).b_better
         run.within_noise_of_best = run.pk == best.pk or not worse
-    SweepRun.objects.bulk_update(usable, ["log_loss_low", "log_loss_high", "within_noise_of_best"])
+        _score_intervals(boot, run)
+    SweepRun.objects.bulk_update(
+        usable,
+        [
+            "log_loss_low",
+            "log_loss_high",
+            "within_noise_of_best",
+            "brier_low",
+            "brier_high",
+            "accuracy_low",
+            "accuracy_high",
+            "calibration",
+        ],
+    )
     runner_up = min(
         (run for run in usable if run.pk != best.pk),
         key=lambda run: (run.log_loss, run.position),
@@ -444,6 +475,34 @@ def judge(sweep: Sweep) -> list[str]:
     )
     sweep.verdict, sweep.difference = _verdict(boot, best, current, runner_up)
     return ["current_run", "verdict", "difference"]
+
+
+def _score_intervals(boot: PeriodBootstrap, run: SweepRun) -> None:
+    """Set the run's Brier and accuracy intervals and each calibration decile's interval of
+    the observed score, from the same replicates as its log-loss interval.
+
+    Runs stored before these sums were kept (no ``accuracy`` or decile sums) keep no interval.
+    """
+    sums = run.period_sums
+    for name in ("brier", "accuracy"):
+        interval = boot.interval_of_sums(sums[name]) if name in sums else None
+        setattr(run, f"{name}_low", interval.low if interval else None)
+        setattr(run, f"{name}_high", interval.high if interval else None)
+    if "decile_matches" not in sums:
+        return
+    rows = []
+    for row, counts, observed in zip(
+        run.calibration or [], sums["decile_matches"], sums["decile_observed"], strict=False
+    ):
+        interval = boot.interval_of_ratio(observed, counts)
+        rows.append(
+            {
+                **row,
+                "observed_low": interval.low if interval else None,
+                "observed_high": interval.high if interval else None,
+            }
+        )
+    run.calibration = rows
 
 
 def _interval_words(low: float, high: float) -> str:

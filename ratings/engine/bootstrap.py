@@ -97,15 +97,36 @@ class PeriodBootstrap:
 
     def interval_of_sums(self, per_period: npt.ArrayLike) -> Interval:
         """The mean score and its interval from the scores summed per period."""
-        sums = np.asarray(per_period, dtype=np.float64)
-        if sums.shape != (self.n_periods,):
-            raise InvalidParameterError(
-                f"expected one sum per period ({self.n_periods}), got {sums.shape}"
-            )
-        means = (self._weights @ sums) / self._matches
+        interval = self.interval_of_ratio(per_period, self.counts)
+        assert interval is not None  # every period has at least one match
+        return interval
+
+    def interval_of_ratio(
+        self, numerators: npt.ArrayLike, denominators: npt.ArrayLike
+    ) -> Interval | None:
+        """The interval of ``sum(numerators) / sum(denominators)`` over the same replicates.
+
+        Both are given per period of :attr:`periods`, e.g. the observed scores and the
+        match counts of one calibration decile. A replicate whose denominator is zero (it
+        picked no period with a match in that decile) has no value and is left out; None
+        when no replicate (or the whole sample) has one.
+        """
+        num = np.asarray(numerators, dtype=np.float64)
+        den = np.asarray(denominators, dtype=np.float64)
+        for name, values in (("sum", num), ("count", den)):
+            if values.shape != (self.n_periods,):
+                raise InvalidParameterError(
+                    f"expected one {name} per period ({self.n_periods}), got {values.shape}"
+                )
+        total = float(den.sum())
+        replicate_den = self._weights @ den
+        kept = replicate_den > 0.0
+        if total <= 0.0 or not kept.any():
+            return None
+        means = (self._weights[kept] @ num) / replicate_den[kept]
         tail = (1.0 - LEVEL) / 2.0
         low, high = np.quantile(means, [tail, 1.0 - tail])
-        return Interval(float(sums.sum() / self.n_matches), float(low), float(high))
+        return Interval(float(num.sum() / total), float(low), float(high))
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,16 @@ from ratings.engine.errors import InvalidParameterError
 from ratings.engine.fold import FoldResult, History, MatchArrays, fold
 from ratings.engine.params import Glicko2Params
 from ratings.engine.prediction import brier_array, log_loss_array, win_probability_array
-from ratings.engine.state import FloatArray, RatingState
+from ratings.engine.state import FloatArray, IntArray, RatingState
 
 __all__ = [
+    "CALIBRATION_BINS",
     "ELO_K_GRID",
     "CalibrationBin",
     "Metrics",
     "Scores",
+    "calibration_bin_of",
+    "correct_array",
     "elo_predictions",
     "match_predictions",
     "metrics",
@@ -80,6 +83,19 @@ class Scores:
     fold: FoldResult
 
 
+def correct_array(p: FloatArray, s: FloatArray) -> FloatArray:
+    """Per match, 1 when the favourite won, 0 when it lost, 0.5 for a draw or a 50 % call."""
+    called = np.where(p > 0.5, 1.0, 0.0)
+    result: FloatArray = np.where((s == 0.5) | (p == 0.5), 0.5, (called == s).astype(np.float64))
+    return result
+
+
+def calibration_bin_of(p: FloatArray, bins: int = CALIBRATION_BINS) -> IntArray:
+    """Per match, the calibration decile (0 … ``bins`` - 1) its prediction falls in."""
+    which: IntArray = np.minimum((np.asarray(p) * bins).astype(np.int64), bins - 1)
+    return which
+
+
 def metrics(p: FloatArray, s: FloatArray, bins: int = CALIBRATION_BINS) -> Metrics:
     """Score predictions ``p`` (first-named player wins) against results ``s``."""
     p = np.asarray(p, dtype=np.float64)
@@ -88,9 +104,8 @@ def metrics(p: FloatArray, s: FloatArray, bins: int = CALIBRATION_BINS) -> Metri
         raise InvalidParameterError("predictions and results must be 1-D arrays of equal length")
     if p.size == 0:
         raise InvalidParameterError("there are no matches to score")
-    called = np.where(p > 0.5, 1.0, 0.0)
-    correct = np.where((s == 0.5) | (p == 0.5), 0.5, (called == s).astype(np.float64))
-    which = np.minimum((p * bins).astype(np.int64), bins - 1)
+    correct = correct_array(p, s)
+    which = calibration_bin_of(p, bins)
     counts = np.bincount(which, minlength=bins)
     predicted_sums = np.bincount(which, weights=p, minlength=bins)
     observed_sums = np.bincount(which, weights=s, minlength=bins)

@@ -64,6 +64,11 @@ class ResultForm(ScoreEntryMixin, LeagueBoundForm):
     score = forms.CharField(max_length=40, widget=forms.TextInput(attrs={"size": 8}))
     player_b = forms.CharField(label="Second player", widget=PlayerNameInput(), max_length=120)
     played_on = forms.DateField(label="Played on", widget=DATE_INPUT)
+    neutral = forms.BooleanField(
+        label="Neutral ground",
+        required=False,
+        help_text="No home advantage for the first player.",
+    )
     note = forms.CharField(required=False, max_length=1000)
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
     confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
@@ -85,6 +90,7 @@ class ResultForm(ScoreEntryMixin, LeagueBoundForm):
             "score_a": score_a,
             "points": points,
             "played_at": data["played_on"],
+            "neutral": data["neutral"],
             "note": data["note"],
             "idempotency_key": data["idempotency_key"] or None,
         }
@@ -108,6 +114,7 @@ class CorrectionForm(ResultForm):
                     match.score_a, match.points, records_points=league.records_points
                 ),
                 "played_on": league_day(league, match.played_at),
+                "neutral": match.neutral,
                 "note": match.note,
             },
         )
@@ -155,6 +162,11 @@ class RoundRowForm(ScoreEntryMixin, LeagueBoundForm):
         label="Second player",
         max_length=120,
         widget=PlayerNameInput({"aria-label": "Second player"}),
+    )
+    neutral = forms.BooleanField(
+        label="Neutral ground",
+        required=False,
+        widget=forms.CheckboxInput(attrs={"aria-label": "Neutral ground"}),
     )
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:

@@ -44,12 +44,14 @@ class Echo:
 
 
 def match_words(event: Event) -> str:
-    """``Ann Archer 3-1 Bob Baker: Ann Archer won`` (the result in words, never only digits)."""
+    """``Ann Archer 3-1 Bob Baker: Ann Archer won`` (the result in words, never only digits),
+    followed by ``, on neutral ground`` for a match marked so."""
     a, b = event.player_a.display_name, event.player_b.display_name
     shown = event.points or score_text(event.score_a)
     winner = a if event.score_a > DRAW else b
     outcome = "a draw" if event.score_a == DRAW else f"{winner} won"
-    return f"{a} {shown} {b}: {outcome}"
+    ground = ", on neutral ground" if event.neutral else ""
+    return f"{a} {shown} {b}: {outcome}{ground}"
 
 
 def parse_range(raw: str | None) -> tuple[int, int] | None:

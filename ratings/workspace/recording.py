@@ -143,6 +143,7 @@ def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
                         "score_a": score_a,
                         "points": points,
                         "played_at": day,
+                        "neutral": row.cleaned_data["neutral"],
                         "idempotency_key": round_row_key(key, index),
                     }
                 )

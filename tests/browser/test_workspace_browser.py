@@ -104,8 +104,12 @@ def test_organiser_walks_through_the_workspace(
     page.click(".ws-nav >> text=Round")
     page.wait_for_selector("#id_results-0-player_a:focus")  # no click: the keyboard starts there
     pairs = [(names[i], f"{i % 4}-{(i + 1) % 3}", names[i + 4]) for i in range(8)]
-    for a, score, b in pairs:
+    for index, (a, score, b) in enumerate(pairs):
         type_row(page, a, score, b)
+        # The row's neutral-ground box is the last Tab stop; Space ticks it (third row).
+        if index == 2:
+            page.keyboard.press("Space")
+        page.keyboard.press("Tab")
     page.keyboard.press("Enter")
     page.wait_for_selector("#echo")
     assert "Recorded: 8 results" in page.inner_text("#echo")
@@ -120,6 +124,7 @@ def test_organiser_walks_through_the_workspace(
     assert [(e.player_a.display_name, e.player_b.display_name) for e in reversed(stored)] == [
         (a, b) for a, _, b in pairs
     ]
+    assert [e.neutral for e in reversed(stored)] == [False, False, True] + [False] * 5
     photograph(page, "workspace-log")
 
     # A token: created and named here, used over HTTP, revoked, refused.

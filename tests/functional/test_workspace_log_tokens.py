@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -237,3 +238,32 @@ def test_hostile_entry_page_queries_are_answered_without_an_error(
     signed_in, league, history, name, query
 ):
     assert signed_in.get(url(name, league), query).status_code == 200
+
+
+def _neutral_box(page: str) -> str:
+    """The correction form's neutral-ground checkbox tag."""
+    (tag,) = re.findall(r'<input[^>]*name="neutral"[^>]*>', page)
+    return tag
+
+
+def test_correcting_keeps_or_changes_the_neutral_ground_box(signed_in, league, history):
+    match = history["first"]
+    form = signed_in.get(url("correct", league, match.seq)).content.decode()
+    assert "checked" not in _neutral_box(form)  # recorded as not neutral
+    signed_in.post(
+        url("correct", league, match.seq),
+        {
+            "player_a": "Ann Archer",
+            "score": "3-1",
+            "player_b": "Bob Baker",
+            "played_on": "2024-03-02",
+            "neutral": "on",
+            "note": "",
+            "reason": "played at the county hall",
+        },
+    )
+    corrected = Event.objects.get(replaces=match)
+    assert corrected.neutral is True
+    assert corrected.score_a == match.score_a
+    again = signed_in.get(url("correct", league, corrected.seq)).content.decode()
+    assert "checked" in _neutral_box(again)  # prefilled from the stored match

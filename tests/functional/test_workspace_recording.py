@@ -254,3 +254,51 @@ def test_a_day_in_a_closed_season_is_confirmed_before_it_is_saved(signed_in, lea
         entry(played_on=day.isoformat(), idempotency_key="k2", confirmed=day.isoformat()),
     )
     assert Event.objects.matches().filter(league=league).count() == 2
+
+
+def test_a_result_on_neutral_ground_is_stored_and_echoed_as_such(signed_in, league, players):
+    day = today(league).isoformat()
+    form = signed_in.get(url("record", league)).content.decode()
+    assert 'type="checkbox" name="neutral"' in form
+    assert "Neutral ground" in form
+    response = signed_in.post(url("record", league), entry(played_on=day, neutral="on"))
+    assert response.status_code == 302
+    second = signed_in.post(url("record", league), entry(played_on=day, idempotency_key="k2"))
+    assert second.status_code == 302
+    stored = list(Event.objects.matches().filter(league=league).order_by("seq"))
+    assert [match.neutral for match in stored] == [True, False]
+    page = signed_in.get(response["Location"]).content.decode()
+    assert "Ann Archer 3\u20131 Bob Baker: Ann Archer won, on neutral ground" in page
+    plain = signed_in.get(second["Location"]).content.decode()
+    assert "Ann Archer won</li>" in plain.replace("\n", "").replace("    ", "")
+    assert "on neutral ground" not in plain
+
+
+def test_a_round_stores_each_rows_neutral_ground_box(signed_in, league, players):
+    day = today(league)
+    rows = [("Ann Archer", "3-1", "Bob Baker"), ("Cat Cooper", "2-2", "Ann Archer")]
+    form = signed_in.get(url("round", league)).content.decode()
+    assert 'name="results-0-neutral"' in form
+    data = round_data(day, rows)
+    data["results-1-neutral"] = "on"
+    response = signed_in.post(url("round", league), data)
+    assert response.status_code == 302
+    matches = list(Event.objects.matches().filter(league=league).order_by("seq"))
+    assert [(m.player_a.display_name, m.neutral) for m in matches] == [
+        ("Ann Archer", False),
+        ("Cat Cooper", True),
+    ]
+    page = signed_in.get(response["Location"]).content.decode()
+    assert "Cat Cooper 2\u20132 Ann Archer: a draw, on neutral ground" in page
+    assert "Ann Archer 3\u20131 Bob Baker: Ann Archer won, on neutral ground" not in page
+
+
+def test_a_ticked_neutral_box_on_an_empty_round_row_names_the_missing_fields(
+    signed_in, league, players
+):
+    data = round_data(today(league), [("Ann Archer", "3-1", "Bob Baker")])
+    data["results-1-neutral"] = "on"
+    response = signed_in.post(url("round", league), data)
+    assert response.status_code == 200
+    assert "row--error" in response.content.decode()
+    assert not Event.objects.matches().filter(league=league).exists()

@@ -372,6 +372,13 @@ def test_organiser_starts_a_sweep_and_sees_results_chart_data_and_table(
     ]
     assert f"{sweep.best_run.log_loss:.4f}" in html
     assert "Adopt this configuration" in html
+    # Brier, accuracy and each decile's observed score come with their 95 % intervals.
+    best = sweep.best_run
+    assert f"{best.brier_low:.4f}–{best.brier_high:.4f}" in html
+    assert f"{best.accuracy_low:.3f}–{best.accuracy_high:.3f}" in html
+    decile = next(row for row in best.calibration if row["count"])
+    assert f"{decile['observed_low']:.3f}–{decile['observed_high']:.3f}" in html
+    assert "Observed 95&nbsp;% interval" in html
 
 
 def test_bad_form_input_shows_errors_and_starts_nothing(client, small, organiser):
@@ -455,6 +462,12 @@ def test_api_starts_a_sweep_reads_it_and_adopts_the_best(
     best = min(body["runs"], key=lambda run: run["log_loss"])
     assert body["best_run"] == best["id"]
     assert {"elo_log_loss", "constant_log_loss", "calibration", "brier"} <= set(best)
+    for name in ("brier", "accuracy"):
+        assert best[f"{name}_low"] < best[name] < best[f"{name}_high"]
+    deciles = [row for row in best["calibration"] if row["count"]]
+    assert deciles
+    for row in deciles:
+        assert row["observed_low"] <= row["observed"] <= row["observed_high"]
 
     adopted = api.post(detail + "adopt/")
     assert adopted.status_code == 201

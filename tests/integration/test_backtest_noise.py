@@ -134,6 +134,7 @@ def test_intervals_are_a_bootstrap_over_the_base_periods(organiser, make_player)
             (interval.low, interval.high), abs=1e-12
         )
         assert run.log_loss_low < run.log_loss < run.log_loss_high
+        _assert_score_intervals(run, boot)
     best = sweep.best_run
     difference = boot.interval_of_sums(
         np.asarray(best.period_sums["log_loss"]) - np.asarray(current.period_sums["log_loss"])
@@ -148,3 +149,34 @@ def test_intervals_are_a_bootstrap_over_the_base_periods(organiser, make_player)
     assert config.version == 1
     assert SweepRun.objects.filter(sweep=sweep).count() == 2
     assert math.isfinite(current.log_loss)
+
+
+def _assert_score_intervals(run: SweepRun, boot: PeriodBootstrap) -> None:
+    """The run's Brier, accuracy and per-decile observed intervals: the stored per-period
+    sums add up to the run's own scores and calibration table, and each stored interval is
+    the one of the same bootstrap (tolerance 1e-12)."""
+    sums = run.period_sums
+    assert sum(sums["brier"]) / run.n_matches == pytest.approx(run.brier, rel=1e-12)
+    assert sum(sums["accuracy"]) / run.n_matches == pytest.approx(run.accuracy, rel=1e-12)
+    for name in ("brier", "accuracy"):
+        interval = boot.interval_of_sums(sums[name])
+        low, high = getattr(run, f"{name}_low"), getattr(run, f"{name}_high")
+        assert (low, high) == pytest.approx((interval.low, interval.high), abs=1e-12)
+        assert low < getattr(run, name) < high
+    assert len(run.calibration) == len(sums["decile_matches"]) == 10
+    with_matches = 0
+    for row, counts, observed in zip(
+        run.calibration, sums["decile_matches"], sums["decile_observed"], strict=True
+    ):
+        assert sum(counts) == row["count"]
+        if not row["count"]:
+            assert row["observed_low"] is None
+            continue
+        with_matches += 1
+        assert sum(observed) / sum(counts) == pytest.approx(row["observed"], rel=1e-12)
+        interval = boot.interval_of_ratio(observed, counts)
+        assert (row["observed_low"], row["observed_high"]) == pytest.approx(
+            (interval.low, interval.high), abs=1e-12
+        )
+        assert 0.0 <= row["observed_low"] <= row["observed"] <= row["observed_high"] <= 1.0
+    assert with_matches >= 3

@@ -86,3 +86,60 @@ def test_refuses_empty_or_mismatched_input():
         boot.interval(np.array([0.1, 0.2]))
     with pytest.raises(InvalidParameterError):
         compare(boot, np.zeros(3), np.zeros(2))
+
+
+def _ratio_by_hand(
+    periods: np.ndarray, num: np.ndarray, den: np.ndarray, seed: int, draws: int
+) -> list[float]:
+    """Replicate ratios sum(num)/sum(den) by literally resampling periods (replicates whose
+    picked periods have no denominator are skipped)."""
+    played = np.unique(periods)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, played.size, size=(draws, played.size))
+    ratios = []
+    for row in picks:
+        chosen = np.concatenate([np.flatnonzero(periods == played[p]) for p in row])
+        if den[chosen].sum() > 0:
+            ratios.append(num[chosen].sum() / den[chosen].sum())
+    return ratios
+
+
+def test_brier_accuracy_and_a_decile_on_a_hand_built_sample():
+    """Four periods of matches with hand-picked predictions and results: the Brier score,
+    the accuracy and the observed score of one calibration decile, each with the interval
+    of literally resampled periods (tolerance 1e-12: the same draws, summed differently)."""
+    periods = np.array([1, 1, 1, 2, 2, 3, 3, 3, 3, 5])
+    p = np.array([0.72, 0.31, 0.55, 0.78, 0.90, 0.20, 0.74, 0.51, 0.66, 0.71])
+    s = np.array([1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+    brier = (p - s) ** 2
+    # Favourite won: 1, lost: 0, draw: 0.5 (worked out by hand for these ten matches).
+    correct = np.array([1.0, 1.0, 0.5, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0])
+    in_decile = (p >= 0.7) & (p < 0.8)  # four matches, in periods 1, 2, 3 and 5
+    draws, seed = 300, 5
+    boot = PeriodBootstrap(periods, draws=draws, seed=seed)
+    ones = np.ones_like(p)
+
+    for values, mean in ((brier, brier.mean()), (correct, 0.75)):
+        interval = boot.interval_of_sums(boot.sums(values))
+        by_hand = _ratio_by_hand(periods, values, ones, seed, draws)
+        assert len(by_hand) == draws
+        assert interval.estimate == pytest.approx(mean, abs=1e-12)
+        assert (interval.low, interval.high) == pytest.approx(
+            tuple(np.quantile(by_hand, [0.025, 0.975])), abs=1e-12
+        )
+
+    observed = boot.interval_of_ratio(boot.sums(s * in_decile), boot.sums(in_decile))
+    by_hand = _ratio_by_hand(periods, s * in_decile, in_decile.astype(float), seed, draws)
+    assert observed is not None
+    assert observed.estimate == pytest.approx(3 / 4, abs=1e-12)  # 1, 0, 1, 1
+    assert (observed.low, observed.high) == pytest.approx(
+        tuple(np.quantile(by_hand, [0.025, 0.975])), abs=1e-12
+    )
+    assert 0.0 <= observed.low <= 0.75 <= observed.high <= 1.0
+
+
+def test_a_ratio_with_no_denominator_has_no_interval():
+    boot = PeriodBootstrap([1, 2, 3], draws=50)
+    assert boot.interval_of_ratio([0.0, 0.0, 0.0], [0.0, 0.0, 0.0]) is None
+    with pytest.raises(InvalidParameterError):
+        boot.interval_of_ratio([1.0, 2.0], [1.0, 1.0])
