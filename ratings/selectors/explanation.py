@@ -9,6 +9,11 @@ steps are redone with the engine's own ``g`` and ``E``:
 * so the effects add up to the period's change exactly (up to float rounding), unless the
   league's rating floor lifted the result, which the page then says.
 
+With the configuration's home ``advantage`` or ``margin_scale`` on (ratings/engine/ADVANTAGE.md),
+each game's expected score and actual score are the engine's own: the per-game advantage from
+``game_advantage`` (none on neutral ground) shifts the first-named player's side of ``E``
+exactly as ``rate_period`` does, and ``outcome_scores`` maps the stored margin to the score.
+
 No number here is stored twice: a replay's projection is the only source, so the page
 always explains the change the player page shows.
 """
@@ -26,6 +31,8 @@ from django.db.models import Q
 from league.calendar import league_zone, local_day, local_midnight
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
+from ratings.engine import outcome_scores
+from ratings.engine.advantage import game_advantage
 from ratings.engine.glicko2 import expectation, g
 from ratings.engine.params import CENTRE, SCALE
 from ratings.models import PlayerPeriod, RatingConfig
@@ -50,6 +57,12 @@ class GameTerm:
     expected: float
     #: The game's effect on the rating, in rating points.
     effect: float
+    #: The home advantage in this game, in rating points (0: none, neutral or switched off).
+    advantage: float = 0.0
+    #: Who had it: the first-named player's name ("" when there was none).
+    home: str = ""
+    #: True when the margin mapping made ``score`` differ from the plain result.
+    margin_shaped: bool = False
 
     @property
     def surprise(self) -> float:
@@ -187,6 +200,8 @@ def _games(
             "player_b__slug",
             "score_a",
             "points",
+            "neutral",
+            "margin",
         )
     )
     opponents = {b if a == player.pk else a for _, a, b, *_ in matches}
@@ -199,35 +214,57 @@ def _games(
     if not matches:
         return []
     mu = (rating_before - CENTRE) / SCALE
+    as_a = np.array([a == player.pk for _, a, *_ in matches])
     opponent_rating = np.array([before[b if a == player.pk else a][0] for _, a, b, *_ in matches])
     opponent_rd = np.array([before[b if a == player.pk else a][1] for _, a, b, *_ in matches])
     weights = g(opponent_rd / SCALE)
-    expected, spread = expectation(weights * (mu - (opponent_rating - CENTRE) / SCALE))
+    # As rate_period: the first-named player's μ minus the second's, plus the advantage h'
+    # (skipped when it is 0, as the engine skips it), seen from the player's side.
+    mu_opponent = (opponent_rating - CENTRE) / SCALE
+    mu_diff = np.where(as_a, mu - mu_opponent, mu_opponent - mu)
+    advantage = np.zeros(len(matches))
+    if config.advantage != 0.0:
+        neutral = np.array([row[9] for row in matches], dtype=bool)
+        advantage = game_advantage(len(matches), neutral, config.advantage)
+        mu_diff = mu_diff + advantage / SCALE
+    sign = np.where(as_a, 1.0, -1.0)
+    expected, spread = expectation(sign * weights * mu_diff)
+    plain = np.array([float(row[7]) for row in matches])
+    first_scores = plain
+    if config.margin_scale is not None:
+        margins = np.array(
+            [np.nan if row[10] is None else float(row[10]) for row in matches], dtype=np.float64
+        )
+        first_scores = outcome_scores(plain, margins, config.margin_scale)
+    scores = np.where(as_a, first_scores, 1.0 - first_scores)
+    plain_scores = np.where(as_a, plain, 1.0 - plain)
     # Step 3: 1 / v; step 6: φ* from the new volatility; step 7: φ'.
     v_inverse = float(np.sum(weights * weights * spread))
     phi = rd_before / SCALE
     phi_star_squared = phi * phi + volatility_after * volatility_after
     phi_new = 1.0 / math.sqrt(1.0 / phi_star_squared + v_inverse)
     terms = []
-    for index, (played_at, a, _, a_name, a_slug, b_name, b_slug, score_a, points) in enumerate(
-        matches
-    ):
-        as_a = a == player.pk
-        score = score_a if as_a else Decimal(1) - score_a
-        s = float(score)
+    for index, row in enumerate(matches):
+        played_at, _, _, a_name, a_slug, b_name, b_slug, score_a, points = row[:9]
+        first = bool(as_a[index])
+        score = score_a if first else Decimal(1) - score_a
+        s = float(scores[index])
         terms.append(
             GameTerm(
                 played_on=local_day(played_at, tz),
-                opponent=b_name if as_a else a_name,
-                opponent_slug=b_slug if as_a else a_slug,
+                opponent=b_name if first else a_name,
+                opponent_slug=b_slug if first else a_slug,
                 opponent_rating=float(opponent_rating[index]),
                 opponent_rd=float(opponent_rd[index]),
                 score=s,
                 outcome=outcome_word(score),
-                points=points_for(points, as_a),
+                points=points_for(points, first),
                 weight=float(weights[index]),
                 expected=float(expected[index]),
                 effect=SCALE * phi_new * phi_new * float(weights[index]) * (s - expected[index]),
+                advantage=float(advantage[index]),
+                home=a_name if advantage[index] != 0.0 else "",
+                margin_shaped=s != float(plain_scores[index]),
             )
         )
     return terms

@@ -41,7 +41,7 @@ from ratings.selectors.configurations import (
     period_for_date,
     projection_ready,
 )
-from ratings.selectors.explanation import explain_period
+from ratings.selectors.explanation import GameTerm, explain_period
 from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
 from ratings.selectors.players import (
     HeadToHeadRow,
@@ -613,6 +613,27 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     return render(request, "pages/player.html", context)
 
 
+def _score_text(score: float) -> str:
+    """A score as the page shows it: 1, 0.5 or 0 as they are, a margin-shaped one to 3 places
+    (so that 0.998 does not read as a plain win, 1)."""
+    return f"{score:g}" if score in (0.0, 0.5, 1.0) else f"{score:.3f}"
+
+
+def _advantage_note(game: GameTerm) -> str:
+    """ "Home advantage: +100 points for Spain in this game", or "" when there was none."""
+    if game.advantage == 0.0:
+        return ""
+    return f"Home advantage: {game.advantage:+g} points for {game.home} in this game"
+
+
+def _margin_note(game: GameTerm) -> str:
+    """The margin's note, e.g. "won 3-0: counts as 0.998 with margins on" ("" if none)."""
+    if not game.margin_shaped:
+        return ""
+    verb = {"Win": "won", "Loss": "lost"}.get(game.outcome, game.outcome.lower())
+    return f"{verb} {game.points}: counts as {game.score:.3f} with margins on"
+
+
 def player_period(
     request: HttpRequest, league_slug: str, player_slug: str, period: int
 ) -> HttpResponse:
@@ -637,7 +658,9 @@ def player_period(
             "weight": f"{game.weight:.3f}",
             "weight_percent": f"{game.weight:.0%}",
             "expected": f"{game.expected:.2f}",
-            "score": f"{game.score:g}",
+            "score": _score_text(game.score),
+            "advantage_note": _advantage_note(game),
+            "margin_note": _margin_note(game),
             "surprise": f"{game.surprise:+.2f}",
             "effect": f"{game.effect:+.2f}",
             "effect_class": "up" if game.effect > 0 else "down" if game.effect < 0 else "",
@@ -652,6 +675,19 @@ def player_period(
         "games": games,
         "change": f"{explanation.change:+.2f}",
         "effects_total": f"{explanation.effects_total:+.2f}",
+        "advantage_text": (
+            f"Home advantage: in every game not marked neutral the first-named (home) player "
+            f"counts as {config.advantage:g} points stronger in the expected score."
+            if config.advantage
+            else ""
+        ),
+        "margin_text": (
+            f"Margins on: the actual score comes from the points margin, a win counting "
+            f"0.5 + 0.5 × tanh(margin / {config.margin_scale:g}) (between ½ and 1) and the "
+            f"loser the rest; a draw counts ½, and a game without points counts as a plain result."
+            if config.margin_scale is not None
+            else ""
+        ),
         "previous_url": explain.format(period=explanation.previous_period.index)
         if explanation.previous_period
         else None,

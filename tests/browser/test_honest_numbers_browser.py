@@ -267,3 +267,44 @@ def test_head_to_head_rank_history_and_the_ranking_rules_page(
     )
     ranked = int(board.inner_text("#ranked-count").split()[0])
     assert ranked == leaderboard(league).total == 2
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_explanation_says_where_the_home_advantage_and_margins_counted(
+    chromium_browser, live_server, organiser, make_player, width
+):
+    """Advantage 100 and margin scale 1: each game's note in plain words, fitting at 390 px."""
+    from league import services as league_services
+
+    league = League.objects.create(
+        name="Home and away", slug="home-away", time_zone="UTC", start_date=dt.date(2024, 1, 1)
+    )
+    league.organisers.add(organiser)
+    spain, italy, ghana = (make_player(league, name) for name in ("Spain", "Italy", "Ghana"))
+    for a, b, score, points, day, neutral in (
+        (spain, italy, "1", "3-0", 2, False),
+        (ghana, spain, "0.5", "1-1", 3, False),
+        (spain, ghana, "0", "1-2", 4, True),
+    ):
+        league_services.record_match(
+            league, player_a=a, player_b=b, score_a=score, points=points,
+            played_at=dt.date(2024, 1, day), neutral=neutral,
+        )  # fmt: skip
+    rate(league, period_length=7, advantage=100.0, margin_scale=1.0)
+    path = reverse("pages:player_period", args=[league.slug, spain.slug, 0])
+    page = open_page(chromium_browser, live_server, width, path)
+    notes = page.locator("#explanation .game-note").all_inner_texts()
+    assert notes == [
+        "Home advantage: +100 points for Spain in this game",
+        "won 3-0: counts as 0.998 with margins on",
+        "Home advantage: +100 points for Ghana in this game",
+        "lost 1-2: counts as 0.119 with margins on",
+    ]
+    effects = [float(text) for text in page.locator("#explanation .col-effect").all_inner_texts()]
+    assert sum(effects) == pytest.approx(float(page.inner_text("#effects-total")), abs=0.016)
+    assert float(page.inner_text("#effects-total")) == pytest.approx(
+        float(page.inner_text("#explained-change")), abs=0.011
+    )
+    assert page.locator("#advantage-rule").is_visible()
+    assert page.locator("#margin-rule").is_visible()
+    assert_fits(page, f"honest-explanation-home-away-{width}")

@@ -185,3 +185,137 @@ def test_a_volatility_trend_over_one_period_is_singular(client, club, everyone):
     page = client.get(reverse("pages:player", args=[league.slug, "cat-cooper"])).text
     assert "over the last period played" in page
     assert "last 1 periods" not in page
+
+
+# --- the explanation with a home advantage and margins ---------------------------------------
+
+_HOME_AWAY = [
+    # (home, away, (home goals, away goals), day, neutral)
+    (0, 1, (3, 0), 1, False),
+    (1, 2, (1, 1), 2, False),
+    (2, 0, (2, 1), 3, True),
+    (0, 2, (0, 1), 4, False),
+    (3, 0, (4, 2), 5, False),
+    (1, 3, (0, 2), 6, True),
+    (3, 1, (1, 0), 9, False),
+    (2, 3, (5, 0), 10, False),
+]
+
+
+@pytest.fixture
+def home_away(organiser, make_player, django_capture_on_commit_callbacks):
+    """A league whose live configuration has advantage 100 and margin scale 1, with home,
+    away and neutral games of various margins (and one draw) over two weekly periods."""
+    from league import services as league_services
+    from league.models import League
+    from ratings import services
+
+    start = dt.date(2024, 1, 1)
+    league = League.objects.create(
+        name="Home and away", slug="home-away", time_zone="Europe/London", start_date=start
+    )
+    league.organisers.add(organiser)
+    teams = [make_player(league, name) for name in ("Spain", "Italy", "Ghana", "Chile")]
+    with django_capture_on_commit_callbacks(execute=True):
+        config = services.create_config(
+            league, tau=0.6, period_length=7, advantage=100.0, margin_scale=1.0
+        )
+        for home, away, (h, a), day, neutral in _HOME_AWAY:
+            league_services.record_match(
+                league,
+                player_a=teams[home],
+                player_b=teams[away],
+                score_a="1" if h > a else "0.5" if h == a else "0",
+                played_at=start + dt.timedelta(days=day),
+                points=f"{h}-{a}",
+                neutral=neutral,
+            )
+    return {"league": league, "config": config, "teams": teams}
+
+
+def _engine_expected(mu: float, mu_j: float, phi_j: float, shift: float) -> float:
+    """Glicko-2's E with the home shift (ADVANTAGE.md), written out here from the formulas."""
+    g_j = 1.0 / math.sqrt(1.0 + 3.0 * phi_j * phi_j / math.pi**2)
+    return 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j + shift)))
+
+
+def test_the_explanation_adds_up_with_a_home_advantage_and_margins(client, home_away):
+    league, config, teams = home_away["league"], home_away["config"], home_away["teams"]
+    names = {team.display_name: team for team in teams}
+    scale = 173.7178
+    explained_games = advantaged = shaped = 0
+    for team in teams:
+        rows = PlayerPeriod.objects.filter(config=config, player=team).order_by("period_index")
+        assert rows.exists()
+        for row in rows:
+            url = reverse("pages:player_period", args=[league.slug, team.slug, row.period_index])
+            response = client.get(url)
+            explanation = response.context["e"]
+            # The effects add up to the stored change (no rating floor in this league).
+            assert math.isclose(
+                explanation.effects_total, row.rating - row.rating_before, abs_tol=1e-9
+            )
+            for game in explanation.games:
+                explained_games += 1
+                opponent = names[game.opponent]
+                home, _away, (h, a), _, neutral = next(
+                    match
+                    for match in _HOME_AWAY
+                    if {teams[match[0]].pk, teams[match[1]].pk} == {team.pk, opponent.pk}
+                    and league.start_date + dt.timedelta(days=match[3]) == game.played_on
+                )
+                at_home = teams[home].pk == team.pk
+                shift = 0.0 if neutral else (100.0 if at_home else -100.0) / scale
+                want = _engine_expected(
+                    (row.rating_before - 1500.0) / scale,
+                    (game.opponent_rating - 1500.0) / scale,
+                    game.opponent_rd / scale,
+                    shift,
+                )
+                assert math.isclose(game.expected, want, rel_tol=0, abs_tol=1e-12)
+                margin = (h - a) if at_home else (a - h)
+                plain = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+                won = 0.5 + 0.5 * math.tanh(abs(margin) / 1.0)
+                score = won if margin > 0 else 0.5 if margin == 0 else 1.0 - won
+                assert math.isclose(game.score, score, rel_tol=0, abs_tol=1e-12)
+                page = response.text
+                if neutral:
+                    assert game.advantage == 0.0
+                else:
+                    advantaged += 1
+                    assert game.advantage == 100.0
+                    assert game.home == teams[home].display_name
+                    assert (
+                        f"Home advantage: +100 points for {teams[home].display_name} in this game"
+                        in page
+                    )
+                if margin != 0:
+                    shaped += 1
+                    verb = "won" if margin > 0 else "lost"
+                    assert f"{verb} {game.points}: counts as {score:.3f} with margins on" in page
+                    assert score != plain
+    # Every recorded game is explained from both sides; most had a home side and a margin.
+    assert explained_games == 2 * len(_HOME_AWAY)
+    assert advantaged == 2 * sum(not match[4] for match in _HOME_AWAY)
+    assert shaped == 2 * sum(g[0] != g[1] for _, _, g, _, _ in _HOME_AWAY)
+
+
+def test_the_spain_home_win_reads_in_plain_words(client, home_away):
+    league, teams = home_away["league"], home_away["teams"]
+    url = reverse("pages:player_period", args=[league.slug, teams[0].slug, 0])
+    page = client.get(url).text
+    assert "Home advantage: +100 points for Spain in this game" in page
+    assert "won 3-0: counts as 0.998 with margins on" in page
+    assert "counts as 100 points stronger" in page
+    assert "Margins on:" in page
+
+
+def test_without_advantage_or_margins_the_page_has_no_such_notes(client, club):
+    league, ann, config = club["league"], club["ann"], club["config"]
+    assert config.advantage == 0.0
+    assert config.margin_scale is None
+    row = PlayerPeriod.objects.filter(config=config, player=ann).first()
+    url = reverse("pages:player_period", args=[league.slug, ann.slug, row.period_index])
+    page = client.get(url).text
+    assert "Home advantage" not in page
+    assert "margins on" not in page.lower()
