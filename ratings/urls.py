@@ -39,6 +39,7 @@ urlpatterns = [
         name="player_results_feed",
     ),
     path("<slug:league_slug>/embed/standings/", embed.standings, name="embed_standings"),
+    path("<slug:league_slug>/embed/fixtures/", embed.fixtures, name="embed_fixtures"),
     path("<slug:league_slug>/seasons/<slug:season_slug>/", seasons.season, name="season"),
     path(
         "<slug:league_slug>/seasons/<slug:season_slug>/table.csv",

@@ -42,6 +42,7 @@ def website(request: HttpRequest, league_slug: str) -> HttpResponse:
             messages.success(request, "Saved: the lists apply from the next request.")
             return redirect("workspace:website", league.slug)
     embed = request.build_absolute_uri(reverse("pages:embed_standings", args=[league.slug]))
+    fixtures = request.build_absolute_uri(reverse("pages:embed_fixtures", args=[league.slug]))
     return render(
         request,
         "workspace/website.html",
@@ -52,6 +53,9 @@ def website(request: HttpRequest, league_slug: str) -> HttpResponse:
             "embed_url": embed,
             "snippet": f'<iframe src="{embed}" title="{league.name} standings" '
             'width="100%" height="480" loading="lazy"></iframe>',
+            "fixtures_url": fixtures,
+            "fixtures_snippet": f'<iframe src="{fixtures}" title="{league.name} upcoming '
+            'fixtures" width="100%" height="480" loading="lazy"></iframe>',
             "feed_url": request.build_absolute_uri(
                 reverse("pages:results_feed", args=[league.slug])
             ),

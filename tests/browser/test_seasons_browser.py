@@ -16,7 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from league import fixtures as fixture_services
 from league import services as league_services
 from league.website import set_website_access
 from ratings.models import RankingRules
@@ -165,31 +167,47 @@ def test_another_origin_frames_the_embed_only_when_allowed(
 ):
     page = browser_page
     league = ladder["league"]
+    alice, bruno, chen, dana = ladder["players"][:4]
     # The ladder's 2024 games are long idle: rank everyone who played, as the leaderboard does.
     RankingRules.objects.create(league=league, min_games=1)
+    soon = timezone.now() + dt.timedelta(days=3)
+    fixture_services.schedule_fixture(league, player_a=alice, player_b=bruno, scheduled_at=soon)
+    fixture_services.schedule_fixture(
+        league, player_a=chen, player_b=dana, scheduled_at=soon + dt.timedelta(days=1)
+    )
     embed = live_server.url + reverse("pages:embed_standings", args=[league.slug])
+    fixtures = live_server.url + reverse("pages:embed_fixtures", args=[league.slug])
     club_site.page = (
         "<!doctype html><title>Club</title><h1>Our club</h1>"
         f'<iframe id="standings" src="{embed}" width="600" height="500"></iframe>'
+        f'<iframe id="fixtures" src="{fixtures}" width="600" height="500"></iframe>'
     )
 
-    def framed_table() -> bool:
+    def framed() -> tuple[bool, bool]:
         page.goto(club_site.origin + "/")
         page.wait_for_load_state("load")
-        frame = page.frame_locator("#standings")
-        return frame.locator("#embed-standings").count() > 0
+        table = page.frame_locator("#standings").locator("#embed-standings").count() > 0
+        listing = page.frame_locator("#fixtures").locator("#embed-fixtures").count() > 0
+        return table, listing
 
-    assert not framed_table(), "the embed was framed with no origin allowed"
+    assert framed() == (False, False), "an embed was framed with no origin allowed"
     set_website_access(league, frame_origins="https://other.example", api_origins="")
-    assert not framed_table(), "the embed was framed by an origin not listed"
+    assert framed() == (False, False), "an embed was framed by an origin not listed"
     set_website_access(league, frame_origins=club_site.origin, api_origins="")
-    assert framed_table(), "the embed was not framed by the listed origin"
+    assert framed() == (True, True), "an embed was not framed by the listed origin"
     rows = page.frame_locator("#standings").locator("#embed-standings tbody tr")
     assert rows.count() == 10
+    items = page.frame_locator("#fixtures").locator("#embed-fixtures li")
+    assert items.count() == 2
+    first = items.nth(0).inner_text()
+    assert alice.display_name in first
+    assert f"{alice.display_name} wins" in first
     screenshot(page, "embed-framed")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.goto(embed)
-    no_sideways_scroll(page)
+    for address in (embed, fixtures):
+        page.goto(address)
+        no_sideways_scroll(page)
+    screenshot(page, "embed-fixtures-390")
 
 
 FETCH = """async (url) => {
