@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from unittest import mock
 
@@ -126,7 +127,9 @@ def test_flush_outside_a_test_database_is_refused_by_the_triggers(history, setti
     _check_pending_foreign_keys_now()
     with pytest.raises(CommandError) as raised:
         call_command("flush", interactive=False, verbosity=0)
-    assert "league_event is append-only" in str(raised.value)
+    # A flush truncates every table in one statement: whichever append-only table's trigger
+    # fires first refuses it (the order is the database's).
+    assert re.search(r"league_(event|matchparticipant) is append-only", str(raised.value))
     assert "create a new database" in str(raised.value)
     assert snapshot() == before
 
