@@ -526,55 +526,15 @@ def record_round(
     Errors are keyed ``results.<row>.<field>`` (rows from 0); see
     ``league.validation.row_errors``.
     """
-    errors = Errors()
-    check_recorder(league, recorded_by, errors)
-    if not results:
-        errors.add("results", "A round needs at least one result.", "required")
-    errors.raise_if_any()
-
-    parsed: list[_ParsedMatch | None] = []
-    keys: dict[str, int] = {}
-    for index, row in enumerate(results):
-        row_errors = Errors()
-        unknown = set(row) - {*MATCH_FIELDS, "idempotency_key"}
-        if unknown:
-            raise TypeError(f"record_round() result {index} has unknown keys: {sorted(unknown)}")
-        item = _parse_match(league, row, row_errors)
-        if item is not None and item.submission.idempotency_key:
-            key = item.submission.idempotency_key
-            if key in keys:
-                row_errors.add(
-                    "idempotency_key",
-                    "This idempotency key is also used by result %(row)s of this round.",
-                    "idempotency_conflict",
-                    row=keys[key] + 1,
-                )
-            keys.setdefault(key, index)
-        errors.merge(row_errors, prefix=f"results.{index}")
-        parsed.append(item)
-
-    with transaction.atomic():
-        event_store.lock_league(league)
-        # Rows that parsed are checked against stored state too, so that one answer
-        # lists every problem of the round.
-        for index, item in enumerate(parsed):
-            if item is None:
-                continue
-            row_errors = Errors()
-            try:
-                repeated = event_store.existing_for(league, item.submission)
-            except ValidationError as error:
-                errors.merge(error, prefix=f"results.{index}")
-                continue
-            if repeated is None:
-                _check_match_state(league, item, row_errors)
-            errors.merge(row_errors, prefix=f"results.{index}")
-        errors.raise_if_any()
-        return event_store.append(
-            league,
-            [item.submission for item in parsed if item is not None],
-            recorded_by=recorded_by,
-        )
+    return _record_rows(
+        league,
+        results,
+        name="record_round",
+        fields={*MATCH_FIELDS, "idempotency_key"},
+        parse=_parse_match,
+        check_state=_check_match_state,
+        recorded_by=recorded_by,
+    )
 
 
 def void_match(
@@ -910,19 +870,45 @@ def record_side_round(
     ``recorded_by``); errors are keyed ``results.<row>.<field>`` (rows from 0), like
     ``record_round``'s.
     """
+    # A player in two matches of one round is allowed (a round may hold several games at
+    # one table over an evening), as in one-vs-one rounds.
+    return _record_rows(
+        league,
+        results,
+        name="record_side_round",
+        fields={*SIDE_MATCH_FIELDS, "idempotency_key"},
+        parse=parse_side_match,
+        check_state=_check_side_match_state,
+        recorded_by=recorded_by,
+    )
+
+
+def _record_rows(
+    league: League,
+    results: list[dict[str, Any]],
+    *,
+    name: str,
+    fields: set[str],
+    parse: Callable[[League, dict[str, Any], Errors], Any],
+    check_state: Callable[[League, Any, Errors], None],
+    recorded_by: Any,
+) -> list[Event]:
+    """A round's rows parsed, checked against stored state under the league lock and
+    appended: all of them, or none, with every row's problems in one answer."""
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     if not results:
         errors.add("results", "A round needs at least one result.", "required")
     errors.raise_if_any()
-    parsed: list[_ParsedSideMatch | None] = []
+
+    parsed: list[Any] = []
     keys: dict[str, int] = {}
     for index, row in enumerate(results):
-        unknown = set(row) - {*SIDE_MATCH_FIELDS, "idempotency_key"}
+        unknown = set(row) - fields
         if unknown:
-            raise TypeError(f"record_side_round() result {index} has unknown keys: {unknown}")
+            raise TypeError(f"{name}() result {index} has unknown keys: {sorted(unknown)}")
         row_errors = Errors()
-        item = parse_side_match(league, row, row_errors)
+        item = parse(league, row, row_errors)
         key = item.submission.idempotency_key if item is not None else None
         if key:
             if key in keys:
@@ -935,8 +921,11 @@ def record_side_round(
             keys.setdefault(key, index)
         errors.merge(row_errors, prefix=f"results.{index}")
         parsed.append(item)
+
     with transaction.atomic():
         event_store.lock_league(league)
+        # Rows that parsed are checked against stored state too, so that one answer
+        # lists every problem of the round.
         for index, item in enumerate(parsed):
             if item is None:
                 continue
@@ -947,10 +936,8 @@ def record_side_round(
                 errors.merge(error, prefix=f"results.{index}")
                 continue
             if repeated is None:
-                _check_side_match_state(league, item, row_errors)
+                check_state(league, item, row_errors)
             errors.merge(row_errors, prefix=f"results.{index}")
-        # A player in two matches of one round is allowed (a round may hold several games
-        # at one table over an evening), as in one-vs-one rounds.
         errors.raise_if_any()
         return event_store.append(
             league,
