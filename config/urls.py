@@ -3,6 +3,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
+# The admin is discovered here, not at start-up (config/admin.py).
+admin.autodiscover()
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),

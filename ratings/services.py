@@ -113,8 +113,13 @@ def latest_config(league: League) -> RatingConfig | None:
     return RatingConfig.objects.filter(league=league).order_by("-version").first()
 
 
-def request_full_replay(league: League, *, requested_by=None) -> Replay:
-    """Queue a full replay of the league's newest configuration (creating the first if none)."""
+def request_full_replay(league: League, *, requested_by=None, send: bool = True) -> Replay:
+    """Queue a full replay of the league's newest configuration (creating the first if none).
+
+    ``send=False`` queues it without a message to the workers, for a caller that runs it
+    itself at once (``manage.py replay --sync``); should that process die first, the replay
+    looks stranded and the periodic sweep sends it (``ratings.stranded``).
+    """
     with transaction.atomic():
         lock_league(league)
         config = latest_config(league)
@@ -124,7 +129,8 @@ def request_full_replay(league: League, *, requested_by=None) -> Replay:
         replay = Replay.objects.create(
             config=config, kind=Replay.Kind.FULL, requested_by=requested_by
         )
-        send_replay(replay)
+        if send:
+            send_replay(replay)
     return replay
 
 

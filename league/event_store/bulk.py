@@ -241,6 +241,14 @@ class _PreparedInsert:
             return
         per = self.rows_per_statement
         with self.connection.cursor() as cursor:
+            if self.connection.vendor == "postgresql":
+                # COPY: the rows stream in one statement (the append-only trigger and the
+                # constraints still apply to each); executemany sent one INSERT per row.
+                head = self.sql.partition(" VALUES ")[0].replace("INSERT INTO", "COPY", 1)
+                with cursor.cursor.copy(f"{head} FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                return
             if per == 1:
                 cursor.executemany(self.sql, rows)
                 return

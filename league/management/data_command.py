@@ -1,4 +1,5 @@
-"""``DataCommand``: the base of the commands that read and write league data.
+"""``DataCommand``, the base of the commands that read and write league data, and the
+argument checks they share.
 
 Django runs every system check before a command unless the command opts out. The checks
 load the URL configuration, and with it every view, the REST framework and the OpenAPI
@@ -9,10 +10,33 @@ code the command never calls. The checks still run where they belong: ``manage.p
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+from league.control_characters import first_control_character
+from league.models import League
 
 
 class DataCommand(BaseCommand):
     """A management command that skips the system checks (see the module docstring)."""
 
     requires_system_checks: list[str] = []
+
+
+def league_by_slug(slug: str) -> League:
+    """The league with ``slug``, or a ``CommandError`` naming the known ones."""
+    refuse_control_characters("league slug", slug)
+    league = League.objects.filter(slug=slug).first()
+    if league is None:
+        known = ", ".join(League.objects.order_by("slug").values_list("slug", flat=True)[:20])
+        raise CommandError(
+            f"No league with the slug {slug!r}" + (f" (known: {known})." if known else ".")
+        )
+    return league
+
+
+def refuse_control_characters(what: str, value: str) -> None:
+    """A ``CommandError`` when an argument holds a control character (PostgreSQL refuses
+    NUL in a query)."""
+    found = first_control_character(value)
+    if found is not None:
+        raise CommandError(f"The {what} {value!r} contains the control character {found}.")

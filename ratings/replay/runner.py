@@ -157,6 +157,8 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
     timer.lap("reading")
     progress = Progress(replay, lock, check_stale=replay.kind == Replay.Kind.FULL)
     projection = compute(plan, matches, checkpoint, progress)
+    # The snapshot is not needed to write: let its arrays go (half a GiB at 10,000,000).
+    del matches, checkpoint
     timer.lap("computing")
     lock.renew()
     write_projection(plan, projection, lock)

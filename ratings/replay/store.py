@@ -106,7 +106,8 @@ _STANDING_COLUMNS: tuple[tuple[str, str], ...] = (
 def _history_values(config_id: int, rows: HistoryRows) -> list[np.ndarray]:
     n = len(rows)
     return [
-        np.full(n, config_id, dtype=np.int64),
+        # A constant column: a zero-stride view, not n copies of the id.
+        np.broadcast_to(np.int64(config_id), n),
         rows.player,
         rows.period,
         rows.period_start,
@@ -162,7 +163,24 @@ def _pg_binary(columns: Sequence[tuple[str, str]], values: list[np.ndarray]) -> 
     return packed.tobytes()
 
 
-def _copy_postgres(table: str, names: list[str], columns, values: list[np.ndarray]) -> None:
+def _chunk(
+    values: list[np.ndarray], order: npt.NDArray[np.intp] | None, start: int, stop: int
+) -> list[np.ndarray]:
+    """Rows ``start:stop`` of the columns, taken in ``order`` when given: the sorted rows
+    are gathered a chunk at a time, never as a sorted copy of the whole projection."""
+    if order is None:
+        return [column[start:stop] for column in values]
+    rows = order[start:stop]
+    return [column[rows] for column in values]
+
+
+def _copy_postgres(
+    table: str,
+    names: list[str],
+    columns,
+    values: list[np.ndarray],
+    order: npt.NDArray[np.intp] | None = None,
+) -> None:
     n = int(values[0].size)
     if n == 0:
         return
@@ -172,7 +190,7 @@ def _copy_postgres(table: str, names: list[str], columns, values: list[np.ndarra
         with raw.copy(sql) as copy:
             copy.write(BINARY_HEADER)
             for start in range(0, n, COPY_CHUNK_ROWS):
-                chunk = [column[start : start + COPY_CHUNK_ROWS] for column in values]
+                chunk = _chunk(values, order, start, start + COPY_CHUNK_ROWS)
                 copy.write(_pg_binary(columns, chunk))
             copy.write(BINARY_TRAILER)
 
@@ -191,7 +209,12 @@ def _sqlite_column(column: np.ndarray) -> np.ndarray | list:
     return column
 
 
-def _insert_sqlite(table: str, names: list[str], values: list[np.ndarray]) -> None:
+def _insert_sqlite(
+    table: str,
+    names: list[str],
+    values: list[np.ndarray],
+    order: npt.NDArray[np.intp] | None = None,
+) -> None:
     """Multi-row INSERT statements (a quarter faster than ``executemany`` of single rows)."""
     n = int(values[0].size)
     if n == 0:
@@ -213,8 +236,8 @@ def _insert_sqlite(table: str, names: list[str], values: list[np.ndarray]) -> No
             count = min(SQLITE_BATCH, n - start)
             # Row-major parameters in one C pass: an object table filled column by column.
             grid = np.empty((count, width), dtype=object)
-            for j, column in enumerate(values):
-                grid[:, j] = _sqlite_column(column[start : start + count])
+            for j, column in enumerate(_chunk(values, order, start, start + count)):
+                grid[:, j] = _sqlite_column(column)
             flat = grid.ravel().tolist()
             whole = count - count % per_statement
             step = per_statement * width
@@ -232,13 +255,18 @@ def write_history(config_id: int, rows: HistoryRows, table: str) -> None:
     names = [column for column, _ in _HISTORY_COLUMNS]
     db_names = _columns(PlayerPeriod, names)
     # In the order of the unique (config, player, period) index: appending to a B-tree is far
-    # cheaper than inserting all over it.
-    order = np.lexsort((rows.period, rows.player))
-    values = [column[order] for column in _history_values(config_id, rows)]
-    if connection.vendor == "postgresql":
-        _copy_postgres(table, db_names, _HISTORY_COLUMNS, values)
+    # cheaper than inserting all over it, and a player's rows (what a player page reads)
+    # share pages. The fold yields its rows period by period, so a stable sort on the player
+    # alone is enough (a third of the time of sorting on both keys).
+    if np.all(rows.period[1:] >= rows.period[:-1]):
+        order = np.argsort(rows.player, kind="stable")
     else:
-        _insert_sqlite(table, db_names, values)
+        order = np.lexsort((rows.period, rows.player))
+    values = _history_values(config_id, rows)
+    if connection.vendor == "postgresql":
+        _copy_postgres(table, db_names, _HISTORY_COLUMNS, values, order)
+    else:
+        _insert_sqlite(table, db_names, values, order)
 
 
 def write_standings(config_id: int, rows: StandingRows) -> None:

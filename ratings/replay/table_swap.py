@@ -38,10 +38,7 @@ def swap_pays(table: str, config_id: int) -> bool:
     """
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(
-                f"SELECT EXISTS (SELECT 1 FROM {table} WHERE config_id <> %s)", [config_id]
-            )
-            return not cursor.fetchone()[0]
+            return not _others_exist(cursor, table, config_id)
         cursor.execute(f"SELECT count(*) FROM {table} WHERE config_id = %s", [config_id])
         replaced = cursor.fetchone()[0]
         cursor.execute(
@@ -50,6 +47,15 @@ def swap_pays(table: str, config_id: int) -> bool:
         )
         others = cursor.fetchone()[0]
     return others <= replaced
+
+
+def _others_exist(cursor, table: str, config_id: int) -> bool:
+    cursor.execute(
+        f'SELECT EXISTS (SELECT 1 FROM "{table}" WHERE config_id < %s) '
+        f'OR EXISTS (SELECT 1 FROM "{table}" WHERE config_id > %s)',
+        [config_id, config_id],
+    )
+    return bool(cursor.fetchone()[0])
 
 
 def swap_table(table: str, config_id: int, write: Callable[[str], None]) -> None:
@@ -77,9 +83,10 @@ def _swap_sqlite(table: str, config_id: int, write: Callable[[str], None]) -> No
         cursor.execute(f'DROP TABLE IF EXISTS "{new}"')
         cursor.execute(create.replace(f'"{table}"', f'"{new}"', 1))
         # Same definition, same column order: the other configurations' rows as they are.
-        cursor.execute(
-            f'INSERT INTO "{new}" SELECT * FROM "{table}" WHERE config_id <> %s', [config_id]
-        )
+        if _others_exist(cursor, table, config_id):
+            cursor.execute(
+                f'INSERT INTO "{new}" SELECT * FROM "{table}" WHERE config_id <> %s', [config_id]
+            )
     write(new)
     with connection.cursor() as cursor:
         cursor.execute(f'DROP TABLE "{table}"')
@@ -96,7 +103,7 @@ def _swap_postgres(table: str, config_id: int, write: Callable[[str], None]) -> 
         cursor.execute(f'LOCK TABLE "{table}" IN SHARE ROW EXCLUSIVE MODE')
         cursor.execute(
             "SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint "
-            "WHERE conrelid = %s::regclass AND contype IN ('p', 'u', 'c') ORDER BY conname",
+            "WHERE conrelid = %s::regclass AND contype IN ('p', 'u') ORDER BY conname",
             [table],
         )
         constraints = cursor.fetchall()
@@ -108,14 +115,19 @@ def _swap_postgres(table: str, config_id: int, write: Callable[[str], None]) -> 
         )
         indexes = cursor.fetchall()
         cursor.execute(f'DROP TABLE IF EXISTS "{new}"')
+        # CHECK constraints come with the definition (their names are the table's own): each
+        # row is checked as it arrives, not by a scan of the full table per constraint.
         cursor.execute(
-            f'CREATE TABLE "{new}" (LIKE "{table}" INCLUDING DEFAULTS INCLUDING IDENTITY)'
+            f'CREATE TABLE "{new}" (LIKE "{table}" INCLUDING DEFAULTS INCLUDING IDENTITY '
+            "INCLUDING CONSTRAINTS)"
         )
-        cursor.execute(
-            f'INSERT INTO "{new}" OVERRIDING SYSTEM VALUE SELECT * FROM "{table}" '
-            "WHERE config_id <> %s",
-            [config_id],
-        )
+        # (None, as swap_pays found: then the copy would only scan the table for nothing.)
+        if _others_exist(cursor, table, config_id):
+            cursor.execute(
+                f'INSERT INTO "{new}" OVERRIDING SYSTEM VALUE SELECT * FROM "{table}" '
+                "WHERE config_id <> %s",
+                [config_id],
+            )
         # The new table's identity sequence starts past the rows copied.
         cursor.execute(
             f"SELECT setval(pg_get_serial_sequence(%s, 'id'), "

@@ -17,6 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 URL_MODULES = ("api.views", "rest_framework.views")
+# What the apps' admin modules import (the CSV upload views, the entry forms): the admin is
+# discovered when the URLs load or its checks run (config/admin.py), not at start-up.
+ADMIN_MODULES = ("league.admin_import", "league.forms")
 
 
 def imported_modules(tmp_path: Path, *arguments: str) -> set[str]:
@@ -58,8 +61,32 @@ def test_data_commands_skip_the_checks_and_the_url_configuration(tmp_path, argum
     modules = imported_modules(tmp_path, *arguments)
     assert "django.core.management.base" in modules  # the listing worked
     assert not modules & set(URL_MODULES)
+    assert not modules & set(ADMIN_MODULES)
 
 
 def test_the_check_command_loads_the_url_configuration(tmp_path):
     modules = imported_modules(tmp_path, "check")
     assert set(URL_MODULES) <= modules
+    assert set(ADMIN_MODULES) <= modules
+
+
+def test_the_admin_checks_discover_the_admin_before_the_urls_load(tmp_path):
+    """The checks run in no fixed order: the admin's own must not find an empty registry."""
+    script = (
+        "import django; django.setup()\n"
+        "from django.contrib import admin\n"
+        "from league.models import Player\n"
+        "assert Player not in admin.site._registry, 'discovered at start-up'\n"
+        "from config.admin import check_discovered_admin\n"
+        "check_discovered_admin(None)\n"
+        "assert Player in admin.site._registry, 'the checks saw no admin'\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "DJANGO_DEBUG": "1", "LEAGUE_VAR_DIR": str(tmp_path)}
+    env.pop("DATABASE_URL", None)
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"

@@ -231,6 +231,21 @@ def test_replay_sync_runs_the_replay_here_and_publishes_the_standings(rated_leag
     assert not Replay.objects.filter(config__league=rated_league, status="queued").exists()
 
 
+def test_replay_sync_sends_no_message_to_the_workers(
+    rated_league, monkeypatch, django_capture_on_commit_callbacks
+):
+    """It runs the replay itself: a message would only make a worker find it done."""
+    sent: list[int] = []
+    monkeypatch.setattr("ratings.services._publish", sent.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        command("replay", rated_league.slug, "--sync")
+    assert sent == []
+    with django_capture_on_commit_callbacks(execute=True):
+        command("replay", rated_league.slug)  # the control: queued for the workers
+    queued = Replay.objects.filter(config__league=rated_league).latest("pk")
+    assert sent == [queued.pk]
+
+
 def test_replay_without_sync_queues_and_says_how_to_follow(rated_league):
     out, _ = command("replay", rated_league.slug)
     replay = Replay.objects.filter(config__league=rated_league).latest("pk")

@@ -14,31 +14,14 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
 
-from league.control_characters import first_control_character
 from league.csv_import import import_results
 from league.management.cli import validation_message
-from league.management.data_command import DataCommand
+from league.management.data_command import (
+    DataCommand,
+    league_by_slug,
+    refuse_control_characters,
+)
 from league.models import League
-
-
-def refuse_control_characters(what: str, value: str) -> None:
-    """A ``CommandError`` when an argument holds a control character (PostgreSQL refuses
-    NUL in a query)."""
-    found = first_control_character(value)
-    if found is not None:
-        raise CommandError(f"The {what} {value!r} contains the control character {found}.")
-
-
-def league_by_slug(slug: str) -> League:
-    """The league with ``slug``, or a ``CommandError`` naming the known ones."""
-    refuse_control_characters("league slug", slug)
-    league = League.objects.filter(slug=slug).first()
-    if league is None:
-        known = ", ".join(League.objects.order_by("slug").values_list("slug", flat=True)[:20])
-        raise CommandError(
-            f"No league with the slug {slug!r}" + (f" (known: {known})." if known else ".")
-        )
-    return league
 
 
 class Command(DataCommand):

@@ -16,8 +16,7 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from league.management.commands.import_results import league_by_slug
-from league.management.data_command import DataCommand
+from league.management.data_command import DataCommand, league_by_slug
 from ratings import exports
 from ratings.models import RatingConfig
 

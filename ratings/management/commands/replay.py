@@ -14,8 +14,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.db import connection
 
-from league.management.commands.import_results import league_by_slug
-from league.management.data_command import DataCommand
+from league.management.data_command import DataCommand, league_by_slug
 from league.models import League
 from ratings.models import Replay
 from ratings.services import league_progress, request_full_replay, run_replay
@@ -43,7 +42,8 @@ class Command(DataCommand):
         if options["watch"]:
             self.watch(league)
             return
-        replay = request_full_replay(league)
+        # Run here: no message to the workers (a worker would only find it done).
+        replay = request_full_replay(league, send=not options["sync"])
         if not options["sync"]:
             self.stdout.write(
                 f"Queued full replay #{replay.pk} of {league.name} (configuration version "

@@ -14,8 +14,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
 
 from league.management.cli import validation_message
-from league.management.commands.import_results import league_by_slug
-from league.management.data_command import DataCommand
+from league.management.data_command import DataCommand, league_by_slug
 from ratings.management.options import add_config_arguments, config_params
 from ratings.models import Replay
 from ratings.services import create_config
