@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ratings.engine.errors import InvalidParameterError
-from ratings.engine.fold import FoldResult, History, check_fold_range, initial_state
+from ratings.engine.fold import FoldResult, History, check_fold_range, initial_state, keep
 from ratings.engine.glicko2 import apply
 from ratings.engine.params import Glicko2Params
 from ratings.engine.sides import SideMatches
@@ -32,6 +32,7 @@ def fold_sides(
     start_state: RatingState | None = None,
     method: TeamMethod = DEFAULT_METHOD,
     on_progress: Callable[[int, int], None] | None = None,
+    on_history: Callable[[History], None] | None = None,
 ) -> FoldResult:
     """Run periods ``first_period..last_period`` of side matches (inclusive) in order.
 
@@ -74,7 +75,7 @@ def fold_sides(
         )
         outcome = rate_sides_period(state, period_matches, params, p, method)
         apply(state, outcome)
-        parts.append(History.from_outcome(outcome))
+        keep(parts, History.from_outcome(outcome), on_history)
         done = p - first_period + 1
         if on_progress is not None and done - reported >= step:
             on_progress(done, total)

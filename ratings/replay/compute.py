@@ -14,7 +14,7 @@ within a period matches keep ``seq`` order, so every pass feeds the engine ident
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,8 @@ from ratings.replay.plan import ReplayPlan
 from ratings.replay.snapshot import COUNTS, NO_MOMENT, Checkpoint, Matches
 
 ProgressCallback = Callable[[int, int], None]
+#: Receives history rows as the fold produces them (a full pass that writes as it goes).
+RowsSink = Callable[["HistoryRows"], None]
 
 
 @dataclass
@@ -51,6 +53,16 @@ class HistoryRows:
 
     def __len__(self) -> int:
         return int(self.player.size)
+
+    @classmethod
+    def concat(cls, parts: list[HistoryRows]) -> HistoryRows:
+        """The rows of ``parts`` one after the other."""
+        return cls(
+            **{
+                f.name: np.concatenate([getattr(part, f.name) for part in parts])
+                for f in fields(cls)
+            }
+        )
 
 
 @dataclass
@@ -156,6 +168,7 @@ def run_fold(
     first_period: int,
     start: RatingState | None,
     on_progress: ProgressCallback | None,
+    on_history: Callable[[History], None] | None = None,
 ) -> FoldResult:
     """The engine's fold of ``matches``: ``fold_sides`` when any match has sides, else the
     plain one-vs-one ``fold`` (a league of singles gets exactly today's numbers)."""
@@ -169,6 +182,7 @@ def run_fold(
             plan.through_period,
             start,
             on_progress=on_progress,
+            on_history=on_history,
         )
     return fold(
         engine_matches(plan.spec, matches, plan.player_ids),
@@ -178,18 +192,35 @@ def run_fold(
         plan.through_period,
         start,
         on_progress,
+        on_history,
     )
 
 
 def compute_full(
-    plan: ReplayPlan, matches: Matches, on_progress: ProgressCallback | None = None
+    plan: ReplayPlan,
+    matches: Matches,
+    on_progress: ProgressCallback | None = None,
+    on_rows: RowsSink | None = None,
 ) -> Projection:
-    """Fold periods 0..through_period from scratch."""
+    """Fold periods 0..through_period from scratch.
+
+    With ``on_rows`` the history rows go to it period by period as the fold produces them,
+    and the projection's history is empty: the whole history is never held at once.
+    """
     player_ids, n = plan.player_ids, plan.n_players
-    result = run_fold(plan, matches, 0, None, on_progress)
+    streamed = np.zeros((len(COUNTS), n), dtype=np.int64)
+
+    def emit(block: History) -> None:
+        assert on_rows is not None
+        # One row per player in a period: the fancy-indexed sums never collide.
+        for k, name in enumerate(COUNTS):
+            streamed[k, block.player] += getattr(block, name)
+        on_rows(_history_rows(block, plan))
+
+    result = run_fold(plan, matches, 0, None, on_progress, None if on_rows is None else emit)
     state = result.final_state
     rated = np.flatnonzero(state.last_period >= 0)
-    totals = _totals(result.history, n)
+    totals = list(streamed) if on_rows is not None else _totals(result.history, n)
     latest = _last_played(matches, player_ids, n)
     standings = StandingRows(
         player=player_ids[rated],

@@ -2,8 +2,9 @@
 
 :func:`execute` takes the league's replay lock (or reports BUSY), claims the replay (one
 more attempt) and runs passes: plan (``plan.py``), read (``snapshot.py``), compute
-(``compute.py``), write (``store.py``). The first pass folds from scratch for a full
-replay; every other pass is incremental from the projection's own tracking position. After
+(``compute.py``), write (``store.py``; on PostgreSQL a pass from scratch writes its history
+as the fold produces it, ``store.write_full_partition``). The first pass folds from scratch
+for a full replay; every other pass is incremental from the projection's own position. After
 a pass, the replay finalises in one transaction holding the league's write lock: if no event
 was stored meanwhile, the projection is current and the configuration is published when it
 is the newest version (a full replay of an older one is superseded); otherwise another pass
@@ -25,11 +26,12 @@ from django.utils import timezone
 from league.event_store import lock_league
 from ratings.locks import LeagueReplayLock, LockLost
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
-from ratings.replay.compute import compute
-from ratings.replay.plan import plan_pass
+from ratings.replay.compute import Projection, RowsSink, compute, compute_full
+from ratings.replay.partitions import partitioned
+from ratings.replay.plan import ReplayPlan, plan_pass
 from ratings.replay.positions import max_seq
-from ratings.replay.snapshot import read_checkpoint, read_pass_matches
-from ratings.replay.store import write_projection
+from ratings.replay.snapshot import Matches, read_checkpoint, read_pass_matches
+from ratings.replay.store import write_full_partition, write_projection
 
 logger = logging.getLogger(__name__)
 
@@ -156,6 +158,9 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
     checkpoint = None if plan.from_scratch else read_checkpoint(plan, matches)
     timer.lap("reading")
     progress = Progress(replay, lock, check_stale=replay.kind == Replay.Kind.FULL)
+    if checkpoint is None and partitioned():
+        _stream_full_pass(plan, matches, progress, lock, timer)
+        return plan.through_seq
     projection = compute(plan, matches, checkpoint, progress)
     # The snapshot is not needed to write: let its arrays go (half a GiB at 10,000,000).
     del matches, checkpoint
@@ -164,6 +169,18 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
     write_projection(plan, projection, lock)
     timer.lap("writing")
     return plan.through_seq
+
+
+def _stream_full_pass(
+    plan: ReplayPlan, matches: Matches, progress: Progress, lock: LeagueReplayLock, timer: Timer
+) -> None:
+    """A pass from scratch on PostgreSQL: the history written as the fold produces it."""
+
+    def compute_into(sink: RowsSink) -> Projection:
+        return compute_full(plan, matches, progress, on_rows=sink)
+
+    _projection, writing = write_full_partition(plan, compute_into, lock)
+    timer.split("computing", "writing", writing)
 
 
 def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: Timer) -> bool:
@@ -246,6 +263,14 @@ class Timer:
     def lap(self, phase: str) -> None:
         now = time.perf_counter()
         self.seconds[phase] += now - self.mark
+        self.mark = now
+
+    def split(self, phase: str, other: str, other_seconds: float) -> None:
+        """A lap of two interleaved phases: ``other_seconds`` of it to ``other``, the rest to
+        ``phase``."""
+        now = time.perf_counter()
+        self.seconds[other] += other_seconds
+        self.seconds[phase] += now - self.mark - other_seconds
         self.mark = now
 
     def as_dict(self) -> dict[str, float]:

@@ -308,8 +308,12 @@ def _read_postgres(
     aggregates = ", ".join(f"string_agg(int8send({x}), '')" for x in expressions)
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT {aggregates} {body}", params)
-        row = cursor.fetchone()
-    return tuple(np.frombuffer(value or b"", dtype=">i8").astype(np.int64) for value in row)
+        received = list(cursor.fetchone())
+    columns = []
+    for index, value in enumerate(received):
+        columns.append(np.frombuffer(value or b"", dtype=">i8").astype(np.int64))
+        received[index] = None  # each column's bytes go as soon as it is converted
+    return tuple(columns)
 
 
 def _read_sqlite(

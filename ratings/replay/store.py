@@ -4,16 +4,19 @@
 BINARY)`` through psycopg 3, the rows packed by NumPy into PostgreSQL's binary tuple format in
 one buffer (no per-row Python work; floats travel as their exact IEEE bits). SQLite:
 multi-row INSERT statements in large batches. Replacing the old rows (deleting them, or for
-a full replay that replaces most of the table, building the table anew beside the live one
-and renaming it in: ``table_swap.py``), inserting the new ones and recording how far the
-projection reaches happen in one transaction, so readers see the old projection or the new
-one, never a mix.
+a full replay building them anew beside the live ones: on PostgreSQL the configuration's own
+partition, ``partitions.py``; on SQLite the whole table when the configuration's rows are
+most of it, ``table_swap.py``), inserting the new ones and recording how far the projection
+reaches happen in one transaction, so readers see the old projection or the new one, never
+a mix.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
@@ -24,8 +27,19 @@ from django.utils import timezone
 from ratings.locks import LeagueReplayLock
 from ratings.models import PlayerPeriod, ProjectionState, Standing
 from ratings.replay.compute import HistoryRows, Projection, StandingRows
+from ratings.replay.partitions import (
+    analyze_partition,
+    attach_partition,
+    discard_partition,
+    ensure_partition,
+    index_partition,
+    partitioned,
+    prepare_partition,
+)
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.table_swap import swap_pays, swap_table
+
+logger = logging.getLogger(__name__)
 
 SQLITE_BATCH = 50_000
 SQLITE_ROWS_PER_INSERT = 1000
@@ -43,32 +57,110 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
 
     The lock is checked inside that transaction: on SQLite a lease that expired while this
     replay computed may already belong to another replay, and then nothing is written.
+    (A full pass on PostgreSQL goes through :func:`write_full_partition` instead.)
     """
     config_id = plan.config.pk
     table = PlayerPeriod._meta.db_table
-    # Decided before the transaction: on PostgreSQL the swap's first hold on the table must
-    # be its write lock (a read lock taken first, then upgraded, can deadlock two swaps).
-    swap = projection.from_period is None and swap_pays(table, config_id)
+    full = projection.from_period is None
+    write = partial(write_history, config_id, projection.history)
+    swap = full and not partitioned() and swap_pays(table, config_id)
+    if partitioned():
+        # Normally made with the configuration; created in its own short transaction.
+        ensure_partition(config_id)
     with transaction.atomic():
         lock.check_in_transaction()
         if swap:
-            swap_table(table, config_id, partial(write_history, config_id, projection.history))
+            swap_table(table, config_id, write)
         else:
             delete_history(config_id, projection.from_period)
-            write_history(config_id, projection.history, table)
-        delete_standings(config_id, projection.replaced_players)
-        write_standings(config_id, projection.standings)
-        ProjectionState.objects.update_or_create(
-            config=plan.config,
-            defaults={
-                "complete": True,
-                "through_seq": plan.through_seq,
-                "through_period": plan.through_period,
-                "computed_at": timezone.now(),
-            },
-        )
-    if projection.from_period is None:
-        analyze()
+            write(table)
+        _finish(plan, projection)
+    if full:
+        analyze(config_id)
+
+
+def write_full_partition(
+    plan: ReplayPlan,
+    compute_into: Callable[[Callable[[HistoryRows], None]], Projection],
+    lock: LeagueReplayLock,
+) -> tuple[Projection, float]:
+    """A full pass on PostgreSQL: the history written as the fold produces it.
+
+    ``compute_into(sink)`` runs the fold, handing ``sink`` each period's rows, and returns the
+    projection (its standings; its history is already written). The rows go by COPY, a batch
+    at a time, into the bare table that will replace the configuration's partition; its
+    indexes are built once it is full; then one short transaction puts it in place and
+    replaces the standings (``partitions.py``). Returns the projection and the seconds spent
+    writing history rows during the fold (the rest of that time is computing).
+    """
+    config_id = plan.config.pk
+    ensure_partition(config_id)
+    sink = HistoryCopy(config_id, prepare_partition(config_id))
+    try:
+        projection = compute_into(sink)
+        sink.flush()
+        index_partition(config_id)
+        with transaction.atomic():
+            lock.check_in_transaction()
+            attach_partition(config_id)
+            _finish(plan, projection)
+    except BaseException:
+        try:
+            discard_partition(config_id)
+        except Exception:
+            # The replay's own error matters more; the next replay drops it anyway.
+            logger.exception("Could not drop the unfinished partition of config %s", config_id)
+        raise
+    analyze(config_id)
+    return projection, sink.seconds
+
+
+class HistoryCopy:
+    """A sink of history rows that COPYs them into ``table`` a batch at a time.
+
+    Each batch is one COPY statement, so the connection is free between batches (the fold's
+    progress saves use it); at most ``COPY_CHUNK_ROWS`` rows wait in memory.
+    """
+
+    def __init__(self, config_id: int, table: str) -> None:
+        self.config_id = config_id
+        self.table = table
+        self.pending: list[HistoryRows] = []
+        self.count = 0
+        self.seconds = 0.0
+
+    def __call__(self, rows: HistoryRows) -> None:
+        self.pending.append(rows)
+        self.count += len(rows)
+        if self.count >= COPY_CHUNK_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the rows waiting (one COPY)."""
+        if not self.pending:
+            return
+        started = time.perf_counter()
+        rows = HistoryRows.concat(self.pending)
+        self.pending, self.count = [], 0
+        write_history(self.config_id, rows, self.table, ordered=False)
+        self.seconds += time.perf_counter() - started
+
+
+def _finish(plan: ReplayPlan, projection: Projection) -> None:
+    """Replace the standings and record how far the projection reaches (in the caller's
+    transaction)."""
+    config_id = plan.config.pk
+    delete_standings(config_id, projection.replaced_players)
+    write_standings(config_id, projection.standings)
+    ProjectionState.objects.update_or_create(
+        config=plan.config,
+        defaults={
+            "complete": True,
+            "through_seq": plan.through_seq,
+            "through_period": plan.through_period,
+            "computed_at": timezone.now(),
+        },
+    )
 
 
 # (field name, PostgreSQL binary dtype) in column order; the config id is a constant column.
@@ -249,11 +341,19 @@ def _insert_sqlite(
         raw.close()
 
 
-def write_history(config_id: int, rows: HistoryRows, table: str) -> None:
+def write_history(config_id: int, rows: HistoryRows, table: str, *, ordered: bool = True) -> None:
     """Insert ``rows`` for configuration ``config_id`` into ``table`` (``PlayerPeriod``'s,
-    or the one built to replace it)."""
+    or the one built to replace it); ``ordered=False`` keeps the rows' own order (a table
+    whose indexes are built after it is filled gains nothing from sorting)."""
     names = [column for column, _ in _HISTORY_COLUMNS]
     db_names = _columns(PlayerPeriod, names)
+    if not ordered:
+        values = _history_values(config_id, rows)
+        if connection.vendor == "postgresql":
+            _copy_postgres(table, db_names, _HISTORY_COLUMNS, values)
+        else:
+            _insert_sqlite(table, db_names, values)
+        return
     # In the order of the unique (config, player, period) index: appending to a B-tree is far
     # cheaper than inserting all over it, and a player's rows (what a player page reads)
     # share pages. The fold yields its rows period by period, so a stable sort on the player
@@ -299,13 +399,14 @@ def delete_standings(config_id: int, players: npt.NDArray[np.int64] | None = Non
         rows.filter(player_id__in=ids[start : start + 10_000]).delete()
 
 
-def analyze() -> None:
+def analyze(config_id: int) -> None:
     """Refresh PostgreSQL's statistics of the projection tables after a bulk rewrite.
 
     Without them the planner of the next incremental replay's queries still believes the
-    tables are small and scans them.
+    tables are small and scans them. Only the configuration's own partition is sampled.
     """
     if connection.vendor != "postgresql":
         return
+    analyze_partition(config_id)
     with connection.cursor() as cursor:
-        cursor.execute(f"ANALYZE {PlayerPeriod._meta.db_table}, {Standing._meta.db_table}")
+        cursor.execute(f"ANALYZE {Standing._meta.db_table}")

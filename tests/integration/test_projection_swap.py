@@ -1,10 +1,11 @@
-"""The projection table swap (``ratings.replay.table_swap``): a full replay that replaces most
-of ``PlayerPeriod`` builds the table beside the live one and renames it in.
+"""The projection swaps: a full replay builds its configuration's history beside the live one
+and puts it in place (SQLite: the whole table, ``ratings.replay.table_swap``, when the
+configuration's rows are most of it; PostgreSQL: the configuration's own partition, always,
+``ratings.replay.partitions``).
 
-The swap must give the same rows as the delete path, keep every other configuration's rows
-(SQLite; PostgreSQL swaps only a table holding no other configuration), leave the table's
-constraints and indexes as the migrations made them, and change nothing when the replay fails
-after the new table was built (one transaction).
+A swap must give the same rows as the delete path, keep every other configuration's rows,
+leave the table's constraints and indexes as the migrations made them, and change nothing
+when the replay fails after the new table was built (one transaction).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from league import services as league_services
 from ratings import services
 from ratings.models import PlayerPeriod, Replay
 from ratings.replay import store
+from ratings.replay.partitions import partition_name, partitioned
 from ratings.replay.table_swap import NEXT, swap_pays
 from ratings.time import current_period
 from tests.replay_support import KeptMatch, expected_projection, snapshot
@@ -63,8 +65,39 @@ def table_shape() -> dict[str, tuple]:
 
 
 def table_exists(name: str) -> bool:
+    """Whether a table called ``name`` exists (Django's table list leaves partitions out)."""
     with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [f'"{name}"'])
+            return bool(cursor.fetchone()[0])
         return name in connection.introspection.table_names(cursor)
+
+
+def half_built_tables() -> list[str]:
+    """Tables left by a swap that did not finish (none, whatever happened)."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT relname FROM pg_class WHERE relkind IN ('r', 'p') AND relname LIKE %s",
+                [f"%{NEXT}"],
+            )
+            return [row[0] for row in cursor.fetchall()]
+        return [n for n in connection.introspection.table_names(cursor) if n.endswith(NEXT)]
+
+
+def swap_function() -> str:
+    """The name, in ``ratings.replay.store``, of what a full replay swaps with here."""
+    return "attach_partition" if partitioned() else "swap_table"
+
+
+def partition_of_rows(config_id: int) -> set[str]:
+    """The tables holding the configuration's history rows (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT DISTINCT tableoid::regclass::text FROM {TABLE} WHERE config_id = %s",
+            [config_id],
+        )
+        return {row[0].strip('"') for row in cursor.fetchall()}
 
 
 @pytest.fixture
@@ -91,10 +124,10 @@ def test_a_configuration_alone_in_the_table_is_swapped_with_the_same_rows(
 ):
     config = services.latest_config(league)
     shape_before = table_shape()
-    assert swap_pays(TABLE, config.pk)
+    assert partitioned() or swap_pays(TABLE, config.pk)
     swaps = []
-    swap = store.swap_table
-    monkeypatch.setattr(store, "swap_table", lambda *args: swaps.append(args) or swap(*args))
+    swap = getattr(store, swap_function())
+    monkeypatch.setattr(store, swap_function(), lambda *args: swaps.append(args) or swap(*args))
 
     replay = replayed(league, django_capture_on_commit_callbacks)
 
@@ -103,13 +136,38 @@ def test_a_configuration_alone_in_the_table_is_swapped_with_the_same_rows(
     assert snapshot(config) == expected_projection(config, one_league, current_period(config))
     assert table_shape() == shape_before
     assert {"player_period_unique", "player_period_by_period"} <= set(shape_before)
-    assert not table_exists(f"{TABLE}{NEXT}")
+    assert half_built_tables() == []
 
 
 @pytest.mark.postgres
-def test_postgres_never_swaps_a_table_shared_with_other_configurations(league, two_leagues):
-    # The swap would lock every other league's replay out of the table while it writes.
-    assert not swap_pays(TABLE, services.latest_config(league).pk)
+@pytest.mark.parametrize("which", ["big", "small"])
+def test_postgres_swaps_each_configuration_s_own_partition_and_keeps_the_others(
+    league, other_league, two_leagues, django_capture_on_commit_callbacks, monkeypatch, which
+):
+    big, small = two_leagues
+    leagues = {"big": (league, big), "small": (other_league, small)}
+    replayed_league, kept = leagues[which]
+    other_league_, other_kept = leagues["small" if which == "big" else "big"]
+    config = services.latest_config(replayed_league)
+    other = services.latest_config(other_league_)
+    other_before = snapshot(other)
+    shape_before = table_shape()
+    swaps = []
+    swap = store.attach_partition
+    monkeypatch.setattr(store, "attach_partition", lambda *args: swaps.append(args) or swap(*args))
+
+    replay = replayed(replayed_league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert [args[0] for args in swaps] == [config.pk]
+    assert snapshot(config) == expected_projection(config, kept, current_period(config))
+    assert snapshot(other) == other_before
+    assert snapshot(other) == expected_projection(other, other_kept, current_period(other))
+    # Each configuration's rows in its own partition, the parent as the migrations made it.
+    assert partition_of_rows(config.pk) == {partition_name(config.pk)}
+    assert partition_of_rows(other.pk) == {partition_name(other.pk)}
+    assert table_shape() == shape_before
+    assert half_built_tables() == []
 
 
 @pytest.mark.sqlite
@@ -134,9 +192,10 @@ def test_a_dominant_configuration_is_swapped_with_the_same_rows_and_the_others_k
     )
     assert table_shape() == shape_before
     assert {"player_period_unique", "player_period_by_period"} <= set(shape_before)
-    assert not table_exists(f"{TABLE}{NEXT}")
+    assert half_built_tables() == []
 
 
+@pytest.mark.sqlite
 def test_a_configuration_among_bigger_ones_keeps_the_delete_path(
     league, other_league, two_leagues, django_capture_on_commit_callbacks, monkeypatch
 ):
@@ -160,7 +219,7 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
 ):
     settings.REPLAY_MAX_ATTEMPTS = 1
     config = services.latest_config(league)
-    assert swap_pays(TABLE, config.pk)
+    assert partitioned() or swap_pays(TABLE, config.pk)
     before = snapshot(config)
     shape_before = table_shape()
 
@@ -175,4 +234,32 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
     assert "disk full" in replay.error
     assert snapshot(config) == before
     assert table_shape() == shape_before
-    assert not table_exists(f"{TABLE}{NEXT}")
+    assert half_built_tables() == []
+
+
+@pytest.mark.postgres
+def test_a_configuration_version_comes_and_goes_with_its_own_partition(league):
+    config = services.create_config(league)
+    assert table_exists(partition_name(config.pk))
+    newer = services.create_config(league, tau=0.9)
+    newer_partition = partition_name(newer.pk)
+    assert table_exists(newer_partition)
+    newer.delete()
+    assert not table_exists(newer_partition)
+    assert table_exists(partition_name(config.pk))
+
+
+@pytest.mark.postgres
+def test_a_replay_recreates_a_missing_partition(
+    league, one_league, django_capture_on_commit_callbacks
+):
+    """A partition dropped by hand (or never made) is made again before the replay writes."""
+    config = services.latest_config(league)
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP TABLE "{partition_name(config.pk)}"')
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert partition_of_rows(config.pk) == {partition_name(config.pk)}

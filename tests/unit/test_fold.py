@@ -85,6 +85,34 @@ def test_match_order_does_not_matter(league: tuple[MatchArrays, FoldResult]) -> 
         )
 
 
+def test_history_handed_over_period_by_period_is_the_kept_history(
+    league: tuple[MatchArrays, FoldResult],
+) -> None:
+    played, full = league
+    blocks: list[History] = []
+    streamed = fold(played, 40, PARAMS, 0, 34, on_history=blocks.append)
+    assert len(streamed.history) == 0
+    assert [int(block.period[0]) for block in blocks] == sorted(set(played.period.tolist()))
+    assert all(np.all(block.period == block.period[0]) for block in blocks)
+    assert_same_history(History.concat(blocks), full.history)
+    assert_same_state(streamed.final_state, full.final_state)
+
+
+def test_matches_in_period_order_fold_like_the_same_matches_out_of_it(
+    league: tuple[MatchArrays, FoldResult],
+) -> None:
+    """The fold sorts only input out of period order (stably: each period's matches keep
+    their order), and both give the same numbers, bit for bit."""
+    played, full = league
+    assert np.all(np.diff(played.period) >= 0)  # the fixture's matches are in order
+    # Periods last to first, each period's matches in their own order.
+    reversed_periods = played.take(np.argsort(-played.period, kind="stable"))
+    assert not np.all(np.diff(reversed_periods.period) >= 0)
+    again = fold(reversed_periods, 40, PARAMS, 0, 34)
+    assert_same_history(again.history, full.history)
+    assert_same_state(again.final_state, full.final_state)
+
+
 def test_players_who_never_play_stay_unrated() -> None:
     result = fold(matches((0, 0, 1, 1.0), (3, 1, 0, 0.5)), 4, PARAMS, 0, 5)
     state = result.final_state

@@ -1,0 +1,160 @@
+"""PostgreSQL: one partition of ``PlayerPeriod`` per configuration, swapped whole.
+
+On PostgreSQL ``ratings_playerperiod`` is partitioned by list of ``config_id`` (migration
+0008): each configuration's history is a table of its own, ``ratings_playerperiod_c<ID>``.
+Readers and the incremental replay use the parent as before (PostgreSQL routes rows and
+prunes partitions by ``config_id``). A full replay does not delete its configuration's rows
+through live indexes: it builds the new partition beside the live one (a bare table filled
+by COPY as the fold produces the rows, then the constraints and indexes built once over it)
+and puts it in the old one's place in the replay's one, short, transaction. Other
+configurations' partitions are not touched and their replays go on writing meanwhile.
+
+Locks: the new table is made ``LIKE`` the live partition, never the parent, so the swap's
+first lock on the parent is the ``ACCESS EXCLUSIVE`` that dropping the old partition takes,
+for the last few milliseconds of the transaction: two swaps of different leagues cannot
+each hold a weaker lock on the parent and wait for the other's (a deadlock). Readers and
+other writers of the parent wait only for those milliseconds.
+
+A partition is created with its configuration (``ratings.receivers``) and, if missing, before
+a replay writes; it is dropped with its configuration. SQLite has no partitions: there,
+``table_swap`` rebuilds the whole table when that pays.
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+
+from ratings.models import PlayerPeriod
+
+#: Suffix of a partition (and its constraint and index) while its replacement is built.
+NEXT = "__next"
+
+
+def partitioned() -> bool:
+    """Whether this database keeps ``PlayerPeriod`` in one partition per configuration."""
+    return connection.vendor == "postgresql"
+
+
+def partition_name(config_id: int) -> str:
+    """The table holding configuration ``config_id``'s history rows."""
+    return f"{PlayerPeriod._meta.db_table}_c{int(config_id)}"
+
+
+def _exists(cursor, name: str) -> bool:
+    cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [f'"{name}"'])
+    return bool(cursor.fetchone()[0])
+
+
+def ensure_partition(config_id: int) -> None:
+    """Create configuration ``config_id``'s partition unless it exists (PostgreSQL only)."""
+    if not partitioned():
+        return
+    name = partition_name(config_id)
+    with connection.cursor() as cursor:
+        # Checked first: CREATE … IF NOT EXISTS would still lock the parent.
+        if _exists(cursor, name):
+            return
+        cursor.execute(
+            f'CREATE TABLE IF NOT EXISTS "{name}" PARTITION OF '
+            f'"{PlayerPeriod._meta.db_table}" FOR VALUES IN ({int(config_id)})'
+        )
+
+
+def drop_partition(config_id: int) -> None:
+    """Drop configuration ``config_id``'s partition if it exists (PostgreSQL only)."""
+    if not partitioned():
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP TABLE IF EXISTS "{partition_name(config_id)}"')
+
+
+def next_name(config_id: int) -> str:
+    """The table that replaces configuration ``config_id``'s partition while it is built."""
+    return f"{partition_name(config_id)}{NEXT}"
+
+
+def prepare_partition(config_id: int) -> str:
+    """Create the bare table that will replace configuration ``config_id``'s partition (any
+    left by a replay that died is dropped first) and return its name.
+
+    Outside the replay's transaction: a full replay fills it as the fold goes (progress
+    saves, which must be seen, go between its COPY statements), and nobody reads it until
+    :func:`attach_partition` puts it in place. The partition must exist
+    (:func:`ensure_partition`).
+    """
+    parent = PlayerPeriod._meta.db_table
+    live = partition_name(config_id)
+    new = next_name(config_id)
+    # (config_id = N) lets ATTACH skip scanning the table for rows of other configurations.
+    owned = f"{live}_config"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP TABLE IF EXISTS "{new}"')
+        # LIKE the partition (see the module's docstring on locks); its CHECK constraints
+        # come along, so each row is checked as it arrives rather than by a scan per check.
+        cursor.execute(
+            f'CREATE TABLE "{new}" (LIKE "{live}" INCLUDING DEFAULTS INCLUDING CONSTRAINTS)'
+        )
+        # Rows written straight into this table take their ids from the parent's sequence.
+        cursor.execute(
+            "SELECT column_default FROM information_schema.columns "
+            "WHERE table_name = %s AND column_name = 'id'",
+            [parent],
+        )
+        (default,) = cursor.fetchone()
+        cursor.execute(f'ALTER TABLE "{new}" ALTER COLUMN id SET DEFAULT {default}')
+        cursor.execute(f'ALTER TABLE "{new}" DROP CONSTRAINT IF EXISTS "{owned}"')
+        cursor.execute(
+            f'ALTER TABLE "{new}" ADD CONSTRAINT "{owned}" CHECK (config_id = {int(config_id)})'
+        )
+    return new
+
+
+def index_partition(config_id: int) -> None:
+    """Build the filled replacement's unique constraint and index, matching the parent's.
+
+    Once over the full table (a sort), before the replay's transaction; ATTACH then adopts
+    them instead of building its own while it holds the parent.
+    """
+    new = next_name(config_id)
+    live = partition_name(config_id)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'ALTER TABLE "{new}" ADD CONSTRAINT "{live}_unique{NEXT}" '
+            "UNIQUE (config_id, player_id, period_index)"
+        )
+        cursor.execute(
+            f'CREATE INDEX "{live}_by_period{NEXT}" ON "{new}" (config_id, period_index)'
+        )
+
+
+def attach_partition(config_id: int) -> None:
+    """Put the replacement in the place of configuration ``config_id``'s partition.
+
+    Must run inside the replay's transaction: readers see the old partition until it
+    commits, and nothing changes if it rolls back.
+    """
+    parent = PlayerPeriod._meta.db_table
+    live = partition_name(config_id)
+    new = next_name(config_id)
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP TABLE "{live}"')
+        cursor.execute(f'ALTER TABLE "{new}" RENAME TO "{live}"')
+        cursor.execute(
+            f'ALTER TABLE "{live}" RENAME CONSTRAINT "{live}_unique{NEXT}" TO "{live}_unique"'
+        )
+        cursor.execute(f'ALTER INDEX "{live}_by_period{NEXT}" RENAME TO "{live}_by_period"')
+        cursor.execute(
+            f'ALTER TABLE "{parent}" ATTACH PARTITION "{live}" FOR VALUES IN ({int(config_id)})'
+        )
+
+
+def discard_partition(config_id: int) -> None:
+    """Drop a replacement that will not be attached (the replay failed)."""
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP TABLE IF EXISTS "{next_name(config_id)}"')
+
+
+def analyze_partition(config_id: int) -> None:
+    """Refresh the planner's statistics of configuration ``config_id``'s partition."""
+    with connection.cursor() as cursor:
+        cursor.execute(f'ANALYZE "{partition_name(config_id)}"')
