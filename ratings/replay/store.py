@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from ratings.locks import LeagueReplayLock
 from ratings.models import PlayerPeriod, ProjectionState, Standing
+from ratings.replay.columns import any_of
 from ratings.replay.compute import HistoryRows, Projection, StandingRows
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.table_swap import swap_pays, swap_table
@@ -290,13 +291,18 @@ def delete_history(config_id: int, from_period: int | None = None) -> None:
 
 def delete_standings(config_id: int, players: npt.NDArray[np.int64] | None = None) -> None:
     """Delete the config's ``Standing`` rows (of ``players`` only, or all)."""
-    rows = Standing.objects.filter(config_id=config_id)
     if players is None:
-        rows.delete()
+        Standing.objects.filter(config_id=config_id).delete()
         return
-    ids = players.tolist()
-    for start in range(0, len(ids), 10_000):
-        rows.filter(player_id__in=ids[start : start + 10_000]).delete()
+    if not players.size:
+        return
+    # One array parameter, not thousands of placeholders (and no ORM delete collector).
+    condition, params = any_of("player_id", players)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {Standing._meta.db_table} WHERE config_id = %s AND {condition}",
+            [config_id, *params],
+        )
 
 
 def analyze() -> None:
