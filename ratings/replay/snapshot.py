@@ -396,8 +396,10 @@ class Checkpoint:
     ``history`` holds each such player's last row before the period (what
     ``state_before`` resumes from); ``totals_before`` the results counted before it (rows
     ``COUNTS``); ``earlier_played_us`` the latest match before the period of each replaced
-    player without a match in the pass (NO_MOMENT for everyone else); ``standings`` the
-    stored standings of the players concerned (to leave alone those the pass leaves equal).
+    player without a match in the pass (NO_MOMENT for everyone else). ``later`` holds the
+    stored rows from the period on (``later_ids`` their ``PlayerPeriod`` ids) and
+    ``standings`` the stored standings of the players concerned: the pass rewrites only
+    the rows it changes.
     """
 
     history: History
@@ -405,16 +407,16 @@ class Checkpoint:
     replaced: npt.NDArray[np.int64]
     earlier_played_us: npt.NDArray[np.int64]
     standings: StoredStandings
+    later: History
+    later_ids: npt.NDArray[np.int64]
 
 
 def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
     """The checkpoint before an incremental pass's first period; ``matches`` are its matches."""
     from_period, player_ids, n = plan.first_period, plan.player_ids, plan.n_players
     config_id = plan.config.pk
-    later_ids, *later_sums = read_columns(
-        _LATER_TOTALS.format(history=_HISTORY), [config_id, from_period], "iiiii"
-    )
-    replaced = np.searchsorted(player_ids, later_ids)
+    later_ids, later = _later_rows(config_id, from_period, player_ids)
+    replaced = np.unique(later.player)
     played = np.zeros(n, dtype=bool)
     played[np.searchsorted(player_ids, matches.player_moments()[0])] = True
     concerned = np.union1d(replaced, np.flatnonzero(played))
@@ -424,7 +426,10 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
     # Totals before from_period = stored totals - stored rows from from_period on.
     totals = np.zeros((len(COUNTS), n), dtype=np.int64)
     totals[:, stored.player] = stored.counts
-    totals[:, replaced] -= np.stack(later_sums)
+    for k, name in enumerate(COUNTS):
+        totals[k] -= np.bincount(later.player, weights=getattr(later, name), minlength=n).astype(
+            np.int64
+        )
 
     earlier = np.full(n, NO_MOMENT, dtype=np.int64)
     idle = replaced[~played[replaced]].tolist()
@@ -445,7 +450,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
             ).aggregate(top=Max("played_at"))["top"]
             if moment is not None:
                 earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
-    return Checkpoint(history, totals, replaced, earlier, stored)
+    return Checkpoint(history, totals, replaced, earlier, stored, later, later_ids)
 
 
 def _live_in_snapshot(league_id: int, through_seq: int):
@@ -459,19 +464,42 @@ def _live_in_snapshot(league_id: int, through_seq: int):
 
 _HISTORY = PlayerPeriod._meta.db_table
 _STANDING = Standing._meta.db_table
-# Per player with stored rows from a period on: the sums of their results there.
-_LATER_TOTALS = """
-SELECT player_id, SUM(games), SUM(wins), SUM(draws), SUM(losses)
+# The stored rows from a period on (the columns of ``History``, with each row's id).
+_LATER_ROWS = """
+SELECT id, period_index, player_id, rating, rd, volatility, rating_before, rd_before,
+       games, wins, draws, losses
 FROM {history}
 WHERE config_id = %s AND period_index >= %s
-GROUP BY player_id
-ORDER BY player_id
 """
 _STANDINGS = """
 SELECT player_id, rating, rd, volatility, last_period, games, wins, draws, losses, last_played_at
 FROM {standing}
 WHERE config_id = %s AND {players}
 """
+
+
+def _later_rows(
+    config_id: int, from_period: int, player_ids: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], History]:
+    """The ids and the values (players as dense indices) of the stored rows from
+    ``from_period`` on."""
+    row_id, period, player, *values = read_columns(
+        _LATER_ROWS.format(history=_HISTORY), [config_id, from_period], "iiifffffiiii"
+    )
+    rating, rd, volatility, rating_before, rd_before, games, wins, draws, losses = values
+    return row_id, History(
+        period=period,
+        player=np.searchsorted(player_ids, player),
+        rating=rating,
+        rd=rd,
+        volatility=volatility,
+        rating_before=rating_before,
+        rd_before=rd_before,
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+    )
 
 
 def _stored_standings(

@@ -55,7 +55,7 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
         if swap:
             swap_table(table, config_id, partial(write_history, config_id, projection.history))
         else:
-            delete_history(config_id, projection.from_period)
+            delete_history(config_id, projection.from_period, projection.stale_history)
             write_history(config_id, projection.history, table)
         delete_standings(config_id, projection.replaced_players)
         write_standings(config_id, projection.standings)
@@ -281,8 +281,21 @@ def write_standings(config_id: int, rows: StandingRows) -> None:
         _insert_sqlite(Standing._meta.db_table, db_names, values)
 
 
-def delete_history(config_id: int, from_period: int | None = None) -> None:
-    """Delete the config's ``PlayerPeriod`` rows (from ``from_period`` on, or all)."""
+def delete_history(
+    config_id: int, from_period: int | None = None, ids: npt.NDArray[np.int64] | None = None
+) -> None:
+    """Delete the config's ``PlayerPeriod`` rows: those with ``ids`` when given, else those
+    from ``from_period`` on, or all."""
+    if ids is not None:
+        if not ids.size:
+            return
+        condition, params = any_of("id", ids)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {PlayerPeriod._meta.db_table} WHERE config_id = %s AND {condition}",
+                [config_id, *params],
+            )
+        return
     rows = PlayerPeriod.objects.filter(config_id=config_id)
     if from_period is not None:
         rows = rows.filter(period_index__gte=from_period)
