@@ -266,18 +266,21 @@ def compute_incremental(
         last_played_at=latest[rated].astype("datetime64[us]"),
     )
 
-    later = checkpoint.later
-    history_columns = ("rating", "rd", "volatility", "rating_before", "rd_before", *COUNTS)
-    new_key, old_key = (rows.period * (n + 1) + rows.player for rows in (history, later))
-    new_same, old_same = unchanged_rows(
-        new_key,
-        [getattr(history, name) for name in history_columns],
-        old_key,
-        [getattr(later, name) for name in history_columns],
-        keyed=True,
-    )
-    stale = None if not old_same.any() else checkpoint.later_ids[~old_same]
-    history_rows = _history_rows(history.take(~new_same), plan)
+    later, stale = checkpoint.later, None
+    if later is not None and checkpoint.later_ids is not None:
+        columns = ("rating", "rd", "volatility", "rating_before", "rd_before", *COUNTS)
+        new_key, old_key = (rows.period * (n + 1) + rows.player for rows in (history, later))
+        new_same, old_same = unchanged_rows(
+            new_key,
+            [getattr(history, name) for name in columns],
+            old_key,
+            [getattr(later, name) for name in columns],
+            keyed=True,
+        )
+        history = history.take(~new_same)
+        if old_same.any():
+            stale = checkpoint.later_ids[~old_same]
+    history_rows = _history_rows(history, plan)
     return Projection(from_period, history_rows, standings, player_ids[replaced], stale)
 
 

@@ -366,6 +366,12 @@ def _read_sqlite(
 
 # --- the checkpoint of an incremental pass -------------------------------------------------
 
+#: The longest pass (in periods) whose stored rows are read to be compared with its own. A
+#: short pass (a result in the current period) changes few of the rows it computes, so
+#: reading the stored ones saves rewriting the others; a pass from far back changes most of
+#: them, and holding the stored rows too would double its memory (500,000 rows: +290 MiB).
+COMPARE_MAX_PERIODS = 8
+
 
 @dataclass(frozen=True)
 class StoredStandings:
@@ -396,10 +402,11 @@ class Checkpoint:
     ``history`` holds each such player's last row before the period (what
     ``state_before`` resumes from); ``totals_before`` the results counted before it (rows
     ``COUNTS``); ``earlier_played_us`` the latest match before the period of each replaced
-    player without a match in the pass (NO_MOMENT for everyone else). ``later`` holds the
-    stored rows from the period on (``later_ids`` their ``PlayerPeriod`` ids) and
-    ``standings`` the stored standings of the players concerned: the pass rewrites only
-    the rows it changes.
+    player without a match in the pass (NO_MOMENT for everyone else). ``standings`` holds
+    the stored standings of the players concerned and, for a pass of at most
+    ``COMPARE_MAX_PERIODS`` periods, ``later`` the stored rows from the period on
+    (``later_ids`` their ``PlayerPeriod`` ids; both None for a longer pass): the pass
+    rewrites only the rows it changes.
     """
 
     history: History
@@ -407,16 +414,31 @@ class Checkpoint:
     replaced: npt.NDArray[np.int64]
     earlier_played_us: npt.NDArray[np.int64]
     standings: StoredStandings
-    later: History
-    later_ids: npt.NDArray[np.int64]
+    later: History | None = None
+    later_ids: npt.NDArray[np.int64] | None = None
 
 
 def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
     """The checkpoint before an incremental pass's first period; ``matches`` are its matches."""
     from_period, player_ids, n = plan.first_period, plan.player_ids, plan.n_players
     config_id = plan.config.pk
-    later_ids, later = _later_rows(config_id, from_period, player_ids)
-    replaced = np.unique(later.player)
+    later_ids, later = None, None
+    if plan.periods_total <= COMPARE_MAX_PERIODS:
+        later_ids, later = _later_rows(config_id, from_period, player_ids)
+        replaced = np.unique(later.player)
+        later_totals = np.stack(
+            [
+                np.bincount(later.player, weights=getattr(later, name), minlength=n)
+                for name in COUNTS
+            ]
+        ).astype(np.int64)
+    else:
+        ids, *sums = read_columns(
+            _LATER_TOTALS.format(history=_HISTORY), [config_id, from_period], "iiiii"
+        )
+        replaced = np.searchsorted(player_ids, ids)
+        later_totals = np.zeros((len(COUNTS), n), dtype=np.int64)
+        later_totals[:, replaced] = np.stack(sums)
     played = np.zeros(n, dtype=bool)
     played[np.searchsorted(player_ids, matches.player_moments()[0])] = True
     concerned = np.union1d(replaced, np.flatnonzero(played))
@@ -426,10 +448,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
     # Totals before from_period = stored totals - stored rows from from_period on.
     totals = np.zeros((len(COUNTS), n), dtype=np.int64)
     totals[:, stored.player] = stored.counts
-    for k, name in enumerate(COUNTS):
-        totals[k] -= np.bincount(later.player, weights=getattr(later, name), minlength=n).astype(
-            np.int64
-        )
+    totals -= later_totals
 
     earlier = np.full(n, NO_MOMENT, dtype=np.int64)
     idle = replaced[~played[replaced]].tolist()
@@ -464,6 +483,14 @@ def _live_in_snapshot(league_id: int, through_seq: int):
 
 _HISTORY = PlayerPeriod._meta.db_table
 _STANDING = Standing._meta.db_table
+# Per player with stored rows from a period on: the sums of their results there.
+_LATER_TOTALS = """
+SELECT player_id, SUM(games), SUM(wins), SUM(draws), SUM(losses)
+FROM {history}
+WHERE config_id = %s AND period_index >= %s
+GROUP BY player_id
+ORDER BY player_id
+"""
 # The stored rows from a period on (the columns of ``History``, with each row's id).
 _LATER_ROWS = """
 SELECT id, period_index, player_id, rating, rd, volatility, rating_before, rd_before,
