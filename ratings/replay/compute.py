@@ -86,12 +86,19 @@ class StandingRows:
 
 @dataclass
 class Projection:
-    """What a pass writes: history rows from ``from_period`` and standings to replace."""
+    """What a pass writes: history rows from ``from_period`` and standings to replace.
+
+    A pass from scratch replaces every row. An incremental pass replaces the stored rows
+    from ``from_period`` on (``stale_history``: the ids of those that go, None for all of
+    them) and the standings of ``replaced_players``; the rows it leaves as they were
+    stored, bit for bit, are neither deleted nor written again.
+    """
 
     from_period: int | None  # None: the whole projection
     history: HistoryRows
     standings: StandingRows
     replaced_players: npt.NDArray[np.int64] | None  # Player ids; None: every standing
+    stale_history: npt.NDArray[np.int64] | None = None  # PlayerPeriod ids; None: all
 
 
 def compute(
@@ -258,6 +265,25 @@ def compute_incremental(
     latest = _last_played(matches, player_ids, n)
     # Rated before from_period and no match since: their latest match is an earlier one.
     latest = np.where(latest == NO_MOMENT, checkpoint.earlier_played_us, latest)
+
+    # Most rows of a pass come out as they were stored (one new result changes its two
+    # players' rows): only the others are deleted and written.
+    stored = checkpoint.standings
+    new_same, old_same = unchanged_rows(
+        rated,
+        [state.rating, state.rd, state.volatility, state.last_period, *totals, latest],
+        stored.player,
+        [
+            stored.rating,
+            stored.rd,
+            stored.volatility,
+            stored.last_period,
+            *stored.counts,
+            stored.last_played_us,
+        ],
+    )
+    rated = rated[~new_same]
+    replaced = np.setdiff1d(changed, stored.player[old_same], assume_unique=True)
     standings = StandingRows(
         player=player_ids[rated],
         rating=state.rating[rated],
@@ -270,7 +296,61 @@ def compute_incremental(
         losses=totals[3, rated],
         last_played_at=latest[rated].astype("datetime64[us]"),
     )
-    return Projection(from_period, _history_rows(history, plan), standings, player_ids[changed])
+
+    later, stale = checkpoint.later, None
+    if later is not None and checkpoint.later_ids is not None:
+        columns = ("rating", "rd", "volatility", "rating_before", "rd_before", *COUNTS)
+        new_key, old_key = (rows.period * (n + 1) + rows.player for rows in (history, later))
+        new_same, old_same = unchanged_rows(
+            new_key,
+            [getattr(history, name) for name in columns],
+            old_key,
+            [getattr(later, name) for name in columns],
+            keyed=True,
+        )
+        history = history.take(~new_same)
+        if old_same.any():
+            stale = checkpoint.later_ids[~old_same]
+    history_rows = _history_rows(history, plan)
+    return Projection(from_period, history_rows, standings, player_ids[replaced], stale)
+
+
+def unchanged_rows(
+    new: npt.NDArray[np.int64],
+    new_columns: list[np.ndarray],
+    old: npt.NDArray[np.int64],
+    old_columns: list[np.ndarray],
+    *,
+    keyed: bool = False,
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Which new rows equal a stored row bit for bit, and which stored rows are so matched.
+
+    Rows are identified by unique keys: ``new`` and ``old``. By default the keys are also
+    indices into ``new_columns`` (per-player arrays: row ``i`` holds ``column[i]``);
+    ``keyed`` means every column already holds one value per row. ``old_columns`` hold one
+    value per stored row. Floats compare by their bits (so a NaN equals itself and 0.0 is
+    not -0.0): what is left alone must be exactly what would have been written.
+    """
+    same = np.zeros(new.size, dtype=bool)
+    old_same = np.zeros(old.size, dtype=bool)
+    if not new.size or not old.size:
+        return same, old_same
+    order = np.argsort(old, kind="stable")
+    position = np.minimum(np.searchsorted(old, new, sorter=order), old.size - 1)
+    match = order[position]
+    same = old[match] == new
+    for new_column, old_column in zip(new_columns, old_columns, strict=True):
+        values = new_column if keyed else new_column[new]
+        same &= _bits(values) == _bits(old_column[match])
+    old_same[match[same]] = True
+    return same, old_same
+
+
+def _bits(values: np.ndarray) -> npt.NDArray[np.int64]:
+    """Values as int64: floats by their IEEE bits, integers as they are."""
+    if values.dtype.kind == "f":
+        return np.ascontiguousarray(values, dtype=np.float64).view(np.int64)
+    return values.astype(np.int64, copy=False)
 
 
 def _history_rows(history: History, plan: ReplayPlan) -> HistoryRows:

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from django.db.models import F, Max, Min, Q
+from django.db.models import Exists, F, Max, Min, OuterRef, Q
 
 from league.models import IDENTITY_KINDS, MATCH_KINDS, Event, League, Player
 from ratings.models import ProjectionState, RatingConfig
+from ratings.replay.columns import read_columns
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,17 @@ def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
 
     One step back along the (league, kind, played_at) index: the seq bound is written
     ``seq + 0`` so that no planner prefers the (league, seq) index and sorts the snapshot.
+    "Not voided" is a NOT EXISTS (an anti-join probing the voids index) rather than a LEFT
+    JOIN with an OR: PostgreSQL estimated the latter to keep few rows and started parallel
+    workers to find the one row (12 ms against 0.1 ms).
     """
+    voided = Event.objects.filter(voids=OuterRef("pk"), seq__lte=through_seq)
     # One probe per kind of match (one-vs-one, with sides): each walks its own index range.
     moments = [
         Event.objects.filter(league_id=league_id, kind=kind)
         .alias(seq_bound=F("seq") + 0)
         .filter(seq_bound__lte=through_seq)
-        .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
+        .filter(~Exists(voided))
         .order_by("-played_at")
         .values_list("played_at", flat=True)
         .first()
@@ -88,5 +93,8 @@ def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) ->
 
 def league_player_ids(league: League) -> npt.NDArray[np.int64]:
     """Every player id of the league, ascending: position = dense engine index."""
-    ids = Player.objects.filter(league=league).order_by("pk").values_list("pk", flat=True)
-    return np.fromiter(ids, dtype=np.int64)
+    # As one array, not 20,000 ORM rows (15 ms at 20,000 players).
+    (ids,) = read_columns(
+        f"SELECT id FROM {Player._meta.db_table} WHERE league_id = %s ORDER BY id", [league.pk], "i"
+    )
+    return ids

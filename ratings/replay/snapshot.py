@@ -22,18 +22,17 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import numpy.typing as npt
 from django.db import connection
-from django.db.models import Max, Q, Sum
+from django.db.models import Max, Q
 
 from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Event, League, MatchParticipant
 from ratings.engine.fold import History
 from ratings.engine.params import Glicko2Params
-from ratings.models import PlayerPeriod, RatingConfig, Standing
+from ratings.models import PlayerPeriod, Standing
+from ratings.replay.columns import NO_MOMENT, any_of, read_columns
 from ratings.replay.identities import map_players, merges_at, players_counted_as
 from ratings.replay.plan import ReplayPlan
 
-#: "No match": below every moment in microseconds.
-NO_MOMENT = np.iinfo(np.int64).min
 #: The four counters of a player's results, in the order totals are stacked.
 COUNTS = ("games", "wins", "draws", "losses")
 
@@ -371,53 +370,92 @@ def _read_sqlite(
 
 # --- the checkpoint of an incremental pass -------------------------------------------------
 
+#: The longest pass (in periods) whose stored rows are read to be compared with its own. A
+#: short pass (a result in the current period) changes few of the rows it computes, so
+#: reading the stored ones saves rewriting the others; a pass from far back changes most of
+#: them, and holding the stored rows too would double its memory (500,000 rows: +290 MiB).
+COMPARE_MAX_PERIODS = 8
+
+
+@dataclass(frozen=True)
+class StoredStandings:
+    """Stored ``Standing`` rows of some players: ``player`` holds dense indices; ``counts``
+    the results (rows ``COUNTS``); ``last_played_us`` UTC µs (NO_MOMENT when unknown)."""
+
+    player: npt.NDArray[np.int64]
+    rating: npt.NDArray[np.float64]
+    rd: npt.NDArray[np.float64]
+    volatility: npt.NDArray[np.float64]
+    last_period: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]
+    last_played_us: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return int(self.player.size)
+
 
 @dataclass(frozen=True)
 class Checkpoint:
     """The stored projection before an incremental pass's first period, per dense player.
 
-    ``history`` holds each stored player's last row before the period (what
+    Only the players the pass concerns are filled in: those with matches in the pass and
+    those with stored rows from its first period on (``replaced``: their rows and
+    standings are rewritten). A player's update reads only its own values and its
+    opponents' (who play in the pass too), so nobody else's values are ever read.
+
+    ``history`` holds each such player's last row before the period (what
     ``state_before`` resumes from); ``totals_before`` the results counted before it (rows
-    ``COUNTS``); ``replaced`` the players with stored rows from the period on (their rows
-    and standings are rewritten); ``earlier_played_us`` the latest match before the period
-    of each replaced player without a match in the pass (NO_MOMENT for everyone else).
+    ``COUNTS``); ``earlier_played_us`` the latest match before the period of each replaced
+    player without a match in the pass (NO_MOMENT for everyone else). ``standings`` holds
+    the stored standings of the players concerned and, for a pass of at most
+    ``COMPARE_MAX_PERIODS`` periods, ``later`` the stored rows from the period on
+    (``later_ids`` their ``PlayerPeriod`` ids; both None for a longer pass): the pass
+    rewrites only the rows it changes.
     """
 
     history: History
     totals_before: npt.NDArray[np.int64]
     replaced: npt.NDArray[np.int64]
     earlier_played_us: npt.NDArray[np.int64]
+    standings: StoredStandings
+    later: History | None = None
+    later_ids: npt.NDArray[np.int64] | None = None
 
 
 def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
     """The checkpoint before an incremental pass's first period; ``matches`` are its matches."""
     from_period, player_ids, n = plan.first_period, plan.player_ids, plan.n_players
-    stored = _stored_standings(plan.config)
-    history = _checkpoint_history(plan.config.pk, from_period, player_ids, stored)
+    config_id = plan.config.pk
+    later_ids, later = None, None
+    if plan.periods_total <= COMPARE_MAX_PERIODS:
+        later_ids, later = _later_rows(config_id, from_period, player_ids)
+        replaced = np.unique(later.player)
+        later_totals = np.stack(
+            [
+                np.bincount(later.player, weights=getattr(later, name), minlength=n)
+                for name in COUNTS
+            ]
+        ).astype(np.int64)
+    else:
+        ids, *sums = read_columns(
+            _LATER_TOTALS.format(history=_HISTORY), [config_id, from_period], "iiiii"
+        )
+        replaced = np.searchsorted(player_ids, ids)
+        later_totals = np.zeros((len(COUNTS), n), dtype=np.int64)
+        later_totals[:, replaced] = np.stack(sums)
+    played = np.zeros(n, dtype=bool)
+    played[np.searchsorted(player_ids, matches.player_moments()[0])] = True
+    concerned = np.union1d(replaced, np.flatnonzero(played))
+    stored = _stored_standings(config_id, player_ids, player_ids[concerned])
+    history = _checkpoint_history(config_id, from_period, player_ids, stored)
 
     # Totals before from_period = stored totals - stored rows from from_period on.
     totals = np.zeros((len(COUNTS), n), dtype=np.int64)
-    stored_ids = np.fromiter(stored.keys(), dtype=np.int64, count=len(stored))
-    if stored_ids.size:
-        index = np.searchsorted(player_ids, stored_ids)
-        for k in range(len(COUNTS)):
-            totals[k, index] = [row[5 + k] for row in stored.values()]
-    later_rows = (
-        PlayerPeriod.objects.filter(config=plan.config, period_index__gte=from_period)
-        .values("player_id")
-        .annotate(g=Sum("games"), w=Sum("wins"), d=Sum("draws"), lost=Sum("losses"))
-        .values_list("player_id", "g", "w", "d", "lost")
-    )
-    replaced = []
-    for pid, *sums in later_rows:
-        i = int(np.searchsorted(player_ids, pid))
-        replaced.append(i)
-        totals[:, i] -= np.array(sums, dtype=np.int64)
+    totals[:, stored.player] = stored.counts
+    totals -= later_totals
 
     earlier = np.full(n, NO_MOMENT, dtype=np.int64)
-    played = np.zeros(n, dtype=bool)
-    played[np.searchsorted(player_ids, matches.player_moments()[0])] = True
-    idle = [i for i in replaced if not played[i]]
+    idle = replaced[~played[replaced]].tolist()
     if idle:
         # Their matches from from_period on are gone (voided or moved earlier): their latest
         # match is an earlier one, if any.
@@ -435,7 +473,7 @@ def read_checkpoint(plan: ReplayPlan, matches: Matches) -> Checkpoint:
             ).aggregate(top=Max("played_at"))["top"]
             if moment is not None:
                 earlier[i] = np.datetime64(moment.replace(tzinfo=None), "us").astype(np.int64)
-    return Checkpoint(history, totals, np.array(replaced, dtype=np.int64), earlier)
+    return Checkpoint(history, totals, replaced, earlier, stored, later, later_ids)
 
 
 def _live_in_snapshot(league_id: int, through_seq: int):
@@ -447,40 +485,105 @@ def _live_in_snapshot(league_id: int, through_seq: int):
     )
 
 
-def _stored_standings(config: RatingConfig) -> dict[int, tuple]:
-    """The stored standings by player id: (player, rating, rd, volatility, last_period,
-    games, wins, draws, losses)."""
-    rows = Standing.objects.filter(config=config).values_list(
-        "player_id", "rating", "rd", "volatility", "last_period", *COUNTS
+_HISTORY = PlayerPeriod._meta.db_table
+_STANDING = Standing._meta.db_table
+# Per player with stored rows from a period on: the sums of their results there.
+_LATER_TOTALS = """
+SELECT player_id, SUM(games), SUM(wins), SUM(draws), SUM(losses)
+FROM {history}
+WHERE config_id = %s AND period_index >= %s
+GROUP BY player_id
+ORDER BY player_id
+"""
+# The stored rows from a period on (the columns of ``History``, with each row's id).
+_LATER_ROWS = """
+SELECT id, period_index, player_id, rating, rd, volatility, rating_before, rd_before,
+       games, wins, draws, losses
+FROM {history}
+WHERE config_id = %s AND period_index >= %s
+"""
+_STANDINGS = """
+SELECT player_id, rating, rd, volatility, last_period, games, wins, draws, losses, last_played_at
+FROM {standing}
+WHERE config_id = %s AND {players}
+"""
+
+
+def _later_rows(
+    config_id: int, from_period: int, player_ids: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], History]:
+    """The ids and the values (players as dense indices) of the stored rows from
+    ``from_period`` on."""
+    row_id, period, player, *values = read_columns(
+        _LATER_ROWS.format(history=_HISTORY), [config_id, from_period], "iiifffffiiii"
     )
-    return {row[0]: row for row in rows}
+    rating, rd, volatility, rating_before, rd_before, games, wins, draws, losses = values
+    return row_id, History(
+        period=period,
+        player=np.searchsorted(player_ids, player),
+        rating=rating,
+        rd=rd,
+        volatility=volatility,
+        rating_before=rating_before,
+        rd_before=rd_before,
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+    )
+
+
+def _stored_standings(
+    config_id: int, player_ids: npt.NDArray[np.int64], players: npt.NDArray[np.int64]
+) -> StoredStandings:
+    """The stored standings of ``players`` (Player ids; those without one are left out)."""
+    condition, params = any_of("player_id", players)
+    sql = _STANDINGS.format(standing=_STANDING, players=condition)
+    pid, rating, rd, volatility, last_period, *counts, last_played = read_columns(
+        sql, [config_id, *params], "ifffiiiiim"
+    )
+    return StoredStandings(
+        player=np.searchsorted(player_ids, pid),
+        rating=rating,
+        rd=rd,
+        volatility=volatility,
+        last_period=last_period,
+        counts=np.stack(counts) if pid.size else np.zeros((len(COUNTS), 0), dtype=np.int64),
+        last_played_us=last_played,
+    )
 
 
 def _checkpoint_history(
-    config_id: int, from_period: int, player_ids: npt.NDArray[np.int64], stored: dict[int, tuple]
+    config_id: int, from_period: int, player_ids: npt.NDArray[np.int64], stored: StoredStandings
 ) -> History:
-    """History rows holding each player's last stored row before ``from_period``.
+    """History rows holding each stored player's last row before ``from_period``.
 
     Players whose standing is before that period take it from ``Standing`` (it equals their
     last row); the others from their latest ``PlayerPeriod`` row before it.
     """
-    early = [row for row in stored.values() if row[4] < from_period]
-    rows = [(row[4], row[0], row[1], row[2], row[3]) for row in early]
-    if len(early) < len(stored):
-        rows += _last_rows_before(config_id, from_period)
-    rows.sort(key=lambda row: (row[0], row[1]))
-    count = len(rows)
-    period = np.array([row[0] for row in rows], dtype=np.int64)
-    floats = [np.array([row[i] for row in rows], dtype=np.float64) for i in (2, 3, 4)]
-    zeros = np.zeros(count, dtype=np.int64)
+    early = stored.last_period < from_period
+    period, player = stored.last_period[early], stored.player[early]
+    rating, rd, volatility = stored.rating[early], stored.rd[early], stored.volatility[early]
+    if not early.all():
+        later = _last_rows_before(config_id, from_period)
+        period = np.concatenate([period, later[0]])
+        player = np.concatenate([player, np.searchsorted(player_ids, later[1])])
+        rating, rd, volatility = (
+            np.concatenate([mine, theirs])
+            for mine, theirs in zip((rating, rd, volatility), later[2:], strict=True)
+        )
+    order = np.lexsort((player, period))
+    period, player = period[order], player[order]
+    rating, rd, volatility = rating[order], rd[order], volatility[order]
+    zeros = np.zeros(period.size, dtype=np.int64)
     return History(
         period=period,
-        player=np.searchsorted(player_ids, np.array([row[1] for row in rows], dtype=np.int64)),
-        rating=floats[0],
-        rd=floats[1],
-        volatility=floats[2],
-        rating_before=floats[0],
-        rd_before=floats[1],
+        player=player,
+        rating=rating,
+        rd=rd,
+        volatility=volatility,
+        rating_before=rating,
+        rd_before=rd,
         games=zeros,
         wins=zeros,
         draws=zeros,
@@ -514,21 +617,15 @@ WHERE pp.config_id = %s
 """
 
 
-def _last_rows_before(config_id: int, from_period: int) -> list[tuple]:
-    """(period, player, rating, rd, volatility) of each player's last row before from_period,
-    for the players whose standing is from from_period or later (one index probe each)."""
-    tables = {
-        "history": PlayerPeriod._meta.db_table,
-        "standing": Standing._meta.db_table,
-    }
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                _LAST_ROWS_POSTGRES.format(**tables), [from_period, config_id, from_period]
-            )
-        else:
-            cursor.execute(
-                _LAST_ROWS_PORTABLE.format(**tables),
-                [config_id, from_period, from_period, config_id],
-            )
-        return cursor.fetchall()
+def _last_rows_before(config_id: int, from_period: int) -> tuple[np.ndarray, ...]:
+    """(period, player, rating, rd, volatility) columns of each player's last row before
+    from_period, for the players whose standing is from from_period or later (one index
+    probe each)."""
+    tables = {"history": _HISTORY, "standing": _STANDING}
+    if connection.vendor == "postgresql":
+        sql = _LAST_ROWS_POSTGRES.format(**tables)
+        params = [from_period, config_id, from_period]
+    else:
+        sql = _LAST_ROWS_PORTABLE.format(**tables)
+        params = [config_id, from_period, from_period, config_id]
+    return read_columns(sql, params, "iifff")

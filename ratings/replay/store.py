@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from ratings.locks import LeagueReplayLock
 from ratings.models import PlayerPeriod, ProjectionState, Standing
+from ratings.replay.columns import any_of
 from ratings.replay.compute import HistoryRows, Projection, StandingRows
 from ratings.replay.partitions import (
     analyze_partition,
@@ -72,7 +73,7 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
         if swap:
             swap_table(table, config_id, write)
         else:
-            delete_history(config_id, projection.from_period)
+            delete_history(config_id, projection.from_period, projection.stale_history)
             write(table)
         _finish(plan, projection)
     if full:
@@ -380,8 +381,25 @@ def write_standings(config_id: int, rows: StandingRows) -> None:
         _insert_sqlite(Standing._meta.db_table, db_names, values)
 
 
-def delete_history(config_id: int, from_period: int | None = None) -> None:
-    """Delete the config's ``PlayerPeriod`` rows (from ``from_period`` on, or all)."""
+def delete_history(
+    config_id: int, from_period: int | None = None, ids: npt.NDArray[np.int64] | None = None
+) -> None:
+    """Delete the config's ``PlayerPeriod`` rows: those with ``ids`` when given, else those
+    from ``from_period`` on, or all."""
+    if ids is not None:
+        if not ids.size:
+            return
+        condition, params = any_of("id", ids)
+        # The period bound narrows the search to the (config, period) index's range: on
+        # PostgreSQL the partitions have no index on id.
+        since = "" if from_period is None else " AND period_index >= %s"
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"DELETE FROM {PlayerPeriod._meta.db_table} "
+                f"WHERE config_id = %s{since} AND {condition}",
+                [config_id, *([] if from_period is None else [from_period]), *params],
+            )
+        return
     rows = PlayerPeriod.objects.filter(config_id=config_id)
     if from_period is not None:
         rows = rows.filter(period_index__gte=from_period)
@@ -390,13 +408,18 @@ def delete_history(config_id: int, from_period: int | None = None) -> None:
 
 def delete_standings(config_id: int, players: npt.NDArray[np.int64] | None = None) -> None:
     """Delete the config's ``Standing`` rows (of ``players`` only, or all)."""
-    rows = Standing.objects.filter(config_id=config_id)
     if players is None:
-        rows.delete()
+        Standing.objects.filter(config_id=config_id).delete()
         return
-    ids = players.tolist()
-    for start in range(0, len(ids), 10_000):
-        rows.filter(player_id__in=ids[start : start + 10_000]).delete()
+    if not players.size:
+        return
+    # One array parameter, not thousands of placeholders (and no ORM delete collector).
+    condition, params = any_of("player_id", players)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {Standing._meta.db_table} WHERE config_id = %s AND {condition}",
+            [config_id, *params],
+        )
 
 
 def analyze(config_id: int) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from league import services as league_services
 from ratings import services
-from ratings.models import ProjectionState, Publication, Replay
+from ratings.models import PlayerPeriod, ProjectionState, Publication, Replay, Standing
 from ratings.time import current_period
 from tests.replay_support import KeptMatch, expected_projection, snapshot
 
@@ -168,4 +168,51 @@ def test_a_replay_reading_an_event_queued_for_another_replay_replays_its_periods
     replays = Replay.objects.filter(config=config, pk__gt=settled).order_by("pk")
     assert replays.count() == 2
     assert set(replays.values_list("status", flat=True)) == {Replay.Status.COMPLETE}
+    assert snapshot(config) == expected_projection(config, kept, current_period(config))
+
+
+def test_an_incremental_replay_leaves_the_rows_it_does_not_change_in_place(
+    league, make_player, django_capture_on_commit_callbacks
+):
+    """One more result rewrites its two players' rows; the others' rows are not touched (same
+    ids), and the projection still equals a full fold."""
+    today = dt.datetime.now(ZoneInfo(league.time_zone)).date()
+    a, b, c, d = (make_player(league, name) for name in ("Ann", "Bob", "Cat", "Dan"))
+    kept = []
+    with django_capture_on_commit_callbacks(execute=True):
+        config = services.create_config(league)
+    for x, y in ((a, b), (c, d), (a, c)):
+        with django_capture_on_commit_callbacks(execute=True):
+            event = league_services.record_match(
+                league, player_a=x, player_b=y, score_a="1", played_at=today
+            )
+        kept.append(KeptMatch(x.pk, y.pk, 1.0, today, event))
+
+    def row_ids():
+        return (
+            dict(Standing.objects.filter(config=config).values_list("player_id", "pk")),
+            dict(PlayerPeriod.objects.filter(config=config).values_list("player_id", "pk")),
+        )
+
+    standings_before, history_before = row_ids()
+    with django_capture_on_commit_callbacks(execute=True):
+        event = league_services.record_match(
+            league, player_a=b, player_b=d, score_a="0.5", played_at=today
+        )
+    kept.append(KeptMatch(b.pk, d.pk, 0.5, today, event))
+    standings_after, history_after = row_ids()
+
+    replay = Replay.objects.filter(config=config).latest("pk")
+    assert replay.kind == Replay.Kind.INCREMENTAL
+    assert replay.status == Replay.Status.COMPLETE
+    for ids_before, ids_after in (
+        (standings_before, standings_after),
+        (history_before, history_after),
+    ):
+        assert {p: ids_after[p] == ids_before[p] for p in ids_before} == {
+            a.pk: True,
+            b.pk: False,
+            c.pk: True,
+            d.pk: False,
+        }
     assert snapshot(config) == expected_projection(config, kept, current_period(config))
