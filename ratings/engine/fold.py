@@ -268,7 +268,7 @@ def fold(
     update_scores = matches.outcome(params)
     if update_scores is not None:
         update_scores = ordered(update_scores)
-    played, starts = np.unique(period, return_index=True)
+    played, starts = period_starts(period)
     ends = np.append(starts[1:], period.size) if period.size else starts
 
     total = last_period - first_period + 1
@@ -299,6 +299,16 @@ def fold(
         first_period=first_period,
         last_period=last_period,
     )
+
+
+def period_starts(period: IntArray) -> tuple[IntArray, IntArray]:
+    """The periods present in ``period`` (sorted) and the index of each one's first match:
+    what ``np.unique(period, return_index=True)`` gives, without its sorted copy."""
+    if period.size == 0:
+        return period[:0], np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(period[1:] != period[:-1]) + 1
+    starts = np.concatenate([np.zeros(1, dtype=starts.dtype), starts]).astype(np.int64)
+    return period[starts], starts
 
 
 def keep(parts: list[History], rows: History, on_history: Callable[[History], None] | None) -> None:

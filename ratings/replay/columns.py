@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import psycopg
 from django.db import connection
 
 #: A missing moment (NULL, or an infinite timestamp) in a "m" column: NumPy's NaT as int64.
@@ -59,13 +60,22 @@ def _read_postgres(sql: str, params: Sequence[Any], kinds: str) -> tuple[np.ndar
         f"string_agg({_POSTGRES_KINDS[kind][0].format('q.' + name)}, '')"
         for name, kind in zip(names, kinds, strict=True)
     )
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {aggregates} FROM ({sql}) AS q({', '.join(names)})", params)
-        row = cursor.fetchone()
-    return tuple(
-        np.frombuffer(value or b"", dtype=_POSTGRES_KINDS[kind][1]).astype(_POSTGRES_KINDS[kind][2])
-        for value, kind in zip(row, kinds, strict=True)
-    )
+    connection.ensure_connection()
+    # A cursor binding on the server, for a binary result: Django's client-side cursor gets
+    # bytea as hex text, twice the bytes to send and to decode (15 s against 5 s for the
+    # five columns of 10,000,000 matches). Same connection, same transaction.
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(
+            f"SELECT {aggregates} FROM ({sql}) AS q({', '.join(names)})", params, binary=True
+        )
+        received = list(cursor.fetchone())
+    columns = []
+    for index, kind in enumerate(kinds):
+        _send, wire, dtype = _POSTGRES_KINDS[kind]
+        columns.append(np.frombuffer(received[index] or b"", dtype=wire).astype(dtype))
+        # Each column's bytes go as soon as it is converted (80 MB a column at 10,000,000).
+        received[index] = None
+    return tuple(columns)
 
 
 def _sqlite_array(values: Sequence[Any], kind: str) -> np.ndarray:

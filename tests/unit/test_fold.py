@@ -18,7 +18,7 @@ from ratings.engine import (
     rate_period,
     state_before,
 )
-from ratings.engine.fold import FoldResult
+from ratings.engine.fold import FoldResult, period_starts
 
 PARAMS = Glicko2Params()
 
@@ -111,6 +111,19 @@ def test_matches_in_period_order_fold_like_the_same_matches_out_of_it(
     again = fold(reversed_periods, 40, PARAMS, 0, 34)
     assert_same_history(again.history, full.history)
     assert_same_state(again.final_state, full.final_state)
+
+
+@pytest.mark.parametrize(
+    "periods",
+    [[], [4], [0, 0, 0], [0, 1, 1, 3, 3, 3, 9], list(range(12)), [2] * 5 + [7] * 3],
+)
+def test_period_starts_are_what_unique_gives_for_sorted_periods(periods: list[int]) -> None:
+    period = np.array(periods, dtype=np.int64)
+    played, starts = period_starts(period)
+    expected_played, expected_starts = np.unique(period, return_index=True)
+    np.testing.assert_array_equal(played, expected_played)
+    np.testing.assert_array_equal(starts, expected_starts)
+    assert starts.dtype == np.int64
 
 
 def test_players_who_never_play_stay_unrated() -> None:
