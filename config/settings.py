@@ -362,6 +362,11 @@ REPLAY_MAX_ATTEMPTS = int(os.environ.get("LEAGUE_REPLAY_MAX_ATTEMPTS", "3"))
 # SQLite has no advisory locks: a replay holds a lease row, renewed while it runs, that a
 # killed worker's successor can take over once it expires.
 REPLAY_LEASE_SECONDS = float(os.environ.get("LEAGUE_REPLAY_LEASE_SECONDS", "60"))
+# PostgreSQL: a full replay of at least this many matches builds its configuration's history
+# partition beside the live one (written as the fold goes, indexed once, swapped in); a
+# smaller one deletes and inserts its rows, cheaper than the swap's DDL below about 20,000
+# matches (ratings/replay/partitions.py).
+REPLAY_SWAP_MIN_MATCHES = int(os.environ.get("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "20000"))
 # Test hook only (worker tests slow a replay down to kill it mid-way): seconds per period.
 REPLAY_PERIOD_DELAY = float(os.environ.get("LEAGUE_REPLAY_PERIOD_DELAY", "0"))
 

@@ -11,6 +11,10 @@ os.environ.setdefault("DJANGO_DEBUG", "1")
 
 from config.settings import *  # noqa: F403
 
+# Every full replay on PostgreSQL takes the swap (the path of large leagues; the suite's
+# leagues are small), here and in the real workers the tests start (the environment);
+# tests/integration/test_projection_swap.py sets it back for the delete path.
+REPLAY_SWAP_MIN_MATCHES = int(os.environ.setdefault("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "0"))
 # A real worker started by tests/worker gets CELERY_TASK_ALWAYS_EAGER=0 from its environment.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=True)  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

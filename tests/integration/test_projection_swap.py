@@ -238,6 +238,24 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
 
 
 @pytest.mark.postgres
+def test_postgres_replays_a_league_below_the_swap_size_by_deleting_and_inserting(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    settings.REPLAY_SWAP_MIN_MATCHES = len(one_league) + 1
+    config = services.latest_config(league)
+    attached = []
+    monkeypatch.setattr(store, "attach_partition", lambda *args: attached.append(args))
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert attached == []
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert partition_of_rows(config.pk) == {partition_name(config.pk)}
+    assert half_built_tables() == []
+
+
+@pytest.mark.postgres
 def test_a_configuration_version_comes_and_goes_with_its_own_partition(league):
     config = services.create_config(league)
     assert table_exists(partition_name(config.pk))
