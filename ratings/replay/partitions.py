@@ -3,8 +3,9 @@
 On PostgreSQL ``ratings_playerperiod`` is partitioned by list of ``config_id`` (migration
 0008): each configuration's history is a table of its own, ``ratings_playerperiod_c<ID>``.
 Readers and the incremental replay use the parent as before (PostgreSQL routes rows and
-prunes partitions by ``config_id``). A full replay does not delete its configuration's rows
-through live indexes: it builds the new partition beside the live one (a bare table filled
+prunes partitions by ``config_id``). A full replay of a league of ``REPLAY_SWAP_MIN_MATCHES``
+matches or more (``runner``) does not delete its configuration's rows through live indexes
+(a smaller one does, cheaply): it builds the new partition beside the live one (a bare table filled
 by COPY as the fold produces the rows, then the constraints and indexes built once over it)
 and puts it in the old one's place in the replay's one, short, transaction. Other
 configurations' partitions are not touched and their replays go on writing meanwhile.
