@@ -23,12 +23,17 @@ from league.models import IDENTITY_KINDS, Event
 def merges_at(league_id: int, through_seq: int) -> dict[int, int]:
     """Merged-away player id -> surviving player id, after the events with seq <= through_seq."""
     mapping: dict[int, int] = {}
-    rows = (
-        Event.objects.filter(league_id=league_id, kind__in=IDENTITY_KINDS, seq__lte=through_seq)
-        .order_by("seq")
-        .values_list("kind", "player_id", "other_player_id")
+    # The snapshot's bound and the order are applied here, not in the query: with either,
+    # SQLite walks the (league, seq) index through every event of the league (0.1 s at
+    # 1,000,000) instead of finding the few identity facts through (league, kind).
+    rows = sorted(
+        Event.objects.filter(league_id=league_id, kind__in=IDENTITY_KINDS)
+        .order_by()
+        .values_list("seq", "kind", "player_id", "other_player_id")
     )
-    for kind, player_id, other_id in rows:
+    for seq, kind, player_id, other_id in rows:
+        if seq > through_seq:
+            break
         if kind == Event.Kind.PLAYER_MERGED:
             mapping[player_id] = other_id
         else:

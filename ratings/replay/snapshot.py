@@ -325,7 +325,10 @@ def _read_sqlite(
     """
     inner = template.format(
         seq="e.seq, ",
-        order="ORDER BY e.seq",
+        # No ORDER BY: to avoid sorting, SQLite would walk the (league, seq) index through
+        # every event, where (league, kind, played_at) finds a recent period's matches at
+        # once; the rows are put in seq order below.
+        order="",
         event=event,
         score="CAST(e.score_a * 2 AS INTEGER) AS score",
         moment="CAST(e.played_at AS TEXT) AS moment",
@@ -595,17 +598,17 @@ CROSS JOIN LATERAL (
 ) pp
 WHERE s.config_id = %s AND s.last_period >= %s
 """
+# Per player, MAX over the unique (config, player, period) index: two probes each. (Grouping
+# the rows before the period instead read nearly the whole history: 0.4 s at 1,000,000.)
 _LAST_ROWS_PORTABLE = """
 SELECT pp.period_index, pp.player_id, pp.rating, pp.rd, pp.volatility
-FROM {history} pp
-JOIN (
-    SELECT q.player_id, MAX(q.period_index) AS last
-    FROM {history} q
-    JOIN {standing} s ON s.config_id = q.config_id AND s.player_id = q.player_id
-    WHERE q.config_id = %s AND q.period_index < %s AND s.last_period >= %s
-    GROUP BY q.player_id
-) m ON pp.player_id = m.player_id AND pp.period_index = m.last
-WHERE pp.config_id = %s
+FROM {standing} s
+JOIN {history} pp ON pp.config_id = s.config_id AND pp.player_id = s.player_id
+    AND pp.period_index = (
+        SELECT MAX(q.period_index) FROM {history} q
+        WHERE q.config_id = s.config_id AND q.player_id = s.player_id AND q.period_index < %s
+    )
+WHERE s.config_id = %s AND s.last_period >= %s
 """
 
 
@@ -619,5 +622,5 @@ def _last_rows_before(config_id: int, from_period: int) -> tuple[np.ndarray, ...
         params = [from_period, config_id, from_period]
     else:
         sql = _LAST_ROWS_PORTABLE.format(**tables)
-        params = [config_id, from_period, from_period, config_id]
+        params = [from_period, config_id, from_period]
     return read_columns(sql, params, "iifff")
