@@ -238,6 +238,36 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
 
 
 @pytest.mark.postgres
+@pytest.mark.parametrize("held", [10_000, 5], ids=["sorted-at-the-end", "written-as-it-comes"])
+def test_postgres_writes_the_history_sorted_or_as_it_comes_with_the_same_rows(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, held
+):
+    """A history longer than ``SORTED_ROWS`` is written in batches as the fold goes."""
+    monkeypatch.setattr(store, "SORTED_ROWS", held)
+    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
+    copies = []
+    write = store.write_history
+    monkeypatch.setattr(
+        store,
+        "write_history",
+        lambda config_id, rows, table, **kw: (
+            copies.append((len(rows), kw)) or write(config_id, rows, table, **kw)
+        ),
+    )
+    config = services.latest_config(league)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    if held > sum(count for count, _ in copies):
+        assert copies == [(copies[0][0], {"ordered": True})]
+    else:
+        assert len(copies) > 2
+        assert all(kw == {"ordered": False} for _count, kw in copies)
+
+
+@pytest.mark.postgres
 def test_postgres_replays_a_league_below_the_swap_size_by_deleting_and_inserting(
     league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
