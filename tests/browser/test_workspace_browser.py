@@ -116,8 +116,16 @@ def test_organiser_walks_through_the_workspace(
     photograph(page, "workspace-round-echo")
     page.click("#echo >> text=See them in the event log")
     page.wait_for_selector(".event--new")
-    top = page.locator(".event-log > li").all_inner_texts()[:8]
-    new = page.locator(".event--new").all_inner_texts()
+    # The texts are read once the page has its styles: before, innerText lays the items
+    # out inline (spaces where the styled page has line breaks), and two reads taken either
+    # side of the stylesheet's arrival differ in whitespace only.
+    page.wait_for_load_state("load")
+
+    def texts(selector: str) -> list[str]:
+        return [" ".join(text.split()) for text in page.locator(selector).all_inner_texts()]
+
+    top = texts(".event-log > li")[:8]
+    new = texts(".event--new")
     assert len(new) == 8
     assert top == new
     stored = list(Event.objects.matches().filter(league=league).order_by("-seq")[:8])
