@@ -145,19 +145,32 @@ class HistoryCopy:
         self.count += len(rows)
         if self.count >= (COPY_CHUNK_ROWS if self.streaming else SORTED_ROWS):
             self.streaming = True
-            self._write(ordered=False)
+            self._write_as_they_came()
 
     def flush(self) -> None:
         """Write the rows waiting (sorted when they are the whole history)."""
-        self._write(ordered=not self.streaming)
-
-    def _write(self, *, ordered: bool) -> None:
+        if self.streaming:
+            self._write_as_they_came()
+            return
         if not self.pending:
             return
         started = time.perf_counter()
         rows = HistoryRows.concat(self.pending)
         self.pending, self.count = [], 0
-        write_history(self.config_id, rows, self.table, ordered=ordered)
+        write_history(self.config_id, rows, self.table, ordered=True)
+        self.seconds += time.perf_counter() - started
+
+    def _write_as_they_came(self) -> None:
+        """The waiting rows in their own order, one COPY per ``COPY_CHUNK_ROWS`` of them,
+        each batch's periods let go as it is written (never a copy of all that waited)."""
+        started = time.perf_counter()
+        while self.pending:
+            batch, size = [], 0
+            while self.pending and size < COPY_CHUNK_ROWS:
+                size += len(self.pending[0])
+                batch.append(self.pending.pop(0))
+            write_history(self.config_id, HistoryRows.concat(batch), self.table, ordered=False)
+        self.count = 0
         self.seconds += time.perf_counter() - started
 
 
