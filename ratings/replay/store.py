@@ -48,8 +48,9 @@ SQLITE_ROWS_PER_INSERT = 1000
 SQLITE_MAX_VARIABLES = 32_766
 COPY_CHUNK_ROWS = 200_000
 #: A full replay's history up to this many rows is sorted before it is written (about
-#: 100 bytes a row while held: 400 MB at most); a longer one is written as it comes.
-SORTED_ROWS = 4_000_000
+#: 100 bytes a row while held: 200 MB at most, twice that while sorted); a longer one is
+#: written as it comes. (A 1,000,000-match league has about 1,650,000 rows.)
+SORTED_ROWS = 2_000_000
 PG_EPOCH_DAYS = np.datetime64("2000-01-01", "D")
 PG_EPOCH_US = np.datetime64("2000-01-01T00:00:00", "us")
 BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + (0).to_bytes(4, "big") + (0).to_bytes(4, "big")
