@@ -127,10 +127,10 @@ class HistoryCopy:
 
     Up to ``SORTED_ROWS`` rows are held and written at the end in the order of the unique
     (config, player, period) index: its build then finds them sorted (0.6 s against 1.4 s at
-    1,000,000 matches, under load), and a player's rows share pages. A longer history is written as it comes, a batch of
-    ``COPY_CHUNK_ROWS`` at a time, so memory stays bounded whatever the league's size. Each
-    batch is one COPY statement, so the connection is free between batches (the fold's
-    progress saves use it).
+    1,000,000 matches, under load), and a player's rows share pages. A longer history is
+    written as it comes, a batch of ``COPY_CHUNK_ROWS`` at a time, so memory stays bounded
+    whatever the league's size. Each batch is one COPY statement, so the connection is free
+    between batches (the fold's progress saves use it).
     """
 
     def __init__(self, config_id: int, table: str) -> None:
