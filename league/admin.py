@@ -40,12 +40,12 @@ from league.forms import (
     SideRoundFormSet,
     VoidForm,
     add_service_errors,
+    show_round_errors,
 )
 from league.idempotency_keys import round_row_key
 from league.models import MATCH_KINDS, Event, League, Player
 from league.scores import score_text
 from league.sides import format_label
-from league.validation import row_errors
 
 
 @admin.register(League)
@@ -433,7 +433,7 @@ class EventAdmin(OrganiserScopedAdmin):
             try:
                 events = services.record_side_round(league, results, recorded_by=request.user)
             except ValidationError as error:
-                self.show_round_errors(round_form, rows, error)
+                show_round_errors(round_form, rows, error)
             else:
                 self.message_user(
                     request,
@@ -480,7 +480,7 @@ class EventAdmin(OrganiserScopedAdmin):
             try:
                 events = services.record_round(league, results, recorded_by=request.user)
             except ValidationError as error:
-                self.show_round_errors(round_form, rows, error)
+                show_round_errors(round_form, rows, error)
             else:
                 self.message_user(
                     request,
@@ -502,22 +502,6 @@ class EventAdmin(OrganiserScopedAdmin):
                 **self.player_list(league),
             ),
         )
-
-    @staticmethod
-    def show_round_errors(round_form: RoundForm, rows: list, error: ValidationError) -> None:
-        """Put ``record_round``'s errors on the rows (and the round's date) they concern."""
-        shown: set[tuple[str | None, str]] = set()
-        for index, fields in row_errors(error).items():
-            for field, messages_ in fields.items():
-                for message in messages_:
-                    if index < 0 or field == "played_at":
-                        target = "played_on" if field == "played_at" else None
-                        if (target, message) not in shown:
-                            shown.add((target, message))
-                            round_form.add_error(target, message)
-                        continue
-                    form = rows[index]
-                    form.add_error(field if field in form.fields else None, message)
 
     def void_view(self, request: HttpRequest, event_id: int) -> HttpResponse:
         match = self.scoped_match(request, event_id)

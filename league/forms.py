@@ -22,7 +22,7 @@ from league.idempotency_keys import new_key
 from league.models import MATCH_KINDS, Event, League, MatchFormat, Player
 from league.player_names import check_name, clean_name, find_player
 from league.sides import side_label
-from league.validation import Errors
+from league.validation import Errors, row_errors
 
 SCORE_CHOICES = [
     ("1", "1 - first player won"),
@@ -49,6 +49,34 @@ def add_service_errors(
             field = None
         for message in messages:
             form.add_error(field, message)
+
+
+def show_round_errors(
+    round_form: forms.BaseForm,
+    rows: list[forms.Form],
+    error: ValidationError,
+    renamed: dict[str, str] | None = None,
+) -> None:
+    """Put ``record_round``'s errors on the rows (and the round's day) they concern.
+
+    An error of the whole round, or about the day, goes once on ``round_form`` (its day field
+    is ``played_on``); a row's error on that row's field (``renamed`` maps service names to
+    form names), or above the row when the form has no such field.
+    """
+    renamed = renamed or {}
+    shown: set[tuple[str | None, str]] = set()
+    for index, fields in row_errors(error).items():
+        for field, found in fields.items():
+            for message in found:
+                if index < 0 or field == "played_at":
+                    target = "played_on" if field == "played_at" else None
+                    if (target, message) not in shown:
+                        shown.add((target, message))
+                        round_form.add_error(target, message)
+                    continue
+                form = rows[index]
+                name = renamed.get(field, field)
+                form.add_error(name if name in form.fields else None, message)
 
 
 class PlayerNameInput(forms.TextInput):
@@ -176,6 +204,9 @@ class RoundRowForm(LeagueBoundForm):
 
 
 class BaseRoundFormSet(forms.BaseFormSet):
+    """Rows of one league's round: each form gets the league (the admin's round and the
+    workspace's round screen share it)."""
+
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.league = league
         super().__init__(*args, **kwargs)
@@ -194,8 +225,8 @@ class BaseRoundFormSet(forms.BaseFormSet):
             renderer=self.renderer,
         )
 
-    def filled_forms(self) -> list[RoundRowForm]:
-        """The rows the organiser filled in, in page order."""
+    def filled_forms(self) -> list[forms.Form]:
+        """The rows the organiser filled in and did not delete, in page order."""
         return [
             form for form in self.forms if form.has_changed() and form not in self.deleted_forms
         ]

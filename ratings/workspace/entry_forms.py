@@ -17,7 +17,7 @@ from django import forms
 
 from league.calendar import league_day
 from league.csv_format import FIRST_DAY, LAST_DAY
-from league.forms import LeagueBoundForm, PlayerNameInput
+from league.forms import BaseRoundFormSet, LeagueBoundForm, PlayerNameInput
 from league.idempotency_keys import new_key
 from league.models import Event, League
 from league.scores import entry_text, read_entry
@@ -173,30 +173,6 @@ class RoundRowForm(ScoreEntryMixin, LeagueBoundForm):
         super().__init__(*args, league=league, **kwargs)
         self.fields["score"].label = score_label(league)
         self.fields["score"].widget.attrs["aria-label"] = score_label(league)
-
-
-class BaseRoundFormSet(forms.BaseFormSet):
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        self.league = league
-        super().__init__(*args, **kwargs)
-
-    def get_form_kwargs(self, index: int | None) -> dict[str, Any]:
-        return {**super().get_form_kwargs(index), "league": self.league}
-
-    @property
-    def empty_form(self) -> forms.Form:
-        return self.form(
-            auto_id=self.auto_id,
-            prefix=self.add_prefix("__prefix__"),
-            empty_permitted=True,
-            use_required_attribute=False,
-            league=self.league,
-            renderer=self.renderer,
-        )
-
-    def filled_forms(self) -> list[RoundRowForm]:
-        """The rows the organiser filled in, in page order."""
-        return [form for form in self.forms if form.has_changed()]
 
 
 def round_formset(data: Any, *, league: League, rows: int = ROUND_ROWS) -> forms.BaseFormSet:

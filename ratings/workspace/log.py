@@ -7,6 +7,9 @@ a save or an undo just stored. Every match still counting offers "Void" and "Cor
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -118,19 +121,8 @@ def void(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
                 f"Match #{match.seq} voided ({match_words(match)}, {echo(league, day)}).",
             )
             return HttpResponseRedirect(log_url(league, voided))
-    return render(
-        request,
-        "workspace/match_form.html",
-        {
-            "league": league,
-            "match": match,
-            "words": match_words(match),
-            "played": echo(league, league_day(league, match.played_at)).split(":")[0],
-            "form": form,
-            "title": f"Void match #{match.seq}",
-            "submit_label": "Void this match",
-            "voided_by": Event.objects.filter(voids=match).values_list("seq", flat=True).first(),
-        },
+    return _match_form_page(
+        request, league, match, form, f"Void match #{match.seq}", "Void this match"
     )
 
 
@@ -166,6 +158,27 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
                 f"{echo(league, day)}.",
             )
             return HttpResponseRedirect(log_url(league, voided, corrected))
+    return _match_form_page(
+        request,
+        league,
+        match,
+        form,
+        f"Correct match #{match.seq}",
+        "Void it and record the correction",
+        player_list(league),
+    )
+
+
+def _match_form_page(
+    request: HttpRequest,
+    league: League,
+    match: Event,
+    form: forms.Form,
+    title: str,
+    submit_label: str,
+    extra: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The void or correct page of one match: the match as recorded, and the form."""
     return render(
         request,
         "workspace/match_form.html",
@@ -175,9 +188,9 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
             "words": match_words(match),
             "played": echo(league, league_day(league, match.played_at)).split(":")[0],
             "form": form,
-            "title": f"Correct match #{match.seq}",
-            "submit_label": "Void it and record the correction",
+            "title": title,
+            "submit_label": submit_label,
             "voided_by": Event.objects.filter(voids=match).values_list("seq", flat=True).first(),
-            **player_list(league),
+            **(extra or {}),
         },
     )

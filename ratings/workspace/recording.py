@@ -21,10 +21,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import services
-from league.forms import PLAYER_LIST_ID, add_service_errors
+from league.forms import PLAYER_LIST_ID, add_service_errors, show_round_errors
 from league.idempotency_keys import round_row_key
 from league.models import Event, League, Player
-from league.validation import row_errors
 from ratings.services import league_progress
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from ratings.workspace.dates import date_warnings
@@ -150,7 +149,12 @@ def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
             try:
                 events = services.record_round(league, results, recorded_by=request.user)
             except ValidationError as error:
-                _show_round_errors(round_form, rows, error)
+                show_round_errors(
+                    round_form,
+                    rows,
+                    error,
+                    {"played_at": "played_on", "score_a": "score", "points": "score"},
+                )
             else:
                 return HttpResponseRedirect(_recorded_url("workspace:round", league, events))
     context = _page_context(request, league)
@@ -162,24 +166,6 @@ def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
         more_rows=min(len(formset.forms) + ROUND_ROWS, MAX_ROUND_ROWS),
     )
     return render(request, "workspace/round.html", context)
-
-
-def _show_round_errors(round_form: RoundForm, rows: list, error: ValidationError) -> None:
-    """Put ``record_round``'s errors on the rows (and the round's day) they concern."""
-    renamed = {"played_at": "played_on", "score_a": "score", "points": "score"}
-    shown: set[tuple[str | None, str]] = set()
-    for index, fields in row_errors(error).items():
-        for field, found in fields.items():
-            for message in found:
-                if index < 0 or field == "played_at":
-                    target = "played_on" if field == "played_at" else None
-                    if (target, message) not in shown:
-                        shown.add((target, message))
-                        round_form.add_error(target, message)
-                    continue
-                form = rows[index]
-                name = renamed.get(field, field)
-                form.add_error(name if name in form.fields else None, message)
 
 
 @require_POST
