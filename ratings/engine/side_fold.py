@@ -13,7 +13,14 @@ from collections.abc import Callable
 import numpy as np
 
 from ratings.engine.errors import InvalidParameterError
-from ratings.engine.fold import FoldResult, History, check_fold_range, initial_state, keep
+from ratings.engine.fold import (
+    FoldResult,
+    History,
+    check_fold_range,
+    initial_state,
+    keep,
+    period_starts,
+)
 from ratings.engine.glicko2 import apply
 from ratings.engine.params import Glicko2Params
 from ratings.engine.sides import SideMatches
@@ -46,7 +53,7 @@ def fold_sides(
 
     order = np.argsort(matches.period, kind="stable")
     ordered = matches.take(order)
-    played, starts = np.unique(ordered.period, return_index=True)
+    played, starts = period_starts(ordered.period)
     ends = np.append(starts[1:], len(ordered)) if len(ordered) else starts
     # Rows are sorted by match, so each period's rows are one slice.
     row_starts = np.searchsorted(ordered.match, starts, side="left")

@@ -27,8 +27,9 @@ from django.db import connection
 
 from ratings.models import PlayerPeriod
 
-#: Suffix of a partition (and its constraint and index) while its replacement is built.
-NEXT = "__next"
+# The suffix of a table (here a partition, its constraint and index) while its replacement
+# is built: the same as the SQLite swap's.
+from ratings.replay.table_swap import NEXT
 
 
 def partitioned() -> bool:

@@ -158,7 +158,7 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
     checkpoint = None if plan.from_scratch else read_checkpoint(plan, matches)
     timer.lap("reading")
     progress = Progress(replay, lock, check_stale=replay.kind == Replay.Kind.FULL)
-    if checkpoint is None and partitioned() and _swap_pays(matches):
+    if checkpoint is None and partitioned() and _builds_beside(matches):
         _stream_full_pass(plan, matches, progress, lock, timer)
         return plan.through_seq
     projection = compute(plan, matches, checkpoint, progress)
@@ -171,7 +171,7 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
     return plan.through_seq
 
 
-def _swap_pays(matches: Matches) -> bool:
+def _builds_beside(matches: Matches) -> bool:
     """Whether a full pass over ``matches`` builds its partition beside the live one
     (PostgreSQL), rather than deleting and inserting rows: ``REPLAY_SWAP_MIN_MATCHES``."""
     count = len(matches.seq) + (len(matches.sides) if matches.sides is not None else 0)

@@ -376,26 +376,24 @@ def write_history(config_id: int, rows: HistoryRows, table: str, *, ordered: boo
     whose indexes are built after it is filled gains nothing from sorting)."""
     names = [column for column, _ in _HISTORY_COLUMNS]
     db_names = _columns(PlayerPeriod, names)
-    if not ordered:
-        values = _history_values(config_id, rows)
-        if connection.vendor == "postgresql":
-            _copy_postgres(table, db_names, _HISTORY_COLUMNS, values)
-        else:
-            _insert_sqlite(table, db_names, values)
-        return
-    # In the order of the unique (config, player, period) index: appending to a B-tree is far
-    # cheaper than inserting all over it, and a player's rows (what a player page reads)
-    # share pages. The fold yields its rows period by period, so a stable sort on the player
-    # alone is enough (a third of the time of sorting on both keys).
-    if np.all(rows.period[1:] >= rows.period[:-1]):
-        order = np.argsort(rows.player, kind="stable")
-    else:
-        order = np.lexsort((rows.period, rows.player))
+    order = _index_order(rows) if ordered else None
     values = _history_values(config_id, rows)
     if connection.vendor == "postgresql":
         _copy_postgres(table, db_names, _HISTORY_COLUMNS, values, order)
     else:
         _insert_sqlite(table, db_names, values, order)
+
+
+def _index_order(rows: HistoryRows) -> npt.NDArray[np.intp]:
+    """The rows' order in the unique (config, player, period) index.
+
+    Appending to a B-tree is far cheaper than inserting all over it, and a player's rows
+    (what a player page reads) share pages. The fold yields its rows period by period, so a
+    stable sort on the player alone is enough (a third of the time of sorting on both keys).
+    """
+    if np.all(rows.period[1:] >= rows.period[:-1]):
+        return np.argsort(rows.player, kind="stable")
+    return np.lexsort((rows.period, rows.player))
 
 
 def write_standings(config_id: int, rows: StandingRows) -> None:
