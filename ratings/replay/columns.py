@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import psycopg
 from django.db import connection
 
 #: A missing moment (NULL, or an infinite timestamp) in a "m" column: NumPy's NaT as int64.
@@ -60,6 +59,9 @@ def _read_postgres(sql: str, params: Sequence[Any], kinds: str) -> tuple[np.ndar
         f"string_agg({_POSTGRES_KINDS[kind][0].format('q.' + name)}, '')"
         for name, kind in zip(names, kinds, strict=True)
     )
+    # Imported here: an embedded (SQLite) process never loads the driver (40 ms of start-up).
+    import psycopg
+
     connection.ensure_connection()
     # A cursor binding on the server, for a binary result: Django's client-side cursor gets
     # bytea as hex text, twice the bytes to send and to decode (15 s against 5 s for the

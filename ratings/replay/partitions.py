@@ -23,13 +23,20 @@ a replay writes; it is dropped with its configuration. SQLite has no partitions:
 
 from __future__ import annotations
 
-from django.db import connection
+from concurrent.futures import ThreadPoolExecutor
+
+from django.db import connection, transaction
 
 from ratings.models import PlayerPeriod
 
 # The suffix of a table (here a partition, its constraint and index) while its replacement
 # is built: the same as the SQLite swap's.
 from ratings.replay.table_swap import NEXT
+
+#: The sequence of ``PlayerPeriod.id`` (migration 0008).
+SEQUENCE = "ratings_playerperiod_id_seq"
+#: The advisory lock under which blocks of ids are reserved (any fixed number of our own).
+_RESERVE_IDS_LOCK = 0x504C5044  # "PLPD"
 
 
 def partitioned() -> bool:
@@ -111,22 +118,68 @@ def prepare_partition(config_id: int) -> str:
     return new
 
 
+def reserve_ids(count: int) -> int:
+    """The first of ``count`` consecutive ``PlayerPeriod`` ids that the sequence will not
+    hand out again (PostgreSQL).
+
+    A full replay writes its rows with these ids instead of a ``nextval`` per row (a third
+    of the COPY's time). Ids need only differ within a configuration (rows are deleted by
+    ``config_id`` and id), and a configuration's writers take turns (the league's replay
+    lock); what must hold is that the sequence never goes back, so later incremental rows
+    never take an id of the block. Reservations take turns under an advisory lock, and the
+    sequence only moves forward past whatever other writers took meanwhile.
+    """
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RESERVE_IDS_LOCK])
+        cursor.execute("SELECT nextval(%s)", [SEQUENCE])
+        (first,) = cursor.fetchone()
+        cursor.execute(
+            f"SELECT setval(%s, GREATEST(%s, (SELECT last_value FROM {SEQUENCE})))",
+            [SEQUENCE, first + count - 1],
+        )
+    return int(first)
+
+
 def index_partition(config_id: int) -> None:
     """Build the filled replacement's unique constraint and index, matching the parent's.
 
-    Once over the full table (a sort), before the replay's transaction; ATTACH then adopts
-    them instead of building its own while it holds the parent.
+    Once over the full table (a sort each), before the replay's transaction; ATTACH then
+    adopts them instead of building its own while it holds the parent. The two indexes are
+    built at the same time, each by a connection of its own (the process waits meanwhile,
+    and ``CREATE INDEX`` locks let two run on one table); the unique one becomes the
+    constraint afterwards, which only names it.
     """
     new = next_name(config_id)
     live = partition_name(config_id)
+    unique = f"{live}_unique{NEXT}"
+    statements = [
+        f'CREATE UNIQUE INDEX "{unique}" ON "{new}" (config_id, player_id, period_index)',
+        f'CREATE INDEX "{live}_by_period{NEXT}" ON "{new}" (config_id, period_index)',
+    ]
+    if connection.in_atomic_block:
+        # Uncommitted (inside a test's transaction): no other connection can see the table.
+        with connection.cursor() as cursor:
+            for sql in statements:
+                cursor.execute(sql)
+    else:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            other = pool.submit(_run_on_own_connection, statements[1])
+            with connection.cursor() as cursor:
+                cursor.execute(statements[0])
+            other.result()
     with connection.cursor() as cursor:
         cursor.execute(
-            f'ALTER TABLE "{new}" ADD CONSTRAINT "{live}_unique{NEXT}" '
-            "UNIQUE (config_id, player_id, period_index)"
+            f'ALTER TABLE "{new}" ADD CONSTRAINT "{unique}" UNIQUE USING INDEX "{unique}"'
         )
-        cursor.execute(
-            f'CREATE INDEX "{live}_by_period{NEXT}" ON "{new}" (config_id, period_index)'
-        )
+
+
+def _run_on_own_connection(sql: str) -> None:
+    """Run ``sql`` on this thread's own database connection, then close it."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+    finally:
+        connection.close()
 
 
 def attach_partition(config_id: int) -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -36,6 +38,7 @@ from ratings.replay.partitions import (
     index_partition,
     partitioned,
     prepare_partition,
+    reserve_ids,
 )
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.table_swap import swap_pays, swap_table
@@ -47,10 +50,9 @@ SQLITE_ROWS_PER_INSERT = 1000
 # SQLite accepts 32766 bound parameters per statement since 3.32.
 SQLITE_MAX_VARIABLES = 32_766
 COPY_CHUNK_ROWS = 200_000
-#: A full replay's history up to this many rows is sorted before it is written (about
-#: 100 bytes a row while held: 200 MB at most, twice that while sorted); a longer one is
-#: written as it comes. (A 1,000,000-match league has about 1,650,000 rows.)
-SORTED_ROWS = 2_000_000
+#: Batches of a full replay's history that may wait for the writer thread (about 100
+#: bytes a row: 80 MB at most).
+QUEUED_BATCHES = 4
 PG_EPOCH_DAYS = np.datetime64("2000-01-01", "D")
 PG_EPOCH_US = np.datetime64("2000-01-01T00:00:00", "us")
 BINARY_HEADER = b"PGCOPY\n\xff\r\n\x00" + (0).to_bytes(4, "big") + (0).to_bytes(4, "big")
@@ -92,12 +94,12 @@ def write_full_partition(
     """A full pass on PostgreSQL: the history written as the fold produces it.
 
     ``compute_into(sink)`` runs the fold, handing ``sink`` each period's rows, and returns the
-    projection (its standings; its history is already written). The rows go by COPY, a batch
-    at a time, into the bare table that will replace the configuration's partition; its
-    indexes are built once it is full; then one short transaction puts it in place and
-    replaces the standings (``partitions.py``). Returns the projection and the seconds spent
-    writing: the COPY statements during the fold and everything after it (the rest of the
-    call is computing).
+    projection (its standings; its history is already written). The rows go by COPY, while
+    the fold computes (``HistoryCopy``), into the bare table that will replace the
+    configuration's partition; its two indexes are built once it is full, side by side; then
+    one short transaction puts it in place and replaces the standings (``partitions.py``).
+    Returns the projection and the seconds spent writing: the fold's waits for the writer
+    and everything after the fold (the rest of the call is computing).
     """
     config_id = plan.config.pk
     ensure_partition(config_id)
@@ -112,6 +114,7 @@ def write_full_partition(
             attach_partition(config_id)
             _finish(plan, projection)
     except BaseException:
+        sink.abandon()
         try:
             discard_partition(config_id)
         except Exception:
@@ -123,14 +126,21 @@ def write_full_partition(
 
 
 class HistoryCopy:
-    """A sink of history rows that COPYs them into ``table``.
+    """A sink of history rows that COPYs them into ``table`` as the fold produces them.
 
-    Up to ``SORTED_ROWS`` rows are held and written at the end in the order of the unique
-    (config, player, period) index: its build then finds them sorted (0.6 s against 1.4 s at
-    1,000,000 matches, under load), and a player's rows share pages. A longer history is
-    written as it comes, a batch of ``COPY_CHUNK_ROWS`` at a time, so memory stays bounded
-    whatever the league's size. Each batch is one COPY statement, so the connection is free
-    between batches (the fold's progress saves use it).
+    The rows go in the fold's order, period by period, a batch of ``COPY_CHUNK_ROWS`` at a
+    time, each batch with ids reserved for it (``reserve_ids``: no ``nextval`` per row).
+    Nothing is sorted: the unique (config, player, period) index costs as much to build over
+    rows in period order as over rows sorted by player, and the (config, period) index then
+    finds them in its own order (half its time at 1,000,000 matches).
+
+    Where the table is committed (a replay outside any transaction, as in the workers), a
+    thread of its own with a connection of its own holds one COPY open for the whole fold
+    and writes each batch while the fold computes the next periods, so the server stores
+    rows on the other core meanwhile. The fold waits only when ``QUEUED_BATCHES`` batches are
+    waiting, so memory stays bounded whatever the league's size. Inside a transaction (a
+    test's) no other connection could see the table: each batch is then one COPY on the
+    replay's connection.
     """
 
     def __init__(self, config_id: int, table: str) -> None:
@@ -138,41 +148,103 @@ class HistoryCopy:
         self.table = table
         self.pending: list[HistoryRows] = []
         self.count = 0
-        self.streaming = False
+        #: Seconds the fold spent writing or waiting for the writer.
         self.seconds = 0.0
+        self._batches: queue.Queue[tuple[HistoryRows, int] | None] | None = None
+        self._writer: threading.Thread | None = None
+        self._failure: BaseException | None = None
+        self._abandoned = False
+        if not connection.in_atomic_block:
+            self._batches = queue.Queue(maxsize=QUEUED_BATCHES)
+            self._writer = threading.Thread(
+                target=self._write_batches, name=f"history-copy-{config_id}", daemon=True
+            )
+            self._writer.start()
 
     def __call__(self, rows: HistoryRows) -> None:
         self.pending.append(rows)
         self.count += len(rows)
-        if self.count >= (COPY_CHUNK_ROWS if self.streaming else SORTED_ROWS):
-            self.streaming = True
-            self._write_as_they_came()
+        if self.count >= COPY_CHUNK_ROWS:
+            self._send()
 
     def flush(self) -> None:
-        """Write the rows waiting (sorted when they are the whole history)."""
-        if self.streaming:
-            self._write_as_they_came()
-            return
-        if not self.pending:
-            return
+        """Write the rows still waiting and wait for the writer to finish (raising its
+        error, if it failed)."""
+        started = time.perf_counter()
+        if self.pending:
+            self._send()
+        if self._writer is not None:
+            self._stop()
+            if self._failure is not None:
+                raise self._failure
+        self.seconds += time.perf_counter() - started
+
+    def abandon(self) -> None:
+        """Stop the writer without finishing its COPY (the replay failed)."""
+        self.pending = []
+        if self._writer is not None:
+            self._stop(abandon=True)
+
+    def _send(self) -> None:
         started = time.perf_counter()
         rows = HistoryRows.concat(self.pending)
         self.pending, self.count = [], 0
-        write_history(self.config_id, rows, self.table, ordered=True)
+        first_id = reserve_ids(len(rows))
+        if self._batches is None:
+            write_history(self.config_id, rows, self.table, ordered=False, first_id=first_id)
+        else:
+            if self._failure is not None:
+                raise self._failure
+            self._batches.put((rows, first_id))
         self.seconds += time.perf_counter() - started
 
-    def _write_as_they_came(self) -> None:
-        """The waiting rows in their own order, one COPY per ``COPY_CHUNK_ROWS`` of them,
-        each batch's periods let go as it is written (never a copy of all that waited)."""
-        started = time.perf_counter()
-        while self.pending:
-            batch, size = [], 0
-            while self.pending and size < COPY_CHUNK_ROWS:
-                size += len(self.pending[0])
-                batch.append(self.pending.pop(0))
-            write_history(self.config_id, HistoryRows.concat(batch), self.table, ordered=False)
-        self.count = 0
-        self.seconds += time.perf_counter() - started
+    def _stop(self, *, abandon: bool = False) -> None:
+        assert self._batches is not None
+        assert self._writer is not None
+        if abandon:
+            self._abandoned = True
+            # Let a writer blocked on nothing see the end at once.
+            while True:
+                try:
+                    self._batches.get_nowait()
+                except queue.Empty:
+                    break
+        self._batches.put(None)
+        self._writer.join()
+        self._writer = None
+
+    def _write_batches(self) -> None:
+        """The writer thread: one COPY of every batch, on this thread's own connection."""
+        batches = self._batches
+        assert batches is not None
+        ended = False
+        try:
+            columns = _history_columns(with_id=True)
+            sql = _copy_sql(self.table, [name for name, _ in columns])
+            with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+                copy.write(BINARY_HEADER)
+                while (batch := batches.get()) is not None:
+                    rows, first_id = batch
+                    values = _history_values(self.config_id, rows, first_id)
+                    for start in range(0, len(rows), COPY_CHUNK_ROWS):
+                        chunk = _chunk(values, None, start, start + COPY_CHUNK_ROWS)
+                        copy.write(_pg_binary(columns, chunk))
+                ended = True
+                if self._abandoned:
+                    raise _Abandoned
+                copy.write(BINARY_TRAILER)
+        except BaseException as error:  # handed to the fold's thread
+            if not isinstance(error, _Abandoned):
+                self._failure = error
+            # The fold may be waiting to put a batch: take what comes until the end.
+            while not ended:
+                ended = batches.get() is None
+        finally:
+            connection.close()
+
+
+class _Abandoned(Exception):
+    """Raised inside the writer's COPY to make psycopg abort it (the replay failed)."""
 
 
 def _finish(plan: ReplayPlan, projection: Projection) -> None:
@@ -224,9 +296,20 @@ _STANDING_COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _history_values(config_id: int, rows: HistoryRows) -> list[np.ndarray]:
+def _history_columns(*, with_id: bool) -> tuple[tuple[str, str], ...]:
+    """The history's (field, binary dtype) columns, led by ``id`` when ids are given."""
+    return (("id", ">i8"), *_HISTORY_COLUMNS) if with_id else _HISTORY_COLUMNS
+
+
+def _history_values(
+    config_id: int, rows: HistoryRows, first_id: int | None = None
+) -> list[np.ndarray]:
+    """The columns of ``rows`` (``_history_columns``), with ids from ``first_id`` on when
+    given."""
     n = len(rows)
+    ids = [] if first_id is None else [np.arange(first_id, first_id + n, dtype=np.int64)]
     return [
+        *ids,
         # A constant column: a zero-stride view, not n copies of the id.
         np.broadcast_to(np.int64(config_id), n),
         rows.player,
@@ -295,25 +378,29 @@ def _chunk(
     return [column[rows] for column in values]
 
 
+def _copy_sql(table: str, fields: Sequence[str], model=PlayerPeriod) -> str:
+    """The binary COPY of ``model``'s ``fields`` into ``table``."""
+    return f"COPY {table} ({', '.join(_columns(model, fields))}) FROM STDIN (FORMAT BINARY)"
+
+
 def _copy_postgres(
     table: str,
-    names: list[str],
-    columns,
+    columns: Sequence[tuple[str, str]],
     values: list[np.ndarray],
     order: npt.NDArray[np.intp] | None = None,
+    model=PlayerPeriod,
 ) -> None:
+    """COPY the rows of ``values`` (``columns``: ``model``'s fields) into ``table``."""
     n = int(values[0].size)
     if n == 0:
         return
-    sql = f"COPY {table} ({', '.join(names)}) FROM STDIN (FORMAT BINARY)"
-    with connection.cursor() as cursor:
-        raw = cursor.cursor if hasattr(cursor, "cursor") else cursor
-        with raw.copy(sql) as copy:
-            copy.write(BINARY_HEADER)
-            for start in range(0, n, COPY_CHUNK_ROWS):
-                chunk = _chunk(values, order, start, start + COPY_CHUNK_ROWS)
-                copy.write(_pg_binary(columns, chunk))
-            copy.write(BINARY_TRAILER)
+    sql = _copy_sql(table, [name for name, _ in columns], model)
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        copy.write(BINARY_HEADER)
+        for start in range(0, n, COPY_CHUNK_ROWS):
+            chunk = _chunk(values, order, start, start + COPY_CHUNK_ROWS)
+            copy.write(_pg_binary(columns, chunk))
+        copy.write(BINARY_TRAILER)
 
 
 def _sqlite_column(column: np.ndarray) -> np.ndarray | list:
@@ -370,18 +457,27 @@ def _insert_sqlite(
         raw.close()
 
 
-def write_history(config_id: int, rows: HistoryRows, table: str, *, ordered: bool = True) -> None:
+def write_history(
+    config_id: int,
+    rows: HistoryRows,
+    table: str,
+    *,
+    ordered: bool = True,
+    first_id: int | None = None,
+) -> None:
     """Insert ``rows`` for configuration ``config_id`` into ``table`` (``PlayerPeriod``'s,
     or the one built to replace it); ``ordered=False`` keeps the rows' own order (a table
-    whose indexes are built after it is filled gains nothing from sorting)."""
-    names = [column for column, _ in _HISTORY_COLUMNS]
-    db_names = _columns(PlayerPeriod, names)
+    whose indexes are built after it is filled gains nothing from sorting). With
+    ``first_id`` the rows take the ids from it on (reserved: ``reserve_ids``), else the
+    table's default."""
+    columns = _history_columns(with_id=first_id is not None)
+    values = _history_values(config_id, rows, first_id)
     order = _index_order(rows) if ordered else None
-    values = _history_values(config_id, rows)
     if connection.vendor == "postgresql":
-        _copy_postgres(table, db_names, _HISTORY_COLUMNS, values, order)
+        _copy_postgres(table, columns, values, order)
     else:
-        _insert_sqlite(table, db_names, values, order)
+        names = _columns(PlayerPeriod, [name for name, _ in columns])
+        _insert_sqlite(table, names, values, order)
 
 
 def _index_order(rows: HistoryRows) -> npt.NDArray[np.intp]:
@@ -398,13 +494,12 @@ def _index_order(rows: HistoryRows) -> npt.NDArray[np.intp]:
 
 def write_standings(config_id: int, rows: StandingRows) -> None:
     """Insert ``rows`` into ``Standing`` for configuration ``config_id``."""
-    names = [column for column, _ in _STANDING_COLUMNS]
-    db_names = _columns(Standing, names)
     values = _standing_values(config_id, rows)
     if connection.vendor == "postgresql":
-        _copy_postgres(Standing._meta.db_table, db_names, _STANDING_COLUMNS, values)
+        _copy_postgres(Standing._meta.db_table, _STANDING_COLUMNS, values, model=Standing)
     else:
-        _insert_sqlite(Standing._meta.db_table, db_names, values)
+        names = _columns(Standing, [column for column, _ in _STANDING_COLUMNS])
+        _insert_sqlite(Standing._meta.db_table, names, values)
 
 
 def delete_history(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import threading
 
 import pytest
 from django.db import connection
@@ -237,13 +238,24 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
     assert half_built_tables() == []
 
 
+def config_ids(config_id: int) -> list[int]:
+    """The ids of the configuration's history rows."""
+    return list(PlayerPeriod.objects.filter(config_id=config_id).values_list("id", flat=True))
+
+
+def next_history_id() -> int:
+    """The id the history's sequence hands out next (PostgreSQL; it moves on)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval('ratings_playerperiod_id_seq')")
+        return cursor.fetchone()[0]
+
+
 @pytest.mark.postgres
-@pytest.mark.parametrize("held", [10_000, 5], ids=["sorted-at-the-end", "written-as-it-comes"])
-def test_postgres_writes_the_history_sorted_or_as_it_comes_with_the_same_rows(
-    league, one_league, django_capture_on_commit_callbacks, monkeypatch, held
+def test_postgres_writes_the_history_a_batch_at_a_time_with_reserved_ids(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch
 ):
-    """A history longer than ``SORTED_ROWS`` is written in batches as the fold goes."""
-    monkeypatch.setattr(store, "SORTED_ROWS", held)
+    """Inside a transaction (no other connection sees the new table) each batch is a COPY
+    on the replay's connection, in the fold's order, with ids reserved for it."""
     monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
     copies = []
     write = store.write_history
@@ -260,11 +272,102 @@ def test_postgres_writes_the_history_sorted_or_as_it_comes_with_the_same_rows(
 
     assert replay.status == Replay.Status.COMPLETE
     assert snapshot(config) == expected_projection(config, one_league, current_period(config))
-    if held > sum(count for count, _ in copies):
-        assert copies == [(copies[0][0], {"ordered": True})]
-    else:
-        assert len(copies) > 2
-        assert all(kw == {"ordered": False} for _count, kw in copies)
+    assert len(copies) > 2
+    assert {kw["ordered"] for _count, kw in copies} == {False}
+    # Each batch its own block of ids; none of them will be handed out again.
+    firsts = [kw["first_id"] for _count, kw in copies]
+    assert firsts == sorted(firsts)
+    ids = config_ids(config.pk)
+    assert len(ids) == len(set(ids)) == sum(count for count, _kw in copies)
+    assert next_history_id() > max(ids)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_writes_the_history_from_a_thread_of_its_own_while_the_fold_computes(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Outside a transaction (as in a worker) a writer thread with a connection of its own
+    holds one COPY for the whole fold; the rows are the same as computed."""
+    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
+    monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
+    writers = []
+    packed = store._pg_binary
+    monkeypatch.setattr(
+        store,
+        "_pg_binary",
+        lambda *args: writers.append(threading.current_thread().name) or packed(*args),
+    )
+    config = services.latest_config(league)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    history_writes = [name for name in writers if name.startswith("history-copy-")]
+    assert len(history_writes) > 2
+    assert set(history_writes) == {f"history-copy-{config.pk}"}
+    ids = config_ids(config.pk)
+    assert len(ids) == len(set(ids))
+    assert next_history_id() > max(ids)
+    assert partition_of_rows(config.pk) == {partition_name(config.pk)}
+    assert half_built_tables() == []
+    assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_a_writer_thread_that_fails_fails_the_replay_and_keeps_the_old_history(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    settings.REPLAY_MAX_ATTEMPTS = 1
+    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
+    monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
+    config = services.latest_config(league)
+    before = snapshot(config)
+    packed = store._pg_binary
+    calls = []
+
+    def failing(*args):
+        calls.append(1)
+        if threading.current_thread().name.startswith("history-copy-") and len(calls) > 2:
+            raise OSError("connection lost")
+        return packed(*args)
+
+    monkeypatch.setattr(store, "_pg_binary", failing)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.FAILED
+    assert "connection lost" in replay.error
+    assert snapshot(config) == before
+    assert half_built_tables() == []
+    assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_a_fold_that_fails_stops_the_writer_thread_and_keeps_the_old_history(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    settings.REPLAY_MAX_ATTEMPTS = 1
+    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
+    config = services.latest_config(league)
+    before = snapshot(config)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("out of memory")
+
+    # After the fold handed its rows over, before the writer's COPY is finished.
+    monkeypatch.setattr(store.HistoryCopy, "flush", broken)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.FAILED
+    assert "out of memory" in replay.error
+    assert snapshot(config) == before
+    assert half_built_tables() == []
+    assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
 
 
 @pytest.mark.postgres
