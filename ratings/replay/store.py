@@ -220,19 +220,24 @@ class HistoryCopy:
         ended = False
         try:
             columns = _history_columns(with_id=True)
-            sql = _copy_sql(self.table, [name for name, _ in columns])
-            with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
-                copy.write(BINARY_HEADER)
-                while (batch := batches.get()) is not None:
-                    rows, first_id = batch
-                    values = _history_values(self.config_id, rows, first_id)
-                    for start in range(0, len(rows), COPY_CHUNK_ROWS):
-                        chunk = _chunk(values, None, start, start + COPY_CHUNK_ROWS)
-                        copy.write(_pg_binary(columns, chunk))
-                ended = True
-                if self._abandoned:
-                    raise _Abandoned
-                copy.write(BINARY_TRAILER)
+            sql = _copy_sql(self.table, [name for name, _ in columns], freeze=True)
+            with transaction.atomic(), connection.cursor() as cursor:
+                # Emptied in the COPY's own transaction, which lets it write the rows frozen:
+                # the index builds and ANALYZE that read them next need not set their
+                # hint bits (writing every page again).
+                cursor.execute(f'TRUNCATE "{self.table}"')
+                with cursor.cursor.copy(sql) as copy:
+                    copy.write(BINARY_HEADER)
+                    while (batch := batches.get()) is not None:
+                        rows, first_id = batch
+                        values = _history_values(self.config_id, rows, first_id)
+                        for start in range(0, len(rows), COPY_CHUNK_ROWS):
+                            chunk = _chunk(values, None, start, start + COPY_CHUNK_ROWS)
+                            copy.write(_pg_binary(columns, chunk))
+                    ended = True
+                    if self._abandoned:
+                        raise _Abandoned
+                    copy.write(BINARY_TRAILER)
         except BaseException as error:  # handed to the fold's thread
             if not isinstance(error, _Abandoned):
                 self._failure = error
@@ -378,9 +383,13 @@ def _chunk(
     return [column[rows] for column in values]
 
 
-def _copy_sql(table: str, fields: Sequence[str], model=PlayerPeriod) -> str:
-    """The binary COPY of ``model``'s ``fields`` into ``table``."""
-    return f"COPY {table} ({', '.join(_columns(model, fields))}) FROM STDIN (FORMAT BINARY)"
+def _copy_sql(
+    table: str, fields: Sequence[str], model=PlayerPeriod, *, freeze: bool = False
+) -> str:
+    """The binary COPY of ``model``'s ``fields`` into ``table`` (``freeze``: rows written
+    frozen, for a table created or emptied in the same transaction)."""
+    options = "FORMAT BINARY, FREEZE" if freeze else "FORMAT BINARY"
+    return f"COPY {table} ({', '.join(_columns(model, fields))}) FROM STDIN ({options})"
 
 
 def _copy_postgres(
