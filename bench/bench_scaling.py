@@ -128,6 +128,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--no-import", action="store_true")
     args = parser.parse_args()
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        from bench.bench_replay import ensure_postgres_database
+
+        ensure_postgres_database()
 
     import django
 

@@ -315,16 +315,8 @@ def test_postgres_writes_the_history_from_a_thread_of_its_own_while_the_fold_com
     assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_postgres_a_writer_thread_that_fails_fails_the_replay_and_keeps_the_old_history(
-    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
-):
-    settings.REPLAY_MAX_ATTEMPTS = 1
-    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
-    monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
-    config = services.latest_config(league)
-    before = snapshot(config)
+def break_the_writer(monkeypatch) -> str:
+    """The writer thread fails on its third batch; the error it raises."""
     packed = store._pg_binary
     calls = []
 
@@ -335,38 +327,40 @@ def test_postgres_a_writer_thread_that_fails_fails_the_replay_and_keeps_the_old_
         return packed(*args)
 
     monkeypatch.setattr(store, "_pg_binary", failing)
-
-    replay = replayed(league, django_capture_on_commit_callbacks)
-
-    assert replay.status == Replay.Status.FAILED
-    assert "connection lost" in replay.error
-    assert snapshot(config) == before
-    assert half_built_tables() == []
-    assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
+    return "connection lost"
 
 
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_postgres_a_fold_that_fails_stops_the_writer_thread_and_keeps_the_old_history(
-    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
-):
-    settings.REPLAY_MAX_ATTEMPTS = 1
-    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
-    config = services.latest_config(league)
-    before = snapshot(config)
+def break_the_fold(monkeypatch) -> str:
+    """The replay fails after the fold handed its rows over, before the writer's COPY is
+    finished; the error it raises."""
 
     def broken(*args, **kwargs):
         raise RuntimeError("out of memory")
 
-    # After the fold handed its rows over, before the writer's COPY is finished.
     monkeypatch.setattr(store.HistoryCopy, "flush", broken)
+    return "out of memory"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("breaking", [break_the_writer, break_the_fold], ids=["writer", "fold"])
+def test_postgres_a_failure_of_the_writer_thread_or_the_fold_keeps_the_old_history(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings, breaking
+):
+    settings.REPLAY_MAX_ATTEMPTS = 1
+    monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
+    monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
+    config = services.latest_config(league)
+    before = snapshot(config)
+    message = breaking(monkeypatch)
 
     replay = replayed(league, django_capture_on_commit_callbacks)
 
     assert replay.status == Replay.Status.FAILED
-    assert "out of memory" in replay.error
+    assert message in replay.error
     assert snapshot(config) == before
     assert half_built_tables() == []
+    # The writer thread is gone (it neither hangs nor outlives the replay).
     assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
 
 
