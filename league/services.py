@@ -22,7 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from league import event_store
-from league.calendar import league_zone
+from league.calendar import league_day, league_zone, local_noon
 from league.event_store import Submission
 from league.event_store.vocabulary import (
     Fact,
@@ -591,6 +591,7 @@ def correct_match(
 
     row: dict[str, Any] = {field: getattr(target, field) for field in MATCH_FIELDS}
     row.update(new_result)
+    row["played_at"] = _kept_played_at(league, target, row["played_at"])
     parsed = _parse_match(league, row, errors)
     void_key = correction_void_key(parsed.submission.idempotency_key if parsed else None)
     if void_key:
@@ -633,6 +634,21 @@ def correct_match(
             league, [void, replacement.submission], recorded_by=recorded_by
         )
     return voided, corrected
+
+
+def _kept_played_at(league: League, target: Event, played_at: Any) -> Any:
+    """A correction's ``played_at``: the recorded match's day, when the correction keeps the
+    moment that day was stored as (local noon), else ``played_at`` as given.
+
+    A match recorded with a date is stored at noon in the league's time zone. Kept as a
+    moment, it would be checked as one: corrected on its own day before noon, the match would
+    be refused as played in the future. Kept as its day, it is checked and stored as the date
+    was (the same noon).
+    """
+    if played_at != target.played_at or target.played_at is None:
+        return played_at
+    day = league_day(league, target.played_at)
+    return day if target.played_at == local_noon(day, league.time_zone) else played_at
 
 
 def _parse_match(league: League, row: dict[str, Any], errors: Errors) -> _ParsedMatch | None:
@@ -829,6 +845,7 @@ def _correct_side_match(
     if "score_a" not in new_result and "places" not in new_result:
         row["places"] = [place + 1 for place in places]
     row.update(new_result)
+    row["played_at"] = _kept_played_at(league, target, row["played_at"])
     parsed = parse_side_match(league, row, errors)
     void_key = correction_void_key(parsed.submission.idempotency_key if parsed else None)
     if void_key:

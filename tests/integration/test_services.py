@@ -189,6 +189,31 @@ def test_a_match_today_is_accepted_even_before_noon(club, league):
     assert event.score_a == Decimal("0.5")
 
 
+def test_a_match_dated_today_is_corrected_before_noon(club, league, monkeypatch):
+    """A date is stored as local noon; a correction that keeps it is checked as the date was,
+    not as a moment still to come (the morning of the match's own day)."""
+    london = zoneinfo.ZoneInfo("Europe/London")
+    today = timezone.localdate(timezone=london)
+    morning = dt.datetime.combine(today, dt.time(9), tzinfo=london)
+    monkeypatch.setattr(timezone, "now", lambda: morning)
+    original = services.record_match(
+        league, player_a=club["ann"], player_b=club["bob"], score_a="1", played_at=today
+    )
+    assert original.played_at > morning  # noon, still to come
+
+    voided, corrected = services.correct_match(league, original, reason="reversed", score_a="0")
+
+    assert corrected.played_at == original.played_at
+    assert corrected.score_a == Decimal("0")
+    assert voided.voids == original
+    # A moment given with the correction is still checked as a moment.
+    with pytest.raises(ValidationError) as raised:
+        services.correct_match(
+            league, corrected, reason="later", played_at=morning + dt.timedelta(hours=4)
+        )
+    assert raised.value.error_dict["played_at"][0].code == "future"
+
+
 BAD_VOIDS = [
     ("unknown match", lambda c: 999_999, {}, "match", "unknown_match", "has no event"),
     (

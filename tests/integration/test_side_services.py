@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import zoneinfo
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from league import services
 from league.event_store import fact_of
@@ -233,3 +235,21 @@ def test_players_of_one_team_match_cannot_be_merged(doubles, four, organiser):
             services.merge_player(doubles, ana, other, reason="same person", recorded_by=None)
         assert "played each other" in " ".join(caught.value.messages)
     assert _counts(doubles) == before
+
+
+def test_a_doubles_match_dated_today_is_corrected_before_noon(doubles, four, monkeypatch):
+    """As for one-vs-one matches: the kept day is checked as a day, not as noon to come."""
+    ana, ben, cai, dee = four
+    zone = zoneinfo.ZoneInfo(doubles.time_zone)
+    today = timezone.localdate(timezone=zone)
+    monkeypatch.setattr(
+        timezone, "now", lambda: dt.datetime.combine(today, dt.time(9), tzinfo=zone)
+    )
+    event = services.record_side_match(
+        doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=today
+    )
+    _voided, corrected = services.correct_match(
+        doubles, event, reason="Cai played for Ben", sides=[[ana, cai], [ben, dee]]
+    )
+    assert corrected.played_at == event.played_at
+    assert fact_of(corrected).sides == ((ana.pk, cai.pk), (ben.pk, dee.pk))
