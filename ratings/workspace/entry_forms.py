@@ -17,7 +17,13 @@ from django import forms
 
 from league.calendar import league_day
 from league.csv_format import FIRST_DAY, LAST_DAY
-from league.forms import BaseRoundFormSet, LeagueBoundForm, PlayerNameInput
+from league.forms import (
+    BaseRoundFormSet,
+    LeagueBoundForm,
+    PlayerNameInput,
+    SideCorrectionForm,
+    SideMatchForm,
+)
 from league.idempotency_keys import new_key
 from league.models import Event, League
 from league.scores import entry_text, read_entry
@@ -132,6 +138,36 @@ class CorrectionForm(ResultForm):
         if arguments["played_at"] == league_day(self.league, self.match.played_at):
             arguments["played_at"] = self.match.played_at
         return arguments
+
+
+def _two_sides_only(form: SideMatchForm) -> None:
+    """In a league whose matches always have two sides (doubles, teams of n), side A's result
+    is asked for without the "positions instead" choice (and without a default)."""
+    if form.n_sides == 2:
+        score = form.fields["score_a"]
+        score.label = "Result"
+        score.choices = [choice for choice in score.choices if choice[0] != ""]
+
+
+class TeamMatchForm(SideMatchForm):
+    """A match with sides (doubles, teams, games of three or more): the admin's form, with the
+    confirmation of a day the date checks object to."""
+
+    confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        super().__init__(*args, league=league, **kwargs)
+        self.fields["side_0_0"].widget.attrs["autofocus"] = True
+        _two_sides_only(self)
+
+
+class TeamCorrectionForm(SideCorrectionForm):
+    """A recorded match with sides' corrected result, prefilled with it, and why."""
+
+    def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
+        super().__init__(*args, league=league, match=match, **kwargs)
+        self.fields["reason"].widget.attrs["autofocus"] = True
+        _two_sides_only(self)
 
 
 class RoundForm(forms.Form):

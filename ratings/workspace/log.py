@@ -2,7 +2,8 @@
 
 The log is newest first, so what was just recorded is at the top; it is searched by a
 player's name and the day a match was played, and ``?highlight=FIRST-LAST`` marks the events
-a save or an undo just stored. Every match still counting offers "Void" and "Correct".
+a save or an undo just stored. Every match still counting, one-vs-one or with sides, offers
+"Void" and "Correct".
 """
 
 from __future__ import annotations
@@ -25,9 +26,17 @@ from league.models import Event, League
 from ratings.query_params import page_number
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from ratings.workspace.dates import echo
-from ratings.workspace.entry_forms import CorrectionForm, LogSearchForm, VoidForm
+from ratings.workspace.entry_forms import (
+    CorrectionForm,
+    LogSearchForm,
+    TeamCorrectionForm,
+    VoidForm,
+)
 from ratings.workspace.recorded import match_words, parse_range
 from ratings.workspace.recording import player_list
+
+#: The services' names of the one-vs-one correction form's fields.
+CORRECTION_RENAMED = {"played_at": "played_on", "score_a": "score"}
 
 
 def log_url(league: League, *events: Event) -> str:
@@ -86,11 +95,11 @@ def log(request: HttpRequest, league_slug: str) -> HttpResponse:
 
 
 def _match(league: League, seq: int) -> Event:
+    """Match ``seq`` of ``league``: one-vs-one or with sides (404 for any other event)."""
     return get_object_or_404(
-        Event.objects.select_related("player_a", "player_b"),
+        Event.objects.all_matches().select_related("player_a", "player_b"),
         league=league,
         seq=seq,
-        kind=Event.Kind.MATCH_RECORDED,
     )
 
 
@@ -134,9 +143,10 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
     except SignInRequired:
         return sign_in_redirect(request)
     match = _match(league, seq)
-    form = CorrectionForm(
-        request.POST if request.method == "POST" else None, league=league, match=match
-    )
+    data = request.POST if request.method == "POST" else None
+    with_sides = match.kind == Event.Kind.SIDE_MATCH_RECORDED
+    form_class = TeamCorrectionForm if with_sides else CorrectionForm
+    form = form_class(data, league=league, match=match)
     if request.method == "POST" and form.is_valid():
         arguments = form.service_arguments()
         try:
@@ -148,7 +158,8 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
                 **arguments,
             )
         except ValidationError as error:
-            add_service_errors(form, error, {"played_at": "played_on", "score_a": "score"})
+            renamed = {"played_at": "played_on"} if with_sides else CORRECTION_RENAMED
+            add_service_errors(form, error, renamed)
         else:
             corrected = Event.objects.select_related("player_a", "player_b").get(pk=corrected.pk)
             day = league_day(league, corrected.played_at)

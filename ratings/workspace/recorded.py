@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from league.calendar import league_day
+from league.event_log import SideMatchText, side_match_texts
 from league.models import Event, League
 from league.scores import DRAW, score_text
 from ratings.workspace.dates import echo
@@ -43,15 +44,34 @@ class Echo:
         return [match for match in self.matches if match.voided_by is None]
 
 
-def match_words(event: Event) -> str:
+def match_words(event: Event, sides: SideMatchText | None = None) -> str:
     """``Ann Archer 3-1 Bob Baker: Ann Archer won`` (the result in words, never only digits),
-    followed by ``, on neutral ground`` for a match marked so."""
+    followed by ``, on neutral ground`` for a match marked so.
+
+    A match with sides reads ``Ann & Bob 21-15 Cy & Di: Ann & Bob won``, or its finishing
+    order for three or more sides (``1st Ann, =2nd Bob, =2nd Cy``); ``sides`` is its text
+    from ``league.event_log.side_match_texts`` (read here when not given).
+    """
+    if event.kind == Event.Kind.SIDE_MATCH_RECORDED:
+        return _side_match_words(event, sides or side_match_texts([event.pk])[event.pk])
     a, b = event.player_a.display_name, event.player_b.display_name
     shown = event.points or score_text(event.score_a)
     winner = a if event.score_a > DRAW else b
     outcome = "a draw" if event.score_a == DRAW else f"{winner} won"
     ground = ", on neutral ground" if event.neutral else ""
     return f"{a} {shown} {b}: {outcome}{ground}"
+
+
+def _side_match_words(event: Event, text: SideMatchText) -> str:
+    if event.score_a is None or len(text.sides) != 2:
+        order = text.summary
+        return f"{order} ({event.points})" if event.points else order
+    a, b = text.sides
+    shown = event.points or score_text(event.score_a)
+    outcome = (
+        "a draw" if event.score_a == DRAW else f"{(a if event.score_a > DRAW else b).names} won"
+    )
+    return f"{a.names} {shown} {b.names}: {outcome}"
 
 
 def parse_range(raw: str | None) -> tuple[int, int] | None:
@@ -72,17 +92,20 @@ def read_echo(league: League, raw: str | None) -> Echo | None:
     if bounds is None:
         return None
     events = list(
-        Event.objects.matches()
+        Event.objects.all_matches()
         .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1])
         .select_related("player_a", "player_b", "voided_by")
         .order_by("seq")
     )
     if not events:
         return None
+    sides = side_match_texts(
+        [event.pk for event in events if event.kind == Event.Kind.SIDE_MATCH_RECORDED]
+    )
     matches = [
         RecordedMatch(
             seq=event.seq,
-            words=match_words(event),
+            words=match_words(event, sides.get(event.pk)),
             voided_by=event.voided_by.seq if hasattr(event, "voided_by") else None,
         )
         for event in events

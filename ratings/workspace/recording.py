@@ -1,4 +1,5 @@
-"""Recording on the workspace: one result, a round, and undoing what was just saved.
+"""Recording on the workspace: one result, a round, a team match, and undoing what was just
+saved.
 
 Each page saves through ``league.services`` and then redirects to itself with
 ``?recorded=FIRST-LAST``, where it echoes what was stored (``ratings.workspace.recorded``)
@@ -24,6 +25,7 @@ from league import services
 from league.forms import PLAYER_LIST_ID, add_service_errors, show_round_errors
 from league.idempotency_keys import round_row_key
 from league.models import Event, League, Player
+from league.sides import format_label
 from ratings.services import league_progress
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from ratings.workspace.dates import date_warnings
@@ -32,11 +34,15 @@ from ratings.workspace.entry_forms import (
     ROUND_ROWS,
     ResultForm,
     RoundForm,
+    TeamMatchForm,
     round_formset,
 )
 from ratings.workspace.recorded import parse_range, read_echo
+from ratings.workspace.sections import has_sides
 
 UNDO_REASON = "Undone by the organiser right after recording it."
+#: The entry pages whose echo offers "Undo" (and which the undo returns to).
+UNDO_PAGES = ("record", "round", "team_match")
 
 
 def player_list(league: League) -> dict[str, Any]:
@@ -97,6 +103,41 @@ def record(request: HttpRequest, league_slug: str) -> HttpResponse:
     context = _page_context(request, league)
     context.update(form=form, warnings=warnings, confirm_value=_confirm_value(form))
     return render(request, "workspace/record.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def team_match(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record one match with sides: each side's players, then side A's result (two sides)
+    or each side's finishing position (three or more)."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    context = _page_context(request, league)
+    if not has_sides(league):
+        # Said on the page rather than a 404: the organiser may have followed an old link.
+        return render(request, "workspace/team_match.html", context)
+    form = TeamMatchForm(request.POST if request.method == "POST" else None, league=league)
+    warnings: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        day = form.cleaned_data["played_on"]
+        warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
+        if not warnings:
+            try:
+                event = services.record_side_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, {"played_at": "played_on"})
+            else:
+                return HttpResponseRedirect(_recorded_url("workspace:team_match", league, [event]))
+    context.update(
+        form=form,
+        warnings=warnings,
+        confirm_value=_confirm_value(form),
+        format_label=format_label(league),
+    )
+    return render(request, "workspace/team_match.html", context)
 
 
 def _confirm_value(form: Any) -> str:
@@ -175,17 +216,17 @@ def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
         league = organiser_league(request, league_slug)
     except SignInRequired:
         return sign_in_redirect(request)
+    page = request.POST.get("page")
     back = reverse(
-        "workspace:round" if request.POST.get("page") == "round" else "workspace:record",
-        args=[league.slug],
+        f"workspace:{page}" if page in UNDO_PAGES else "workspace:record", args=[league.slug]
     )
     bounds = parse_range(request.POST.get("recorded"))
     if bounds is None:
         messages.error(request, "Nothing to undo: the recorded matches were not named.")
         return HttpResponseRedirect(back)
     matches = list(
-        Event.objects.live_matches()
-        .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1])
+        Event.objects.all_matches()
+        .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1], voided_by__isnull=True)
         .order_by("seq")
     )
     try:

@@ -5,17 +5,36 @@ To add a task, add a :class:`Section` here (its URL name must take ``league_slug
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from league.models import League, MatchFormat
 
 
 @dataclass(frozen=True)
 class Section:
-    """One organiser task: its title, the URL name of its page and one line saying what it is."""
+    """One organiser task: its title, the URL name of its page and one line saying what it is;
+    ``shown_for`` says which leagues have it (all when None)."""
 
     key: str
     title: str
     url_name: str
     blurb: str
+    shown_for: Callable[[League], bool] | None = None
+
+    def is_shown_for(self, league: League) -> bool:
+        return self.shown_for is None or self.shown_for(league)
+
+
+def has_sides(league: League) -> bool:
+    """Whether ``league`` accepts matches with sides (doubles, teams, multi-player games)."""
+    return league.match_format != MatchFormat.SINGLES
+
+
+def takes_one_vs_one(league: League) -> bool:
+    """Whether ``league`` accepts a match of one player against one (not a doubles or team
+    league, where every side has two players or more)."""
+    return league.match_format != MatchFormat.FIXED or league.side_size == 1
 
 
 SECTIONS: tuple[Section, ...] = (
@@ -24,12 +43,22 @@ SECTIONS: tuple[Section, ...] = (
         "Record a result",
         "workspace:record",
         "First player, score, second player, day: the result follows from the score.",
+        shown_for=takes_one_vs_one,
     ),
     Section(
         "round",
         "Record a round",
         "workspace:round",
         "A whole club night on one screen, one row per game, typed like a spreadsheet.",
+        shown_for=takes_one_vs_one,
+    ),
+    Section(
+        "team_match",
+        "Record a team match",
+        "workspace:team_match",
+        "Doubles, team matches and games of three or more sides: each side's players, then "
+        "the result or the finishing order.",
+        shown_for=has_sides,
     ),
     Section(
         "log",
@@ -111,3 +140,8 @@ SECTIONS: tuple[Section, ...] = (
         "pairing's prediction, adjust it and publish it as fixtures.",
     ),
 )
+
+
+def sections_for(league: League) -> list[Section]:
+    """The sections ``league``'s organisers see, in order."""
+    return [section for section in SECTIONS if section.is_shown_for(league)]

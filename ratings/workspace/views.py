@@ -16,7 +16,7 @@ from ratings.selectors.configurations import describe_config, live_config
 from ratings.selectors.standings import leaderboard
 from ratings.services import league_progress
 from ratings.workspace.access import SignInRequired, organiser_league, sign_in_redirect
-from ratings.workspace.sections import SECTIONS
+from ratings.workspace.sections import sections_for
 
 
 @require_GET
@@ -28,7 +28,7 @@ def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
         return sign_in_redirect(request)
     sections = [
         {"section": section, "url": reverse(section.url_name, args=[league.slug])}
-        for section in SECTIONS
+        for section in sections_for(league)
     ]
     return render(
         request,

@@ -143,3 +143,67 @@ def test_a_doubles_league_from_csv_shows_individual_standings(
         assert errors == []
         assert hosts <= LOCAL_HOSTS
         context.close()
+
+
+def test_an_organiser_records_and_corrects_a_doubles_match_on_the_workspace_from_a_phone(
+    watched_page, live_server, league, organiser
+):
+    """At 390 px: the team match form from the keyboard, the echo, the log's correction."""
+    from league import services
+    from league.event_store import fact_of
+    from league.models import Event, MatchFormat
+
+    league.match_format = MatchFormat.FIXED
+    league.side_size = 2
+    league.save()
+    players = {name: services.register_player(league, name) for name in NAMES[:5]}
+    page = watched_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    team_page = live_server.url + reverse("workspace:team_match", args=[league.slug])
+    organiser.is_staff = True
+    organiser.save()
+    # Sent to sign in, and back to the page.
+    page.goto(team_page)
+    page.fill("#id_username", organiser.username)
+    page.fill("#id_password", "pw-organiser-1")
+    page.click("input[type=submit]")
+    page.wait_for_url(team_page)
+    page.wait_for_load_state("load")
+    # The first player's box has the focus: four names from the keyboard, then the result.
+    for name in NAMES[:4]:
+        page.keyboard.type(name)
+        page.keyboard.press("Tab")
+    page.check("input[name=score_a][value='0']")
+    page.fill("#id_points", "15-21 19-21")
+    _no_sideways_scroll(page)
+    screenshot(page, "workspace-team-match-390")
+    with page.expect_navigation():
+        page.click("form.entry-form button[type=submit]")
+    echo = page.inner_text("#echo")
+    assert (
+        "Ana Silva & Ben Okafor 15-21 19-21 Cai Wong & Dee Patel: Cai Wong & Dee Patel won" in echo
+    )
+    _no_sideways_scroll(page)
+    match = Event.objects.side_matches().get(league=league)
+
+    # Eva played for Ben: corrected from the event log, the old match voided, the new linked.
+    page.click("text=See it in the event log")
+    with page.expect_navigation():
+        page.click(f"text=Correct #{match.seq}")
+    page.fill("#id_side_0_1", "Eva Novak")
+    page.fill("#id_reason", "Eva played, not Ben")
+    _no_sideways_scroll(page)
+    screenshot(page, "workspace-team-correct-390")
+    with page.expect_navigation():
+        page.click("form.entry-form button[type=submit]")
+    corrected = Event.objects.get(replaces=match)
+    sides = fact_of(corrected).sides
+    assert sides == (
+        (players["Ana Silva"].pk, players["Eva Novak"].pk),
+        (players["Cai Wong"].pk, players["Dee Patel"].pk),
+    )
+    assert f"Match #{match.seq} corrected" in page.inner_text("body")
+    assert Event.objects.get(voids=match).reason == "Eva played, not Ben"
+    _no_sideways_scroll(page)
+    assert page.watch.errors == [], page.watch.errors
+    assert page.watch.hosts <= LOCAL_HOSTS
