@@ -11,6 +11,7 @@ the organiser confirms it (a second submission carrying ``confirmed`` = that day
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -87,22 +88,44 @@ def record(request: HttpRequest, league_slug: str) -> HttpResponse:
     except SignInRequired:
         return sign_in_redirect(request)
     form = ResultForm(request.POST if request.method == "POST" else None, league=league)
-    warnings: list[str] = []
-    if request.method == "POST" and form.is_valid():
-        day = form.cleaned_data["played_on"]
-        warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
-        if not warnings:
-            try:
-                event = services.record_match(
-                    league, recorded_by=request.user, **form.service_arguments()
-                )
-            except ValidationError as error:
-                add_service_errors(form, error, {"played_at": "played_on", "score_a": "score"})
-            else:
-                return HttpResponseRedirect(_recorded_url("workspace:record", league, [event]))
+    saved, warnings = _save_one(
+        request,
+        league,
+        form,
+        services.record_match,
+        "workspace:record",
+        {"played_at": "played_on", "score_a": "score"},
+    )
+    if saved is not None:
+        return saved
     context = _page_context(request, league)
     context.update(form=form, warnings=warnings, confirm_value=_confirm_value(form))
     return render(request, "workspace/record.html", context)
+
+
+def _save_one(
+    request: HttpRequest,
+    league: League,
+    form: Any,
+    record: Callable[..., Event],
+    page: str,
+    renamed: dict[str, str],
+) -> tuple[HttpResponse | None, list[str]]:
+    """Save the posted ``form``'s match with the service ``record`` once its day needs no
+    confirmation (or has it): the redirect to ``page``'s echo, or None and the date warnings
+    still to confirm (the service's refusals are put on the form, ``renamed``)."""
+    if request.method != "POST" or not form.is_valid():
+        return None, []
+    day = form.cleaned_data["played_on"]
+    warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
+    if warnings:
+        return None, warnings
+    try:
+        event = record(league, recorded_by=request.user, **form.service_arguments())
+    except ValidationError as error:
+        add_service_errors(form, error, renamed)
+        return None, []
+    return HttpResponseRedirect(_recorded_url(page, league, [event])), []
 
 
 @require_http_methods(["GET", "POST"])
@@ -118,19 +141,16 @@ def team_match(request: HttpRequest, league_slug: str) -> HttpResponse:
         # Said on the page rather than a 404: the organiser may have followed an old link.
         return render(request, "workspace/team_match.html", context)
     form = TeamMatchForm(request.POST if request.method == "POST" else None, league=league)
-    warnings: list[str] = []
-    if request.method == "POST" and form.is_valid():
-        day = form.cleaned_data["played_on"]
-        warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
-        if not warnings:
-            try:
-                event = services.record_side_match(
-                    league, recorded_by=request.user, **form.service_arguments()
-                )
-            except ValidationError as error:
-                add_service_errors(form, error, {"played_at": "played_on"})
-            else:
-                return HttpResponseRedirect(_recorded_url("workspace:team_match", league, [event]))
+    saved, warnings = _save_one(
+        request,
+        league,
+        form,
+        services.record_side_match,
+        "workspace:team_match",
+        {"played_at": "played_on"},
+    )
+    if saved is not None:
+        return saved
     context.update(
         form=form,
         warnings=warnings,

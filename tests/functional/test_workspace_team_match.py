@@ -207,24 +207,17 @@ def test_the_log_voids_and_corrects_a_team_match(signed_in, doubles):
     form = signed_in.get(url("correct", league, match.seq)).content.decode()
     assert "Ana &amp; Ben 1–0 Cai &amp; Dee: Ana &amp; Ben won" in form
     assert 'value="Ben"' in form
-    refused = signed_in.post(
-        url("correct", league, match.seq),
-        {
-            "side_0_0": "Ana", "side_0_1": "Ana", "side_1_0": "Cai", "side_1_1": "Dee",
-            "score_a": "1", "played_on": "2024-03-02", "points": "", "note": "",
-            "reason": "Eve played, not Ben",
-        },
-    )  # fmt: skip
+
+    def correction(second: str) -> dict[str, str]:
+        return {
+            **DOUBLES, "side_0_1": second, "score_a": "1", "played_on": "2024-03-02",
+            "points": "", "note": "", "reason": "Eve played, not Ben",
+        }  # fmt: skip
+
+    refused = signed_in.post(url("correct", league, match.seq), correction("Ana"))
     assert refused.status_code == 200
     assert not Event.objects.filter(replaces=match).exists()
-    response = signed_in.post(
-        url("correct", league, match.seq),
-        {
-            "side_0_0": "Ana", "side_0_1": "Eve", "side_1_0": "Cai", "side_1_1": "Dee",
-            "score_a": "1", "played_on": "2024-03-02", "points": "", "note": "",
-            "reason": "Eve played, not Ben",
-        },
-    )  # fmt: skip
+    response = signed_in.post(url("correct", league, match.seq), correction("Eve"))
     assert response.status_code == 302
     corrected = Event.objects.get(replaces=match)
     assert fact_of(corrected).sides == ((ana.pk, eve.pk), (cai.pk, dee.pk))
