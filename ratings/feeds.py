@@ -1,10 +1,10 @@
 """Atom feeds of results, per league and per player (Django's syndication framework).
 
-An entry is one counted match (voided ones leave the feed; a correction appears as the new
-result it is), newest played first, the latest ``ENTRIES``. Its id is a tag URI built from
-the league and the match's sequence number, so a reader never shows the same result twice;
-``published`` is the local day it was played (noon, as a result entered with a date alone
-stands for), ``updated`` the moment it was recorded.
+An entry is one counted match, one-vs-one or with sides (voided ones leave the feed; a
+correction appears as the new result it is), newest played first, the latest ``ENTRIES``.
+Its id is a tag URI built from the league and the match's sequence number, so a reader never
+shows the same result twice; ``published`` is the local day it was played (noon, as a result
+entered with a date alone stands for), ``updated`` the moment it was recorded.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from league.calendar import league_zone, local_day, local_noon
-from league.models import Event, League, Player
+from league.event_log import SideMatchText, side_match_texts
+from league.models import Event, League, MatchParticipant, Player
 from league.scores import outcome_word, score_text
 from ratings.selectors.players import counted_ids
 
@@ -30,18 +31,33 @@ ENTRIES = 50
 
 
 def _matches(league: League) -> QuerySet[Event]:
+    """The league's counted matches, one-vs-one and with sides, newest played first."""
     return (
-        Event.objects.live_matches()
-        .filter(league=league)
+        Event.objects.all_matches()
+        .filter(league=league, voided_by__isnull=True)
         .select_related("league", "player_a", "player_b")
         .order_by("-played_at", "-seq")
     )
 
 
-def _title(match: Event) -> str:
-    text = (
-        f"{match.player_a.display_name} {score_text(match.score_a)} {match.player_b.display_name}"
+def _with_sides(matches: list[Event]) -> list[Event]:
+    """``matches`` with each match with sides given its sides' text (``feed_sides``; one
+    query for all)."""
+    texts = side_match_texts(
+        [match.pk for match in matches if match.kind == Event.Kind.SIDE_MATCH_RECORDED]
     )
+    for match in matches:
+        match.feed_sides = texts.get(match.pk)  # type: ignore[attr-defined]
+    return matches
+
+
+def _title(match: Event) -> str:
+    sides: SideMatchText | None = getattr(match, "feed_sides", None)
+    if sides is not None:
+        text = sides.summary
+    else:
+        a, b = match.player_a.display_name, match.player_b.display_name
+        text = f"{a} {score_text(match.score_a)} {b}"
     return f"{text} ({match.points})" if match.points else text
 
 
@@ -66,7 +82,7 @@ class LeagueResultsFeed(Feed):
         return f"tag:honest-league,2024:{league.slug}:results"
 
     def items(self, league: League) -> list[Event]:
-        return list(_matches(league)[:ENTRIES])
+        return _with_sides(list(_matches(league)[:ENTRIES]))
 
     def item_title(self, match: Event) -> str:
         return _title(match)
@@ -120,16 +136,34 @@ class PlayerResultsFeed(LeagueResultsFeed):
     def items(self, player: Player) -> list[Any]:  # type: ignore[override]
         # The matches of players merged into this one count as theirs, as on their page.
         counted = counted_ids(player)
+        in_sides = MatchParticipant.objects.filter(player_id__in=counted).values("event_id")
         matches = _matches(player.league).filter(
-            Q(player_a_id__in=counted) | Q(player_b_id__in=counted)
+            Q(player_a_id__in=counted) | Q(player_b_id__in=counted) | Q(pk__in=in_sides)
         )
-        found = list(matches[:ENTRIES])
+        found = _with_sides(list(matches[:ENTRIES]))
         for match in found:
             match.feed_counted = counted
         return found
 
     def item_title(self, match: Event) -> str:
-        as_a = match.player_a_id in match.feed_counted  # type: ignore[attr-defined]
+        counted = match.feed_counted  # type: ignore[attr-defined]
+        sides: SideMatchText | None = match.feed_sides  # type: ignore[attr-defined]
+        if sides is not None:
+            return f"{_side_outcome(match, sides, counted)}: {_title(match)}"
+        as_a = match.player_a_id in counted
         score = match.score_a if as_a else Decimal(1) - match.score_a
         opponent = match.player_b if as_a else match.player_a
         return f"{outcome_word(score)} against {opponent.display_name}: {_title(match)}"
+
+
+def _side_outcome(match: Event, sides: SideMatchText, counted: set[int]) -> str:
+    """The player's result in a match with sides, from their side: "Win with Ben against
+    Cai & Dee", or "=2nd of 4"."""
+    own = next(side for side in sides.sides if any(p.id in counted for p in side.players))
+    if match.score_a is None or len(sides.sides) != 2:
+        return f"{own.position_text} of {len(sides.sides)}"
+    other = sides.sides[1] if own is sides.sides[0] else sides.sides[0]
+    score = match.score_a if own is sides.sides[0] else Decimal(1) - match.score_a
+    partners = [p.name for p in own.players if p.id not in counted]
+    with_whom = f" with {' & '.join(partners)}" if partners else ""
+    return f"{outcome_word(score)}{with_whom} against {other.names}"

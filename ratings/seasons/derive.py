@@ -1,13 +1,16 @@
 """A season's table, derived from the event log and the one continuous rating.
 
 Games, wins, draws, losses and points count the season's counted (not voided) matches whose
-local date lies in the season's dates. Ratings come from the published configuration's
-history at rating-period boundaries: the rating at the start is each player's rating after
-the last period before the one holding the season's first day, the rating at the end is
-their rating after the period holding its last day (or the current period, for a season
-still running). A season that starts and ends on period boundaries therefore reads exactly
-the ratings of its own days; the page names the periods it read. Ranks are among every
-player rated at that boundary (competition ranking: equal ratings share a rank).
+local date lies in the season's dates. A match with sides counts for each of its players as
+a game, and as one result against each other side, as in the ratings: a doubles match is
+one win, draw or loss; fourth of four in a board game is three losses. Ratings come from
+the published configuration's history at rating-period boundaries: the rating at the start
+is each player's rating after the last period before the one holding the season's first
+day, the rating at the end is their rating after the period holding its last day (or the
+current period, for a season still running). A season that starts and ends on period
+boundaries therefore reads exactly the ratings of its own days; the page names the periods
+it read. Ranks are among every player rated at that boundary (competition ranking: equal
+ratings share a rank).
 
 The season's order is by points, then by rating at the end, then by name.
 """
@@ -24,7 +27,7 @@ from django.db import connection
 from django.db.models import Max
 
 from league.calendar import league_zone, local_midnight
-from league.models import Event, League, Player, Season
+from league.models import Event, League, MatchParticipant, Player, Season
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.replay.identities import merges_at
@@ -63,8 +66,9 @@ class SeasonLine:
 
     @property
     def score_rate(self) -> float:
-        """The share of the points available won (a draw is half), 0 without games."""
-        return (self.wins + self.draws / 2) / self.games if self.games else 0.0
+        """The share of the results won (a draw is half), 0 without games."""
+        results = self.wins + self.draws + self.losses
+        return (self.wins + self.draws / 2) / results if results else 0.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,57 @@ def season_matches(season: Season) -> Iterable[tuple]:
         .filter(league_id=season.league_id, played_at__gte=start, played_at__lt=after)
         .values_list("player_a_id", "player_b_id", "score_a")
     )
+
+
+def season_side_matches(season: Season) -> dict[int, list[tuple[int, int, int]]]:
+    """The season's counted matches with sides: per event, its (side, place, player) rows."""
+    start, after = season_bounds(season)
+    rows = (
+        MatchParticipant.objects.filter(
+            event__in=Event.objects.side_matches().filter(
+                league_id=season.league_id,
+                played_at__gte=start,
+                played_at__lt=after,
+                voided_by__isnull=True,
+            )
+        )
+        .order_by("event_id", "side")
+        .values_list("event_id", "side", "place", "player_id")
+    )
+    matches: dict[int, list[tuple[int, int, int]]] = {}
+    for event_id, side, place, player_id in rows:
+        matches.setdefault(event_id, []).append((side, place, player_id))
+    return matches
+
+
+def _tally_results(merged: dict[int, int], season: Season) -> dict[int, list[int]]:
+    """[wins, draws, losses, games] per player over the season's counted matches."""
+    tallies: dict[int, list[int]] = {}
+
+    def tally(stored: int) -> list[int]:
+        player_id = merged.get(stored, stored)
+        found = tallies.get(player_id)
+        if found is None:
+            found = tallies[player_id] = [0, 0, 0, 0]
+        return found
+
+    outcome = {Decimal("1"): (0, 2), Decimal("0.5"): (1, 1), Decimal("0"): (2, 0)}
+    for a, b, score_a in season_matches(season):
+        for_a, for_b = outcome[score_a]
+        for stored, index in ((a, for_a), (b, for_b)):
+            counts = tally(stored)
+            counts[index] += 1
+            counts[3] += 1
+    for rows in season_side_matches(season).values():
+        places = {side: place for side, place, _player in rows}
+        for side, place, player_id in rows:
+            counts = tally(player_id)
+            counts[3] += 1
+            # One result against each other side, whatever its number of players.
+            for other, other_place in places.items():
+                if other != side:
+                    counts[0 if place < other_place else 1 if place == other_place else 2] += 1
+    return tallies
 
 
 def states_after(
@@ -178,22 +233,12 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     # A merged-away player's matches count as the player they were merged into, as in the
     # ratings (``ratings.replay.identities``).
     merged = merges_at(league.pk, through)
-    # Wins, draws and losses per player, counted first; points follow from them.
-    tallies: dict[int, list[int]] = {}
-    outcome = {Decimal("1"): (0, 2), Decimal("0.5"): (1, 1), Decimal("0"): (2, 0)}
-    for a, b, score_a in season_matches(season):
-        for_a, for_b = outcome[score_a]
-        for stored, index in ((a, for_a), (b, for_b)):
-            player_id = merged.get(stored, stored)
-            tally = tallies.get(player_id)
-            if tally is None:
-                tally = tallies[player_id] = [0, 0, 0]
-            tally[index] += 1
+    # Wins, draws, losses and games per player, counted first; points follow from them.
     lines: dict[int, SeasonLine] = {}
-    for player_id, (wins, draws, losses) in tallies.items():
+    for player_id, (wins, draws, losses, games) in _tally_results(merged, season).items():
         lines[player_id] = SeasonLine(
             player_id,
-            games=wins + draws + losses,
+            games=games,
             wins=wins,
             draws=draws,
             losses=losses,

@@ -106,6 +106,49 @@ def test_player_feed_carries_only_their_results_from_their_side(client, club):
     assert feed.feed.link.endswith(reverse("pages:player", args=[league.slug, dan.slug]))
 
 
+def test_feeds_carry_team_matches_and_each_player_s_result_from_their_side(client, club):
+    from league.models import MatchFormat
+
+    league = club["league"]
+    league.match_format = MatchFormat.ANY
+    league.save()
+    ann, bob, cat, dan = club["ann"], club["bob"], club["cat"], club["dan"]
+    league_services.record_side_match(
+        league, sides=[[ann, bob], [cat, dan]], score_a="0", points="15-21",
+        played_at=dt.date(2024, 3, 5),
+    )  # fmt: skip
+    league_services.record_side_match(
+        league, sides=[[ann], [bob], [cat], [dan]], places=[1, 2, 2, 4],
+        played_at=dt.date(2024, 3, 6),
+    )  # fmt: skip
+    voided = league_services.record_side_match(
+        league, sides=[[ann, cat], [bob, dan]], score_a="1", played_at=dt.date(2024, 3, 7)
+    )
+    league_services.void_match(league, voided, reason="never played")
+
+    def titles(url: str) -> list[str]:
+        feed = feedparser.parse(client.get(url).content)
+        assert not feed.bozo, feed.get("bozo_exception")
+        return [entry.title for entry in feed.entries]
+
+    board = "1st Ann Archer, =2nd Bob Baker, =2nd Cat Cooper, 4th Dan Dyer"
+    doubles = "Ann Archer & Bob Baker 0–1 Cat Cooper & Dan Dyer (15-21)"
+    assert titles(reverse("pages:results_feed", args=[league.slug]))[:2] == [board, doubles]
+    dan_titles = titles(reverse("pages:player_results_feed", args=[league.slug, dan.slug]))
+    assert dan_titles[:2] == [
+        f"4th of 4: {board}",
+        f"Win with Cat Cooper against Ann Archer & Bob Baker: {doubles}",
+    ]
+    bob_titles = titles(reverse("pages:player_results_feed", args=[league.slug, bob.slug]))
+    assert bob_titles[:2] == [
+        f"=2nd of 4: {board}",
+        f"Loss with Ann Archer against Cat Cooper & Dan Dyer: {doubles}",
+    ]
+    assert not any(
+        "never played" in title or "Ann Archer & Cat Cooper" in title for title in bob_titles
+    )
+
+
 def test_unknown_league_or_player_feed_is_not_found(client, club):
     assert client.get(reverse("pages:results_feed", args=["nowhere"])).status_code == 404
     url = reverse("pages:player_results_feed", args=[club["league"].slug, "nobody"])

@@ -307,3 +307,49 @@ def test_closing_waits_for_the_period_holding_the_last_day_to_end(club, monkeypa
     # The winter season ended on Sunday 28 Jan, the last day of period 3: it can close.
     table = close_season(club["season"])
     assert table.end_period == 3
+
+
+@pytest.mark.django_db
+def test_team_matches_count_a_game_each_and_a_result_against_each_other_side(league, make_player):
+    """As in the ratings: a doubles match is one result for each of its players; fourth of
+    four in a board game is three losses. Voided matches and matches outside the season's
+    days do not count."""
+    from league import services
+    from league.models import MatchFormat
+    from ratings.seasons.derive import derive_table
+
+    league.match_format = MatchFormat.ANY
+    league.save()
+    ann, bob, cat, dan, eve = (make_player(league, n) for n in ["Ann", "Bob", "Cat", "Dan", "Eve"])
+    in_season, after = dt.date(2024, 1, 10), dt.date(2024, 2, 10)
+    services.record_side_match(
+        league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=in_season
+    )
+    services.record_side_match(
+        league, sides=[[ann], [bob], [cat], [dan]], places=[1, 2, 2, 4], played_at=in_season
+    )
+    services.record_match(league, player_a=eve, player_b=ann, score_a="1", played_at=in_season)
+    voided = services.record_side_match(
+        league, sides=[[cat, dan], [ann, bob]], score_a="1", played_at=in_season
+    )
+    services.void_match(league, voided, reason="never played")
+    services.record_side_match(league, sides=[[cat, dan], [ann, bob]], score_a="1", played_at=after)
+    season = seasons.create_season(
+        league, name="Winter 2024", start_date="2024-01-08", end_date="2024-01-28"
+    )
+
+    table = derive_table(season, None)
+
+    by_name = {line.name: line for line in table.lines}
+    assert {n: (x.games, x.wins, x.draws, x.losses) for n, x in by_name.items()} == {
+        "Ann": (3, 4, 0, 1),
+        "Bob": (2, 2, 1, 1),
+        "Cat": (2, 1, 1, 2),
+        "Dan": (2, 0, 0, 4),
+        "Eve": (1, 1, 0, 0),
+    }
+    win, draw, loss = season.points_win, season.points_draw, season.points_loss
+    assert by_name["Ann"].points == 4 * win + loss
+    assert by_name["Bob"].points == 2 * win + draw + loss
+    assert by_name["Ann"].score_rate == pytest.approx(4 / 5, abs=1e-12)
+    assert by_name["Dan"].score_rate == 0.0
