@@ -230,10 +230,7 @@ class HistoryCopy:
                     copy.write(BINARY_HEADER)
                     while (batch := batches.get()) is not None:
                         rows, first_id = batch
-                        values = _history_values(self.config_id, rows, first_id)
-                        for start in range(0, len(rows), COPY_CHUNK_ROWS):
-                            chunk = _chunk(values, None, start, start + COPY_CHUNK_ROWS)
-                            copy.write(_pg_binary(columns, chunk))
+                        _copy_rows(copy, columns, _history_values(self.config_id, rows, first_id))
                     ended = True
                     if self._abandoned:
                         raise _Abandoned
@@ -406,10 +403,21 @@ def _copy_postgres(
     sql = _copy_sql(table, [name for name, _ in columns], model)
     with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
         copy.write(BINARY_HEADER)
-        for start in range(0, n, COPY_CHUNK_ROWS):
-            chunk = _chunk(values, order, start, start + COPY_CHUNK_ROWS)
-            copy.write(_pg_binary(columns, chunk))
+        _copy_rows(copy, columns, values, order)
         copy.write(BINARY_TRAILER)
+
+
+def _copy_rows(
+    copy,
+    columns: Sequence[tuple[str, str]],
+    values: list[np.ndarray],
+    order: npt.NDArray[np.intp] | None = None,
+) -> None:
+    """Write the rows of ``values`` (in ``order`` when given) into an open binary ``copy``,
+    ``COPY_CHUNK_ROWS`` at a time."""
+    n = int(values[0].size)
+    for start in range(0, n, COPY_CHUNK_ROWS):
+        copy.write(_pg_binary(columns, _chunk(values, order, start, start + COPY_CHUNK_ROWS)))
 
 
 def _sqlite_column(column: np.ndarray) -> np.ndarray | list:
