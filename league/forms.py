@@ -485,6 +485,12 @@ class SideMatchForm(forms.Form):
                     max_value=self.n_sides,
                     widget=forms.NumberInput(attrs={"aria-label": label, "size": 3}),
                 )
+        if self.n_sides == 2:
+            # Always two sides (doubles, teams of n): side A's result, with no "positions
+            # instead" choice and no default.
+            score = self.fields["score_a"]
+            score.label = "Result"
+            score.choices = [choice for choice in SIDE_SCORE_CHOICES if choice[0] != ""]
         if not self.is_bound:
             self.initial.setdefault("played_on", league_today(league))
             self.initial.setdefault("idempotency_key", new_key())

@@ -140,15 +140,6 @@ class CorrectionForm(ResultForm):
         return arguments
 
 
-def _two_sides_only(form: SideMatchForm) -> None:
-    """In a league whose matches always have two sides (doubles, teams of n), side A's result
-    is asked for without the "positions instead" choice (and without a default)."""
-    if form.n_sides == 2:
-        score = form.fields["score_a"]
-        score.label = "Result"
-        score.choices = [choice for choice in score.choices if choice[0] != ""]
-
-
 class TeamMatchForm(SideMatchForm):
     """A match with sides (doubles, teams, games of three or more): the admin's form, with the
     confirmation of a day the date checks object to."""
@@ -158,7 +149,6 @@ class TeamMatchForm(SideMatchForm):
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, league=league, **kwargs)
         self.fields["side_0_0"].widget.attrs["autofocus"] = True
-        _two_sides_only(self)
 
 
 class TeamCorrectionForm(SideCorrectionForm):
@@ -167,7 +157,6 @@ class TeamCorrectionForm(SideCorrectionForm):
     def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
         super().__init__(*args, league=league, match=match, **kwargs)
         self.fields["reason"].widget.attrs["autofocus"] = True
-        _two_sides_only(self)
 
 
 class RoundForm(forms.Form):
