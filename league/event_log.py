@@ -9,6 +9,7 @@ player's results, a version comparison) use it too.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from math import ceil
@@ -107,6 +108,13 @@ class SideMatchText:
             if any(player.id == player_id for player in side.players):
                 return side
         return None
+
+
+def side_match_texts_of(events: Iterable[Event]) -> dict[int, SideMatchText]:
+    """:func:`side_match_texts` of the matches with sides among ``events`` (by event id)."""
+    return side_match_texts(
+        [event.pk for event in events if event.kind == Event.Kind.SIDE_MATCH_RECORDED]
+    )
 
 
 def side_match_texts(event_ids: list[int]) -> dict[int, SideMatchText]:

@@ -103,6 +103,18 @@ class League(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("pages:league", kwargs={"league_slug": self.slug})
 
+    @property
+    def takes_sides(self) -> bool:
+        """Whether the league accepts matches with sides (doubles, teams, multi-player
+        games): any format but singles only."""
+        return self.match_format != MatchFormat.SINGLES
+
+    @property
+    def takes_one_vs_one(self) -> bool:
+        """Whether the league accepts a match of one player against one: not a league of
+        sides of two players or more (``league.sides.check_format``)."""
+        return self.match_format != MatchFormat.FIXED or self.side_size == 1
+
     def is_organiser(self, user: Any) -> bool:
         """True when ``user`` may change this league (an organiser of it or a superuser)."""
         if self.pk is None:
@@ -178,8 +190,12 @@ class EventQuerySet(models.QuerySet):
         return self.filter(kind__in=MATCH_KINDS)
 
     def live_matches(self) -> EventQuerySet:
-        """Recorded matches that no later event has voided."""
+        """Recorded one-vs-one matches that no later event has voided."""
         return self.matches().filter(voided_by__isnull=True)
+
+    def live_all_matches(self) -> EventQuerySet:
+        """Every recorded match, one-vs-one or with sides, that no later event has voided."""
+        return self.all_matches().filter(voided_by__isnull=True)
 
 
 class EventKind(models.TextChoices):

@@ -190,7 +190,7 @@ def results(league: League, *, with_voided: bool = False) -> Table:
 
 def _side_results(league: League, zone: Any) -> Table:
     """``results`` in the side format: every live match, one-vs-one ones as sides of one."""
-    live = Event.objects.all_matches().filter(league=league, voided_by__isnull=True).order_by("seq")
+    live = Event.objects.live_all_matches().filter(league=league).order_by("seq")
     width = max(
         2,
         max(

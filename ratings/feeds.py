@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
 from league.calendar import league_zone, local_day, local_noon
-from league.event_log import SideMatchText, side_match_texts
+from league.event_log import SideMatchText, side_match_texts_of
 from league.models import Event, League, MatchParticipant, Player
 from league.scores import outcome_word, score_text
 from ratings.selectors.players import counted_ids
@@ -33,8 +33,8 @@ ENTRIES = 50
 def _matches(league: League) -> QuerySet[Event]:
     """The league's counted matches, one-vs-one and with sides, newest played first."""
     return (
-        Event.objects.all_matches()
-        .filter(league=league, voided_by__isnull=True)
+        Event.objects.live_all_matches()
+        .filter(league=league)
         .select_related("league", "player_a", "player_b")
         .order_by("-played_at", "-seq")
     )
@@ -43,9 +43,7 @@ def _matches(league: League) -> QuerySet[Event]:
 def _with_sides(matches: list[Event]) -> list[Event]:
     """``matches`` with each match with sides given its sides' text (``feed_sides``; one
     query for all)."""
-    texts = side_match_texts(
-        [match.pk for match in matches if match.kind == Event.Kind.SIDE_MATCH_RECORDED]
-    )
+    texts = side_match_texts_of(matches)
     for match in matches:
         match.feed_sides = texts.get(match.pk)  # type: ignore[attr-defined]
     return matches

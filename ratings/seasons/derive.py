@@ -28,6 +28,7 @@ from django.db.models import Max
 
 from league.calendar import league_zone, local_midnight
 from league.models import Event, League, MatchParticipant, Player, Season
+from league.sides import score_of_places
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.replay.identities import merges_at
@@ -136,12 +137,12 @@ def _tally_results(merged: dict[int, int], season: Season) -> dict[int, list[int
             found = tallies[player_id] = [0, 0, 0, 0]
         return found
 
-    outcome = {Decimal("1"): (0, 2), Decimal("0.5"): (1, 1), Decimal("0"): (2, 0)}
+    # A player's score (1, 0.5, 0) -> their tally's slot (wins, draws, losses).
+    slot = {Decimal("1"): 0, Decimal("0.5"): 1, Decimal("0"): 2}
     for a, b, score_a in season_matches(season):
-        for_a, for_b = outcome[score_a]
-        for stored, index in ((a, for_a), (b, for_b)):
+        for stored, score in ((a, score_a), (b, 1 - score_a)):
             counts = tally(stored)
-            counts[index] += 1
+            counts[slot[score]] += 1
             counts[3] += 1
     for rows in season_side_matches(season).values():
         places = {side: place for side, place, _player in rows}
@@ -151,7 +152,7 @@ def _tally_results(merged: dict[int, int], season: Season) -> dict[int, list[int
             # One result against each other side, whatever its number of players.
             for other, other_place in places.items():
                 if other != side:
-                    counts[0 if place < other_place else 1 if place == other_place else 2] += 1
+                    counts[slot[score_of_places((place, other_place))]] += 1
     return tallies
 
 

@@ -19,7 +19,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.safestring import mark_safe
 
 from league.event_log import Page, SidePlayer, event_log, match_list
-from league.models import League, MatchFormat, Player
+from league.models import League, Player
 from ratings.engine.display import format_percentile, format_probability
 from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.engine.intervals import ConfidenceLevel, better_than
@@ -537,11 +537,11 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     rating_rows, volatility_rows = _history_tables(history, _explain_url(league, player))
     records = head_to_head(league, config, player, clock=clock, counted=counted)
     # A singles league records no match with sides: its player page reads nothing more.
-    if league.match_format == MatchFormat.SINGLES:
-        team_rows, team_total, partners, opponents = [], 0, [], []
-    else:
+    if league.takes_sides:
         team_rows, team_total = team_results(league, player, config=config)
         partners, opponents = side_records(league, player)
+    else:
+        team_rows, team_total, partners, opponents = [], 0, [], []
     summary = player_summary(league, config, player, clock=clock)
     standing = None
     ranked: list[float] = []

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from league.calendar import league_day
-from league.event_log import SideMatchText, side_match_texts
+from league.event_log import SideMatchText, side_match_texts, side_match_texts_of
 from league.models import Event, League
 from league.scores import DRAW, score_text
 from ratings.workspace.dates import echo
@@ -53,25 +53,17 @@ def match_words(event: Event, sides: SideMatchText | None = None) -> str:
     from ``league.event_log.side_match_texts`` (read here when not given).
     """
     if event.kind == Event.Kind.SIDE_MATCH_RECORDED:
-        return _side_match_words(event, sides or side_match_texts([event.pk])[event.pk])
-    a, b = event.player_a.display_name, event.player_b.display_name
+        text = sides or side_match_texts([event.pk])[event.pk]
+        if event.score_a is None or len(text.sides) != 2:
+            return f"{text.summary} ({event.points})" if event.points else text.summary
+        a, b = (side.names for side in text.sides)
+    else:
+        a, b = event.player_a.display_name, event.player_b.display_name
     shown = event.points or score_text(event.score_a)
     winner = a if event.score_a > DRAW else b
     outcome = "a draw" if event.score_a == DRAW else f"{winner} won"
     ground = ", on neutral ground" if event.neutral else ""
     return f"{a} {shown} {b}: {outcome}{ground}"
-
-
-def _side_match_words(event: Event, text: SideMatchText) -> str:
-    if event.score_a is None or len(text.sides) != 2:
-        order = text.summary
-        return f"{order} ({event.points})" if event.points else order
-    a, b = text.sides
-    shown = event.points or score_text(event.score_a)
-    outcome = (
-        "a draw" if event.score_a == DRAW else f"{(a if event.score_a > DRAW else b).names} won"
-    )
-    return f"{a.names} {shown} {b.names}: {outcome}"
 
 
 def parse_range(raw: str | None) -> tuple[int, int] | None:
@@ -99,9 +91,7 @@ def read_echo(league: League, raw: str | None) -> Echo | None:
     )
     if not events:
         return None
-    sides = side_match_texts(
-        [event.pk for event in events if event.kind == Event.Kind.SIDE_MATCH_RECORDED]
-    )
+    sides = side_match_texts_of(events)
     matches = [
         RecordedMatch(
             seq=event.seq,

@@ -39,7 +39,6 @@ from ratings.workspace.entry_forms import (
     round_formset,
 )
 from ratings.workspace.recorded import parse_range, read_echo
-from ratings.workspace.sections import has_sides
 
 UNDO_REASON = "Undone by the organiser right after recording it."
 #: The entry pages whose echo offers "Undo" (and which the undo returns to).
@@ -137,7 +136,7 @@ def team_match(request: HttpRequest, league_slug: str) -> HttpResponse:
     except SignInRequired:
         return sign_in_redirect(request)
     context = _page_context(request, league)
-    if not has_sides(league):
+    if not league.takes_sides:
         # Said on the page rather than a 404: the organiser may have followed an old link.
         return render(request, "workspace/team_match.html", context)
     form = TeamMatchForm(request.POST if request.method == "POST" else None, league=league)
@@ -245,8 +244,8 @@ def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
         messages.error(request, "Nothing to undo: the recorded matches were not named.")
         return HttpResponseRedirect(back)
     matches = list(
-        Event.objects.all_matches()
-        .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1], voided_by__isnull=True)
+        Event.objects.live_all_matches()
+        .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1])
         .order_by("seq")
     )
     try:

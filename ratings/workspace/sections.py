@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from league.models import League, MatchFormat
+from league.models import League
 
 
 @dataclass(frozen=True)
@@ -26,31 +26,20 @@ class Section:
         return self.shown_for is None or self.shown_for(league)
 
 
-def has_sides(league: League) -> bool:
-    """Whether ``league`` accepts matches with sides (doubles, teams, multi-player games)."""
-    return league.match_format != MatchFormat.SINGLES
-
-
-def takes_one_vs_one(league: League) -> bool:
-    """Whether ``league`` accepts a match of one player against one (not a doubles or team
-    league, where every side has two players or more)."""
-    return league.match_format != MatchFormat.FIXED or league.side_size == 1
-
-
 SECTIONS: tuple[Section, ...] = (
     Section(
         "record",
         "Record a result",
         "workspace:record",
         "First player, score, second player, day: the result follows from the score.",
-        shown_for=takes_one_vs_one,
+        shown_for=lambda league: league.takes_one_vs_one,
     ),
     Section(
         "round",
         "Record a round",
         "workspace:round",
         "A whole club night on one screen, one row per game, typed like a spreadsheet.",
-        shown_for=takes_one_vs_one,
+        shown_for=lambda league: league.takes_one_vs_one,
     ),
     Section(
         "team_match",
@@ -58,7 +47,7 @@ SECTIONS: tuple[Section, ...] = (
         "workspace:team_match",
         "Doubles, team matches and games of three or more sides: each side's players, then "
         "the result or the finishing order.",
-        shown_for=has_sides,
+        shown_for=lambda league: league.takes_sides,
     ),
     Section(
         "log",
