@@ -29,12 +29,12 @@ from api.fields import (
     StrictIntegerField,
 )
 from api.result_checks import check_result
+from engine.errors import InvalidParameterError
+from engine.intervals import ConfidenceLevel
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from league.sides import positions_text, side_label
 from league.validation import Errors
-from ratings.engine.errors import InvalidParameterError
-from ratings.engine.intervals import ConfidenceLevel
 from ratings.models import RatingConfig, Replay
 from ratings.parameters import BY_NAME
 from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS

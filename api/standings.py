@@ -19,9 +19,9 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
+from engine.errors import MatchBeforeAnchorError
 from league.models import League, Player
 from ratings.eligibility import Eligibility
-from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import ProjectionState, Publication, RatingConfig
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import period_for_date

@@ -55,12 +55,12 @@ from api.serializers import (
     VoidRequestSerializer,
     WinProbabilitySerializer,
 )
+from engine.prediction import win_probability
 from league import services as league_services
 from league.event_log import DEFAULT_PER_PAGE
 from league.models import Event, League, Player
 from ratings import services as rating_services
 from ratings.eligibility import eligibility
-from ratings.engine.prediction import win_probability
 from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock

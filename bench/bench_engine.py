@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from bench.synthetic import synthetic_league
-from ratings.engine import Glicko2Params, PeriodGames, RatingState, fold, grown_rd, rate_period
+from engine import Glicko2Params, PeriodGames, RatingState, fold, grown_rd, rate_period
 from tests.unit import scalar_glicko2
 
 PARAMS = Glicko2Params()

@@ -6,7 +6,7 @@ A Swiss round is one maximum-weight matching over every pair of the field (Edmon
 algorithm in ``networkx``, cubic in the field). For fields of 20 to 120 players with random
 scores, sides and earlier pairings (fixed seeds), the median of three runs, and the ratio to
 the 20-player field measured in the same run: the organiser pages cap a Swiss field at 100
-players and a round robin at 40 (``ratings/workspace/fixture_forms.py``) from these figures.
+players and a round robin at 40 (``web/workspace/fixture_forms.py``) from these figures.
 """
 
 from __future__ import annotations

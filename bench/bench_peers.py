@@ -4,7 +4,7 @@ The league of ``bench/bench_sync.py`` (synthetic, seeded: 200,000 matches among 
 over 104 weekly periods; ``--matches`` etc. for another size), computed in memory three ways
 in the same run, each timed around its loop only:
 
-- **engine**: ``ratings.engine.fold`` (vectorised, lazy idle RD growth);
+- **engine**: ``engine.fold`` (vectorised, lazy idle RD growth);
 - **scalar twin**: ``tests/unit/scalar_glicko2.py`` period by period (Glickman's formulas,
   one player at a time, the engine's lazy idle growth) as in ``bench/bench_engine.py``;
 - **glicko2 (PyPI)**: one ``glicko2.Player`` per player, ``update_player`` for each player
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_engine import scalar_lazy_fold  # noqa: E402
 from bench.synthetic import synthetic_league  # noqa: E402
-from ratings.engine import Glicko2Params, fold  # noqa: E402
+from engine import Glicko2Params, fold  # noqa: E402
 
 PARAMS = Glicko2Params()
 

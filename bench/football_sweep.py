@@ -4,7 +4,7 @@ Reads the demo league's copy of the international football results
 (``league/demo/international_football.csv.gz``, or ``--csv PATH``, plain or gzipped):
 home team = player_a, score from the goals (win 1, draw 0.5, loss 0). Buckets the matches
 in calendar-month periods with the engine's ``PeriodSpec``, scores every τ with
-``ratings.engine.scoring`` (the replay's own fold) and writes the table to
+``engine.scoring`` (the replay's own fold) and writes the table to
 ``bench/results/football_sweep.md``.
 
     .venv/bin/python -m bench.football_sweep [--since 1990] [--tau 0.3 0.5 ...] [--csv PATH]
@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from ratings.engine.fold import MatchArrays
-from ratings.engine.params import Glicko2Params
-from ratings.engine.periods import PeriodSpec
-from ratings.engine.scoring import Metrics, metrics, score_fold
+from engine.fold import MatchArrays
+from engine.params import Glicko2Params
+from engine.periods import PeriodSpec
+from engine.scoring import Metrics, metrics, score_fold
 
 DEFAULT_CSV = (
     Path(__file__).resolve().parent.parent / "league" / "demo" / "international_football.csv.gz"
@@ -149,7 +149,7 @@ def render(
         "team = player_a, result from the goals (win 1, draw 0.5, loss 0).",
         f"Periods: calendar months from {spec.anchor.isoformat()} ({periods} periods). Every "
         "match is folded and predicted from both teams' ratings at the start of its month "
-        "with the pairing formula (`ratings.engine.scoring`, the replay's own fold). "
+        "with the pairing formula (`engine.scoring`, the replay's own fold). "
         "Other parameters: defaults (rating 1500, RD 350, volatility 0.06, RD ceiling 350); "
         "no home advantage is modelled.",
         "Baselines on the same matches: always 0.5, and plain Elo (base 10, scale 400, "

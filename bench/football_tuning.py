@@ -3,7 +3,7 @@ every variant (issue 19's target), in memory.
 
 Reads the 49,520 results (``--csv``, default the demo's copy; plain or gzipped) with their
 neutral flags and goal margins, and scores on every match, each predicted from both teams'
-ratings at the start of its period (``ratings.engine.scoring``, the replay's own fold):
+ratings at the start of its period (``engine.scoring``, the replay's own fold):
 
 1. the grid of advantage, τ, initial RD and period length (calendar months), fanned out over
    ``--workers`` processes;
@@ -13,7 +13,7 @@ ratings at the start of its period (``ratings.engine.scoring``, the replay's own
    always 0.5.
 
 Every log-loss comes with a 95 % interval from a bootstrap over the rating periods
-(``ratings.engine.bootstrap``), and each variant's difference from the tuned setting is
+(``engine.bootstrap``), and each variant's difference from the tuned setting is
 judged paired on the same replicates ("within noise" when its interval contains 0).
 
 The tuned setting is the one with the lowest log-loss among the settings whose every
@@ -36,12 +36,12 @@ from typing import Any
 import numpy as np
 
 from bench.football_sweep import DEFAULT_CSV, read_results
-from ratings.engine.bootstrap import Interval, PeriodBootstrap, compare
-from ratings.engine.fold import MatchArrays, fold
-from ratings.engine.params import Glicko2Params
-from ratings.engine.prediction import log_loss_array
-from ratings.engine.scoring import ELO_K_GRID, Metrics, match_predictions, metrics, tune_elo
-from ratings.engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
+from engine.bootstrap import Interval, PeriodBootstrap, compare
+from engine.fold import MatchArrays, fold
+from engine.params import Glicko2Params
+from engine.prediction import log_loss_array
+from engine.scoring import ELO_K_GRID, Metrics, match_predictions, metrics, tune_elo
+from engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
 
 RESULTS = Path(__file__).resolve().parent / "results" / "football_tuning.md"
 

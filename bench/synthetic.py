@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ratings.engine.fold import MatchArrays
+from engine.fold import MatchArrays
 
 __all__ = ["SyntheticLeague", "synthetic_league"]
 

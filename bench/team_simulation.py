@@ -15,7 +15,7 @@ below 0.17), for
 
 * ``elo``: the study's naive team-sum Elo (Algorithm 1, every player of a team gets
   K (s - P(team wins)) with P from team rating sums), K tuned over a grid in the same run;
-* our Glicko-2 team methods (``ratings.engine.teams``), in rating periods of ``--period``
+* our Glicko-2 team methods (``engine.teams``), in rating periods of ``--period``
   rounds (matchmaking inside a period uses the ratings at its start);
 * peers: openskill's Plackett-Luce and Thurstone-Mosteller (full pairing) and trueskill,
   with their package defaults (no draws), updated after every game.
@@ -35,9 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ratings.engine import Glicko2Params, RatingState, apply
-from ratings.engine.sides import SideMatches
-from ratings.engine.teams import METHODS, TeamMethod, rate_sides_period
+from engine import Glicko2Params, RatingState, apply
+from engine.sides import SideMatches
+from engine.teams import METHODS, TeamMethod, rate_sides_period
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -4,7 +4,7 @@ Every page's scripts and style sheets are same-origin files (no inline ``<script
 ``<style>`` or ``style=`` attribute), so the site-wide policy allows nothing else. Only the
 API's two documentation viewers, third-party pages, get a policy of their own (see
 ``api/urls.py``), and the embeddable views may be framed by the origins their league lists
-(``ratings/views/embed.py``).
+(``web/public/embed.py``).
 """
 
 from __future__ import annotations

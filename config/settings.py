@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "league",
     "ratings",
     "ratings.backtest",
+    "web",
     "api",
 ]
 
@@ -264,7 +265,7 @@ SPECTACULAR_SETTINGS = {
 
 # --- Cache -------------------------------------------------------------------------------
 # "default": API throttle counters (and anything else cached). "pages": the rendered public
-# pages (ratings/views/page_cache.py), keyed by the state they show, so an entry is never
+# pages (web/public/page_cache.py), keyed by the state they show, so an entry is never
 # stale, only unused once the state moves; entries expire after PAGE_CACHE_SECONDS.
 # Local memory is per process; with several web processes set LEAGUE_CACHE_URL
 # (redis://host:6379/1) so that they share one. LEAGUE_PAGE_CACHE=0 renders every page per

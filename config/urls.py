@@ -9,6 +9,6 @@ admin.autodiscover()
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/", include("api.urls")),
-    path("", include("ratings.workspace.urls")),
-    path("", include("ratings.urls")),
+    path("", include("web.workspace.urls")),
+    path("", include("web.public.urls")),
 ]

@@ -143,7 +143,7 @@ class RatingConfigAdmin(OrganiserScopedAdmin):
             leagues if len(leagues) == 1 else []
         )
         if picked:
-            return HttpResponseRedirect(reverse("pages:config", args=[picked[0].slug]))
+            return HttpResponseRedirect(reverse("workspace:config", args=[picked[0].slug]))
         return TemplateResponse(
             request,
             "admin/ratings/choose_config_league.html",

@@ -6,7 +6,7 @@ configuration page's form (through :func:`clean_config_params`), the API's seria
 backtest grid's value checks and the management commands' options. So every surface refuses
 the same values with the same message, :meth:`Parameter.problem`.
 
-The engine (``ratings.engine.params.Glicko2Params``) stays the engine's truth: its defaults
+The engine (``engine.params.Glicko2Params``) stays the engine's truth: its defaults
 are the table's, and :func:`clean_config_params` always asks it about the values too. The
 table's bounds are narrower than the engine's guards: they keep a league's parameters where
 the volatility iteration converges (it fails with τ = 1e-50, or a volatility of 1e-200) and
@@ -25,8 +25,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 
-from ratings.engine.errors import InvalidParameterError
-from ratings.engine.params import Glicko2Params
+from engine.errors import InvalidParameterError
+from engine.params import Glicko2Params
 
 _ENGINE = Glicko2Params()
 UNITS = ("days", "months")

@@ -12,10 +12,10 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
+from engine.params import Glicko2Params
+from engine.periods import PeriodSpec
 from league.calendar import league_zone, local_day
 from league.models import Event
-from ratings.engine.params import Glicko2Params
-from ratings.engine.periods import PeriodSpec
 
 
 def period_spec(config) -> PeriodSpec:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine import Glicko2Params, MatchArrays, PeriodSpec, fold
 from league.models import Player
-from ratings.engine import Glicko2Params, MatchArrays, PeriodSpec, fold
 from ratings.models import (
     PlayerPeriod,
     ProjectionState,

@@ -1,7 +1,7 @@
 """Pairing generators: round robins (Berger tables), Swiss rounds and ladder challenges.
 
 Pure functions over plain values (player ids, scores, ranks, who played whom); no Django, no
-database. The organiser pages (``ratings.workspace``) feed them the ratings and show each
+database. The organiser pages (``web.workspace``) feed them the ratings and show each
 generated round with its predictions before it is published as fixtures. The rules are in
 ``PAIRINGS.md`` beside this file.
 """

@@ -4,7 +4,7 @@ A sweep is a grid of configurations scored on a league's live matches. ``create_
 stores one ``SweepRun`` row per grid point; ``ratings.backtest.tasks.start_sweep`` then
 sends one Celery task per row as a ``celery.group`` once the transaction commits (this
 module never imports the tasks: they import it). Each task reads the matches with the replay's
-loader, folds and scores them with ``ratings.engine.scoring`` (the replay's own engine
+loader, folds and scores them with ``engine.scoring`` (the replay's own engine
 and periods) and writes its row. There is no result backend, so there is no chord: the
 run that finishes last notices it while holding the sweep's row lock, and completes the
 sweep (best run = lowest log-loss).
@@ -12,7 +12,7 @@ sweep (best run = lowest log-loss).
 Every sweep also scores the current configuration itself (the base, unless a grid point
 equals it), so that it can say whether the best setting really predicts better: each run
 keeps its losses summed per period of the base configuration, and the completing run
-bootstraps those periods (``ratings.engine.bootstrap``) for each run's 95 % interval and for
+bootstraps those periods (``engine.bootstrap``) for each run's 95 % interval and for
 the paired difference between the best run and the current one. When that difference's
 interval contains zero the verdict is "no meaningful difference; keep the current value".
 
@@ -37,14 +37,10 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from league.models import Event, League
-from ratings import services as rating_services
-from ratings.backtest.grid import clean_grid, expand
-from ratings.backtest.models import Sweep, SweepRun
-from ratings.engine.bootstrap import PeriodBootstrap, compare_sums
-from ratings.engine.fold import MatchArrays
-from ratings.engine.prediction import brier_array, log_loss_array
-from ratings.engine.scoring import (
+from engine.bootstrap import PeriodBootstrap, compare_sums
+from engine.fold import MatchArrays
+from engine.prediction import brier_array, log_loss_array
+from engine.scoring import (
     CALIBRATION_BINS,
     Metrics,
     Scores,
@@ -53,7 +49,11 @@ from ratings.engine.scoring import (
     metrics,
     score_fold,
 )
-from ratings.engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
+from engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
+from league.models import Event, League
+from ratings import services as rating_services
+from ratings.backtest.grid import clean_grid, expand
+from ratings.backtest.models import Sweep, SweepRun
 from ratings.models import RatingConfig
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.compute import engine_matches

@@ -19,12 +19,12 @@ from dataclasses import dataclass, fields
 import numpy as np
 import numpy.typing as npt
 
-from ratings.engine.fold import FoldResult, History, MatchArrays, fold, state_before
-from ratings.engine.params import Glicko2Params
-from ratings.engine.periods import PeriodSpec
-from ratings.engine.side_fold import fold_sides
-from ratings.engine.sides import SideMatches, places_from_score
-from ratings.engine.state import RatingState
+from engine.fold import FoldResult, History, MatchArrays, fold, state_before
+from engine.params import Glicko2Params
+from engine.periods import PeriodSpec
+from engine.side_fold import fold_sides
+from engine.sides import SideMatches, places_from_score
+from engine.state import RatingState
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.snapshot import COUNTS, NO_MOMENT, Checkpoint, Matches
 

@@ -22,9 +22,9 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import numpy.typing as npt
 
+from engine.params import Glicko2Params
+from engine.periods import PeriodSpec
 from league.calendar import league_zone, local_day
-from ratings.engine.params import Glicko2Params
-from ratings.engine.periods import PeriodSpec
 from ratings.models import RatingConfig
 from ratings.replay.positions import (
     StoredPosition,

@@ -24,10 +24,10 @@ import numpy.typing as npt
 from django.db import connection
 from django.db.models import Max, Q
 
+from engine.fold import History
+from engine.params import Glicko2Params
 from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Event, League, MatchParticipant
-from ratings.engine.fold import History
-from ratings.engine.params import Glicko2Params
 from ratings.models import PlayerPeriod, Standing
 from ratings.replay.columns import NO_MOMENT, any_of, read_columns
 from ratings.replay.identities import map_players, merges_at, players_counted_as

@@ -26,10 +26,10 @@ from math import nan
 from django.db import connection
 from django.db.models import Max
 
+from engine.errors import MatchBeforeAnchorError
 from league.calendar import league_zone, local_midnight
 from league.models import Event, League, MatchParticipant, Player, Season
 from league.sides import score_of_places
-from ratings.engine.errors import MatchBeforeAnchorError
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.replay.identities import merges_at
 from ratings.selectors.common import ReadClock, rd_now

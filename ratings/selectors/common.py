@@ -11,8 +11,8 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from engine.state import grown_rd
 from league.calendar import local_day
-from ratings.engine.state import grown_rd
 from ratings.models import RatingConfig
 from ratings.time import current_period, period_spec
 

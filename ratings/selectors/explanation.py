@@ -9,7 +9,7 @@ steps are redone with the engine's own ``g`` and ``E``:
 * so the effects add up to the period's change exactly (up to float rounding), unless the
   league's rating floor lifted the result, which the page then says.
 
-With the configuration's home ``advantage`` or ``margin_scale`` on (ratings/engine/ADVANTAGE.md),
+With the configuration's home ``advantage`` or ``margin_scale`` on (engine/ADVANTAGE.md),
 each game's expected score and actual score are the engine's own: the per-game advantage from
 ``game_advantage`` (none on neutral ground) shifts the first-named player's side of ``E``
 exactly as ``rate_period`` does, and ``outcome_scores`` maps the stored margin to the score.
@@ -28,13 +28,13 @@ from decimal import Decimal
 import numpy as np
 from django.db.models import Q
 
+from engine import outcome_scores
+from engine.advantage import game_advantage
+from engine.glicko2 import expectation, g
+from engine.params import CENTRE, SCALE
 from league.calendar import league_zone, local_day, local_midnight
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
-from ratings.engine import outcome_scores
-from ratings.engine.advantage import game_advantage
-from ratings.engine.glicko2 import expectation, g
-from ratings.engine.params import CENTRE, SCALE
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.selectors.common import PeriodInfo, period_info
 

@@ -3,7 +3,7 @@
 A fixture is *upcoming* while it is open (neither cancelled nor played) and its deadline has
 not passed in the league's time zone, *overdue* once it has, *played* while a live result
 names it and *cancelled* after a cancellation. Predictions come from the published ratings
-(RDs grown to the current period) and the league's draw model (``ratings/engine/OUTCOMES.md``),
+(RDs grown to the current period) and the league's draw model (``engine/OUTCOMES.md``),
 fitted on its own recent results, each predicted from the ratings both players entered its
 period with; a league without draws predicts none.
 """
@@ -20,12 +20,12 @@ from django.core.cache import caches
 from django.db.models import Q
 from django.utils import timezone
 
+from engine.errors import MatchBeforeAnchorError
+from engine.outcomes import OutcomeProbabilities, fit_draw_model, outcome_probabilities
+from engine.prediction import win_probability_array
 from league.calendar import league_zone, local_day
 from league.models import Event, Fixture, League, Player
 from league.scores import score_text
-from ratings.engine.errors import MatchBeforeAnchorError
-from ratings.engine.outcomes import OutcomeProbabilities, fit_draw_model, outcome_probabilities
-from ratings.engine.prediction import win_probability_array
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig, Standing
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.time import period_spec

@@ -15,11 +15,11 @@ from decimal import Decimal
 from django.conf import settings
 from django.db.models import Count, Q
 
+from engine.prediction import win_probability
 from league.calendar import league_zone, local_day
 from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page, last_page_at_most
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
-from ratings.engine.prediction import win_probability
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import Interval, ReadClock, local_date, rd_now
 from ratings.selectors.configurations import live_config

@@ -1,6 +1,6 @@
 """Predictions in a player's words: expected score, win / draw / loss, and how well they did.
 
-The league's draw model (``ratings.engine.outcomes``, documented in OUTCOMES.md) is fitted
+The league's draw model (``engine.outcomes``, documented in OUTCOMES.md) is fitted
 on the league's own results: every counted match, predicted from the ratings and RDs both
 players entered its period with (the projection's ``rating_before`` / ``rd_before``). The
 same predictions, compared with what happened, are the backtest of the live configuration:
@@ -18,12 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 from django.core.cache import cache
 
+from engine.errors import InvalidParameterError
+from engine.outcomes import DrawModel, fit_draw_model, outcome_probabilities
+from engine.prediction import win_probability, win_probability_array
 from league.calendar import league_zone, local_day
 from league.models import Event, League
-from ratings.engine.display import format_probability
-from ratings.engine.errors import InvalidParameterError
-from ratings.engine.outcomes import DrawModel, fit_draw_model, outcome_probabilities
-from ratings.engine.prediction import win_probability, win_probability_array
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.time import period_spec
 
@@ -73,27 +72,13 @@ class LeagueModel:
 
 @dataclass(frozen=True)
 class Prediction:
-    """A's chances against B, in the words the pages use."""
+    """A's chances against B: the expected score and, where the league has draws, win / draw /
+    loss (probabilities; the pages write them as text)."""
 
     expected_score: float
     win: float | None
     draw: float | None
     loss: float | None
-
-    @property
-    def expected_text(self) -> str:
-        return format_probability(self.expected_score)
-
-    def texts(self) -> dict[str, str]:
-        """The probabilities as a player reads them (never "100 %")."""
-        texts = {"expected": self.expected_text}
-        if self.win is not None and self.draw is not None and self.loss is not None:
-            texts.update(
-                win=format_probability(self.win),
-                draw=format_probability(self.draw),
-                loss=format_probability(self.loss),
-            )
-        return texts
 
 
 def predict(

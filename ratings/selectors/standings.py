@@ -19,13 +19,13 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Max
 
+from engine.intervals import ConfidenceLevel
+from engine.params import SCALE
+from engine.state import grown_rd
 from league.calendar import league_zone, local_day, local_midnight
 from league.event_log import DEFAULT_PER_PAGE, MAX_PER_PAGE, Page, clamp_page, last_page_at_most
 from league.models import Event, League, Player
 from ratings.eligibility import EVERYONE, Eligibility, eligibility
-from ratings.engine.intervals import ConfidenceLevel
-from ratings.engine.params import SCALE
-from ratings.engine.state import grown_rd
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import (
     Z95,

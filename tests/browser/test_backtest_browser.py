@@ -26,7 +26,7 @@ def test_organiser_runs_a_sweep_sees_the_chart_and_adopts(
 ):
     page, league = watched_page, ladder["league"]
     sign_in(page, live_server, organiser)
-    page.goto(live_server.url + reverse("pages:config", kwargs={"league_slug": league.slug}))
+    page.goto(live_server.url + reverse("workspace:config", kwargs={"league_slug": league.slug}))
     page.click("text=Backtest τ values on this league's history")
 
     page.fill("#id_tau", "0.3 0.6 1.2 3")
@@ -125,7 +125,9 @@ def test_calibration_chart_marks_the_best_and_the_current_setting(
     context, page, errors = _sign_in_context(chromium_browser, live_server, organiser, width)
     page.goto(
         live_server.url
-        + reverse("pages:backtest_sweep", kwargs={"league_slug": league.slug, "sweep_id": sweep.pk})
+        + reverse(
+            "workspace:backtest_sweep", kwargs={"league_slug": league.slug, "sweep_id": sweep.pk}
+        )
     )
     page.wait_for_function(
         "() => window.Chart && Chart.getChart(document.getElementById('calibration-chart'))"

@@ -110,11 +110,11 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
     # preview (whose styles used to be inline).
     sign_in(page, live_server, superuser)
     admin_pages = [
-        reverse("pages:config", kwargs=slug),
+        reverse("workspace:config", kwargs=slug),
         reverse("workspace:seasons", kwargs=slug),
         reverse("workspace:season", kwargs=in_season),
         reverse("workspace:website", kwargs=slug),
-        reverse("pages:backtest", kwargs=slug),
+        reverse("workspace:backtest", kwargs=slug),
         reverse("admin:index"),
         reverse("admin:league_league_changelist"),
         reverse("admin:league_league_change", args=[league.pk]),

@@ -131,7 +131,7 @@ def test_organiser_creates_a_season_generates_a_swiss_round_enters_results_and_t
 
 def test_fixture_pages_fit_a_phone(chromium_browser, live_server, ladder, organiser):
     from league import fixtures as fixture_services
-    from ratings.workspace.fixture_forms import next_evening
+    from web.workspace.fixture_forms import next_evening
 
     league, players = ladder["league"], ladder["players"]
     when = next_evening(league)

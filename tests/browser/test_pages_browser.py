@@ -205,7 +205,7 @@ def test_organiser_changes_the_configuration(chromium_browser, live_server, ladd
     errors: list[str] = []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     league = ladder["league"]
-    url = live_server.url + reverse("pages:config", kwargs={"league_slug": league.slug})
+    url = live_server.url + reverse("workspace:config", kwargs={"league_slug": league.slug})
     page.goto(url)
     assert "Live parameters" in page.inner_text("main")
     screenshot(page, "config")

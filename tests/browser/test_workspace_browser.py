@@ -227,7 +227,7 @@ def test_configuration_page_refreshes_its_live_panel_by_itself(
     with mock.patch.object(rating_services, "send_replay"):
         new = rating_services.create_config(league, tau=0.9, period_anchor=league.start_date)
     assert new.version == before + 1
-    page.goto(live_server.url + reverse("pages:config", args=[league.slug]))
+    page.goto(live_server.url + reverse("workspace:config", args=[league.slug]))
     assert "Waiting for a worker to start" in page.inner_text("#config-live")
     assert "0 of 0" not in page.inner_text("main")
     live_version = "#config-live-panel .params-list dd"

@@ -197,7 +197,7 @@ def test_a_period_length_out_of_range_is_a_field_error_on_the_config_form(
     before = list(RatingConfig.objects.values_list("pk", flat=True))
     client = Client()
     client.force_login(staff_organiser)
-    page = client.post(reverse("pages:config", kwargs={"league_slug": league.slug}), data)
+    page = client.post(reverse("workspace:config", kwargs={"league_slug": league.slug}), data)
     assert page.status_code == 200
     (message,) = page.context["form"].errors["period_length"]
     assert message.startswith("The period length must")

@@ -40,8 +40,8 @@ PUBLIC = [
     ("api:schema", {}),
 ]
 ORGANISER = [
-    ("pages:config", {"league_slug": "{league}"}),
-    ("pages:backtest", {"league_slug": "{league}"}),
+    ("workspace:config", {"league_slug": "{league}"}),
+    ("workspace:backtest", {"league_slug": "{league}"}),
     ("admin:index", {}),
     ("admin:league_league_changelist", {}),
     ("admin:league_league_change", {"object_id": "{league_pk}"}),

@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
 
+from engine.outcomes import outcome_probabilities
 from league import fixtures as fixture_services
 from league import services
 from league.models import Event, Fixture
-from ratings.engine.outcomes import outcome_probabilities
 from ratings.models import Standing
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.selectors.fixtures import draw_parameter

@@ -79,11 +79,11 @@ def page_urls(club) -> list[str]:
         reverse("pages:matches", kwargs=slug),
         reverse("pages:events", kwargs=slug),
         reverse("pages:compare", kwargs=slug),
-        reverse("pages:config", kwargs=slug),
+        reverse("workspace:config", kwargs=slug),
         reverse("pages:progress", kwargs=slug),
         reverse("pages:export_standings", kwargs=slug),
         reverse("pages:export_history", kwargs=slug),
-        reverse("pages:backtest", kwargs=slug),
+        reverse("workspace:backtest", kwargs=slug),
     ]
 
 

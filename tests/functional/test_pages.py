@@ -325,8 +325,14 @@ def test_league_with_configuration_but_no_matches(client, league, make_player):
 
 def test_unknown_league_is_404(client, db):
     assert client.get(league_url(League(slug="nowhere"))).status_code == 404
-    for name in ("matches", "events", "compare", "progress", "config"):
-        url = reverse(f"pages:{name}", kwargs={"league_slug": "nowhere"})
+    for name in (
+        "pages:matches",
+        "pages:events",
+        "pages:compare",
+        "pages:progress",
+        "workspace:config",
+    ):
+        url = reverse(name, kwargs={"league_slug": "nowhere"})
         assert client.get(url).status_code == 404, name
 
 
@@ -766,7 +772,7 @@ def test_compare_without_configuration(client, league):
 
 
 def config_url(league: League) -> str:
-    return reverse("pages:config", kwargs={"league_slug": league.slug})
+    return reverse("workspace:config", kwargs={"league_slug": league.slug})
 
 
 def valid_post(**changes: object) -> dict[str, object]:
@@ -882,7 +888,7 @@ def test_config_page_for_a_league_without_configuration(client, league, organise
     ],
 )
 def test_signed_change_filter_colours_only_visible_changes(value, places, html):
-    from ratings.templatetags.league_format import signed_change
+    from web.templatetags.league_format import signed_change
 
     assert str(signed_change(value, places)) == html
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from ratings.workspace.sections import SECTIONS, sections_for
+from web.workspace.sections import SECTIONS, sections_for
 
 
 def test_hub_lists_every_task_for_the_leagues_organiser(client, league, organiser):
@@ -55,7 +55,7 @@ def test_config_page_refreshes_itself_while_a_replay_runs_and_never_says_0_of_0(
     from tests.functional.conftest import run_queued_replays
 
     client.force_login(organiser)
-    page_url = reverse("pages:config", args=[league.slug])
+    page_url = reverse("workspace:config", args=[league.slug])
     # No worker picks the replay up: it stays queued, with no periods counted yet.
     with mock.patch.object(rating_services, "send_replay"):
         rating_services.create_config(league)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from league import services
 from league.models import Event
-from ratings.workspace.dates import day_words, league_today
+from web.workspace.dates import day_words, league_today
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from django.urls import reverse
 from league import services
 from league.event_store import fact_of
 from league.models import Event, MatchFormat, MatchParticipant
-from ratings.workspace.dates import league_today
-from ratings.workspace.sections import sections_for
+from web.workspace.dates import league_today
+from web.workspace.sections import sections_for
 
 
 @pytest.fixture

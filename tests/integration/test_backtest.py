@@ -23,12 +23,12 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from bench.synthetic import synthetic_league
+from engine.fold import fold
+from engine.params import Glicko2Params
 from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
-from ratings.engine.fold import fold
-from ratings.engine.params import Glicko2Params
 from ratings.models import RatingConfig
 
 SCALE = 173.7178
@@ -74,7 +74,7 @@ def small(league, make_player) -> League:
     return league
 
 
-# --- direct computation, independent of ratings.engine.scoring --------------------------------
+# --- direct computation, independent of engine.scoring --------------------------------
 
 
 def _by_hand(matches, tau: float) -> dict[str, float]:
@@ -308,12 +308,12 @@ def test_adopting_an_unfinished_sweep_is_refused(small):
 
 
 def _urls(league: League, sweep: Sweep | None = None) -> list[str]:
-    urls = [reverse("pages:backtest", kwargs={"league_slug": league.slug})]
+    urls = [reverse("workspace:backtest", kwargs={"league_slug": league.slug})]
     if sweep is not None:
         kwargs = {"league_slug": league.slug, "sweep_id": sweep.pk}
         urls += [
-            reverse("pages:backtest_sweep", kwargs=kwargs),
-            reverse("pages:backtest_progress", kwargs=kwargs),
+            reverse("workspace:backtest_sweep", kwargs=kwargs),
+            reverse("workspace:backtest_progress", kwargs=kwargs),
         ]
     return urls
 
@@ -332,7 +332,7 @@ def test_pages_refuse_organisers_of_other_leagues(client, small, other_organiser
     for url in _urls(small, sweep):
         assert client.get(url).status_code == 403
     adopt = reverse(
-        "pages:backtest_adopt", kwargs={"league_slug": small.slug, "sweep_id": sweep.pk}
+        "workspace:backtest_adopt", kwargs={"league_slug": small.slug, "sweep_id": sweep.pk}
     )
     assert client.post(adopt).status_code == 403
     assert client.post(_urls(small)[0], {"tau": "0.5"}).status_code == 403
@@ -344,7 +344,7 @@ def test_a_sweep_of_another_league_is_not_found(client, small, other_league, oth
     sweep = services.run_sweep_sync(small, {"tau": [0.5]})
     client.force_login(other_organiser)
     url = reverse(
-        "pages:backtest_sweep", kwargs={"league_slug": other_league.slug, "sweep_id": sweep.pk}
+        "workspace:backtest_sweep", kwargs={"league_slug": other_league.slug, "sweep_id": sweep.pk}
     )
     assert client.get(url).status_code == 404
 
@@ -406,7 +406,9 @@ def test_progress_polls_until_done_then_refreshes(client, small, organiser):
 def test_adopt_button_creates_a_version(client, small, organiser):
     sweep = services.run_sweep_sync(small, {"tau": [0.5, 1.0]})
     client.force_login(organiser)
-    url = reverse("pages:backtest_adopt", kwargs={"league_slug": small.slug, "sweep_id": sweep.pk})
+    url = reverse(
+        "workspace:backtest_adopt", kwargs={"league_slug": small.slug, "sweep_id": sweep.pk}
+    )
     assert client.get(url).status_code == 405
     response = client.post(url)
     assert response.status_code == 302

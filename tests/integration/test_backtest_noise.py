@@ -19,12 +19,12 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
+from engine.bootstrap import PeriodBootstrap
 from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League
 from ratings import services as rating_services
 from ratings.backtest import services
 from ratings.backtest.models import SweepRun
-from ratings.engine.bootstrap import PeriodBootstrap
 
 START = dt.date(2023, 1, 2)
 

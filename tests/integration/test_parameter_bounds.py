@@ -77,7 +77,7 @@ def _as_text(value: float | int) -> str:
 def _config_page(client, league, organiser, name, value) -> list[str]:
     client.force_login(organiser)
     data = {**{key: str(v) for key, v in VALID.items()}, name: _as_text(value), "note": ""}
-    response = client.post(reverse("pages:config", kwargs={"league_slug": league.slug}), data)
+    response = client.post(reverse("workspace:config", kwargs={"league_slug": league.slug}), data)
     assert response.status_code == 200
     return list(response.context["form"].errors.get(name, []))
 

@@ -50,7 +50,7 @@ def test_adding_leads_to_the_configuration_page_and_saves_nothing(
     services.create_config(league)
     client.force_login(staff_organiser)
     add = reverse("admin:ratings_ratingconfig_add")
-    page = reverse("pages:config", args=[league.slug])
+    page = reverse("workspace:config", args=[league.slug])
     # The organiser's only league: straight to its page, the one form for a new version.
     assert client.get(add)["Location"] == page
     assert client.get(add, {"league": league.pk})["Location"] == page

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.side_fold import fold_sides
+from engine.sides import SideMatches
 from league import services as league_services
 from league.models import League, MatchFormat, Player
 from ratings import services
-from ratings.engine.side_fold import fold_sides
-from ratings.engine.sides import SideMatches
 from ratings.models import ProjectionState, Replay
 from ratings.time import current_period
 from tests.replay_support import COUNTS, FLOATS, config_spec, snapshot

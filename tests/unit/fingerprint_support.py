@@ -13,9 +13,9 @@ from dataclasses import fields
 import numpy as np
 
 from bench.synthetic import synthetic_league
-from ratings.engine.fold import History, MatchArrays, fold
-from ratings.engine.params import Glicko2Params
-from ratings.engine.scoring import score_fold
+from engine.fold import History, MatchArrays, fold
+from engine.params import Glicko2Params
+from engine.scoring import score_fold
 
 #: (players, matches, periods, seed, params) of the fingerprinted leagues.
 LEAGUES: tuple[tuple[int, int, int, int, Glicko2Params], ...] = (

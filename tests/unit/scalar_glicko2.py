@@ -1,7 +1,7 @@
 """A straightforward scalar Glicko-2, written from Glickman's paper, one player at a time.
 
 It is the independent reference the vectorised engine is tested against (and the baseline of
-bench/bench_engine.py). It shares no code with ratings.engine: plain floats and the math module,
+bench/bench_engine.py). It shares no code with engine: plain floats and the math module,
 the paper's formulas as printed, idle periods applied eagerly one at a time.
 """
 

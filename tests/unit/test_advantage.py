@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bench.synthetic import synthetic_league
-from ratings.engine import (
+from engine import (
     Glicko2Params,
     InvalidParameterError,
     MatchArrays,
@@ -19,11 +19,11 @@ from ratings.engine import (
     rate_player,
     win_probability,
 )
-from ratings.engine.prediction import win_probability_array
-from ratings.engine.scoring import elo_predictions, match_predictions, score_fold
-from ratings.engine.side_fold import fold_sides
-from ratings.engine.sides import SideMatches
-from ratings.engine.teams import METHODS, TeamMethod, rate_sides_period
+from engine.prediction import win_probability_array
+from engine.scoring import elo_predictions, match_predictions, score_fold
+from engine.side_fold import fold_sides
+from engine.sides import SideMatches
+from engine.teams import METHODS, TeamMethod, rate_sides_period
 from tests.unit import fingerprint_support as fp
 
 #: Fingerprints of the engine before the options existed (see fingerprint_support.py).

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.engine.bootstrap import PeriodBootstrap, compare, compare_sums
-from ratings.engine.errors import InvalidParameterError
+from engine.bootstrap import PeriodBootstrap, compare, compare_sums
+from engine.errors import InvalidParameterError
 
 
 def _by_hand(periods: np.ndarray, values: np.ndarray, seed: int, draws: int) -> np.ndarray:

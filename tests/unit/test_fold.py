@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bench.synthetic import synthetic_league
-from ratings.engine import (
+from engine import (
     ConvergenceError,
     Glicko2Params,
     History,
@@ -18,7 +18,7 @@ from ratings.engine import (
     rate_period,
     state_before,
 )
-from ratings.engine.fold import FoldResult, period_starts
+from engine.fold import FoldResult, period_starts
 
 PARAMS = Glicko2Params()
 

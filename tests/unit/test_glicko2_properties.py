@@ -20,7 +20,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import (
+from engine import (
     Glicko2Params,
     MatchArrays,
     PeriodGames,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ratings.engine import Glicko2Params, PeriodGames, RatingState, apply, rate_period, rate_player
+from engine import Glicko2Params, PeriodGames, RatingState, apply, rate_period, rate_player
 
 RATING_TOL = 1e-6
 SIGMA_TOL = 1e-9

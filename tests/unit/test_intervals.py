@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.engine.errors import InvalidParameterError
-from ratings.engine.intervals import (
+from engine.errors import InvalidParameterError
+from engine.intervals import (
     MAX_Z,
     ConfidenceLevel,
     better_than,

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.synthetic import synthetic_league
-from ratings.engine import (
+from engine import (
     Glicko2Params,
     InvalidParameterError,
     MatchArrays,

@@ -1,4 +1,4 @@
-"""Win / draw / loss probabilities (ratings/engine/outcomes.py) and the fit of the draw parameter.
+"""Win / draw / loss probabilities (engine/outcomes.py) and the fit of the draw parameter.
 
 Recovery tolerance: with 20,000 games and a true draw rate between equals of 0.25, the fitted
 rate's standard error is about 0.004; the fixed-seed test allows 0.02 (five standard errors),
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import Glicko2Params, MatchArrays, fold
-from ratings.engine.errors import InvalidParameterError
-from ratings.engine.outcomes import (
+from engine import Glicko2Params, MatchArrays, fold
+from engine.errors import InvalidParameterError
+from engine.outcomes import (
     MAX_DRAW_RATE,
     DrawModel,
     draw_rate_for_nu,
@@ -28,8 +28,8 @@ from ratings.engine.outcomes import (
     outcome_probabilities,
     outcome_probabilities_array,
 )
-from ratings.engine.prediction import win_probability, win_probability_array
-from ratings.engine.scoring import match_predictions
+from engine.prediction import win_probability, win_probability_array
+from engine.scoring import match_predictions
 
 EXPECTED = np.array([0.0, 1e-300, 1e-9, 0.02, 0.1, 0.3, 0.5, 0.7, 0.9, 0.98, 1 - 1e-9, 1.0])
 NUS = [0.0, 1e-6, 0.1, 0.5, 1.0, 2.0, 10.0, 1e6]

@@ -9,7 +9,7 @@ import math
 import pytest
 from django.core.exceptions import ValidationError
 
-from ratings.engine.params import Glicko2Params
+from engine.params import Glicko2Params
 from ratings.parameters import (
     BY_NAME,
     DEFAULTS,

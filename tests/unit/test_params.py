@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from ratings.engine import Glicko2Params, InvalidParameterError
+from engine import Glicko2Params, InvalidParameterError
 
 
 def test_defaults_are_the_papers() -> None:

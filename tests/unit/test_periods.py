@@ -7,7 +7,7 @@ import datetime as dt
 import numpy as np
 import pytest
 
-from ratings.engine import InvalidParameterError, MatchBeforeAnchorError, PeriodSpec
+from engine import InvalidParameterError, MatchBeforeAnchorError, PeriodSpec
 
 D = dt.date
 

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ratings.engine import brier, log_loss, win_probability
-from ratings.engine.prediction import brier_array, log_loss_array, win_probability_array
+from engine import brier, log_loss, win_probability
+from engine.prediction import brier_array, log_loss_array, win_probability_array
 
 
 def by_hand(rating_a: float, rd_a: float, rating_b: float, rd_b: float) -> float:

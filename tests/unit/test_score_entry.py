@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine.periods import PeriodSpec
 from league.scores import DRAW, LOSS, WIN, entry_text, points_disagree, read_entry
-from ratings.engine.periods import PeriodSpec
-from ratings.workspace.dates import day_words, how_long_ago, period_words, played_words
+from web.workspace.dates import day_words, how_long_ago, period_words, played_words
 
 
 @pytest.mark.parametrize(

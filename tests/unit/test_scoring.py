@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from bench.synthetic import synthetic_league
-from ratings.engine import Glicko2Params, InvalidParameterError, MatchArrays
-from ratings.engine.scoring import ELO_K_GRID, elo_predictions, metrics, score_fold, tune_elo
+from engine import Glicko2Params, InvalidParameterError, MatchArrays
+from engine.scoring import ELO_K_GRID, elo_predictions, metrics, score_fold, tune_elo
 from tests.unit import scalar_glicko2
 
 ROWS = [

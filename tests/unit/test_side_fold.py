@@ -8,10 +8,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine import Glicko2Params, History, RatingState, state_before
-from ratings.engine.side_fold import fold_sides
-from ratings.engine.sides import SideMatches
-from ratings.engine.teams import METHODS, TeamMethod
+from engine import Glicko2Params, History, RatingState, state_before
+from engine.side_fold import fold_sides
+from engine.sides import SideMatches
+from engine.teams import METHODS, TeamMethod
 
 PARAMS = Glicko2Params()
 LAST_PERIOD = 7

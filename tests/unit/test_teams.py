@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from bench.synthetic import synthetic_league
-from ratings.engine import (
+from engine import (
     Glicko2Params,
     History,
     InvalidParameterError,
@@ -21,11 +21,11 @@ from ratings.engine import (
     rate_period,
     rate_player,
 )
-from ratings.engine.glicko2 import PeriodOutcome
-from ratings.engine.params import SCALE
-from ratings.engine.side_fold import fold_sides
-from ratings.engine.sides import SideMatches, places_from_score
-from ratings.engine.teams import METHODS, TeamMethod, rate_sides_period
+from engine.glicko2 import PeriodOutcome
+from engine.params import SCALE
+from engine.side_fold import fold_sides
+from engine.sides import SideMatches, places_from_score
+from engine.teams import METHODS, TeamMethod, rate_sides_period
 
 PARAMS = Glicko2Params()
 OUTCOME_FIELDS = ("players", "rating", "rd", "volatility", "rating_before", "rd_before", "games")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from bench.synthetic import synthetic_league
-from ratings.engine import (
+from engine import (
     GlickoParams,
     InvalidParameterError,
     MatchArrays,
@@ -16,8 +16,8 @@ from ratings.engine import (
     glicko_fold,
     score_yardsticks,
 )
-from ratings.engine.scoring import metrics, tune_elo
-from ratings.engine.yardsticks import DEFAULT_C, Q, glicko_predictions
+from engine.scoring import metrics, tune_elo
+from engine.yardsticks import DEFAULT_C, Q, glicko_predictions
 
 q = math.log(10) / 400
 

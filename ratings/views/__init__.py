@@ -1,1 +1,0 @@
-"""The server-rendered pages: public standings (``pages``) and the organisers' view (``config``)."""

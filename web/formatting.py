@@ -1,0 +1,92 @@
+"""How numbers are written on the pages: signed changes, probabilities and percentiles.
+
+A prediction is never certain, so a probability is never shown as "100 %" or "0 %": anything
+that would round to 100 is "> 99 %", anything that would round to 0 is "< 1 %", everything
+else is a whole percent rounded half up ("0.5 %" is "1 %", "99.5 %" is "> 99 %").
+
+A percentile ("better than 83 % of ranked players") is a count, not a prediction: it is
+rounded *down*, so the claim is never overstated, and may be 0 or 100.
+
+The engine and the selectors return numbers; this module (and the templates' filters in
+``web.templatetags``) turns them into text.
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import TYPE_CHECKING
+
+from engine.errors import InvalidParameterError
+
+if TYPE_CHECKING:
+    from ratings.selectors.predictions import Prediction
+
+DASH = "\u2013"
+
+
+def signed(value: float | None, places: int) -> tuple[str, str]:
+    """A change as text with its CSS class: ("+12", "up"), ("-3", "down"), ("\u2013", "muted").
+
+    A change that rounds to zero at ``places`` is shown as a plain zero, without a sign or a
+    colour, so that "-0.0" never reads as a loss.
+    """
+    if value is None:
+        return DASH, "muted"
+    text = f"{value:+.{places}f}"
+    if float(text) == 0:
+        return f"{0:.{places}f}", ""
+    return text, "up" if value > 0 else "down"
+
+
+def _fraction(name: str, value: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
+        raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise InvalidParameterError(f"{name} must be between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def probability_percent(p: float) -> int:
+    """The whole percent shown for ``p``, kept in 1..99 (``"< 1"`` is 1, ``"> 99"`` is 99).
+
+    Use :func:`format_probability` for the text; this is its number, for sorting or a bar.
+    """
+    # round half up; 100 p is exact enough here (p is a probability, not a count)
+    whole = math.floor(_fraction("probability", p) * 100.0 + 0.5)
+    return min(max(whole, 1), 99)
+
+
+def format_probability(p: float, *, space: str = " ") -> str:
+    """``p`` as a player reads it: ``"< 1 %"``, ``"2 %"`` … ``"99 %"``, ``"> 99 %"``.
+
+    ``space`` goes between the number and ``%`` (``"\\u202f"`` for a narrow no-break space).
+    """
+    whole = math.floor(_fraction("probability", p) * 100.0 + 0.5)
+    if whole >= 100:
+        return f"> 99{space}%"
+    if whole <= 0:
+        return f"< 1{space}%"
+    return f"{whole}{space}%"
+
+
+def format_percentile(fraction: float, *, space: str = " ") -> str:
+    """A percentile fraction in ``[0, 1]`` as a whole percent rounded down: 0.8371 is "83 %".
+
+    (``1e-9`` absorbs float error such as ``0.29 * 100 = 28.999…``; a share of fewer than a
+    billion players is never that close to a whole percent otherwise.)
+    """
+    return f"{math.floor(_fraction('percentile', fraction) * 100.0 + 1e-9)}{space}%"
+
+
+def prediction_texts(prediction: Prediction) -> dict[str, str]:
+    """A prediction's probabilities as a player reads them (never "100 %"): ``expected``, and
+    ``win``, ``draw`` and ``loss`` where the league has draws."""
+    texts = {"expected": format_probability(prediction.expected_score)}
+    if prediction.win is not None and prediction.draw is not None and prediction.loss is not None:
+        texts.update(
+            win=format_probability(prediction.win),
+            draw=format_probability(prediction.draw),
+            loss=format_probability(prediction.loss),
+        )
+    return texts

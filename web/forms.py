@@ -1,0 +1,264 @@
+"""Forms of the pages: the organisers' configuration form and the leaderboard's filters."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+
+from engine.errors import InvalidParameterError
+from engine.intervals import ConfidenceLevel
+from league.models import League
+from ratings.models import RankingRules, RatingConfig
+from ratings.parameters import BY_NAME, DEFAULTS
+from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS
+
+
+def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
+    """The form field of a rating parameter, from the table (``ratings.parameters``).
+
+    Its bounds are checked by the table's validators, with the table's messages: the same
+    ones the admin, the API and the commands give.
+    """
+    parameter = BY_NAME[name]
+    noun = parameter.noun
+    kind = "a whole number" if parameter.kind is int else "a number"
+    field_class = forms.IntegerField if parameter.kind is int else forms.FloatField
+    return field_class(
+        label=parameter.label,
+        help_text=parameter.help_text,
+        required=not parameter.optional,
+        validators=parameter.validators(),
+        error_messages={"required": f"{noun} is required.", "invalid": f"{noun} must be {kind}."},
+        **kwargs,
+    )
+
+
+class ConfigForm(forms.Form):
+    """A new configuration version. Every rule is checked here with a clear message; the
+    engine's own validation (``create_config``) is the last line, reported the same way."""
+
+    tau = _parameter_field("tau")
+    initial_rating = _parameter_field("initial_rating")
+    initial_rd = _parameter_field("initial_rd")
+    initial_volatility = _parameter_field("initial_volatility")
+    period_unit = forms.ChoiceField(
+        label=BY_NAME["period_unit"].label,
+        help_text=BY_NAME["period_unit"].help,
+        choices=RatingConfig.PeriodUnit.choices,
+    )
+    period_length = _parameter_field("period_length")
+    period_anchor = forms.DateField(
+        label=BY_NAME["period_anchor"].label,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "The first day of the first period is required.",
+            "invalid": "Enter the first day of the first period as a date (YYYY-MM-DD).",
+        },
+    )
+    max_rd = _parameter_field("max_rd")
+    volatility_ceiling = _parameter_field("volatility_ceiling")
+    rating_floor = _parameter_field("rating_floor")
+    advantage = _parameter_field("advantage")
+    margin_scale = _parameter_field("margin_scale")
+    note = forms.CharField(
+        label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
+    )
+
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
+        self.league = league
+        super().__init__(*args, **kwargs)
+
+    def clean_period_anchor(self) -> dt.date | None:
+        value = self.cleaned_data.get("period_anchor")
+        if value is not None and value > self.league.start_date:
+            raise forms.ValidationError(
+                f"The first period must start on or before the league's first day "
+                f"({self.league.start_date:%d %b %Y}), so that every result falls in a period.",
+                code="anchor_after_start",
+            )
+        return value
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        initial_rd, max_rd = data.get("initial_rd"), data.get("max_rd")
+        if initial_rd is not None and max_rd is not None and initial_rd > max_rd:
+            self.add_error("max_rd", "The RD ceiling must be at least the initial RD.")
+        ceiling, volatility = data.get("volatility_ceiling"), data.get("initial_volatility")
+        if ceiling is not None and volatility is not None and ceiling < volatility:
+            self.add_error(
+                "volatility_ceiling",
+                "The volatility ceiling must not be below the initial volatility.",
+            )
+        floor, rating = data.get("rating_floor"), data.get("initial_rating")
+        if floor is not None and rating is not None and floor > rating:
+            self.add_error("rating_floor", "The rating floor must not be above the initial rating.")
+        return data
+
+    @classmethod
+    def initial_for(cls, league: League, config: RatingConfig | None) -> dict[str, Any]:
+        """The form's starting values: the live version's, or the defaults."""
+        if config is None:
+            return {**DEFAULTS, "period_anchor": league.start_date}
+        return {name: getattr(config, name) for name in cls.base_fields if name != "note"}
+
+
+#: The interval levels the pages offer (any other percent or z can be typed in the URL).
+LEVEL_CHOICES = (68, 90, 95, 99)
+
+
+def parse_level(text: str | None) -> ConfidenceLevel | None:
+    """``?level=`` as a confidence level (None when absent); refuses a bad one with a message.
+
+    Accepts a percent (``95``, ``99.9``) or a number of deviations (``z2``), as
+    ``ConfidenceLevel.parse`` does.
+    """
+    if text is None or not str(text).strip():
+        return None
+    try:
+        level = ConfidenceLevel.parse(str(text))
+    except InvalidParameterError as error:
+        raise forms.ValidationError(
+            f"Interval level: {error} (for example 68, 95, 99 or z2).", code="level"
+        ) from None
+    # "95" is the project's usual ± 1.96 RD, so that every 95 % interval on the site agrees.
+    return DEFAULT_LEVEL if level.percent == 95.0 else level
+
+
+def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
+    """The level picker's options, with ``level`` selected (added when it is not offered)."""
+    options = [ConfidenceLevel.from_percent(percent) for percent in LEVEL_CHOICES]
+    if not any(abs(option.z - level.z) < 1e-9 for option in options):
+        options.append(level)
+        options.sort(key=lambda option: option.z)
+    return [
+        {
+            "value": "95" if option == DEFAULT_LEVEL else option.label().replace(" %", ""),
+            "label": option.label(),
+            "selected": abs(option.z - level.z) < 1e-9,
+        }
+        for option in options
+    ]
+
+
+class RankingRulesForm(forms.ModelForm):
+    """The organisers' eligibility rules (``ratings.eligibility``)."""
+
+    class Meta:
+        model = RankingRules
+        fields = ["min_games", "active_periods", "max_rd", "rank_by"]
+        labels = {
+            "min_games": "Minimum games",
+            "active_periods": "Played within the last … periods",
+            "max_rd": "Largest RD",
+            "rank_by": "Rank by",
+        }
+        error_messages = {
+            "min_games": {
+                "invalid": "Minimum games must be a whole number.",
+                "min_value": "Minimum games cannot be negative.",
+                "max_value": "Minimum games is too large.",
+            },
+            "active_periods": {
+                "invalid": "The activity window must be a whole number of periods.",
+                "min_value": "The activity window must be at least 1 period (or blank).",
+            },
+            "max_rd": {"invalid": "The largest RD must be a number."},
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["min_games"].widget.attrs.update(max=str(MAX_MIN_GAMES))
+        self.fields["active_periods"].widget.attrs.update(min="1", max=str(MAX_ACTIVE_PERIODS))
+        self.fields["max_rd"].widget.attrs.update(min="1", max=f"{MAX_RULE_RD:g}", step="any")
+
+    def clean_min_games(self) -> int:
+        value = self.cleaned_data["min_games"]
+        if value is None or value < 0:
+            raise forms.ValidationError("Minimum games cannot be negative.")
+        if value > MAX_MIN_GAMES:
+            raise forms.ValidationError(f"Minimum games cannot be more than {MAX_MIN_GAMES:,}.")
+        return value
+
+    def clean_active_periods(self) -> int | None:
+        value = self.cleaned_data.get("active_periods")
+        if value is not None and not 1 <= value <= MAX_ACTIVE_PERIODS:
+            raise forms.ValidationError(
+                f"The activity window must be from 1 to {MAX_ACTIVE_PERIODS:,} periods "
+                "(or blank for no rule)."
+            )
+        return value
+
+    def clean_max_rd(self) -> float | None:
+        value = self.cleaned_data.get("max_rd")
+        if value is not None and not (value == value and 0 < value <= MAX_RULE_RD):
+            raise forms.ValidationError(
+                f"The largest RD must be above 0 and at most {MAX_RULE_RD:g} "
+                "(or blank for no rule)."
+            )
+        return value
+
+
+#: The largest RD limit an organiser can set (the RD ceiling's own upper bound).
+MAX_RULE_RD = 1000.0
+#: The longest activity window an organiser can set (a day-period league over 100 years).
+MAX_ACTIVE_PERIODS = 36_600
+
+# Far above any player's games, and inside the 32-bit column the games are counted in.
+MAX_MIN_GAMES = 1_000_000
+
+
+class LeaderboardFilterForm(forms.Form):
+    """The leaderboard's query string; a bad value is reported and ignored."""
+
+    q = forms.CharField(label="Search players", required=False, max_length=120)
+    active = forms.BooleanField(label="Players who played recently only", required=False)
+    everyone = forms.BooleanField(
+        label="Rank everyone (provisional and inactive players too)", required=False
+    )
+    listed = forms.ChoiceField(
+        required=False, choices=[(key, key) for key in LISTS], widget=forms.HiddenInput
+    )
+    level = forms.CharField(label="Interval", required=False, max_length=40)
+    min_games = forms.IntegerField(
+        label="Minimum games",
+        required=False,
+        min_value=0,
+        max_value=MAX_MIN_GAMES,
+        error_messages={
+            "invalid": "Minimum games must be a whole number.",
+            "min_value": "Minimum games cannot be negative.",
+            "max_value": f"Minimum games cannot be more than {MAX_MIN_GAMES:,}.",
+        },
+    )
+    sort = forms.ChoiceField(
+        required=False, choices=[(key, key) for key in SORT_KEYS], widget=forms.HiddenInput
+    )
+    page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    period = forms.IntegerField(
+        label="As of period",
+        required=False,
+        min_value=0,
+        error_messages={
+            "invalid": "The period must be a whole number.",
+            "min_value": "The period cannot be negative.",
+        },
+    )
+    date = forms.DateField(
+        label="As of date",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={"invalid": "Enter the date as YYYY-MM-DD."},
+    )
+
+    def clean_level(self) -> ConfidenceLevel | None:
+        return parse_level(self.cleaned_data.get("level"))
+
+    def value(self, name: str, default: Any) -> Any:
+        """The cleaned value of ``name``, or ``default`` when absent or invalid."""
+        if not self.is_bound:
+            return default
+        self.is_valid()
+        value = self.cleaned_data.get(name)
+        return default if value in (None, "") else value

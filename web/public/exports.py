@@ -1,0 +1,50 @@
+"""CSV downloads of a league's standings and rating history (public, like the pages).
+
+Thin views over ``ratings.exports``: the rows are streamed, so a large league's history is
+never built in memory. ``?version=N`` picks a configuration version (default: the live one).
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+
+from league.models import League
+from ratings import exports
+from ratings.models import RatingConfig
+from web.query_params import version_number
+
+
+def _config(request: HttpRequest, league: League) -> RatingConfig | None:
+    version = version_number(request.GET.get("version"))
+    if version is None:
+        return None
+    return get_object_or_404(RatingConfig, league=league, version=version)
+
+
+def _download(league: League, table: exports.Table, what: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(
+        exports.csv_lines(table), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{league.slug}-{what}.csv"'
+    return response
+
+
+def _table(request: HttpRequest, league_slug: str, build) -> tuple[League, exports.Table]:
+    league = get_object_or_404(League, slug=league_slug)
+    try:
+        return league, build(league, _config(request, league))
+    except exports.NoStandingsError as error:
+        raise Http404(str(error)) from None
+
+
+def export_standings(request: HttpRequest, league_slug: str) -> StreamingHttpResponse:
+    """The standings as the leaderboard shows them, one row per rated player."""
+    league, table = _table(request, league_slug, exports.standings)
+    return _download(league, table, "standings")
+
+
+def export_history(request: HttpRequest, league_slug: str) -> StreamingHttpResponse:
+    """One row per player and period played."""
+    league, table = _table(request, league_slug, exports.history)
+    return _download(league, table, "history")

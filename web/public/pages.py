@@ -1,0 +1,869 @@
+"""Public pages: leagues, the leaderboard, players, matches, events and version comparison.
+
+Views parse the request, call selectors and hand plain data to templates; nothing here
+queries models beyond fetching the league or player named in the URL.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.safestring import mark_safe
+
+from engine.errors import MatchBeforeAnchorError
+from engine.intervals import ConfidenceLevel, better_than
+from engine.state import grown_rd
+from league.event_log import Page, SidePlayer, event_log, match_list
+from league.models import League, Player
+from ratings.models import RatingConfig
+from ratings.seasons.derive import season_bounds
+from ratings.seasons.read import player_line, season_table
+from ratings.selectors.common import ReadClock, period_info
+from ratings.selectors.configurations import (
+    config_versions,
+    describe_config,
+    live_config,
+    period_choices,
+    period_for_date,
+    projection_ready,
+)
+from ratings.selectors.explanation import GameTerm, explain_period
+from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
+from ratings.selectors.players import (
+    HeadToHeadRow,
+    HistoryPoint,
+    absorbed_players,
+    counted_ids,
+    head_to_head,
+    player_history,
+    player_results,
+    player_summary,
+    shared_matches,
+)
+from ratings.selectors.predictions import LeagueModel, league_model, predict
+from ratings.selectors.sides import SideRecordRow, TeamResultRow, side_records, team_results
+from ratings.selectors.standings import (
+    DEFAULT_LEVEL,
+    Leaderboard,
+    compare_versions,
+    every_standing,
+    featured_leaderboards,
+    leaderboard,
+    league_summaries,
+    rank_history,
+    results_between,
+)
+from ratings.services import league_progress
+from web.fixture_display import fixture_cells
+from web.formatting import DASH, format_percentile, format_probability, prediction_texts, signed
+from web.forms import LeaderboardFilterForm, level_choices, parse_level
+from web.page_state import LeagueState, league_state, site_state
+from web.public.page_cache import cached_page, known_league
+from web.public.seasons import line_cells, season_choices, season_from_query
+from web.query_params import page_number, version_number
+
+#: The outcomes of a two-side result (a multi-side game shows a place instead).
+OUTCOME_WORDS = ("Win", "Draw", "Loss")
+
+#: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
+COLUMNS = (
+    ("rank", "rank", "Rank", "rank"),
+    ("name", "name", "Player", "name"),
+    ("rating", "rating", "Rating", "-rating"),
+    ("rd", "rd", "RD", "rd"),
+    ("low", "low", "95% interval", "-low"),
+    ("volatility", "volatility", "Volatility", "-volatility"),
+    ("games", "games", "Games", "-games"),
+    (None, "wdl", "W\u2013D\u2013L", None),
+    ("last_played", "last_played", "Last played", "-last_played"),
+    (None, "change", "Change", None),
+)
+
+
+def _query(params: QueryDict, **changes: Any) -> str:
+    """The current query string with ``changes`` applied (None removes a key)."""
+    query = params.copy()
+    for key, value in changes.items():
+        if value is None:
+            query.pop(key, None)
+        else:
+            query[key] = str(value)
+    encoded = query.urlencode()
+    return f"?{encoded}" if encoded else "?"
+
+
+def _pager(params: QueryDict, page: int, num_pages: int, key: str = "page") -> dict[str, Any]:
+    return {
+        "page": page,
+        "num_pages": num_pages,
+        "previous": _query(params, **{key: page - 1}) if page > 1 else None,
+        "next": _query(params, **{key: page + 1}) if page < num_pages else None,
+        "first": _query(params, **{key: 1}) if page > 2 else None,
+        "last": _query(params, **{key: num_pages}) if page < num_pages - 1 else None,
+    }
+
+
+def _url_or_none(name: str, **kwargs: Any) -> str | None:
+    """A URL for a route that another part of the project may not have added yet."""
+    try:
+        return reverse(name, kwargs=kwargs)
+    except NoReverseMatch:
+        return None
+
+
+def _league(slug: str, request: HttpRequest | None = None) -> League:
+    """The league named in the URL (as the page cache read it already, when it did)."""
+    known = None if request is None else known_league(request, slug)
+    return known if known is not None else get_object_or_404(League, slug=slug)
+
+
+def _league_state(league_slug: str, **_: str) -> LeagueState | None:
+    """What a league's cached pages are keyed by (``web.page_state``)."""
+    return league_state(league_slug)
+
+
+@cached_page("home", site_state)
+def home(request: HttpRequest) -> HttpResponse:
+    """Every league with its size, and the top of the busiest leagues' standings."""
+    leagues = league_summaries()
+    return render(
+        request,
+        "pages/home.html",
+        {"leagues": leagues, "featured": featured_leaderboards(leagues)},
+    )
+
+
+@cached_page("league", _league_state, LeaderboardFilterForm.base_fields)
+def league(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The leaderboard: who is ranked, filters, sorting, search, pages and past standings."""
+    league = _league(league_slug, request)
+    form = LeaderboardFilterForm(request.GET or None)
+    config = live_config(league)
+    if form.is_bound and not form.is_valid():
+        for errors in form.errors.values():
+            for error in errors:
+                messages.warning(request, f"{error} (ignored)")
+    as_of = form.value("period", None)
+    day = form.value("date", None)
+    if config is not None and day is not None:
+        try:
+            as_of = period_for_date(config, day)
+        except MatchBeforeAnchorError:
+            messages.warning(
+                request,
+                f"{day:%d %b %Y} is before the first rating period "
+                f"({config.period_anchor:%d %b %Y}); showing the current standings.",
+            )
+            day = None
+    sort = form.value("sort", "rank")
+    level = form.value("level", DEFAULT_LEVEL)
+    board = leaderboard(
+        league,
+        config=config,
+        is_live=True,
+        clock=ReadClock.of(config) if config else None,
+        active_only=form.value("active", False),
+        min_games=form.value("min_games", 0),
+        search=form.value("q", ""),
+        sort=sort,
+        as_of_period=as_of,
+        page=form.value("page", 1),
+        everyone=form.value("everyone", False),
+        listed=form.value("listed", "ranked"),
+        level=level,
+    )
+    params = request.GET
+    columns = []
+    for key, css, label, first in COLUMNS:
+        if css == "low":
+            label = f"{level.label()} interval"
+        column = {"key": key, "css": css, "label": label, "url": None, "aria_sort": None}
+        if key is not None:
+            active = sort.lstrip("-") == key
+            descending = sort.startswith("-")
+            # Rank ascending is the best first; for every key "-" reverses the order.
+            if active:
+                next_sort = key if descending else f"-{key}"
+                column["aria_sort"] = "descending" if descending else "ascending"
+            else:
+                next_sort = first
+            column["url"] = _query(params, sort=next_sort, page=None)
+        columns.append(column)
+    choices = period_choices(config) if config else []
+    shown = board.as_of.index if board.as_of is not None else None
+    if shown is not None and all(choice.index != shown for choice in choices):
+        choices = sorted([*choices, period_info(config, shown)], key=lambda c: -c.index)
+    context = {
+        "league": league,
+        "board": board,
+        "form": form,
+        "columns": columns,
+        "pager": _pager(params, board.page, board.num_pages),
+        "rows": board_rows(league, board),
+        "periods": [
+            {"value": str(choice.index), "label": choice.label, "selected": choice.index == shown}
+            for choice in choices
+        ],
+        "as_of_day": _as_of_statement(league, board, day),
+        "levels": level_choices(level),
+        "separate_url": _query(params, listed="separate", page=None, sort=None),
+        "ranked_url": _query(params, listed=None, page=None, sort=None),
+        "progress": league_progress(league),
+        "export_url": _url_or_none("pages:export_standings", league_slug=league.slug),
+        "history_export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "is_organiser": league.is_organiser(request.user),
+        "rules_url": _url_or_none("workspace:ranking", league_slug=league.slug),
+    }
+    return render(request, "pages/league.html", context)
+
+
+def _as_of_statement(league: League, board: Leaderboard, day: dt.date | None) -> str:
+    """Which period a requested day falls in and which results the standings include."""
+    if board.as_of is None and board.current_period is None:
+        return ""
+    period = board.as_of or board.current_period
+    if day is None or period is None:
+        return ""
+    if day > period.end:
+        return (
+            f"{_day(day)} is after the current period ({period.label}): these are the "
+            "current standings."
+        )
+    later = results_between(league, day, period.end)
+    text = (
+        f"{_day(day)} falls in period {period.index} ({_day(period.start)} to "
+        f"{_day(period.end)}). Ratings change once per period, so these standings include "
+        f"every result up to {_day(period.end)}"
+    )
+    if board.as_of is None:
+        return text.replace(f"up to {_day(period.end)}", "recorded so far") + (
+            f": the period is still open ({later} result{'s' if later != 1 else ''} after "
+            f"{_day(day)} so far)."
+        )
+    if later:
+        return text + (
+            f", including {later} result{'s' if later != 1 else ''} played after {_day(day)}."
+        )
+    return text + f"; no result was played after {_day(day)} in that period."
+
+
+def _day(day: dt.date | None) -> str:
+    return "" if day is None else f"{day.day} {day:%b %Y}"
+
+
+def _player_urls(league: League) -> str:
+    """A player URL with ``{slug}`` in place of the slug: one ``reverse`` for a whole table."""
+    marker = "player-slug-marker"
+    url = reverse("pages:player", kwargs={"league_slug": league.slug, "player_slug": marker})
+    return url.replace(marker, "{slug}")
+
+
+def board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
+    """Leaderboard rows as display text, formatted once in Python.
+
+    Django's number localisation and ``floatformat`` cost more than everything else on a
+    50-row page, so the cells arrive as strings.
+    """
+    url = _player_urls(league)
+    rows = []
+    for row in board.rows:
+        change, change_class = signed(row.change, 0)
+        rows.append(
+            {
+                "rank": DASH if row.rank is None else str(row.rank),
+                "reasons": "; ".join(row.reasons),
+                "name": row.name,
+                "url": url.format(slug=row.slug),
+                "active": row.active,
+                "provisional": row.provisional,
+                "rating": f"{row.rating:.0f}",
+                "rd": f"{row.rd:.0f}",
+                "interval": f"{row.low:.0f}{DASH}{row.high:.0f}",
+                "volatility": f"{row.volatility:.4f}",
+                "games": str(row.games),
+                "wdl": f"{row.wins}{DASH}{row.draws}{DASH}{row.losses}",
+                "last_played": _day(row.last_played),
+                "last_played_iso": row.last_played.isoformat() if row.last_played else "",
+                "change": change,
+                "change_class": change_class,
+            }
+        )
+    return rows
+
+
+def _history_tables(history: list[HistoryPoint], explain: str) -> tuple[str, str]:
+    """The rows of the tables behind the two charts (rating, volatility), newest first.
+
+    A 500-period history makes thousands of cells: they are formatted here in one pass
+    rather than through the template engine, whose per-variable cost (localisation,
+    escaping) would dominate the page.
+    """
+    # Every cell is a number or a date formatted just above (digits, signs, dots, dashes
+    # and English month abbreviations), so nothing in these rows needs escaping.
+    rating_rows = []
+    volatility_rows = []
+    for point in reversed(history):
+        # The URL is built by ``reverse`` from slugs (letters, digits, hyphens) and a number.
+        link = f'<a href="{explain.format(period=point.period)}">why?</a>'
+        head = f"<tr><td>{point.period}</td><td>{_day(point.end)}</td>"
+        rating_rows.append(
+            f'{head}<td class="num">{point.rating:.1f}</td><td class="num">{point.rd:.1f}</td>'
+            f'<td class="num">{point.low:.0f}{DASH}{point.high:.0f}</td>'
+            f'<td class="num">{point.games}</td>'
+            f'<td class="num">{point.wins}{DASH}{point.draws}{DASH}{point.losses}</td>'
+            f'<td class="num">{point.change:+.1f} {link}</td></tr>'
+        )
+        volatility_rows.append(f'{head}<td class="num">{point.volatility:.5f}</td></tr>')
+    rating_html = mark_safe("\n".join(rating_rows))
+    volatility_html = mark_safe("\n".join(volatility_rows))
+    return rating_html, volatility_html
+
+
+def _explain_url(league: League, player: Player) -> str:
+    """The explanation URL of ``player`` with ``{period}`` in place of the period."""
+    url = reverse(
+        "pages:player_period",
+        kwargs={"league_slug": league.slug, "player_slug": player.slug, "period": 999999999},
+    )
+    return url.replace("999999999", "{period}")
+
+
+def _result_groups(league: League, player: Player, results: Page) -> list[dict[str, object]]:
+    """The page's results grouped by rating period, newest first, with each change once."""
+    url = _player_urls(league)
+    explain = _explain_url(league, player)
+    groups: list[dict[str, Any]] = []
+    for result in results.items:
+        if not groups or groups[-1]["period"] != result.period:
+            change, change_class = signed(result.rating_change, 1)
+            groups.append(
+                {
+                    "period": result.period,
+                    "label": "" if result.period is None else f"Period {result.period}",
+                    "change": change,
+                    "change_class": change_class,
+                    "explain": None
+                    if result.period is None or result.rating_change is None
+                    else explain.format(period=result.period),
+                    "rows": [],
+                }
+            )
+        groups[-1]["rows"].append(
+            {
+                "date": _day(result.played_on),
+                "date_iso": result.played_on.isoformat(),
+                "opponent": result.opponent,
+                "url": url.format(slug=result.opponent_slug),
+                "outcome": result.outcome,
+                "outcome_class": result.outcome.lower(),
+                "points": result.points,
+                "seq": result.seq,
+            }
+        )
+    return groups
+
+
+def _team_rows(league: League, rows: list[TeamResultRow]) -> list[dict[str, object]]:
+    url = _player_urls(league)
+
+    def linked(players: list[SidePlayer]) -> list[dict[str, str]]:
+        return [{"name": p.name, "url": url.format(slug=p.slug)} for p in players]
+
+    made = []
+    for row in rows:
+        change, change_class = signed(row.rating_change, 1)
+        made.append(
+            {
+                "date": _day(row.played_on),
+                "date_iso": row.played_on.isoformat(),
+                "partners": linked(row.partners),
+                "opponents": [
+                    {"players": linked(side.players), "position": side.position_text}
+                    for side in row.opponents
+                ],
+                "multi": len(row.opponents) > 1,
+                "outcome": row.outcome,
+                "outcome_class": row.outcome.lower() if row.outcome in OUTCOME_WORDS else "place",
+                "points": row.points,
+                "period": "" if row.period is None else str(row.period),
+                "change": change,
+                "change_class": change_class,
+            }
+        )
+    return made
+
+
+def _side_record_rows(league: League, rows: list[SideRecordRow]) -> list[dict[str, str]]:
+    url = _player_urls(league)
+    return [
+        {
+            "name": row.player.name,
+            "url": url.format(slug=row.player.slug),
+            "games": str(row.games),
+            "wdl": f"{row.wins}{DASH}{row.draws}{DASH}{row.losses}",
+        }
+        for row in rows
+    ]
+
+
+def _head_to_head_rows(
+    league: League, rows: list[HeadToHeadRow], model: LeagueModel | None
+) -> list[dict]:
+    url = _player_urls(league)
+    table = []
+    for row in rows:
+        cells = {
+            "opponent": row.opponent,
+            "url": url.format(slug=row.opponent_slug),
+            "games": str(row.games),
+            "wdl": f"{row.wins}{DASH}{row.draws}{DASH}{row.losses}",
+            "expected": format_probability(row.win_probability),
+            "chances": "",
+        }
+        if model is not None and model.has_draws and model.draw_model is not None:
+            win, draw, loss = (
+                float(p) for p in model.draw_model.probabilities(row.win_probability)
+            )
+            cells["chances"] = (
+                f"{format_probability(win)} / {format_probability(draw)} / "
+                f"{format_probability(loss)}"
+            )
+        table.append(cells)
+    return table
+
+
+#: Idle periods drawn per gap in the RD band (the growth curve is smooth; more is noise).
+MAX_IDLE_POINTS = 60
+
+
+def _chart(
+    config: RatingConfig, history: list[HistoryPoint], now: int, level: ConfidenceLevel
+) -> dict[str, Any]:
+    """The rating chart's data: dates on a time axis, the band grown through idle periods.
+
+    ``rating`` has one point per period played and one for today (the rating does not
+    change while idle); ``band`` adds the periods between, where the RD grows, and ends
+    today with the RD the player card shows.
+    """
+    z = level.z
+    band: list[list[Any]] = []
+    rating: list[list[Any]] = []
+    today = dt.date.today()
+    for index, point in enumerate(history):
+        # The current period ends after today: its point is drawn today.
+        day = min(point.end, today).isoformat()
+        band.append([day, round(point.rating - z * point.rd, 2),
+                     round(point.rating + z * point.rd, 2), round(point.rd, 2)])  # fmt: skip
+        rating.append([day, round(point.rating, 2), point.period])
+        following = history[index + 1].period if index + 1 < len(history) else now + 1
+        gap = following - point.period - 1
+        if gap <= 0:
+            continue
+        step = max(1, math.ceil(gap / MAX_IDLE_POINTS))
+        for k in [*range(step, gap + 1, step)] + ([gap] if gap % step else []):
+            period = point.period + k
+            rd = float(grown_rd(point.rd, point.volatility, k, config.max_rd))
+            day = min(period_info(config, period).end, today).isoformat()
+            band.append([day, round(point.rating - z * rd, 2), round(point.rating + z * rd, 2),
+                         round(rd, 2)])  # fmt: skip
+    if history:
+        last = history[-1]
+        rd_today = float(grown_rd(last.rd, last.volatility, max(now - last.period, 0),
+                                  config.max_rd))  # fmt: skip
+        while band and band[-1][0] >= today.isoformat():
+            band.pop()
+        band.append([today.isoformat(), round(last.rating - z * rd_today, 2),
+                     round(last.rating + z * rd_today, 2), round(rd_today, 2)])  # fmt: skip
+        if rating[-1][0] < today.isoformat():
+            rating.append([today.isoformat(), round(last.rating, 2), None])
+    return {"band": band, "rating": rating, "level": level.label(), "today": today.isoformat()}
+
+
+def _volatility_trend(history: list[HistoryPoint], span: int = 12) -> str:
+    """The volatility's trend over the last ``span`` periods played, in words."""
+    if len(history) < 2:
+        return "no trend yet (one period played)"
+    first = history[max(0, len(history) - 1 - span)]
+    change = history[-1].volatility - first.volatility
+    periods = len(history) - 1 - max(0, len(history) - 1 - span)
+    span_text = "the last period played" if periods == 1 else f"the last {periods} periods played"
+    if abs(change) < 0.00005:
+        return f"steady over {span_text}"
+    word = "up" if change > 0 else "down"
+    return f"{word} {abs(change):.4f} over {span_text}"
+
+
+@cached_page("player", _league_state, {"page", "level", "season"})
+def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
+    """A player's rating chart, results by period, head-to-head records and rank history.
+
+    ``?season=`` narrows the results to one season's and shows the player's line of it;
+    ``?level=`` sets the interval's level.
+    """
+    league = _league(league_slug, request)
+    player = get_object_or_404(Player, league=league, slug=player_slug)
+    try:
+        level = parse_level(request.GET.get("level")) or DEFAULT_LEVEL
+    except ValidationError as error:
+        messages.warning(request, f"{error.messages[0]} (ignored)")
+        level = DEFAULT_LEVEL
+    config = live_config(league)
+    clock = ReadClock.of(config) if config else None
+    history = player_history(config, player) if config else []
+    absorbed = [] if player.merged_into_id else absorbed_players(player)
+    counted = counted_ids(player, absorbed)
+    chosen = season_from_query(request, league)
+    results = player_results(
+        league,
+        player,
+        config=config,
+        page=page_number(request.GET.get("page")),
+        counted=counted,
+        between=season_bounds(chosen) if chosen else None,
+    )
+    season_line = None
+    if chosen is not None:
+        line = player_line(season_table(chosen), player.pk)
+        season_line = line_cells(line) if line else None
+    rating_rows, volatility_rows = _history_tables(history, _explain_url(league, player))
+    records = head_to_head(league, config, player, clock=clock, counted=counted)
+    # A singles league records no match with sides: its player page reads nothing more.
+    if league.takes_sides:
+        team_rows, team_total = team_results(league, player, config=config)
+        partners, opponents = side_records(league, player)
+    else:
+        team_rows, team_total, partners, opponents = [], 0, [], []
+    summary = player_summary(league, config, player, clock=clock)
+    standing = None
+    ranked: list[float] = []
+    if config is not None:
+        for row in every_standing(league, config, clock=clock):
+            if row.eligible:
+                ranked.append(row.rating)
+            if row.player_id == player.pk:
+                standing = row
+    percentile = None
+    # Only a ranked player gets a percentile: "better than 96 % of ranked players" would
+    # overstate a provisional or idle player whose rating is far from sure.
+    if standing is not None and standing.eligible and ranked:
+        share = better_than(standing.rating, ranked, ranked_includes_them=True)
+        # The top player reads "better than every other ranked player", not "100 %", which
+        # looks like a probability and includes themselves.
+        if share is not None:
+            percentile = (
+                "better than every other ranked player"
+                if share >= 1
+                else f"better than {format_percentile(share)} of ranked players"
+            )
+    model = league_model(league, config) if config and records else None
+    low, high = level.bounds(summary.rating, summary.rd)
+    context = {
+        "league": league,
+        "player": player,
+        "absorbed": absorbed,
+        "config": describe_config(config, is_live=True) if config else None,
+        "summary": summary,
+        "standing": standing,
+        "percentile": percentile,
+        "level": level,
+        "levels": level_choices(level),
+        "interval": f"{low:.0f}{DASH}{high:.0f}",
+        "volatility_trend": _volatility_trend(history),
+        # A game of three or more sides counts one result against each other side.
+        "results_exceed_games": summary.wins + summary.draws + summary.losses > summary.games,
+        "history": history,
+        "rating_rows": rating_rows,
+        "volatility_rows": volatility_rows,
+        "chart": _chart(config, history, clock.period, level) if config and clock else {},
+        "results": results,
+        "pager": _pager(request.GET, results.page, results.num_pages),
+        "result_groups": _result_groups(league, player, results),
+        "head_to_head": records,
+        "head_to_head_rows": _head_to_head_rows(league, records, model),
+        "has_draws": bool(model and model.has_draws),
+        "draw_model": model.draw_model if model else None,
+        "versus_url": reverse("pages:versus", kwargs={"league_slug": league.slug}),
+        "team_rows": _team_rows(league, team_rows),
+        "team_total": team_total,
+        "partner_rows": _side_record_rows(league, partners),
+        "team_opponent_rows": _side_record_rows(league, opponents),
+        "progress": league_progress(league),
+        "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "season": chosen,
+        "season_line": season_line,
+        "season_choices": season_choices(league, chosen),
+        # Void and correct beside each result, for the league's organisers.
+        "is_organiser": league.is_organiser(request.user),
+        "fixture_cells": [
+            fixture_cells(row)
+            for row in fixture_rows(
+                league, config, player=player, statuses=(UPCOMING, OVERDUE), clock=clock
+            )
+        ],
+    }
+    return render(request, "pages/player.html", context)
+
+
+def _score_text(score: float) -> str:
+    """A score as the page shows it: 1, 0.5 or 0 as they are, a margin-shaped one to 3 places
+    (so that 0.998 does not read as a plain win, 1)."""
+    return f"{score:g}" if score in (0.0, 0.5, 1.0) else f"{score:.3f}"
+
+
+def _advantage_note(game: GameTerm) -> str:
+    """ "Home advantage: +100 points for Spain in this game", or "" when there was none."""
+    if game.advantage == 0.0:
+        return ""
+    return f"Home advantage: {game.advantage:+g} points for {game.home} in this game"
+
+
+def _margin_note(game: GameTerm) -> str:
+    """The margin's note, e.g. "won 3-0: counts as 0.998 with margins on" ("" if none)."""
+    if not game.margin_shaped:
+        return ""
+    verb = {"Win": "won", "Loss": "lost"}.get(game.outcome, game.outcome.lower())
+    return f"{verb} {game.points}: counts as {game.score:.3f} with margins on"
+
+
+def player_period(
+    request: HttpRequest, league_slug: str, player_slug: str, period: int
+) -> HttpResponse:
+    """Why a player's rating moved in one period: every game's share, in plain words."""
+    league = _league(league_slug, request)
+    player = get_object_or_404(Player, league=league, slug=player_slug)
+    config = live_config(league)
+    explanation = explain_period(league, config, player, period) if config else None
+    if explanation is None:
+        raise Http404(f"{player.display_name} played no rated game in period {period}.")
+    url = _player_urls(league)
+    games = [
+        {
+            "date": _day(game.played_on),
+            "opponent": game.opponent,
+            "url": url.format(slug=game.opponent_slug),
+            "outcome": game.outcome,
+            "outcome_class": game.outcome.lower(),
+            "points": game.points,
+            "opponent_rating": f"{game.opponent_rating:.0f}",
+            "opponent_rd": f"{game.opponent_rd:.0f}",
+            "weight": f"{game.weight:.3f}",
+            "weight_percent": f"{game.weight:.0%}",
+            "expected": f"{game.expected:.2f}",
+            "score": _score_text(game.score),
+            "advantage_note": _advantage_note(game),
+            "margin_note": _margin_note(game),
+            "surprise": f"{game.surprise:+.2f}",
+            "effect": f"{game.effect:+.2f}",
+            "effect_class": "up" if game.effect > 0 else "down" if game.effect < 0 else "",
+        }
+        for game in explanation.games
+    ]
+    explain = _explain_url(league, player)
+    context = {
+        "league": league,
+        "player": player,
+        "e": explanation,
+        "games": games,
+        "change": f"{explanation.change:+.2f}",
+        "effects_total": f"{explanation.effects_total:+.2f}",
+        "advantage_text": (
+            f"Home advantage: in every game not marked neutral the first-named (home) player "
+            f"counts as {config.advantage:g} points stronger in the expected score."
+            if config.advantage
+            else ""
+        ),
+        "margin_text": (
+            f"Margins on: the actual score comes from the points margin, a win counting "
+            f"0.5 + 0.5 × tanh(margin / {config.margin_scale:g}) (between ½ and 1) and the "
+            f"loser the rest; a draw counts ½, and a game without points counts as a plain result."
+            if config.margin_scale is not None
+            else ""
+        ),
+        "previous_url": explain.format(period=explanation.previous_period.index)
+        if explanation.previous_period
+        else None,
+        "next_url": explain.format(period=explanation.next_period)
+        if explanation.next_period is not None
+        else None,
+    }
+    return render(request, "pages/player_period.html", context)
+
+
+def _paged_list(
+    request: HttpRequest,
+    league_slug: str,
+    select: Callable[..., Page],
+    name: str,
+    template: str,
+) -> HttpResponse:
+    """The ``?page=`` page of one of the league's lists, as ``name`` with a pager."""
+    league = _league(league_slug)
+    page = select(league, page=page_number(request.GET.get("page")))
+    context = {
+        "league": league,
+        name: page,
+        "pager": _pager(request.GET, page.page, page.num_pages),
+        # Who recorded an event is the organisers' business, as in the API; so are the
+        # void and correct links beside each match.
+        "show_recorder": league.is_organiser(request.user),
+    }
+    return render(request, template, context)
+
+
+def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Every recorded match, voided ones marked; ``?season=`` keeps one season's."""
+    league = _league(league_slug)
+    chosen = season_from_query(request, league)
+    page = match_list(
+        league,
+        page=page_number(request.GET.get("page")),
+        between=season_bounds(chosen) if chosen else None,
+    )
+    context = {
+        "league": league,
+        "matches": page,
+        "pager": _pager(request.GET, page.page, page.num_pages),
+        "season": chosen,
+        "season_choices": season_choices(league, chosen),
+        # Void and correct beside each match, for the league's organisers.
+        "show_recorder": league.is_organiser(request.user),
+    }
+    return render(request, "pages/matches.html", context)
+
+
+def events(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The append-only event log, newest first."""
+    return _paged_list(request, league_slug, event_log, "events", "pages/events.html")
+
+
+def _version(league: League, raw: str | None) -> RatingConfig | None:
+    number = version_number(raw)
+    if number is None:
+        return None
+    return get_object_or_404(RatingConfig, league=league, version=number)
+
+
+def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Standings under two configuration versions side by side (``?a=1&b=2``)."""
+    league = _league(league_slug)
+    versions = config_versions(league)
+    config_a = _version(league, request.GET.get("a"))
+    config_b = _version(league, request.GET.get("b"))
+    if config_b is None:
+        config_b = live_config(league)
+    if config_a is None and config_b is not None:
+        older = [info for info in versions if info.version < config_b.version]
+        if older:
+            config_a = RatingConfig.objects.get(pk=older[0].id)
+    comparison = None
+    pending = [
+        config.version
+        for config in (config_a, config_b)
+        if config is not None and not projection_ready(config)
+    ]
+    if config_a is not None and config_b is not None and not pending:
+        comparison = compare_versions(
+            league, config_a, config_b, page=page_number(request.GET.get("page"))
+        )
+    context = {
+        "league": league,
+        "versions": versions,
+        "a": config_a.version if config_a else None,
+        "b": config_b.version if config_b else None,
+        "comparison": comparison,
+        "pending": sorted(set(pending)),
+        "pager": _pager(request.GET, comparison.page, comparison.num_pages) if comparison else None,
+    }
+    return render(request, "pages/compare.html", context)
+
+
+@cached_page("player_ranks", _league_state, {"page"})
+def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
+    """The player's rank over time: an htmx fragment for the player page, or a page of its own.
+
+    Kept out of the player page's own response because it carries every player's state
+    through the history (the leaderboard's rank at each period), the one part of the page
+    whose cost grows with the size of the league rather than with the player's history.
+    """
+    league = _league(league_slug, request)
+    player = get_object_or_404(Player, league=league, slug=player_slug)
+    config = live_config(league)
+    clock = ReadClock.of(config) if config else None
+    ranks = rank_history(league, config, player, clock=clock) if config else []
+    today = dt.date.today()
+    context = {
+        "league": league,
+        "player": player,
+        "ranks": ranks,
+        "rank_chart": {
+            "points": [
+                [min(point.end, today).isoformat(), point.rank, point.players] for point in ranks
+            ]
+        },
+        "rank_rows": [
+            {
+                "period": str(point.period),
+                "ended": _day(point.end),
+                "rank": DASH if point.rank is None else str(point.rank),
+                "players": str(point.players),
+            }
+            for point in reversed(ranks)
+        ],
+    }
+    template = "pages/_rank_history.html" if request.htmx else "pages/player_ranks.html"
+    return render(request, template, context)
+
+
+@cached_page("versus", _league_state, {"a", "b"})
+def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Any two players: their record, every shared match, the prediction and its track record."""
+    league = _league(league_slug, request)
+    everyone = list(
+        Player.objects.filter(league=league)
+        .order_by("display_name")
+        .values_list("slug", "display_name")
+    )
+    chosen = []
+    for key in ("a", "b"):
+        slug = (request.GET.get(key) or "").strip()[:120]
+        found = Player.objects.filter(league=league, slug=slug).first() if slug else None
+        if slug and found is None:
+            messages.warning(request, f"No player {slug!r} in {league.name} (ignored).")
+        chosen.append(found)
+    player_a, player_b = chosen
+    context: dict[str, Any] = {
+        "league": league,
+        "players": everyone,
+        "a": player_a,
+        "b": player_b,
+    }
+    if player_a is not None and player_b is not None and player_a.pk == player_b.pk:
+        messages.warning(request, "Choose two different players.")
+    elif player_a is not None and player_b is not None:
+        config = live_config(league)
+        clock = ReadClock.of(config) if config else None
+        summary_a = player_summary(league, config, player_a, clock=clock)
+        summary_b = player_summary(league, config, player_b, clock=clock)
+        model = league_model(league, config) if config else None
+        prediction = predict(model or LeagueModel(None, [], 0), summary_a.rating, summary_a.rd,
+                             summary_b.rating, summary_b.rd)  # fmt: skip
+        favourite = max(prediction.expected_score, 1 - prediction.expected_score)
+        context.update(
+            summary_a=summary_a,
+            summary_b=summary_b,
+            matches=shared_matches(league, player_a, player_b),
+            prediction=prediction_texts(prediction),
+            expected_b=format_probability(1 - prediction.expected_score),
+            model=model,
+            band=model.band_for(favourite) if model else None,
+            favourite=player_a if prediction.expected_score >= 0.5 else player_b,
+        )
+    return render(request, "pages/versus.html", context)

@@ -1,0 +1,178 @@
+"""Public season pages: the list of a league's seasons, one season's table and its CSV.
+
+A season is named in URLs by its slug and in query strings as ``?season=<slug>`` (the match
+list and player pages' filter): :func:`season_from_query` reads that parameter safely.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from league.models import League, Season
+from league.seasons import points_text, scheme_text
+from ratings import exports
+from ratings.seasons.derive import SeasonLine
+from ratings.seasons.read import SeasonView, league_seasons, season_table
+from web.formatting import DASH, signed
+from web.page_state import LeagueState, league_state
+from web.public.page_cache import cached_page, known_league
+
+_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,90}")
+
+SEASON_COLUMNS = (
+    "position",
+    "player",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "points",
+    "rating_start",
+    "rank_start",
+    "rating_end",
+    "rd_end",
+    "rank_end",
+    "change",
+)
+
+
+def find_season(league: League, raw: str | None) -> Season | None:
+    """The league's season whose slug is ``raw`` (None for anything else, unread)."""
+    text = (raw or "").strip()
+    if not _SLUG.fullmatch(text):
+        return None
+    return Season.objects.filter(league=league, slug=text).first()
+
+
+def season_from_query(request: HttpRequest, league: League) -> Season | None:
+    """The season named by ``?season=``; a name that is no season is ignored with a message."""
+    raw = request.GET.get("season")
+    if raw is None or not raw.strip():
+        return None
+    text = raw.strip()
+    season = find_season(league, text)
+    if season is None:
+        shown = text[:40].encode("ascii", "backslashreplace").decode()
+        messages.warning(request, f"season: no season {shown!r} in this league (ignored).")
+    return season
+
+
+def season_choices(league: League, chosen: Season | None) -> list[dict[str, Any]]:
+    """The league's seasons for a filter's select, the chosen one marked."""
+    return [
+        {"slug": season.slug, "name": season.name, "selected": chosen == season}
+        for season in league_seasons(league)
+    ]
+
+
+def _league_state(league_slug: str, **_: str) -> LeagueState | None:
+    return league_state(league_slug)
+
+
+def _league(request: HttpRequest, slug: str) -> League:
+    known = known_league(request, slug)
+    return known if known is not None else get_object_or_404(League, slug=slug)
+
+
+def _rating(value: float | None) -> str:
+    return DASH if value is None else f"{value:.0f}"
+
+
+def _rank(value: int | None) -> str:
+    return DASH if value is None else str(value)
+
+
+def line_cells(line: SeasonLine) -> dict[str, Any]:
+    """A season line as display text."""
+    change, change_class = signed(line.change, 0)
+    return {
+        "position": str(line.position),
+        "name": line.name,
+        "slug": line.slug,
+        "games": str(line.games),
+        "wdl": f"{line.wins}{DASH}{line.draws}{DASH}{line.losses}",
+        "points": points_text(line.points),
+        "rating_start": _rating(line.rating_start),
+        "rank_start": _rank(line.rank_start),
+        "rating_end": _rating(line.rating_end),
+        "rank_end": _rank(line.rank_end),
+        "change": change,
+        "change_class": change_class,
+        "new": line.rating_start is None,
+    }
+
+
+def season_context(view: SeasonView) -> dict[str, Any]:
+    """What the season page and the embed share."""
+    return {
+        "view": view,
+        "season": view.season,
+        "scheme": scheme_text(view.season),
+        "rows": [line_cells(line) for line in view.lines],
+    }
+
+
+@cached_page("seasons", _league_state)
+def season_list(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The league's seasons, newest first, with their dates and whether they are closed."""
+    league = _league(request, league_slug)
+    return render(
+        request,
+        "pages/seasons.html",
+        {"league": league, "seasons": league_seasons(league)},
+    )
+
+
+@cached_page("season", _league_state)
+def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResponse:
+    """One season's table, its best performers and the record of its derivations."""
+    league = _league(request, league_slug)
+    chosen = get_object_or_404(Season, league=league, slug=season_slug)
+    view = season_table(chosen)
+    context = {
+        "league": league,
+        **season_context(view),
+        "performers": [
+            {"title": p.title, "name": p.line.name, "slug": p.line.slug, "figure": p.figure}
+            for p in view.performers
+        ],
+    }
+    return render(request, "pages/season.html", context)
+
+
+def _season_rows(view: SeasonView) -> Iterator[tuple[Any, ...]]:
+    for line in view.lines:
+        yield (
+            line.position,
+            line.name,
+            line.games,
+            line.wins,
+            line.draws,
+            line.losses,
+            float(line.points),
+            line.rating_start,
+            line.rank_start,
+            line.rating_end,
+            line.rd_end,
+            line.rank_end,
+            line.change,
+        )
+
+
+def season_csv(request: HttpRequest, league_slug: str, season_slug: str) -> StreamingHttpResponse:
+    """The season's table as CSV (the same rows as the page, full precision)."""
+    league = get_object_or_404(League, slug=league_slug)
+    chosen = get_object_or_404(Season, league=league, slug=season_slug)
+    table = exports.Table(SEASON_COLUMNS, _season_rows(season_table(chosen)))
+    response = StreamingHttpResponse(
+        exports.csv_lines(table), content_type="text/csv; charset=utf-8"
+    )
+    filename = f"{league.slug}-{chosen.slug}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -1,0 +1,181 @@
+"""Backtesting pages for a league's organisers: start a sweep, watch it, adopt the best run."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from league.forms import add_service_errors
+from league.models import League
+from ratings.backtest import services, tasks
+from ratings.backtest.models import Sweep
+from ratings.backtest.presentation import calibration_chart, chart_data, run_rows, setting_label
+
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def _numbers(text: str) -> list[str]:
+    return [part for part in _SEPARATORS.split(text.strip()) if part]
+
+
+class SweepForm(forms.Form):
+    """The grid as lists of numbers typed with spaces or commas between them."""
+
+    tau = forms.CharField(
+        label="τ values",
+        initial="0.3 0.5 0.7 0.9 1.2",
+        help_text="System constant values to compare, e.g. 0.3 0.5 0.7 0.9 1.2.",
+    )
+    initial_rd = forms.CharField(
+        label="Initial RD values", required=False, help_text="Optional, e.g. 250 350."
+    )
+    initial_volatility = forms.CharField(
+        label="Initial volatility values", required=False, help_text="Optional, e.g. 0.04 0.06."
+    )
+    advantage = forms.CharField(
+        label="First-named side's advantage values",
+        required=False,
+        help_text="Optional, rating points for the home side (white, first player) in matches "
+        "not marked neutral, e.g. 0 50 100.",
+    )
+    margin_scale = forms.CharField(
+        label="Margin scales",
+        required=False,
+        help_text="Optional: also count how much a match was won by, e.g. off 1 3 "
+        "('off' for wins, draws and losses only).",
+    )
+    period_length = forms.CharField(
+        label="Period lengths", required=False, help_text="Optional, e.g. 7 14 (whole numbers)."
+    )
+    period_unit = forms.ChoiceField(
+        label="Period unit",
+        required=False,
+        choices=[("", "as configured"), ("days", "days"), ("months", "calendar months")],
+    )
+
+    def grid(self) -> dict[str, Any]:
+        """The raw grid for ``tasks.start_sweep`` (which validates the values)."""
+        data = self.cleaned_data
+        grid: dict[str, Any] = {"tau": _numbers(data["tau"])}
+        optional = ("initial_rd", "initial_volatility", "advantage", "margin_scale")
+        for key in (*optional, "period_length"):
+            if _numbers(data.get(key, "")):
+                grid[key] = _numbers(data[key])
+        if data.get("period_unit"):
+            grid["period_unit"] = data["period_unit"]
+        return grid
+
+
+def _organised_league(request: HttpRequest, league_slug: str) -> League | HttpResponse:
+    """The league, or a login redirect for visitors; 403 for users who do not organise it."""
+    league = get_object_or_404(League, slug=league_slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not league.is_organiser(request.user):
+        raise PermissionDenied("Only an organiser of this league may run backtests.")
+    return league
+
+
+def _for_organisers(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Call ``view(request, league, **kwargs)`` for the league named by ``league_slug``.
+
+    Only for its organisers: visitors are sent to log in, other users get a 403.
+    """
+
+    @functools.wraps(view)
+    def for_organisers(request: HttpRequest, league_slug: str, **kwargs: Any) -> HttpResponse:
+        league = _organised_league(request, league_slug)
+        if isinstance(league, HttpResponse):
+            return league
+        return view(request, league, **kwargs)
+
+    return for_organisers
+
+
+@require_http_methods(["GET", "POST"])
+@_for_organisers
+def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
+    """The sweep form and the league's earlier sweeps."""
+    form = SweepForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            sweep = tasks.start_sweep(league, form.grid(), requested_by=request.user)
+        except ValidationError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(request, f"Sweep #{sweep.pk} started: {sweep.runs_total} run(s).")
+            return redirect("workspace:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)
+    sweeps = Sweep.objects.filter(league=league).select_related("best_run")[:20]
+    return render(
+        request,
+        "backtest/sweep_list.html",
+        {"league": league, "form": form, "sweeps": sweeps},
+        status=400 if form.errors else 200,
+    )
+
+
+def _sweep(league: League, sweep_id: int) -> Sweep:
+    return get_object_or_404(
+        Sweep.objects.select_related("best_run", "requested_by"), league=league, pk=sweep_id
+    )
+
+
+@require_GET
+@_for_organisers
+def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
+    """Progress, the results table, the chart of log-loss against τ and the adopt button."""
+    sweep = _sweep(league, sweep_id)
+    runs = list(sweep.runs.all())
+    return render(
+        request,
+        "backtest/sweep_detail.html",
+        {
+            "league": league,
+            "sweep": sweep,
+            "rows": run_rows(sweep, runs),
+            "chart": chart_data(runs),
+            "calibration": calibration_chart(sweep, runs),
+            "best": sweep.best_run,
+            "best_setting": setting_label(sweep.best_run.parameters) if sweep.best_run else "",
+        },
+    )
+
+
+@require_GET
+@_for_organisers
+def sweep_progress(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
+    """The progress fragment polled by htmx; reloads the page once the sweep has finished."""
+    sweep = _sweep(league, sweep_id)
+    if sweep.finished and getattr(request, "htmx", False):
+        return HttpResponseClientRefresh()
+    return render(request, "backtest/_progress.html", {"league": league, "sweep": sweep})
+
+
+@require_POST
+@_for_organisers
+def adopt(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
+    """Create a configuration version from the best run (a full replay follows)."""
+    sweep = _sweep(league, sweep_id)
+    try:
+        config = services.adopt_best(sweep, user=request.user)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        messages.success(
+            request,
+            f"Version {config.version} created with τ = {config.tau:g}; "
+            "the standings are being recomputed.",
+        )
+    return redirect("workspace:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)

@@ -1,0 +1,61 @@
+"""The organisers' page of a league's rating configuration and of its replays."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from engine.errors import InvalidParameterError
+from league.forms import add_service_errors
+from league.models import League
+from ratings.selectors.configurations import (
+    config_versions,
+    describe_config,
+    live_config,
+    recent_replays,
+)
+from ratings.services import create_config, league_progress
+from web.forms import ConfigForm
+
+
+@require_http_methods(["GET", "POST"])
+def config(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Current parameters, a form for a new version, and the live replay progress."""
+    league = get_object_or_404(League, slug=league_slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not league.is_organiser(request.user):
+        raise PermissionDenied("Only this league's organisers can change its configuration.")
+    live = live_config(league)
+    if request.method == "POST":
+        form = ConfigForm(request.POST, league=league)
+        if form.is_valid():
+            try:
+                created = create_config(league, created_by=request.user, **form.cleaned_data)
+            except ValidationError as error:
+                add_service_errors(form, error)
+            except InvalidParameterError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request,
+                    f"Version {created.version} saved. The standings are being recomputed; "
+                    "the previous ones stay visible until the replay completes.",
+                )
+                return redirect("workspace:config", league_slug=league.slug)
+    else:
+        form = ConfigForm(initial=ConfigForm.initial_for(league, live), league=league)
+    context = {
+        "league": league,
+        "form": form,
+        "live": describe_config(live, is_live=True) if live else None,
+        "versions": config_versions(league),
+        "progress": league_progress(league),
+        "replays": recent_replays(league),
+        "show_outcome": True,
+    }
+    return render(request, "pages/config.html", context)

@@ -1,0 +1,128 @@
+"""A result's date in words, and the warnings an organiser confirms before saving it.
+
+The success message of every entry page echoes the date a result was recorded under ("played
+Sun 1 Feb 2026, 10 months ago: history from February 2026 is being recomputed"), so a slip of
+the date is seen at once. A date far in the past asks for a confirmation first: each check in
+:data:`DATE_CHECKS` may object to a day, and the entry pages show every objection and save
+only once the organiser confirms: a day far in the past, and a day in a closed season.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from django.utils import timezone
+
+from engine.periods import PeriodSpec
+from league.calendar import league_zone
+from league.models import League
+from league.seasons import season_containing
+from ratings.selectors.configurations import live_config
+from ratings.services import latest_config
+from ratings.time import period_spec
+
+#: A result dated more than this many days before today is confirmed before it is saved.
+FAR_PAST_DAYS = 28
+YEAR_DAYS = 365.2425
+MONTH_DAYS = YEAR_DAYS / 12
+
+
+def league_today(league: League) -> dt.date:
+    """Today in the league's time zone."""
+    return timezone.localdate(timezone=league_zone(league))
+
+
+def day_words(day: dt.date) -> str:
+    """``Sun 1 Feb 2026``: the weekday spelled out so that a wrong date stands out."""
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
+def how_long_ago(day: dt.date, today: dt.date) -> str:
+    """``today``, ``yesterday``, ``5 days ago``, ``3 weeks ago``, ``10 months ago``…"""
+    days = (today - day).days
+    if days <= 0:
+        return "today" if days == 0 else "in the future"
+    if days == 1:
+        return "yesterday"
+    if days < 14:
+        return f"{days} days ago"
+    if days < 61:
+        return f"{round(days / 7)} weeks ago"
+    # Rounded to the nearest month or year: 1 Feb seen on 23 Nov is "10 months ago".
+    months = round(days / MONTH_DAYS)
+    if months < 24:
+        return f"{months} months ago"
+    return f"{round(days / YEAR_DAYS)} years ago"
+
+
+def played_words(day: dt.date, today: dt.date) -> str:
+    """``played Sun 1 Feb 2026, 10 months ago`` (``played today, Mon 23 Nov 2026``)."""
+    ago = how_long_ago(day, today)
+    if ago in ("today", "yesterday"):
+        return f"played {ago}, {day_words(day)}"
+    return f"played {day_words(day)}, {ago}"
+
+
+def period_words(spec: PeriodSpec, day: dt.date) -> str:
+    """The rating period holding ``day``, named as an organiser would: ``February 2026``,
+    ``the week of Mon 2 Feb 2026``, or ``the period from …``."""
+    start = spec.start_of(spec.index_of(day)) if day >= spec.anchor else spec.anchor
+    if spec.unit == "months" and spec.length == 1 and start.day == 1:
+        return f"{start:%B %Y}"
+    if spec.unit == "days" and spec.length == 7:
+        return f"the week of {day_words(start)}"
+    if spec.unit == "days" and spec.length == 1:
+        return day_words(start)
+    return f"the period from {day_words(start)}"
+
+
+def recompute_words(league: League, day: dt.date) -> str:
+    """What a result played on ``day`` sets off: which history is recomputed."""
+    config = live_config(league) or latest_config(league)
+    if config is None:
+        return "standings are computed once a rating configuration is saved"
+    return f"history from {period_words(period_spec(config), day)} is being recomputed"
+
+
+def echo(league: League, day: dt.date) -> str:
+    """``played Sun 1 Feb 2026, 10 months ago: history from February 2026 is being
+    recomputed``."""
+    return f"{played_words(day, league_today(league))}: {recompute_words(league, day)}"
+
+
+def far_past(league: League, day: dt.date) -> str | None:
+    """An objection to a day more than :data:`FAR_PAST_DAYS` days before today."""
+    today = league_today(league)
+    if (today - day).days <= FAR_PAST_DAYS:
+        return None
+    return (
+        f"{day_words(day)} is {how_long_ago(day, today)}: saving it recomputes "
+        f"{recompute_words(league, day).removesuffix(' is being recomputed')}."
+    )
+
+
+def closed_season(league: League, day: dt.date) -> str | None:
+    """An objection to a day in a closed season: its archived table will not show the result."""
+    season = season_containing(league, day)
+    if season is None or not season.closed:
+        return None
+    return (
+        f"{day_words(day)} is in {season.name}, which is closed: its archived table will not "
+        "include this result unless an organiser re-derives it."
+    )
+
+
+#: Each check returns a sentence when ``day`` needs the organiser's confirmation, else None.
+DATE_CHECKS: tuple[Callable[[League, dt.date], str | None], ...] = (far_past, closed_season)
+
+
+def date_warnings(league: League, days: set[dt.date]) -> list[str]:
+    """Every objection of :data:`DATE_CHECKS` to any of ``days`` (earliest day first)."""
+    warnings: list[str] = []
+    for day in sorted(days):
+        for check in DATE_CHECKS:
+            warning = check(league, day)
+            if warning and warning not in warnings:
+                warnings.append(warning)
+    return warnings

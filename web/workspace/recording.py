@@ -1,0 +1,270 @@
+"""Recording on the workspace: one result, a round, a team match, and undoing what was just
+saved.
+
+Each page saves through ``league.services`` and then redirects to itself with
+``?recorded=FIRST-LAST``, where it echoes what was stored (``web.workspace.recorded``)
+with an undo button and a link to the event log. A day the checks of
+``web.workspace.dates`` object to is shown back with the objection and saved only when
+the organiser confirms it (a second submission carrying ``confirmed`` = that day).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from league import services
+from league.forms import PLAYER_LIST_ID, add_service_errors, show_round_errors
+from league.idempotency_keys import round_row_key
+from league.models import Event, League, Player
+from league.sides import format_label
+from ratings.services import league_progress
+from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+from web.workspace.dates import date_warnings
+from web.workspace.entry_forms import (
+    MAX_ROUND_ROWS,
+    ROUND_ROWS,
+    ResultForm,
+    RoundForm,
+    TeamMatchForm,
+    round_formset,
+)
+from web.workspace.recorded import parse_range, read_echo
+
+UNDO_REASON = "Undone by the organiser right after recording it."
+#: The entry pages whose echo offers "Undo" (and which the undo returns to).
+UNDO_PAGES = ("record", "round", "team_match")
+
+
+def player_list(league: League) -> dict[str, Any]:
+    """The active players' names for the pages' ``<datalist>`` (autocomplete without JS)."""
+    return {
+        "player_list_id": PLAYER_LIST_ID,
+        "player_names": Player.objects.filter(league=league, active=True)
+        .order_by("display_name")
+        .values_list("display_name", flat=True),
+    }
+
+
+def _page_context(request: HttpRequest, league: League) -> dict[str, Any]:
+    return {
+        "league": league,
+        "echo": read_echo(league, request.GET.get("recorded")),
+        "progress": league_progress(league),
+        "show_outcome": True,
+        **player_list(league),
+    }
+
+
+def _recorded_url(name: str, league: League, events: list[Event]) -> str:
+    seqs = [event.seq for event in events]
+    span = f"{min(seqs)}-{max(seqs)}" if len(seqs) > 1 else str(seqs[0])
+    return f"{reverse(name, args=[league.slug])}?recorded={span}"
+
+
+def _unconfirmed(league: League, days: set[dt.date], confirmed: str) -> list[str]:
+    """The date warnings still to confirm: all of them unless ``confirmed`` names the days."""
+    warnings = date_warnings(league, days)
+    if warnings and confirmed == ",".join(sorted(day.isoformat() for day in days)):
+        return []
+    return warnings
+
+
+@require_http_methods(["GET", "POST"])
+def record(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record one result: first player, score, second player, day."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    form = ResultForm(request.POST if request.method == "POST" else None, league=league)
+    saved, warnings = _save_one(
+        request,
+        league,
+        form,
+        services.record_match,
+        "workspace:record",
+        {"played_at": "played_on", "score_a": "score"},
+    )
+    if saved is not None:
+        return saved
+    context = _page_context(request, league)
+    context.update(form=form, warnings=warnings, confirm_value=_confirm_value(form))
+    return render(request, "workspace/record.html", context)
+
+
+def _save_one(
+    request: HttpRequest,
+    league: League,
+    form: Any,
+    record: Callable[..., Event],
+    page: str,
+    renamed: dict[str, str],
+) -> tuple[HttpResponse | None, list[str]]:
+    """Save the posted ``form``'s match with the service ``record`` once its day needs no
+    confirmation (or has it): the redirect to ``page``'s echo, or None and the date warnings
+    still to confirm (the service's refusals are put on the form, ``renamed``)."""
+    if request.method != "POST" or not form.is_valid():
+        return None, []
+    day = form.cleaned_data["played_on"]
+    warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
+    if warnings:
+        return None, warnings
+    try:
+        event = record(league, recorded_by=request.user, **form.service_arguments())
+    except ValidationError as error:
+        add_service_errors(form, error, renamed)
+        return None, []
+    return HttpResponseRedirect(_recorded_url(page, league, [event])), []
+
+
+@require_http_methods(["GET", "POST"])
+def team_match(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record one match with sides: each side's players, then side A's result (two sides)
+    or each side's finishing position (three or more)."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    context = _page_context(request, league)
+    if not league.takes_sides:
+        # Said on the page rather than a 404: the organiser may have followed an old link.
+        return render(request, "workspace/team_match.html", context)
+    form = TeamMatchForm(request.POST if request.method == "POST" else None, league=league)
+    saved, warnings = _save_one(
+        request,
+        league,
+        form,
+        services.record_side_match,
+        "workspace:team_match",
+        {"played_at": "played_on"},
+    )
+    if saved is not None:
+        return saved
+    context.update(
+        form=form,
+        warnings=warnings,
+        confirm_value=_confirm_value(form),
+        format_label=format_label(league),
+    )
+    return render(request, "workspace/team_match.html", context)
+
+
+def _confirm_value(form: Any) -> str:
+    cleaned = getattr(form, "cleaned_data", None) or {}
+    day = cleaned.get("played_on")
+    return day.isoformat() if isinstance(day, dt.date) else ""
+
+
+def _rows_wanted(request: HttpRequest) -> int:
+    raw = request.GET.get("rows", "")
+    if raw.isascii() and raw.isdigit() and len(raw) <= 3:
+        return max(1, min(int(raw), MAX_ROUND_ROWS))
+    return ROUND_ROWS
+
+
+@require_http_methods(["GET", "POST"])
+def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record a round (a club night): one day, one row per result, all saved or none."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    data = request.POST if request.method == "POST" else None
+    round_form = RoundForm(data, league=league)
+    formset = round_formset(data, league=league, rows=_rows_wanted(request))
+    warnings: list[str] = []
+    if request.method == "POST" and round_form.is_valid() and formset.is_valid():
+        rows = formset.filled_forms()
+        day = round_form.cleaned_data["played_on"]
+        if not rows:
+            round_form.add_error(None, "Fill in at least one row: first player, score, second.")
+        else:
+            warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
+        if rows and not warnings:
+            key = round_form.cleaned_data["idempotency_key"] or None
+            results = []
+            for index, row in enumerate(rows):
+                score_a, points = row.cleaned_data["score"]
+                results.append(
+                    {
+                        "player_a": row.cleaned_data["player_a"],
+                        "player_b": row.cleaned_data["player_b"],
+                        "score_a": score_a,
+                        "points": points,
+                        "played_at": day,
+                        "neutral": row.cleaned_data["neutral"],
+                        "idempotency_key": round_row_key(key, index),
+                    }
+                )
+            try:
+                events = services.record_round(league, results, recorded_by=request.user)
+            except ValidationError as error:
+                show_round_errors(
+                    round_form,
+                    rows,
+                    error,
+                    {"played_at": "played_on", "score_a": "score", "points": "score"},
+                )
+            else:
+                return HttpResponseRedirect(_recorded_url("workspace:round", league, events))
+    context = _page_context(request, league)
+    context.update(
+        form=round_form,
+        formset=formset,
+        warnings=warnings,
+        confirm_value=_confirm_value(round_form),
+        more_rows=min(len(formset.forms) + ROUND_ROWS, MAX_ROUND_ROWS),
+    )
+    return render(request, "workspace/round.html", context)
+
+
+@require_POST
+def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Void the matches just recorded (``recorded`` = FIRST-LAST), all of them or none."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    page = request.POST.get("page")
+    back = reverse(
+        f"workspace:{page}" if page in UNDO_PAGES else "workspace:record", args=[league.slug]
+    )
+    bounds = parse_range(request.POST.get("recorded"))
+    if bounds is None:
+        messages.error(request, "Nothing to undo: the recorded matches were not named.")
+        return HttpResponseRedirect(back)
+    matches = list(
+        Event.objects.live_all_matches()
+        .filter(league=league, seq__gte=bounds[0], seq__lte=bounds[1])
+        .order_by("seq")
+    )
+    try:
+        with transaction.atomic():
+            for match in matches:
+                services.void_match(
+                    league,
+                    match,
+                    reason=UNDO_REASON,
+                    recorded_by=request.user,
+                    idempotency_key=f"undo:{match.seq}",
+                )
+    except ValidationError as error:
+        messages.error(request, "Nothing was undone: " + " ".join(error.messages))
+        return HttpResponseRedirect(back)
+    span = f"{bounds[0]}-{bounds[1]}" if bounds[1] > bounds[0] else str(bounds[0])
+    if matches:
+        messages.success(
+            request,
+            f"Undone: {len(matches)} result(s) voided; the event log keeps them, marked void.",
+        )
+    return HttpResponseRedirect(f"{back}?recorded={span}")

@@ -1,0 +1,136 @@
+"""The organiser tasks the hub lists, in the order an organiser meets them.
+
+To add a task, add a :class:`Section` here (its URL name must take ``league_slug`` only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from league.models import League
+
+
+@dataclass(frozen=True)
+class Section:
+    """One organiser task: its title, the URL name of its page and one line saying what it is;
+    ``shown_for`` says which leagues have it (all when None)."""
+
+    key: str
+    title: str
+    url_name: str
+    blurb: str
+    shown_for: Callable[[League], bool] | None = None
+
+    def is_shown_for(self, league: League) -> bool:
+        return self.shown_for is None or self.shown_for(league)
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "record",
+        "Record a result",
+        "workspace:record",
+        "First player, score, second player, day: the result follows from the score.",
+        shown_for=lambda league: league.takes_one_vs_one,
+    ),
+    Section(
+        "round",
+        "Record a round",
+        "workspace:round",
+        "A whole club night on one screen, one row per game, typed like a spreadsheet.",
+        shown_for=lambda league: league.takes_one_vs_one,
+    ),
+    Section(
+        "team_match",
+        "Record a team match",
+        "workspace:team_match",
+        "Doubles, team matches and games of three or more sides: each side's players, then "
+        "the result or the finishing order.",
+        shown_for=lambda league: league.takes_sides,
+    ),
+    Section(
+        "log",
+        "Event log",
+        "workspace:log",
+        "Everything recorded, newest first; search by player or day, void or correct a match.",
+    ),
+    Section(
+        "import",
+        "Import a CSV file",
+        "workspace:import",
+        "Upload results, preview every row, then record them all or none.",
+    ),
+    Section(
+        "export",
+        "Export",
+        "workspace:export",
+        "The results (or the full log) as CSV in the import format: a backup, or a move.",
+    ),
+    Section(
+        "players",
+        "Players",
+        "workspace:players",
+        "Register, rename, deactivate or reactivate players; merge two records of one player "
+        "(and undo it). Each change is an event with its reason.",
+    ),
+    Section(
+        "configuration",
+        "Rating configuration",
+        "workspace:config",
+        "τ, initial rating, RD and volatility, the rating-period length; every change is a "
+        "new version, replayed in the background.",
+    ),
+    Section(
+        "ranking",
+        "Who is ranked",
+        "workspace:ranking",
+        "Eligibility rules: minimum games, played recently, RD at most a limit; the others "
+        "are listed separately with the reason.",
+    ),
+    Section(
+        "backtest",
+        "Backtest",
+        "workspace:backtest",
+        "How well each configuration would have predicted the league's own results.",
+    ),
+    Section(
+        "tokens",
+        "API tokens",
+        "workspace:tokens",
+        "Create, name and revoke your tokens for scripts and apps using the API.",
+    ),
+    Section(
+        "seasons",
+        "Seasons",
+        "workspace:seasons",
+        "Name the league's seasons and their points; close a finished season to archive its "
+        "table, or re-derive an archived table (recorded with your reason).",
+    ),
+    Section(
+        "website",
+        "On the club website",
+        "workspace:website",
+        "Let your club's site show the standings in a frame or read the API from its pages; "
+        "the Atom feed of results.",
+    ),
+    Section(
+        "fixtures",
+        "Fixtures and results",
+        "workspace:fixtures",
+        "Schedule fixtures, enter results against them by score, move or cancel them; "
+        "fixtures not played by their deadline are listed.",
+    ),
+    Section(
+        "pairings",
+        "Pairings",
+        "workspace:pairings",
+        "Generate a Swiss round, a round robin or ladder challenges from the ratings, see each "
+        "pairing's prediction, adjust it and publish it as fixtures.",
+    ),
+)
+
+
+def sections_for(league: League) -> list[Section]:
+    """The sections ``league``'s organisers see, in order."""
+    return [section for section in SECTIONS if section.is_shown_for(league)]

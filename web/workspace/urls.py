@@ -1,0 +1,80 @@
+"""The organisers' workspace, under ``/<league>/organise/``."""
+
+from django.contrib.auth.views import LogoutView
+from django.urls import path, re_path
+
+from web.workspace import (
+    admin_links,
+    backtest,
+    config,
+    exports,
+    fixture_views,
+    log,
+    players,
+    recording,
+    seasons,
+    tokens,
+    views,
+    website,
+)
+
+app_name = "workspace"
+organise = "<slug:league_slug>/organise/"
+urlpatterns = [
+    # Signing out from any page returns to it (``next``), or to the home page.
+    path("sign-out/", LogoutView.as_view(next_page="pages:home"), name="sign_out"),
+    path(organise, views.hub, name="hub"),
+    path(f"{organise}ranking/", views.ranking, name="ranking"),
+    path(f"{organise}record/", recording.record, name="record"),
+    path(f"{organise}round/", recording.round_entry, name="round"),
+    path(f"{organise}team-match/", recording.team_match, name="team_match"),
+    path(f"{organise}undo/", recording.undo, name="undo"),
+    path(f"{organise}log/", log.log, name="log"),
+    path(f"{organise}matches/<int:seq>/void/", log.void, name="void"),
+    path(f"{organise}matches/<int:seq>/correct/", log.correct, name="correct"),
+    path(f"{organise}import/", admin_links.import_upload, name="import"),
+    path(f"{organise}export/", exports.export_page, name="export"),
+    re_path(
+        r"^(?P<league_slug>[-a-zA-Z0-9_]+)/organise/export/(?P<what>results|event-log)\.csv$",
+        exports.download,
+        name="export_download",
+    ),
+    path(f"{organise}tokens/", tokens.tokens, name="tokens"),
+    path(f"{organise}tokens/<int:token_id>/revoke/", tokens.revoke, name="revoke_token"),
+    path(f"{organise}players/", players.players, name="players"),
+    path(f"{organise}players/<slug:player_slug>/", players.player, name="player"),
+    path(f"{organise}seasons/", seasons.season_list, name="seasons"),
+    path(f"{organise}seasons/<slug:season_slug>/", seasons.season_detail, name="season"),
+    path(f"{organise}website/", website.website, name="website"),
+    path(f"{organise}fixtures/", fixture_views.fixtures_page, name="fixtures"),
+    path(
+        f"{organise}fixtures/<int:fixture_id>/result/",
+        fixture_views.fixture_result,
+        name="fixture_result",
+    ),
+    path(
+        f"{organise}fixtures/<int:fixture_id>/reschedule/",
+        fixture_views.fixture_reschedule,
+        name="fixture_reschedule",
+    ),
+    path(
+        f"{organise}fixtures/<int:fixture_id>/cancel/",
+        fixture_views.fixture_cancel,
+        name="fixture_cancel",
+    ),
+    path(f"{organise}pairings/", fixture_views.pairings_page, name="pairings"),
+    # The configuration and the backtest keep their addresses of before the workspace.
+    path("<slug:league_slug>/config/", config.config, name="config"),
+    path("<slug:league_slug>/backtest/", backtest.sweep_list, name="backtest"),
+    path(
+        "<slug:league_slug>/backtest/<int:sweep_id>/", backtest.sweep_detail, name="backtest_sweep"
+    ),
+    path(
+        "<slug:league_slug>/backtest/<int:sweep_id>/progress/",
+        backtest.sweep_progress,
+        name="backtest_progress",
+    ),
+    path(
+        "<slug:league_slug>/backtest/<int:sweep_id>/adopt/", backtest.adopt, name="backtest_adopt"
+    ),
+]

@@ -1,0 +1,87 @@
+"""The hub: one page per league listing every organiser task and the replay status."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from ratings.eligibility import default_active_periods, eligibility
+from ratings.models import RankingRules
+from ratings.selectors.configurations import describe_config, live_config
+from ratings.selectors.standings import leaderboard
+from ratings.services import league_progress
+from web.forms import RankingRulesForm
+from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+from web.workspace.sections import sections_for
+
+
+@require_GET
+def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Every organiser task of the league, with the replay's progress."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    sections = [
+        {"section": section, "url": reverse(section.url_name, args=[league.slug])}
+        for section in sections_for(league)
+    ]
+    return render(
+        request,
+        "workspace/hub.html",
+        {
+            "league": league,
+            "sections": sections,
+            "progress": league_progress(league),
+            "show_outcome": True,
+        },
+    )
+
+
+def ranking(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Who is ranked: the league's eligibility rules, with how many players each rule lists."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    config = live_config(league)
+    rules = RankingRules.objects.filter(league=league).first()
+    if rules is None:
+        current = eligibility(league, config)
+        rules = RankingRules(
+            league=league,
+            min_games=current.min_games,
+            active_periods=current.active_periods,
+            max_rd=current.max_rd,
+            rank_by=current.rank_by,
+        )
+    form = RankingRulesForm(request.POST or None, instance=rules)
+    if request.method == "POST":
+        if form.is_valid():
+            saved = form.save(commit=False)
+            saved.updated_at = timezone.now()
+            saved.updated_by = request.user
+            saved.save()
+            messages.success(request, "Ranking rules saved: the standings use them now.")
+            return redirect("workspace:ranking", league_slug=league.slug)
+        messages.error(request, "The rules were not saved: see the fields marked below.")
+    in_force = eligibility(league, config)
+    board = leaderboard(league, config=config, per_page=1, rules=in_force) if config else None
+    return render(
+        request,
+        "workspace/ranking.html",
+        {
+            "league": league,
+            "form": form,
+            "rules": in_force,
+            "board": board,
+            "default_window": default_active_periods(config),
+            "period_description": describe_config(config, is_live=True).period_description
+            if config
+            else "",
+        },
+    )

@@ -1,0 +1,66 @@
+"""The organisers' page for the club's website: who may frame the embed or read the API."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from league.website import set_website_access, website_access
+from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+from web.workspace.forms import WebsiteForm, put_errors
+
+
+@require_http_methods(["GET", "POST"])
+def website(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The two origin lists, the embed's address and snippet, and the feeds' addresses."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    access = website_access(league)
+    initial = {
+        "frame_origins": "\n".join(access.frame_origins),
+        "api_origins": "\n".join(access.api_origins),
+    }
+    form = WebsiteForm(request.POST or None, initial=initial)
+    if request.method == "POST":
+        try:
+            set_website_access(
+                league,
+                frame_origins=request.POST.get("frame_origins", ""),
+                api_origins=request.POST.get("api_origins", ""),
+                updated_by=request.user,
+            )
+        except ValidationError as error:
+            form.is_valid()
+            put_errors(form, error)
+        else:
+            messages.success(request, "Saved: the lists apply from the next request.")
+            return redirect("workspace:website", league.slug)
+    embed = request.build_absolute_uri(reverse("pages:embed_standings", args=[league.slug]))
+    fixtures = request.build_absolute_uri(reverse("pages:embed_fixtures", args=[league.slug]))
+    return render(
+        request,
+        "workspace/website.html",
+        {
+            "league": league,
+            "form": form,
+            "access": access,
+            "embed_url": embed,
+            "snippet": f'<iframe src="{embed}" title="{league.name} standings" '
+            'width="100%" height="480" loading="lazy"></iframe>',
+            "fixtures_url": fixtures,
+            "fixtures_snippet": f'<iframe src="{fixtures}" title="{league.name} upcoming '
+            'fixtures" width="100%" height="480" loading="lazy"></iframe>',
+            "feed_url": request.build_absolute_uri(
+                reverse("pages:results_feed", args=[league.slug])
+            ),
+            "api_url": request.build_absolute_uri(
+                reverse("api:standings", kwargs={"league_slug": league.slug})
+            ),
+        },
+    )
