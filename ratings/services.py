@@ -21,8 +21,10 @@ import time
 from functools import partial
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.event_store import lock_league
 from league.models import League
@@ -68,16 +70,31 @@ def _publish(replay_id: int) -> None:
         )
 
 
-def create_config(league: League, *, created_by=None, **params: Any) -> RatingConfig:
+def create_config(
+    league: League, *, created_by=None, based_on: int | None = None, **params: Any
+) -> RatingConfig:
     """Store a new configuration version of ``league`` and start its full replay.
 
     Parameters not given are inherited from the latest version (or :func:`default_params`).
-    Raises ``ValidationError`` (field -> messages) and stores nothing on bad input.
+    ``based_on`` is the version a form showed (0 for none): when another version was saved
+    since, nothing is stored, so a form opened before that save cannot silently undo it.
+    Raises ``ValidationError`` (field -> messages; code ``stale`` for that case) and stores
+    nothing on bad input.
     """
     note = params.pop("note", "")
     with transaction.atomic():
         lock_league(league)
         latest = latest_config(league)
+        newest = 0 if latest is None else latest.version
+        if based_on is not None and based_on != newest:
+            raise ValidationError(
+                _(
+                    "Version %(newest)d was saved after this form was opened. The form now "
+                    "shows it: make your change again and save."
+                ),
+                code="stale",
+                params={"newest": newest},
+            )
         base = (
             default_params(league)
             if latest is None

@@ -65,6 +65,8 @@ class ConfigForm(forms.Form):
     note = forms.CharField(
         label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
     )
+    # The version the form was filled from: a save refused if another came since (stale form).
+    based_on = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.league = league
@@ -98,10 +100,16 @@ class ConfigForm(forms.Form):
 
     @classmethod
     def initial_for(cls, league: League, config: RatingConfig | None) -> dict[str, Any]:
-        """The form's starting values: the live version's, or the defaults."""
+        """The form's starting values: those of ``config`` (the newest version, which may still
+        be replaying), or the defaults before the first one."""
         if config is None:
-            return {**DEFAULTS, "period_anchor": league.start_date}
-        return {name: getattr(config, name) for name in cls.base_fields if name != "note"}
+            return {**DEFAULTS, "period_anchor": league.start_date, "based_on": 0}
+        values = {
+            name: getattr(config, name)
+            for name in cls.base_fields
+            if name not in ("note", "based_on")
+        }
+        return {**values, "based_on": config.version}
 
 
 #: The interval levels the pages offer (any other percent or z can be typed in the URL).

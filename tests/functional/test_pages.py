@@ -905,3 +905,32 @@ def test_the_event_log_names_the_recorder_only_to_the_leagues_organisers(
     assert f"by {organiser.username}" not in client.get(url).text
     client.force_login(organiser)
     assert f"by {organiser.username}" in client.get(url).text
+
+
+def test_the_config_form_starts_from_the_newest_version_and_refuses_a_stale_save(
+    client, club, organiser
+):
+    """Issue 28: after saving τ 0.7 the form kept the live τ (its replay still running), and
+    the next save from it silently undid the change."""
+    league = club["league"]
+    client.force_login(organiser)
+    first = client.get(config_url(league)).context["form"]
+    assert first.initial["based_on"] == 1
+    assert client.post(config_url(league), valid_post(based_on="1")).status_code == 302
+    saved = RatingConfig.objects.get(league=league, version=2)
+    assert saved.tau == 0.7
+    # The version-2 replay has not run (no commit in this test): v1 is still live.
+    form = client.get(config_url(league)).context["form"]
+    assert (form.initial["tau"], form.initial["period_length"]) == (0.7, 14)
+    assert form.initial["based_on"] == 2
+    # A form still showing version 1 (another tab) changes only the period length...
+    stale = client.post(config_url(league), valid_post(tau="0.5", period_length="7", based_on="1"))
+    # ...and is refused: nothing stored, the newest values shown with the reason.
+    assert stale.status_code == 200
+    assert RatingConfig.objects.filter(league=league).count() == 2
+    assert "Version 2 was saved after this form was opened" in stale.text
+    shown = stale.context["form"]
+    assert shown.data["tau"] == 0.7
+    assert shown.data["based_on"] == 2
+    assert client.post(config_url(league), valid_post(based_on="2")).status_code == 302
+    assert RatingConfig.objects.filter(league=league).count() == 3

@@ -7,6 +7,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from engine.errors import InvalidParameterError
@@ -18,7 +19,7 @@ from ratings.selectors.configurations import (
     live_config,
     recent_replays,
 )
-from ratings.services import create_config, league_progress
+from ratings.services import create_config, latest_config, league_progress
 from web.forms import ConfigForm
 
 
@@ -37,18 +38,24 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
             try:
                 created = create_config(league, created_by=request.user, **form.cleaned_data)
             except ValidationError as error:
+                if error.code == "stale":
+                    # Another version was saved since this form was filled: show that one.
+                    form = _form_of_newest(league, bound=True)
                 add_service_errors(form, error)
             except InvalidParameterError as error:
                 form.add_error(None, str(error))
             else:
                 messages.success(
                     request,
-                    f"Version {created.version} saved. The standings are being recomputed; "
-                    "the previous ones stay visible until the replay completes.",
+                    _(
+                        "Version %(version)d saved. The standings are being recomputed; "
+                        "the previous ones stay visible until the replay completes."
+                    )
+                    % {"version": created.version},
                 )
                 return redirect("workspace:config", league_slug=league.slug)
     else:
-        form = ConfigForm(initial=ConfigForm.initial_for(league, live), league=league)
+        form = _form_of_newest(league)
     context = {
         "league": league,
         "form": form,
@@ -59,3 +66,19 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         "show_outcome": True,
     }
     return render(request, "pages/config.html", context)
+
+
+def _form_of_newest(league: League, *, bound: bool = False) -> ConfigForm:
+    """A form filled from the newest version (saved, perhaps still replaying), so that a save
+    changes only what the organiser changes. ``bound`` makes it a submitted form of those
+    values, which can carry an error."""
+    initial = ConfigForm.initial_for(league, latest_config(league))
+    if not bound:
+        return ConfigForm(initial=initial, league=league)
+    data = {
+        name: "" if value is None else value.isoformat() if hasattr(value, "isoformat") else value
+        for name, value in initial.items()
+    }
+    form = ConfigForm(data, league=league)
+    form.is_valid()
+    return form
