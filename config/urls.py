@@ -1,13 +1,17 @@
 """URL configuration: the admin, the REST API and its schema, the pages."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 # The admin is discovered here, not at start-up (config/admin.py).
 admin.autodiscover()
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Feed readers and some browsers ask for /favicon.ico whatever the pages link.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.png"), permanent=True)),
     path("api/", include("api.urls")),
     path("", include("web.workspace.urls")),
     path("", include("web.public.urls")),
