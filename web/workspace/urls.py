@@ -28,6 +28,7 @@ urlpatterns = [
     path(f"{organise}record/", recording.record, name="record"),
     path(f"{organise}round/", recording.round_entry, name="round"),
     path(f"{organise}team-match/", recording.team_match, name="team_match"),
+    path(f"{organise}team-round/", recording.team_round, name="team_round"),
     path(f"{organise}undo/", recording.undo, name="undo"),
     path(f"{organise}log/", log.log, name="log"),
     path(f"{organise}matches/<int:seq>/void/", log.void, name="void"),
