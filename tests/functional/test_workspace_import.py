@@ -210,10 +210,11 @@ def test_cancel_removes_the_upload_and_records_nothing(signed_in, league, var_di
         ("results.xlsx", b"PK\x03\x04" + b"\x00" * 40, "a spreadsheet workbook (.xlsx or .ods)"),
         ("results.csv", b"PK\x03\x04" + b"\x00" * 40, "save it as CSV (UTF-8)"),
         ("results.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 40, "(.xls)"),
-        ("scan.csv", b"date\x00,player_a\n", "This file is not text"),
+        ("results.csv", "date,player_a\n".encode("utf-16"), "text saved as UTF-16"),
+        ("scan.csv", bytes(range(32)) * 8, "This file is not text"),
         ("results.pdf", GOOD, "its name ends in .csv (or .txt)"),
     ],
-    ids=["empty", "xlsx", "xlsx-named-csv", "xls", "binary", "pdf-name"],
+    ids=["empty", "xlsx", "xlsx-named-csv", "xls", "utf-16", "binary", "pdf-name"],
 )
 def test_a_file_that_is_not_csv_is_refused_with_a_message_and_nothing_stored(
     signed_in, league, var_dir, name, data, message

@@ -58,7 +58,13 @@ _NOT_TEXT = (
     (b"PK\x03\x04", gettext_lazy("a spreadsheet workbook (.xlsx or .ods)")),
     (b"\xd0\xcf\x11\xe0", gettext_lazy("an Excel workbook (.xls)")),
     (b"%PDF", gettext_lazy("a PDF document")),
+    (b"\x89PNG", gettext_lazy("a PNG image")),
+    (b"\xff\xd8\xff", gettext_lazy("a JPEG image")),
+    (b"\xff\xfe", gettext_lazy("text saved as UTF-16")),
+    (b"\xfe\xff", gettext_lazy("text saved as UTF-16")),
 )
+# Bytes that text never holds (a NUL in one cell is the import's to report, on its line).
+_CONTROL_BYTES = frozenset(range(9)) | frozenset(range(14, 32))
 # The services' names for a row's parts, as the import's messages start with them.
 _SERVICE_FIELD = re.compile(
     r"(^|; )(played_at|idempotency_key|sides|places|score_a|points|player_a|player_b|note"
@@ -113,7 +119,7 @@ class UploadForm(forms.Form):
                     params={"what": what},
                     code="not_csv",
                 )
-        if b"\x00" in head:
+        if sum(byte in _CONTROL_BYTES for byte in head) > len(head) // 4:
             raise ValidationError(
                 _("This file is not text: upload a CSV file (UTF-8)."), code="not_csv"
             )
