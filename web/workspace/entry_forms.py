@@ -145,8 +145,8 @@ class CorrectionForm(ResultForm):
 
 
 class TeamMatchForm(SideMatchForm):
-    """A match with sides (doubles, teams, games of three or more): the admin's form, with the
-    confirmation of a day the date checks object to."""
+    """A match with sides (doubles, teams, games of three or more): ``SideMatchForm``, with
+    the confirmation of a day the date checks object to."""
 
     confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
 
