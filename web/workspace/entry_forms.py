@@ -206,38 +206,33 @@ class RoundRowForm(ScoreEntryMixin, LeagueBoundForm):
 
 def round_formset(data: Any, *, league: League, rows: int = ROUND_ROWS) -> forms.BaseFormSet:
     """The round's rows: ``rows`` empty ones on a fresh page, as many as posted otherwise."""
-    factory = forms.formset_factory(
-        RoundRowForm,
-        formset=BaseRoundFormSet,
-        extra=max(1, min(rows, MAX_ROUND_ROWS)),
-        max_num=MAX_ROUND_ROWS,
-        absolute_max=MAX_ROUND_ROWS,
-        validate_max=True,
-    )
-    formset = factory(data, league=league, prefix="results")
-    if formset.forms:
-        # The day defaults to today: the keyboard starts in the first row's first cell.
-        formset.forms[0].fields["player_a"].widget.attrs["autofocus"] = True
-    return formset
+    return _rows(RoundRowForm, data, league, rows, MAX_ROUND_ROWS, first="player_a")
 
 
 def team_round_formset(
     data: Any, *, league: League, rows: int = TEAM_ROUND_ROWS
 ) -> forms.BaseFormSet:
-    """A round of team matches: a row per match (``league.forms.SideRoundRowForm``, each
+    """A round of team matches: a row per match (``league.forms.SideRoundRowForm``: each
     side's players, side A's result or the positions, points), ``rows`` empty ones on a fresh
     page, as many as posted otherwise."""
+    return _rows(SideRoundRowForm, data, league, rows, MAX_TEAM_ROUND_ROWS, first="side_0_0")
+
+
+def _rows(
+    form: type[forms.Form], data: Any, league: League, rows: int, most: int, *, first: str
+) -> forms.BaseFormSet:
     factory = forms.formset_factory(
-        SideRoundRowForm,
+        form,
         formset=BaseRoundFormSet,
-        extra=max(1, min(rows, MAX_TEAM_ROUND_ROWS)),
-        max_num=MAX_TEAM_ROUND_ROWS,
-        absolute_max=MAX_TEAM_ROUND_ROWS,
+        extra=max(1, min(rows, most)),
+        max_num=most,
+        absolute_max=most,
         validate_max=True,
     )
     formset = factory(data, league=league, prefix="results")
     if formset.forms:
-        formset.forms[0].fields["side_0_0"].widget.attrs["autofocus"] = True
+        # The day defaults to today: the keyboard starts in the first row's first cell.
+        formset.forms[0].fields[first].widget.attrs["autofocus"] = True
     return formset
 
 
