@@ -2,8 +2,8 @@
 
 Access is per league, from ``League.organisers`` (a superuser sees everything) as
 ``League.objects.organised_by`` answers it; Django's model permissions are not used, so an
-organiser needs only ``is_staff`` (the admin site itself demands it). The league admin, the
-CSV import pages and the read side's admin pages build on this module.
+organiser needs only ``is_staff`` (the admin site itself demands it). The league admin and
+the read side's admin pages build on this module.
 
 Their lists also share ``CheckedChangeListMixin``: a filter in the address that the list
 cannot apply (``?league=abc``, ``?kind=%00``, a year past the calendar) is dropped with a
@@ -203,16 +203,3 @@ class OrganiserScopedAdmin(CheckedChangeListMixin, admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # Players and events are referenced by the history; leagues own it.
         return False
-
-    def page_context(self, request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
-        return {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": title,
-            **extra,
-        }
-
-    @staticmethod
-    def posted(request: HttpRequest) -> Any:
-        """Form data for a POST (even an empty one), None for a GET."""
-        return request.POST if request.method == "POST" else None

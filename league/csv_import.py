@@ -17,13 +17,16 @@ from typing import IO, Any
 
 from django.db import transaction
 
+from league import event_store
 from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, SideResultRow, iter_results
+from league.event_store import Submission
 from league.event_store.bulk import BulkAppender
+from league.event_store.vocabulary import MatchVoided
 from league.idempotency_keys import correction_void_key
 from league.models import Event, League, Player
 from league.player_names import PlayerDirectory, check_name_shape, clean_name
 from league.services import void_match
-from league.validation import Errors
+from league.validation import Errors, check_reason, check_recorder
 
 # The admin's preview shows this many rows; the command prints every error it keeps.
 MAX_ERRORS_KEPT = 1000
@@ -209,6 +212,39 @@ def _void_rows(league: League, rows: list[tuple[str, str]], recorded_by: Any) ->
         )
         count += 1
     return count
+
+
+def undo_import(
+    league: League, first_seq: int, last_seq: int, *, reason: str, recorded_by: Any = None
+) -> int:
+    """Void every match that the import stored as events ``first_seq`` to ``last_seq`` and that
+    still counts: all of them in one transaction, each void with ``reason``. Returns how many
+    were voided (none when a previous undo voided them already).
+
+    An import holds the league's lock from its first event to its last, so every match in
+    that span is one of its rows. The players it registered stay registered.
+    """
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    reason = check_reason(reason, errors)
+    errors.raise_if_any()
+    with transaction.atomic():
+        event_store.lock_league(league)
+        matches = (
+            Event.objects.live_all_matches()
+            .filter(league=league, seq__gte=first_seq, seq__lte=last_seq)
+            .order_by("seq")
+            .values_list("pk", "seq")
+        )
+        # The void of a match is keyed by its number: a second undo of the same import (a
+        # double click, another tab) finds nothing still counting and stores nothing.
+        submissions = [
+            Submission(MatchVoided(match_id=pk, reason=reason), f"import-undo:{seq}")
+            for pk, seq in matches
+        ]
+        if submissions:
+            event_store.append(league, submissions, recorded_by=recorded_by)
+    return len(submissions)
 
 
 def _players_of(

@@ -1,8 +1,10 @@
-"""Forms of the organisers' admin: leagues, players, results, rounds, voids and corrections.
+"""Forms shared by the admin and the workspace: leagues and players (the admin), matches with
+sides and the rows of a round (the workspace, whose one-box entry forms are in
+``web.workspace.entry_forms``), and putting the services' errors back on a form.
 
 The forms only shape input; the services in ``league.services`` decide what is valid and
 their ``ValidationError`` messages are put back on the matching fields with
-``add_service_errors``.
+``add_service_errors`` (a round's with ``show_round_errors``).
 """
 
 from __future__ import annotations
@@ -24,11 +26,6 @@ from league.player_names import check_name, clean_name, find_player
 from league.sides import side_label
 from league.validation import Errors, row_errors
 
-SCORE_CHOICES = [
-    ("1", "1 - first player won"),
-    ("0.5", "½ - draw"),
-    ("0", "0 - second player won"),
-]
 PLAYER_LIST_ID = "league-players"
 
 
@@ -112,100 +109,9 @@ def league_today(league: League) -> Any:
     return timezone.localdate(timezone=league_zone(league))
 
 
-class MatchForm(LeagueBoundForm):
-    """Quick entry of one result."""
-
-    player_fields = ("player_a", "player_b")
-
-    player_a = forms.CharField(label="First player", widget=PlayerNameInput())
-    player_b = forms.CharField(label="Second player", widget=PlayerNameInput())
-    score_a = forms.TypedChoiceField(
-        label="Result", choices=SCORE_CHOICES, coerce=Decimal, widget=forms.RadioSelect
-    )
-    played_on = forms.DateField(
-        label="Played on", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    points = forms.CharField(
-        label="Points or games", required=False, max_length=120, help_text="e.g. 3-1"
-    )
-    neutral = forms.BooleanField(
-        label="Neutral ground",
-        required=False,
-        help_text="No home (first-player) advantage in this match.",
-    )
-    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        super().__init__(*args, league=league, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_key())
-
-    def service_arguments(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {
-            "player_a": data["player_a"],
-            "player_b": data["player_b"],
-            "score_a": data["score_a"],
-            "played_at": data["played_on"],
-            "points": data["points"],
-            "note": data["note"],
-            "neutral": data["neutral"],
-            "idempotency_key": data["idempotency_key"] or None,
-        }
-
-
-class RoundForm(forms.Form):
-    """The shared part of a round: its date (and the submission key)."""
-
-    played_on = forms.DateField(
-        label="Round played on", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        self.league = league
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_key())
-
-
-class RoundRowForm(LeagueBoundForm):
-    """One result of a round; a row left empty is ignored."""
-
-    player_fields = ("player_a", "player_b")
-
-    # The round's table has column headers; aria-labels name each cell's input too.
-    player_a = forms.CharField(
-        label="First player", widget=PlayerNameInput({"aria-label": "First player"})
-    )
-    player_b = forms.CharField(
-        label="Second player", widget=PlayerNameInput({"aria-label": "Second player"})
-    )
-    score_a = forms.TypedChoiceField(
-        label="Result",
-        choices=[("", "—"), *SCORE_CHOICES],
-        coerce=Decimal,
-        widget=forms.Select(attrs={"aria-label": "Result"}),
-    )
-    points = forms.CharField(
-        label="Points or games",
-        required=False,
-        max_length=120,
-        widget=forms.TextInput(attrs={"aria-label": "Points or games", "size": 10}),
-    )
-    neutral = forms.BooleanField(
-        label="Neutral ground",
-        required=False,
-        widget=forms.CheckboxInput(attrs={"aria-label": "Neutral ground"}),
-    )
-
-
 class BaseRoundFormSet(forms.BaseFormSet):
-    """Rows of one league's round: each form gets the league (the admin's round and the
-    workspace's round screen share it)."""
+    """Rows of one league's round: each form gets the league (the workspace's round and its
+    round of team matches share it)."""
 
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.league = league
@@ -230,66 +136,6 @@ class BaseRoundFormSet(forms.BaseFormSet):
         return [
             form for form in self.forms if form.has_changed() and form not in self.deleted_forms
         ]
-
-
-RoundFormSet = forms.formset_factory(
-    RoundRowForm, formset=BaseRoundFormSet, extra=10, min_num=1, validate_min=True, max_num=100
-)
-
-
-class VoidForm(forms.Form):
-    """Why a match no longer counts."""
-
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), help_text="Shown in the event log."
-    )
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("idempotency_key", new_key())
-
-
-class CorrectionForm(MatchForm):
-    """The corrected result of a match, prefilled with the recorded one, and a reason."""
-
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}), help_text="Shown in the event log."
-    )
-    field_order = [
-        "player_a",
-        "player_b",
-        "score_a",
-        "played_on",
-        "points",
-        "neutral",
-        "note",
-        "reason",
-    ]
-
-    def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
-        self.match = match
-        kwargs.setdefault(
-            "initial",
-            {
-                "player_a": match.player_a.display_name,
-                "player_b": match.player_b.display_name,
-                "score_a": str(match.score_a.normalize()) if match.score_a else "0",
-                "played_on": league_day(league, match.played_at),
-                "points": match.points,
-                "neutral": match.neutral,
-                "note": match.note,
-            },
-        )
-        super().__init__(*args, league=league, **kwargs)
-
-    def service_arguments(self) -> dict[str, Any]:
-        arguments = super().service_arguments()
-        # An unchanged day keeps the recorded moment (which may not be noon).
-        if arguments["played_at"] == league_day(self.league, self.match.played_at):
-            arguments["played_at"] = self.match.played_at
-        return arguments
 
 
 class LeagueForm(forms.ModelForm):
@@ -611,8 +457,3 @@ class SideRoundRowForm(SideMatchForm):
             "places": data["places"],
             "points": data["points"],
         }
-
-
-SideRoundFormSet = forms.formset_factory(
-    SideRoundRowForm, formset=BaseRoundFormSet, extra=6, min_num=1, validate_min=True, max_num=50
-)

@@ -106,8 +106,8 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
         "() => window.Chart && Chart.getChart(document.getElementById('rating-chart'))"
     )
 
-    # Signed in: the configuration page, backtesting and the admin, including the import
-    # preview (whose styles used to be inline).
+    # Signed in: the configuration page, backtesting, the admin and the workspace's import
+    # page, then its preview (styled from the style sheet, never inline).
     sign_in(page, live_server, superuser)
     admin_pages = [
         reverse("workspace:config", kwargs=slug),
@@ -120,7 +120,7 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
         reverse("admin:league_league_change", args=[league.pk]),
         reverse("admin:league_event_changelist"),
         reverse("admin:league_player_changelist"),
-        reverse("admin:league_import", args=[league.pk]),
+        reverse("workspace:import", kwargs=slug),
     ]
     for url in admin_pages:
         violations += visit(page, live_server.url + url)
@@ -135,7 +135,7 @@ def test_the_pages_and_the_admin_load_with_no_csp_violation(
             }
         ],
     )
-    page.click("input[type=submit]")
+    page.click("button:has-text('Upload and preview')")
     page.wait_for_load_state("networkidle")
     assert page.locator("#import-preview tr.import-error").count() == 1
     background = page.eval_on_selector(

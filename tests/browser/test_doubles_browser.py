@@ -207,3 +207,46 @@ def test_an_organiser_records_and_corrects_a_doubles_match_on_the_workspace_from
     _no_sideways_scroll(page)
     assert page.watch.errors == [], page.watch.errors
     assert page.watch.hosts <= LOCAL_HOSTS
+
+
+def test_an_organiser_records_a_round_of_doubles_from_a_phone(
+    watched_page, live_server, league, organiser
+):
+    """At 390 px: two blocks of a round from the keyboard, the echo, nothing off-screen."""
+    from django.test import Client
+
+    from league import services
+    from league.models import Event, MatchFormat
+
+    league.match_format = MatchFormat.FIXED
+    league.side_size = 2
+    league.save()
+    for name in NAMES:
+        services.register_player(league, name)
+    client = Client()
+    client.force_login(organiser)
+    page = watched_page
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url}]
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + reverse("workspace:team_round", args=[league.slug]))
+    page.wait_for_selector("#id_results-0-side_0_0:focus")
+    for block in range(2):
+        for name in NAMES[4 * block : 4 * block + 4]:
+            page.keyboard.type(name)
+            page.keyboard.press("Tab")
+        page.select_option(f"#id_results-{block}-score_a", "1")
+        page.fill(f"#id_results-{block}-points", "21-17")
+        page.focus(f"#id_results-{block + 1}-side_0_0")
+    _no_sideways_scroll(page)
+    screenshot(page, "workspace-team-round-390")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    echo = page.inner_text("#echo")
+    assert "Recorded: 2 results" in echo
+    assert "Ana Silva & Ben Okafor 21-17 Cai Wong & Dee Patel: Ana Silva & Ben Okafor won" in echo
+    assert Event.objects.side_matches().filter(league=league).count() == 2
+    _no_sideways_scroll(page)
+    assert page.watch.errors == [], page.watch.errors
+    assert page.watch.hosts <= LOCAL_HOSTS

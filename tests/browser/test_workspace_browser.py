@@ -185,17 +185,6 @@ def test_contradictions_are_refused_in_the_browser(watched_page, live_server, la
     page.click("input[type=submit]")
     page.wait_for_selector("#content")
 
-    # The admin's form still asks for a result and points: "first player won" with 1-3 is refused.
-    page.goto(live_server.url + reverse("admin:league_event_record_match", args=[league.pk]))
-    page.fill("#id_player_a", names[0])
-    page.fill("#id_player_b", names[1])
-    page.check("#id_score_a_0")
-    page.fill("#id_points", "1-3")
-    page.click("input[value='Record result']")
-    assert "The points 1-3 mean loss for the first player, but the result says win" in (
-        page.inner_text("#content")
-    )
-
     # The workspace's one box cannot contradict itself; what it cannot read is refused.
     page.goto(live_server.url + reverse("workspace:record", args=[league.slug]))
     page.wait_for_selector("#id_player_a:focus")

@@ -1,9 +1,9 @@
-"""The organisers' admin through the test client: per-league access and result entry."""
+"""The admin (the operator's console) through the test client: per-league access, leagues,
+players and the read-only event log; it records no result (the workspace does)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -58,21 +58,12 @@ def events() -> list[tuple]:
         ("league_event_changelist",),
         ("league_player_changelist",),
         ("league_league_changelist",),
-        ("league_event_record",),
     ],
 )
 def test_anonymous_users_are_sent_to_the_login_page(client, clubs, target):
     response = client.get(url(*target))
     assert response.status_code == 302
     assert response.url.startswith(reverse("admin:login"))
-
-
-def test_anonymous_users_cannot_record(client, clubs, league):
-    before = events()
-    response = client.post(url("league_event_record_match", league.pk), {"player_a": "x"})
-    assert response.status_code == 302
-    assert response.url.startswith(reverse("admin:login"))
-    assert events() == before
 
 
 @pytest.mark.parametrize(
@@ -104,27 +95,8 @@ def test_other_leagues_objects_do_not_open(organiser_client, clubs, other_league
         assert response.url == reverse("admin:index")
 
 
-@pytest.mark.parametrize(
-    ("name", "arg"),
-    [
-        ("league_event_record_match", "other_league"),
-        ("league_event_record_round", "other_league"),
-        ("league_event_void", "theirs"),
-        ("league_event_correct", "theirs"),
-        ("league_progress", "other_league"),
-    ],
-)
-def test_entry_pages_of_other_leagues_are_not_found(
-    organiser_client, clubs, other_league, name, arg
-):
-    target = other_league if arg == "other_league" else clubs[arg]
-    assert organiser_client.get(url(name, target.pk)).status_code == 404
-    before = events()
-    response = organiser_client.post(
-        url(name, target.pk), {"reason": "mine now", "player_a": "Olga Hilltop"}
-    )
-    assert response.status_code == 404
-    assert events() == before
+def test_the_progress_of_another_league_is_not_found(organiser_client, other_league):
+    assert organiser_client.get(url("league_progress", other_league.pk)).status_code == 404
 
 
 def test_a_non_staff_organiser_cannot_use_the_admin(client, organiser, clubs):
@@ -134,185 +106,6 @@ def test_a_non_staff_organiser_cannot_use_the_admin(client, organiser, clubs):
     response = client.get(url("league_event_changelist"))
     assert response.status_code == 302
     assert response.url.startswith(reverse("admin:login"))
-
-
-class TestQuickEntry:
-    def post(self, client, league, **overrides):
-        data = {
-            "player_a": "Ann Riverside",
-            "player_b": "Bob Riverside",
-            "score_a": "0.5",
-            "played_on": "2024-03-09",
-            "points": "2-2",
-            "note": "",
-            "idempotency_key": "form-1",
-        }
-        return client.post(url("league_event_record_match", league.pk), {**data, **overrides})
-
-    def test_the_form_offers_only_the_leagues_active_players(self, organiser_client, league):
-        content = organiser_client.get(url("league_event_record_match", league.pk)).content
-        assert b'<option value="Ann Riverside">' in content
-        assert b"Olga Hilltop" not in content
-
-    def test_a_result_is_appended(self, organiser_client, league, organiser, clubs):
-        response = self.post(organiser_client, league)
-        assert response.status_code == 302
-        event = Event.objects.matches().filter(league=league).last()
-        assert (event.player_a, event.player_b) == (clubs["ann"], clubs["bob"])
-        assert (event.score_a, event.points, event.recorded_by) == (
-            Decimal("0.5"),
-            "2-2",
-            organiser,
-        )
-
-    def test_a_double_submission_stores_one_result(self, organiser_client, league):
-        self.post(organiser_client, league)
-        self.post(organiser_client, league)
-        assert Event.objects.matches().filter(league=league).count() == 2  # fixture's + one
-
-    def test_a_player_of_another_league_is_not_found(self, organiser_client, league):
-        before = events()
-        response = self.post(organiser_client, league, player_b="Olga Hilltop")
-        assert response.status_code == 200
-        assert "has no player named “Olga Hilltop”" in response.content.decode()
-        assert events() == before
-
-    def test_service_errors_are_shown_on_their_field(self, organiser_client, league):
-        before = events()
-        response = self.post(organiser_client, league, played_on="2023-06-01")
-        assert response.status_code == 200
-        errors = response.context["form"].errors
-        assert errors["played_on"] == ["2023-06-01 is before the league started (2024-01-01)."]
-        assert events() == before
-
-
-class TestRoundEntry:
-    def data(self, rows, played_on="2024-03-16"):
-        data = {
-            "played_on": played_on,
-            "idempotency_key": "round-form-1",
-            "results-TOTAL_FORMS": str(len(rows)),
-            "results-INITIAL_FORMS": "0",
-            "results-MIN_NUM_FORMS": "1",
-            "results-MAX_NUM_FORMS": "100",
-        }
-        for index, (a, b, score) in enumerate(rows):
-            data.update(
-                {
-                    f"results-{index}-player_a": a,
-                    f"results-{index}-player_b": b,
-                    f"results-{index}-score_a": score,
-                    f"results-{index}-points": "",
-                }
-            )
-        return data
-
-    def test_a_round_is_appended_and_empty_rows_are_ignored(self, organiser_client, league):
-        services.register_player(league, "Cleo Riverside")
-        rows = [
-            ("Ann Riverside", "Bob Riverside", "1"),
-            ("", "", ""),
-            ("Cleo Riverside", "Ann Riverside", "0.5"),
-        ]
-        response = organiser_client.post(
-            url("league_event_record_round", league.pk), self.data(rows)
-        )
-        assert response.status_code == 302
-        recorded = list(Event.objects.matches().filter(league=league).order_by("seq"))[1:]
-        assert [(e.player_a.display_name, e.score_a) for e in recorded] == [
-            ("Ann Riverside", Decimal("1")),
-            ("Cleo Riverside", Decimal("0.5")),
-        ]
-
-    def test_one_bad_row_records_nothing_and_is_marked(self, organiser_client, league):
-        rows = [("Ann Riverside", "Bob Riverside", "1"), ("Bob Riverside", "Bob Riverside", "0")]
-        before = events()
-        response = organiser_client.post(
-            url("league_event_record_round", league.pk), self.data(rows)
-        )
-        assert response.status_code == 200
-        formset = response.context["formset"]
-        assert formset.forms[0].errors == {}
-        assert formset.forms[1].errors["player_b"] == [
-            "A player cannot play themselves: choose two different players."
-        ]
-        assert events() == before
-
-    def test_a_player_of_another_league_is_refused_in_its_row(self, organiser_client, league):
-        rows = [("Ann Riverside", "Bob Riverside", "1"), ("Olga Hilltop", "Ann Riverside", "0")]
-        before = events()
-        response = organiser_client.post(
-            url("league_event_record_round", league.pk), self.data(rows)
-        )
-        assert response.context["formset"].forms[1].errors["player_a"] == [
-            "Riverside Chess Club has no player named “Olga Hilltop”."
-        ]
-        assert events() == before
-
-    def test_a_round_date_in_the_future_is_shown_once(self, organiser_client, league):
-        rows = [("Ann Riverside", "Bob Riverside", "1"), ("Bob Riverside", "Ann Riverside", "1")]
-        before = events()
-        response = organiser_client.post(
-            url("league_event_record_round", league.pk), self.data(rows, played_on="2999-01-01")
-        )
-        assert response.context["form"].errors["played_on"] == [
-            "2999-01-01 is in the future: record a match once it has been played."
-        ]
-        assert events() == before
-
-
-class TestVoidAndCorrect:
-    def test_void_from_the_event_page(self, organiser_client, clubs, organiser):
-        match = clubs["mine"]
-        page = organiser_client.get(url("league_event_change", match.pk)).content.decode()
-        assert url("league_event_void", match.pk) in page
-        response = organiser_client.post(
-            url("league_event_void", match.pk), {"reason": "wrong board", "idempotency_key": ""}
-        )
-        assert response.status_code == 302
-        void = Event.objects.get(voids=match)
-        assert (void.reason, void.recorded_by) == ("wrong board", organiser)
-
-    def test_void_needs_a_reason(self, organiser_client, clubs):
-        before = events()
-        response = organiser_client.post(url("league_event_void", clubs["mine"].pk), {})
-        assert response.context["form"].errors["reason"] == ["This field is required."]
-        assert events() == before
-
-    def test_correct_records_a_linked_result(self, organiser_client, clubs):
-        match = clubs["mine"]
-        form = organiser_client.get(url("league_event_correct", match.pk)).context["form"]
-        data = {**form.initial, "score_a": "0", "reason": "score reversed"}
-        data["played_on"] = data["played_on"].isoformat()
-        response = organiser_client.post(url("league_event_correct", match.pk), data)
-        assert response.status_code == 302
-        corrected = Event.objects.get(replaces=match)
-        assert corrected.score_a == Decimal("0")
-        assert corrected.played_at == match.played_at
-        assert Event.objects.get(voids=match).reason == "score reversed"
-
-    def test_void_action_with_a_reason(self, organiser_client, clubs):
-        changelist = url("league_event_changelist")
-        selection = {"action": "void_selected", ACTION_CHECKBOX_NAME: [clubs["mine"].pk]}
-        confirm = organiser_client.post(changelist, selection)
-        assert confirm.status_code == 200
-        assert b"Void 1 match" in confirm.content
-        organiser_client.post(changelist, {**selection, "apply": "1", "reason": "duplicate"})
-        assert Event.objects.get(voids=clubs["mine"]).reason == "duplicate"
-
-    def test_void_action_ignores_other_leagues_events(self, organiser_client, clubs):
-        changelist = url("league_event_changelist")
-        before = events()
-        organiser_client.post(
-            changelist,
-            {
-                "action": "void_selected",
-                ACTION_CHECKBOX_NAME: [clubs["theirs"].pk],
-                "apply": "1",
-                "reason": "not mine",
-            },
-        )
-        assert events() == before
 
 
 class TestEventLogIsReadOnly:
@@ -337,11 +130,25 @@ class TestEventLogIsReadOnly:
         assert response.status_code == 403
         assert Event.objects.filter(pk=clubs["mine"].pk).exists()
 
-    def test_add_leads_to_result_entry(self, organiser_client, league):
-        response = organiser_client.get(url("league_event_add"))
-        assert response.status_code == 302
-        response = organiser_client.get(response.url)
-        assert response.url == url("league_event_record_match", league.pk)
+    def test_nothing_is_added_from_the_admin(self, organiser_client, league):
+        before = events()
+        assert organiser_client.get(url("league_event_add")).status_code == 403
+        response = organiser_client.post(
+            url("league_event_add"), {"league": league.pk, "kind": "match_recorded"}
+        )
+        assert response.status_code == 403
+        assert events() == before
+
+    def test_the_list_offers_no_action_and_no_add_button(self, organiser_client):
+        page = organiser_client.get(url("league_event_changelist")).content.decode()
+        assert 'name="action"' not in page
+        assert url("league_event_add") not in page
+
+    def test_an_event_links_to_the_leagues_workspace_log(self, organiser_client, clubs, league):
+        match = clubs["mine"]
+        page = organiser_client.get(url("league_event_change", match.pk)).content.decode()
+        log = reverse("workspace:log", args=[league.slug])
+        assert f"{log}?highlight={match.seq}#event-{match.seq}" in page
 
     def test_the_log_filters_by_kind(self, organiser_client, clubs):
         response = organiser_client.get(url("league_event_changelist"), {"kind": "match_recorded"})
@@ -494,14 +301,10 @@ class TestRecompute:
         assert not Replay.objects.exists()
 
 
-def test_a_superuser_chooses_the_league_to_record_for(client, superuser, clubs, other_league):
-    client.force_login(superuser)
-    page = client.get(url("league_event_record")).content.decode()
-    assert url("league_event_record_round", other_league.pk) in page
-    round_page = client.get(url("league_event_record_round", other_league.pk))
-    assert round_page.status_code == 200
-    assert b'<option value="Olga Hilltop">' in round_page.content
-    assert b"Ann Riverside" not in round_page.content
+def test_the_league_page_links_to_its_workspace(organiser_client, league):
+    page = organiser_client.get(url("league_league_change", league.pk)).content.decode()
+    for name in ("hub", "import", "config"):
+        assert reverse(f"workspace:{name}", args=[league.slug]) in page
 
 
 def test_time_zone_and_start_date_are_fixed_once_a_league_has_matches(

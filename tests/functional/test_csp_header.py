@@ -47,7 +47,8 @@ ORGANISER = [
     ("admin:league_league_change", {"object_id": "{league_pk}"}),
     ("admin:league_event_changelist", {}),
     ("admin:league_player_changelist", {}),
-    ("admin:league_import", {"league_id": "{league_pk}"}),
+    ("workspace:import", {"league_slug": "{league}"}),
+    ("workspace:team_round", {"league_slug": "{league}"}),
 ]
 
 

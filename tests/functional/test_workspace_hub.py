@@ -78,12 +78,11 @@ def test_hub_links_every_workspace_task(client, league, organiser):
         assert reverse(f"workspace:{name}", args=[league.slug]) in body
 
 
-def test_import_leads_to_the_admins_upload_for_this_league(client, league, organiser):
-    organiser.is_staff = True
-    organiser.save()
+def test_import_is_a_page_of_the_workspace(client, league, organiser):
     client.force_login(organiser)
     imported = client.get(reverse("workspace:import", args=[league.slug]))
-    assert imported["Location"] == reverse("admin:league_import", args=[league.pk])
+    assert imported.status_code == 200
+    assert 'enctype="multipart/form-data"' in imported.content.decode()
 
 
 def test_signed_in_header_has_a_sign_out_that_returns_to_the_page(client, league, organiser):

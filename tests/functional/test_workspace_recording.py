@@ -302,3 +302,50 @@ def test_a_ticked_neutral_box_on_an_empty_round_row_names_the_missing_fields(
     assert response.status_code == 200
     assert "row--error" in response.content.decode()
     assert not Event.objects.matches().filter(league=league).exists()
+
+
+# Behaviours the admin's entry pages had tested before they went: the workspace owns them.
+
+
+def test_a_day_before_the_league_started_is_refused_on_the_day_field(signed_in, league, players):
+    # (The date check first asks to confirm the day; confirmed, the service refuses it.)
+    data = entry(played_on="2023-06-01", confirmed="2023-06-01")
+    response = signed_in.post(url("record", league), data)
+    assert response.status_code == 200
+    assert response.context["form"].errors["played_on"] == [
+        "2023-06-01 is before the league started (2024-01-01)."
+    ]
+    assert not Event.objects.filter(league=league, kind=Event.Kind.MATCH_RECORDED).exists()
+
+
+def test_a_repeated_submission_records_the_result_once(signed_in, league, players):
+    data = entry(played_on=today(league).isoformat())
+    for _ in range(2):
+        assert signed_in.post(url("record", league), data).status_code == 302
+    assert Event.objects.matches().filter(league=league).count() == 1
+
+
+def test_a_player_of_another_league_is_refused_in_its_round_row(
+    signed_in, league, players, other_league, make_player
+):
+    make_player(other_league, "Olga Hilltop")
+    rows = [("Ann Archer", "1-0", "Bob Baker"), ("Olga Hilltop", "0-1", "Ann Archer")]
+    response = signed_in.post(url("round", league), round_data(today(league), rows))
+    assert response.status_code == 200
+    forms = response.context["formset"].forms
+    assert forms[0].errors == {}
+    assert forms[1].errors["player_a"] == [
+        "Riverside Chess Club has no player named “Olga Hilltop”."
+    ]
+    assert not Event.objects.matches().exists()
+
+
+def test_a_round_dated_in_the_future_is_refused_once_on_its_day(signed_in, league, players):
+    day = today(league) + dt.timedelta(days=2)
+    rows = [("Ann Archer", "1-0", "Bob Baker"), ("Bob Baker", "1-0", "Cat Cooper")]
+    response = signed_in.post(url("round", league), round_data(day, rows))
+    assert response.status_code == 200
+    assert response.context["form"].errors["played_on"] == [
+        f"{day.isoformat()} is in the future: record a match once it has been played."
+    ]
+    assert not Event.objects.matches().filter(league=league).exists()

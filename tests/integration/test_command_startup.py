@@ -17,9 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 URL_MODULES = ("api.views", "rest_framework.views")
-# What the apps' admin modules import (the CSV upload views, the entry forms): the admin is
+# What the apps' admin modules import (their shared scope, the forms): the admin is
 # discovered when the URLs load or its checks run (config/admin.py), not at start-up.
-ADMIN_MODULES = ("league.admin_import", "league.forms")
+ADMIN_MODULES = ("league.admin_scope", "league.forms")
 
 
 def imported_modules(tmp_path: Path, *arguments: str) -> set[str]:

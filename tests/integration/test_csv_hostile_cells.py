@@ -187,24 +187,25 @@ def test_the_command_names_the_line_and_records_nothing(league, players, tmp_pat
     ],
     ids=["name", "points", "year-1", "year-9999"],
 )
-def test_the_admin_preview_names_the_line_and_records_nothing(
+def test_the_workspace_preview_names_the_line_and_records_nothing(
     client, organiser, league, players, settings, tmp_path, row, message
 ):
     settings.VAR_DIR = tmp_path
-    organiser.is_staff = True
-    organiser.save()
     client.force_login(organiser)
     before = stored(league)
     upload = SimpleUploadedFile("results.csv", csv_of(row), "text/csv")
     response = client.post(
-        reverse("admin:league_import", args=[league.pk]),
+        reverse("workspace:import", args=[league.slug]),
         {"file": upload, "create_players": "on"},
     )
     assert response.status_code == 302
     preview = client.get(response["Location"])
     assert preview.status_code == 200
-    assert message in preview.content.decode()
-    assert "1 bad row(s) in 1 row(s): nothing was recorded." in preview.content.decode()
+    html = preview.content.decode()
+    line, text = message.split(": ", 1)
+    assert f'id="{line.replace(" ", "-")}"' in html
+    assert text in html
+    assert "1 bad row (of 1): nothing was recorded." in html
     confirmed = client.post(response["Location"], {"confirm": "1"})
     assert confirmed.status_code == 200
     assert stored(league) == before

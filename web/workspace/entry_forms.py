@@ -23,6 +23,7 @@ from league.forms import (
     PlayerNameInput,
     SideCorrectionForm,
     SideMatchForm,
+    SideRoundRowForm,
 )
 from league.idempotency_keys import new_key
 from league.models import Event, League
@@ -32,6 +33,9 @@ from web.workspace.dates import league_today
 #: Rows a round page shows at first; ``?rows=N`` shows more (up to the formset's maximum).
 ROUND_ROWS = 12
 MAX_ROUND_ROWS = 100
+#: The same for a round of team matches (a row holds a name box per player).
+TEAM_ROUND_ROWS = 4
+MAX_TEAM_ROUND_ROWS = 50
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
@@ -141,8 +145,8 @@ class CorrectionForm(ResultForm):
 
 
 class TeamMatchForm(SideMatchForm):
-    """A match with sides (doubles, teams, games of three or more): the admin's form, with the
-    confirmation of a day the date checks object to."""
+    """A match with sides (doubles, teams, games of three or more): ``SideMatchForm``, with
+    the confirmation of a day the date checks object to."""
 
     confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
 
@@ -202,18 +206,33 @@ class RoundRowForm(ScoreEntryMixin, LeagueBoundForm):
 
 def round_formset(data: Any, *, league: League, rows: int = ROUND_ROWS) -> forms.BaseFormSet:
     """The round's rows: ``rows`` empty ones on a fresh page, as many as posted otherwise."""
+    return _rows(RoundRowForm, data, league, rows, MAX_ROUND_ROWS, first="player_a")
+
+
+def team_round_formset(
+    data: Any, *, league: League, rows: int = TEAM_ROUND_ROWS
+) -> forms.BaseFormSet:
+    """A round of team matches: a row per match (``league.forms.SideRoundRowForm``: each
+    side's players, side A's result or the positions, points), ``rows`` empty ones on a fresh
+    page, as many as posted otherwise."""
+    return _rows(SideRoundRowForm, data, league, rows, MAX_TEAM_ROUND_ROWS, first="side_0_0")
+
+
+def _rows(
+    form: type[forms.Form], data: Any, league: League, rows: int, most: int, *, first: str
+) -> forms.BaseFormSet:
     factory = forms.formset_factory(
-        RoundRowForm,
+        form,
         formset=BaseRoundFormSet,
-        extra=max(1, min(rows, MAX_ROUND_ROWS)),
-        max_num=MAX_ROUND_ROWS,
-        absolute_max=MAX_ROUND_ROWS,
+        extra=max(1, min(rows, most)),
+        max_num=most,
+        absolute_max=most,
         validate_max=True,
     )
     formset = factory(data, league=league, prefix="results")
     if formset.forms:
         # The day defaults to today: the keyboard starts in the first row's first cell.
-        formset.forms[0].fields["player_a"].widget.attrs["autofocus"] = True
+        formset.forms[0].fields[first].widget.attrs["autofocus"] = True
     return formset
 
 

@@ -1,5 +1,5 @@
-"""Recording on the workspace: one result, a round, a team match, and undoing what was just
-saved.
+"""Recording on the workspace: one result, a round, a team match, a round of team matches,
+and undoing what was just saved.
 
 Each page saves through ``league.services`` and then redirects to itself with
 ``?recorded=FIRST-LAST``, where it echoes what was stored (``web.workspace.recorded``)
@@ -20,6 +20,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import services
@@ -27,22 +28,26 @@ from league.forms import PLAYER_LIST_ID, add_service_errors, show_round_errors
 from league.idempotency_keys import round_row_key
 from league.models import Event, League, Player
 from league.sides import format_label
+from league.validation import Errors
 from ratings.services import league_progress
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
-from web.workspace.dates import date_warnings
+from web.workspace.dates import date_warnings, league_today
 from web.workspace.entry_forms import (
     MAX_ROUND_ROWS,
+    MAX_TEAM_ROUND_ROWS,
     ROUND_ROWS,
+    TEAM_ROUND_ROWS,
     ResultForm,
     RoundForm,
     TeamMatchForm,
     round_formset,
+    team_round_formset,
 )
 from web.workspace.recorded import parse_range, read_echo
 
 UNDO_REASON = "Undone by the organiser right after recording it."
 #: The entry pages whose echo offers "Undo" (and which the undo returns to).
-UNDO_PAGES = ("record", "round", "team_match")
+UNDO_PAGES = ("record", "round", "team_match", "team_round")
 
 
 def player_list(league: League) -> dict[str, Any]:
@@ -165,11 +170,13 @@ def _confirm_value(form: Any) -> str:
     return day.isoformat() if isinstance(day, dt.date) else ""
 
 
-def _rows_wanted(request: HttpRequest) -> int:
+def _rows_wanted(
+    request: HttpRequest, default: int = ROUND_ROWS, most: int = MAX_ROUND_ROWS
+) -> int:
     raw = request.GET.get("rows", "")
     if raw.isascii() and raw.isdigit() and len(raw) <= 3:
-        return max(1, min(int(raw), MAX_ROUND_ROWS))
-    return ROUND_ROWS
+        return max(1, min(int(raw), most))
+    return default
 
 
 @require_http_methods(["GET", "POST"])
@@ -226,6 +233,89 @@ def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
         more_rows=min(len(formset.forms) + ROUND_ROWS, MAX_ROUND_ROWS),
     )
     return render(request, "workspace/round.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def team_round(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Record a round of team matches (doubles, teams, games of three or more sides): one day,
+    one row per match, all saved or none, every row's problems shown at once."""
+    try:
+        league = organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+    context = _page_context(request, league)
+    if not league.takes_sides:
+        # Said on the page rather than a 404: the organiser may have followed an old link.
+        return render(request, "workspace/team_round.html", context)
+    data = request.POST if request.method == "POST" else None
+    round_form = RoundForm(data, league=league)
+    rows_wanted = _rows_wanted(request, TEAM_ROUND_ROWS, MAX_TEAM_ROUND_ROWS)
+    formset = team_round_formset(data, league=league, rows=rows_wanted)
+    warnings: list[str] = []
+    if request.method == "POST":
+        saved, warnings = _save_team_round(request, league, round_form, formset)
+        if saved is not None:
+            return saved
+    context.update(
+        form=round_form,
+        formset=formset,
+        warnings=warnings,
+        confirm_value=_confirm_value(round_form),
+        format_label=format_label(league),
+        more_rows=min(len(formset.forms) + TEAM_ROUND_ROWS, MAX_TEAM_ROUND_ROWS),
+    )
+    return render(request, "workspace/team_round.html", context)
+
+
+def _save_team_round(
+    request: HttpRequest, league: League, round_form: RoundForm, formset: Any
+) -> tuple[HttpResponse | None, list[str]]:
+    """Save a posted round of team matches once its day needs no confirmation (or has it):
+    the redirect to the echo, or None and the date warnings still to confirm (every problem
+    is put on the form: the rows', the day's, the service's)."""
+    if not (round_form.is_valid() and formset.is_valid()):
+        _check_filled_rows(league, round_form, formset)
+        return None, []
+    rows = formset.filled_forms()
+    if not rows:
+        round_form.add_error(None, _("Fill in at least one match: each side's players."))
+        return None, []
+    day = round_form.cleaned_data["played_on"]
+    warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
+    if warnings:
+        return None, warnings
+    key = round_form.cleaned_data["idempotency_key"] or None
+    results = [
+        {**row.result_arguments(), "played_at": day, "idempotency_key": round_row_key(key, index)}
+        for index, row in enumerate(rows)
+    ]
+    try:
+        events = services.record_side_round(league, results, recorded_by=request.user)
+    except ValidationError as error:
+        show_round_errors(round_form, rows, error, {"played_at": "played_on"})
+        return None, []
+    return HttpResponseRedirect(_recorded_url("workspace:team_round", league, events)), []
+
+
+def _check_filled_rows(league: League, round_form: RoundForm, formset: Any) -> None:
+    """Put the service's objections to each filled row whose own fields are valid (a player
+    on both sides, a missing result, points against the result…) on that row too, so that a
+    round with bad rows of both kinds shows all of them in one answer."""
+    day = round_form.cleaned_data.get("played_on") if round_form.is_valid() else None
+    for row in formset.filled_forms():
+        if row.errors:
+            continue
+        found = Errors()
+        services.parse_side_match(
+            league, {**row.result_arguments(), "played_at": day or league_today(league)}, found
+        )
+        if not found:
+            continue
+        for field, texts in ValidationError(found.by_field).message_dict.items():
+            # The round's day has its own field, checked there.
+            if field != "played_at":
+                for message in texts:
+                    row.add_error(field if field in row.fields else None, message)
 
 
 @require_POST

@@ -50,6 +50,14 @@ SECTIONS: tuple[Section, ...] = (
         shown_for=lambda league: league.takes_sides,
     ),
     Section(
+        "team_round",
+        "Record a round of team matches",
+        "workspace:team_round",
+        "A club night of doubles or team matches on one screen, a block per match, saved "
+        "whole or not at all.",
+        shown_for=lambda league: league.takes_sides,
+    ),
+    Section(
         "log",
         "Event log",
         "workspace:log",

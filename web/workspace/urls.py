@@ -4,11 +4,11 @@ from django.contrib.auth.views import LogoutView
 from django.urls import path, re_path
 
 from web.workspace import (
-    admin_links,
     backtest,
     config,
     exports,
     fixture_views,
+    imports,
     log,
     players,
     recording,
@@ -28,11 +28,14 @@ urlpatterns = [
     path(f"{organise}record/", recording.record, name="record"),
     path(f"{organise}round/", recording.round_entry, name="round"),
     path(f"{organise}team-match/", recording.team_match, name="team_match"),
+    path(f"{organise}team-round/", recording.team_round, name="team_round"),
     path(f"{organise}undo/", recording.undo, name="undo"),
     path(f"{organise}log/", log.log, name="log"),
     path(f"{organise}matches/<int:seq>/void/", log.void, name="void"),
     path(f"{organise}matches/<int:seq>/correct/", log.correct, name="correct"),
-    path(f"{organise}import/", admin_links.import_upload, name="import"),
+    path(f"{organise}import/", imports.upload, name="import"),
+    path(f"{organise}import/undo/", imports.undo, name="import_undo"),
+    path(f"{organise}import/<str:token>/", imports.preview, name="import_preview"),
     path(f"{organise}export/", exports.export_page, name="export"),
     re_path(
         r"^(?P<league_slug>[-a-zA-Z0-9_]+)/organise/export/(?P<what>results|event-log)\.csv$",
