@@ -27,7 +27,7 @@ from league.forms import PLAYER_LIST_ID, add_service_errors, show_round_errors
 from league.idempotency_keys import round_row_key
 from league.models import Event, League, Player
 from league.sides import format_label
-from ratings.services import league_progress
+from ratings.selectors.progress import league_progress
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.dates import date_warnings
 from web.workspace.entry_forms import (
