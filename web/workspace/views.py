@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET
 
 from ratings.eligibility import default_active_periods, eligibility
 from ratings.models import RankingRules
-from ratings.selectors.configurations import describe_config, live_config
+from ratings.selectors.configurations import live_config
 from ratings.selectors.progress import league_progress
 from ratings.selectors.standings import LeaderboardQuery, leaderboard
+from web.formatting import describe_periods
 from web.forms import RankingRulesForm
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.sections import sections_for
@@ -82,7 +83,9 @@ def ranking(request: HttpRequest, league_slug: str) -> HttpResponse:
             "rules": in_force,
             "board": board,
             "default_window": default_active_periods(config),
-            "period_description": describe_config(config, is_live=True).period_description
+            "period_description": describe_periods(
+                config.period_unit, config.period_length, config.period_anchor
+            )
             if config
             else "",
         },
