@@ -835,7 +835,7 @@ class WinProbabilitySerializer(serializers.Serializer):
 
 
 class ReplayProgressSerializer(serializers.Serializer):
-    """The league's latest replay (``ratings.services.league_progress``)."""
+    """The league's latest replay (``ratings.selectors.progress.league_progress``)."""
 
     replay_id = serializers.IntegerField()
     config_version = serializers.IntegerField()

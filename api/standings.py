@@ -25,7 +25,27 @@ from ratings.eligibility import Eligibility
 from ratings.models import ProjectionState, Publication, RatingConfig
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import period_for_date
-from ratings.selectors.standings import Leaderboard
+from ratings.selectors.standings import Leaderboard, LeaderboardQuery
+
+#: The standings' query parameters -> the fields of the leaderboard's query they set.
+QUERY_FIELDS = {
+    "active": "active_only",
+    "min_games": "min_games",
+    "search": "search",
+    "ordering": "sort",
+    "page": "page",
+    "per_page": "per_page",
+    "everyone": "everyone",
+    "listed": "listed",
+    "level": "level",
+}
+
+
+def leaderboard_query(params: dict[str, Any], period: int | None) -> LeaderboardQuery:
+    """The leaderboard query of the validated ``params`` (absent ones keep their defaults),
+    for the standings at the end of ``period`` (None: now)."""
+    asked = {field: params[name] for name, field in QUERY_FIELDS.items() if name in params}
+    return LeaderboardQuery(as_of_period=period, **asked)
 
 
 def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int | None:

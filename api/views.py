@@ -57,7 +57,6 @@ from api.serializers import (
 )
 from engine.prediction import win_probability
 from league import services as league_services
-from league.event_log import DEFAULT_PER_PAGE
 from league.models import Event, League, Player
 from ratings import services as rating_services
 from ratings.eligibility import eligibility
@@ -65,8 +64,9 @@ from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
+from ratings.selectors.progress import league_progress
 from ratings.selectors.sides import SideRecordRow, side_records
-from ratings.selectors.standings import DEFAULT_LEVEL, leaderboard
+from ratings.selectors.standings import leaderboard
 
 
 def query_dict(request: Request) -> dict[str, str]:
@@ -527,19 +527,10 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
         board = leaderboard(
             league,
+            standings.leaderboard_query(params, period),
             config=config,
             is_live=live is not None and config is not None and live.pk == config.pk,
             clock=clock,
-            active_only=params.get("active", False),
-            min_games=params.get("min_games", 0),
-            search=params.get("search", ""),
-            sort=params.get("ordering", "rank"),
-            as_of_period=period,
-            page=params.get("page", 1),
-            per_page=params.get("per_page", DEFAULT_PER_PAGE),
-            everyone=params.get("everyone", False),
-            listed=params.get("listed", "ranked"),
-            level=params.get("level", DEFAULT_LEVEL),
             rules=rules,
         )
         body = standings.page_body(request, board, validators.computed_at)
@@ -759,7 +750,7 @@ class ProgressView(LeagueScopedMixin, generics.GenericAPIView):
     serializer_class = ProgressSerializer
 
     def get(self, request: Request, league_slug: str) -> Response:
-        progress = rating_services.league_progress(self.get_league())
+        progress = league_progress(self.get_league())
         return Response(self.get_serializer({"replay": progress}).data)
 
 

@@ -27,6 +27,7 @@ from league.admin_scope import CheckedChangeListMixin, scoped_league
 from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
+from ratings.selectors.progress import league_progress
 
 
 def organised_leagues(request: HttpRequest) -> QuerySet[League]:
@@ -50,7 +51,7 @@ class RatedLeagueAdmin(LeagueAdmin):
     def league_context(self, request: HttpRequest, league: League) -> dict[str, Any]:
         return {
             **super().league_context(request, league),
-            "progress": services.league_progress(league),
+            "progress": league_progress(league),
         }
 
     def recompute_view(self, request: HttpRequest, league_id: int) -> HttpResponse:
@@ -76,7 +77,7 @@ class RatedLeagueAdmin(LeagueAdmin):
         return TemplateResponse(
             request,
             "admin/ratings/league/_progress.html",
-            {"league": league, "progress": services.league_progress(league)},
+            {"league": league, "progress": league_progress(league)},
         )
 
 

@@ -37,7 +37,6 @@ from ratings.time import first_match_day
 
 logger = logging.getLogger(__name__)
 
-ACTIVE = (Replay.Status.QUEUED, Replay.Status.RUNNING)
 #: Seconds between two tries to take a league's replay lock in :func:`run_replay`.
 LOCK_POLL_SECONDS = 0.2
 
@@ -202,35 +201,3 @@ def run_replay(replay_id: int) -> None:
     """
     while execute(replay_id) is Outcome.BUSY:
         time.sleep(LOCK_POLL_SECONDS)
-
-
-def league_progress(league: League) -> dict[str, Any] | None:
-    """The league's latest replay as plain data (None when it never had one).
-
-    A replay in progress is preferred over a more recent finished one.
-    """
-    replays = Replay.objects.filter(config__league=league).select_related("config")
-    replay = (
-        replays.filter(status__in=ACTIVE).order_by("pk").first() or replays.order_by("-pk").first()
-    )
-    if replay is None:
-        return None
-    published = (
-        Publication.objects.filter(league=league).values_list("config_id", flat=True).first()
-    )
-    end = replay.finished_at or timezone.now()
-    elapsed = (end - replay.started_at).total_seconds() if replay.started_at else None
-    return {
-        "replay_id": replay.pk,
-        "kind": replay.kind,
-        "status": replay.status,
-        "in_progress": replay.status in ACTIVE,
-        "periods_done": replay.periods_done,
-        "periods_total": replay.periods_total,
-        "elapsed_seconds": elapsed,
-        "error": replay.error,
-        "attempts": replay.attempts,
-        "config_version": replay.config.version,
-        "live": replay.config_id == published,
-        "timings": replay.timings,
-    }

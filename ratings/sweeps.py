@@ -20,7 +20,8 @@ from django.utils import timezone
 
 from league.models import RATING_KINDS, Event, League
 from ratings.models import ProjectionState, Replay
-from ratings.services import ACTIVE, request_catch_up
+from ratings.selectors.progress import ACTIVE
+from ratings.services import request_catch_up
 from ratings.stranded import grace
 
 logger = logging.getLogger(__name__)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import Glicko2Params, MatchArrays, PeriodSpec, fold
+from engine.fold import FoldResult
 from league.models import Player
 from ratings.models import (
     PlayerPeriod,
@@ -74,7 +75,14 @@ def expected_projection(
             [np.nan if m.margin is None else m.margin for _, m in ordered], dtype=np.float64
         ),
     )
-    result = fold(arrays, len(ids), params, 0, through_period)
+    return fold_rows(fold(arrays, len(ids), params, 0, through_period), ids, spec)
+
+
+def fold_rows(
+    result: FoldResult, ids: list[int], spec: PeriodSpec
+) -> tuple[list[tuple], list[tuple]]:
+    """(history rows, standing rows) of the engine's fold (``fold`` or ``fold_sides``) of
+    the players ``ids`` (in the fold's order), as :func:`snapshot` shows them."""
     h = result.history
     history = sorted(
         (

@@ -1,4 +1,5 @@
-"""How numbers are written on the pages: signed changes, probabilities and percentiles.
+"""How numbers are written on the pages: signed changes, probabilities, percentiles, ranges of
+percents and rating periods.
 
 A prediction is never certain, so a probability is never shown as "100 %" or "0 %": anything
 that would round to 100 is "> 99 %", anything that would round to 0 is "< 1 %", everything
@@ -13,9 +14,12 @@ The engine and the selectors return numbers; this module (and the templates' fil
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from numbers import Real
 from typing import TYPE_CHECKING
+
+from django.utils.translation import ngettext
 
 from engine.errors import InvalidParameterError
 
@@ -77,6 +81,25 @@ def format_percentile(fraction: float, *, space: str = " ") -> str:
     billion players is never that close to a whole percent otherwise.)
     """
     return f"{math.floor(_fraction('percentile', fraction) * 100.0 + 1e-9)}{space}%"
+
+
+def format_percent_range(low: float, high: float, *, space: str = " ") -> str:
+    """Two fractions as a range of whole percents: 0.7 and 0.8 are "70\u201380 %"."""
+    return f"{low * 100:.0f}{DASH}{high * 100:.0f}{space}%"
+
+
+def describe_periods(unit: str, length: int, anchor: dt.date) -> str:
+    """A configuration's rating periods: "7 days from 01 Jan 2024", "1 calendar month from …".
+
+    ``unit`` is ``RatingConfig.period_unit`` ("days" or "months").
+    """
+    if unit == "days":
+        text = ngettext("%(n)s day from %(day)s", "%(n)s days from %(day)s", length)
+    else:
+        text = ngettext(
+            "%(n)s calendar month from %(day)s", "%(n)s calendar months from %(day)s", length
+        )
+    return text % {"n": length, "day": f"{anchor:%d %b %Y}"}
 
 
 def prediction_texts(prediction: Prediction) -> dict[str, str]:

@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 from league.calendar import local_day
 from league.models import Event, League, Season
 from ratings.models import ProjectionState, RankingRules, Replay
-from ratings.services import ACTIVE
+from ratings.selectors.progress import ACTIVE
 
 #: Every column of the league, in model order (the row is also the page's ``League``).
 _LEAGUE = tuple(field.attname for field in League._meta.concrete_fields)
@@ -63,7 +63,7 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
     last_event = Event.objects.filter(league=league).order_by("-seq")
     replays = Replay.objects.filter(config__league=league)
     finished = replays.filter(finished_at__isnull=False).order_by("-finished_at", "-pk")
-    # The banner shows the oldest replay still to finish (ratings.services.league_progress).
+    # The banner shows the oldest replay still to finish (ratings.selectors.progress).
     active = replays.filter(status__in=ACTIVE).order_by("pk")
     projection = ProjectionState.objects.filter(config__league=league).order_by(
         "-computed_at", "-config_id"

@@ -8,6 +8,8 @@ One module per read model; callers import from the module that holds what they u
 - ``players``: a player's summary, rating history, results and head-to-head records.
 - ``configurations``: the live configuration, configuration versions, replays, whether a
   version's standings are ready, and the periods offered to pickers.
+- ``progress``: a league's latest replay and how far it got (the progress banner, the API's
+  progress endpoint, ``manage.py replay``).
 - ``common``: what they share: the 95% interval, periods as plain data, RD grown to "now"
   and ``ReadClock``, the current period of a configuration computed once per request.
 

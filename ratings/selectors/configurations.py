@@ -36,12 +36,6 @@ class ConfigInfo:
     note: str
     is_live: bool
 
-    @property
-    def period_description(self) -> str:
-        unit = "day" if self.period_unit == "days" else "calendar month"
-        plural = "" if self.period_length == 1 else "s"
-        return f"{self.period_length} {unit}{plural} from {self.period_anchor:%d %b %Y}"
-
 
 def describe_config(config: RatingConfig, *, is_live: bool) -> ConfigInfo:
     """The parameters of ``config`` as plain data, when the caller knows if it is live."""

@@ -44,10 +44,6 @@ class CalibrationBand:
     mean_score: float
     draws: int
 
-    @property
-    def label(self) -> str:
-        return f"{self.low * 100:.0f}–{self.high * 100:.0f} %"
-
 
 @dataclass(frozen=True)
 class LeagueModel:

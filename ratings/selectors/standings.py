@@ -63,6 +63,43 @@ DEFAULT_LEVEL = ConfidenceLevel.from_z(Z95)
 
 
 @dataclass(frozen=True)
+class LeaderboardQuery:
+    """What a reader asks of the standings: which players, in which order, which page.
+
+    ``active_only`` keeps those who played within the activity window and ``min_games``
+    those with that many games, and the rest are ranked among them; ``search`` (a
+    case-insensitive part of the name) only narrows the rows shown. ``as_of_period`` asks
+    for the standings at the end of a past period (None: now). ``listed`` picks the ranked
+    players (``"ranked"``) or those the eligibility rules list separately
+    (``"separate"``); ``everyone`` ranks every rated player. ``change_periods`` is the
+    window of the "change" column and ``level`` the confidence level of the intervals.
+    Raises ValueError on an unknown sort or list.
+    """
+
+    active_only: bool = False
+    min_games: int = 0
+    search: str = ""
+    sort: str = "rank"
+    as_of_period: int | None = None
+    page: int = 1
+    per_page: int = DEFAULT_PER_PAGE
+    change_periods: int = CHANGE_PERIODS
+    everyone: bool = False
+    listed: str = "ranked"
+    level: ConfidenceLevel = DEFAULT_LEVEL
+
+    def __post_init__(self) -> None:
+        if self.sort not in SORT_KEYS:
+            raise ValueError(f"Unknown sort {self.sort!r}; expected one of {', '.join(SORT_KEYS)}.")
+        if self.listed not in LISTS:
+            raise ValueError(f"Unknown list {self.listed!r}; expected one of {', '.join(LISTS)}.")
+
+
+#: The first page of the current standings, ranked by rating.
+FIRST_PAGE = LeaderboardQuery()
+
+
+@dataclass(frozen=True)
 class LeaderboardRow(Interval):
     """One row of the standings; ``rank`` is None for a player listed separately."""
 
@@ -421,43 +458,28 @@ def _statement_params(
 
 def leaderboard(
     league: League,
+    query: LeaderboardQuery = FIRST_PAGE,
     *,
     config: RatingConfig | None = None,
     is_live: bool | None = None,
     clock: ReadClock | None = None,
-    active_only: bool = False,
-    min_games: int = 0,
-    search: str = "",
-    sort: str = "rank",
-    as_of_period: int | None = None,
-    page: int = 1,
-    per_page: int = DEFAULT_PER_PAGE,
-    change_periods: int = CHANGE_PERIODS,
-    everyone: bool = False,
-    listed: str = "ranked",
-    level: ConfidenceLevel = DEFAULT_LEVEL,
     rules: Eligibility | None = None,
 ) -> Leaderboard:
-    """One page of the league's standings under ``config`` (default: the live one).
+    """One page of the league's standings under ``config`` (default: the live one), as
+    ``query`` asks (see ``LeaderboardQuery``).
 
     The league's eligibility rules (``ratings.eligibility``; ``rules`` when the caller read
-    them already) decide who is ranked: ``listed="ranked"`` returns the ranked players,
-    ``"separate"`` the others with their reasons; ``everyone`` ranks every rated player.
-    ``rank`` orders by rating (or by the interval's lower end, when the rules say so) among
-    those the filters keep (``active_only``: played within the activity window,
-    ``min_games``); ``search`` (a case-insensitive part of the name) only narrows the rows
-    shown. RD is grown to the current period, or to ``as_of_period`` for past standings
-    (rebuilt from history rows up to that period); intervals are at ``level``. Raises
-    ValueError on an unknown sort or list.
+    them already) decide who is ranked; ``rank`` orders by rating (or by the interval's
+    lower end, when the rules say so). RD is grown to the current period, or to the
+    query's ``as_of_period`` for past standings (rebuilt from history rows up to that
+    period).
 
     A caller that already knows whether ``config`` is the published version (``is_live``)
     and its current period (``clock``) passes them; otherwise they are looked up.
     """
-    if sort not in SORT_KEYS:
-        raise ValueError(f"Unknown sort {sort!r}; expected one of {', '.join(SORT_KEYS)}.")
-    if listed not in LISTS:
-        raise ValueError(f"Unknown list {listed!r}; expected one of {', '.join(LISTS)}.")
-    page, per_page = clamp_page(page, per_page)
+    page, per_page = clamp_page(query.page, query.per_page)
+    sort, level, listed = query.sort, query.level, query.listed
+    change_periods = query.change_periods
     if config is None:
         config, is_live = live_config(league), True
     if config is None:
@@ -467,22 +489,23 @@ def leaderboard(
         is_live = published is not None and published.config_id == config.pk
     info = describe_config(config, is_live=is_live)
     league_rules = rules if rules is not None else eligibility(league, config)
-    in_force = EVERYONE if everyone else league_rules
+    in_force = EVERYONE if query.everyone else league_rules
     now = ReadClock.period_for(config, clock)
+    as_of_period = query.as_of_period
     period = now if as_of_period is None else max(0, min(int(as_of_period), now))
     as_of = as_of_period is not None and period != now
-    search = search.strip()
+    search = query.search.strip()
     sql, count_sql = _leaderboard_sql(
         as_of=as_of,
-        active_only=active_only,
-        min_games=min_games,
+        active_only=query.active_only,
+        min_games=query.min_games,
         search=search,
         sort=sort,
         by_lower_bound=in_force.by_lower_bound,
     )
     params = {
         **_statement_params(config, period, in_force, league_rules, level.z),
-        "min_games": max(int(min_games), 0),
+        "min_games": max(int(query.min_games), 0),
         "search": _like_pattern(search),
         "listed": 1 if listed == "ranked" else 0,
         "limit": per_page,
@@ -518,19 +541,12 @@ def leaderboard(
         as_of=period_info(config, period) if as_of else None,
         change_periods=change_periods,
         rules=league_rules,
-        everyone=everyone,
+        everyone=query.everyone,
         listed=listed,
         ranked_total=ranked_total,
         separate_total=everybody - ranked_total,
         level=level,
     )
-
-
-def standings_as_of(
-    league: League, config: RatingConfig, period: int, **filters: object
-) -> Leaderboard:
-    """The standings at the end of ``period``: history rows up to it, RD grown to it."""
-    return leaderboard(league, config=config, as_of_period=period, **filters)  # type: ignore[arg-type]
 
 
 def every_standing(
@@ -604,7 +620,7 @@ def featured_leaderboards(
     by_slug = League.objects.in_bulk([s.slug for s in busiest], field_name="slug")
     featured = []
     for summary in busiest:
-        board = leaderboard(by_slug[summary.slug], per_page=rows)
+        board = leaderboard(by_slug[summary.slug], LeaderboardQuery(per_page=rows))
         if board.rows:
             featured.append((summary, board))
     return featured

@@ -130,6 +130,8 @@ def test_unknown_body_fields_are_refused_each_by_name(org, league, players, matc
     assert response.status_code == 400, response.data
     errors = response.data["errors"]
     assert set(errors) == {"notes", "colour"}
+    assert errors["notes"]
+    assert errors["colour"]
     assert all("Unknown field" in message for message in errors["notes"] + errors["colour"])
     assert _stored(league) == before
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league.models import League
-from ratings.selectors.standings import leaderboard
+from ratings.selectors.standings import LeaderboardQuery, leaderboard
 from tests.browser.conftest import LOCAL_HOSTS, screenshot
 from tests.functional.conftest import rate, record_results
 
@@ -116,7 +116,7 @@ def test_the_leaderboard_and_home_rank_only_eligible_players(
     )
     names = page.locator("#leaderboard tbody th.col-name a").all_inner_texts()
     assert sorted(names) == ["Ada", "Ben", "Cy", "Dee", "Eli", "Fay"]
-    separate = leaderboard(league, listed="separate")
+    separate = leaderboard(league, LeaderboardQuery(listed="separate"))
     assert separate.total == 2
     assert page.inner_text("#separate-count") == "2"
     # On a phone the interval is shown, not the RD.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -216,12 +217,34 @@ def test_configuration_page_refreshes_its_live_panel_by_itself(
     with mock.patch.object(rating_services, "send_replay"):
         new = rating_services.create_config(league, tau=0.9, period_anchor=league.start_date)
     assert new.version == before + 1
-    page.goto(live_server.url + reverse("workspace:config", args=[league.slug]))
+    config_path = reverse("workspace:config", args=[league.slug])
+    polls: list[str] = []
+
+    def is_poll(request) -> bool:
+        """An htmx request of the configuration page for itself."""
+        return (
+            request.headers.get("hx-request") == "true"
+            and urlsplit(request.url).path == config_path
+        )
+
+    page.on("request", lambda request: is_poll(request) and polls.append(request.url))
+    page.goto(live_server.url + config_path)
     assert "Waiting for a worker to start" in page.inner_text("#config-live")
     assert "0 of 0" not in page.inner_text("main")
+    # While the replay is queued the banner asks the page itself again every two seconds and
+    # takes the banner and the live panel out of the answer.
+    assert page.get_attribute("#config-live", "hx-trigger") == "every 2s"
+    assert page.get_attribute("#config-live", "hx-get") == config_path
+    assert page.get_attribute("#config-live", "hx-select") == "#config-live"
+    assert page.get_attribute("#config-live", "hx-select-oob") == "#config-live-panel"
     live_version = "#config-live-panel .params-list dd"
     assert page.inner_text(live_version).startswith(f"{before},")
     photograph(page, "workspace-config-waiting")
+    page.evaluate("() => { window.notReloaded = true; }")
+    page.wait_for_function("() => window.htmx !== undefined")
+    with page.expect_request(is_poll):
+        pass  # a poll while the replay waits, and the page stays as it was
+    assert "Waiting for a worker to start" in page.inner_text("#config-live")
     run_queued_replays(league)
     # Without a reload: the panel shows the new version live and the banner the finished replay.
     page.wait_for_function(
@@ -230,5 +253,11 @@ def test_configuration_page_refreshes_its_live_panel_by_itself(
         timeout=15_000,
     )
     page.wait_for_selector("#config-live >> text=Last replay")
-    assert "hx-trigger" not in (page.get_attribute("#config-live", "hx-trigger") or "")
+    assert page.evaluate("() => window.notReloaded") is True
+    # The finished replay's banner no longer polls: no trigger, and no request after it.
+    assert page.get_attribute("#config-live", "hx-trigger") is None
+    assert page.get_attribute("#config-live", "hx-get") is None
+    asked = len(polls)
+    page.wait_for_timeout(3_000)
+    assert len(polls) == asked, f"{len(polls) - asked} polls after the replay finished"
     assert_clean(page)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 
 import pytest
 from django.urls import reverse
@@ -141,6 +142,13 @@ def test_head_to_head_never_says_100_percent(client, club):
     assert len(record.matches) == 3
     assert "100 %" not in response.text
     assert "Expected score" in response.text
+    # The calibration table: a row per tenth that has games, from the even chance up
+    # (50\u201360 %, ..., 90\u2013100 %).
+    bands = re.findall(r"<tr><td>(\d+)\u2013(\d+) %</td>", response.text)
+    assert len(bands) == len(response.context["model"].bands) > 0
+    for low, high in bands:
+        assert low in {"50", "60", "70", "80", "90"}
+        assert int(high) == int(low) + 10
     unknown = client.get(url, {"a": "nobody", "b": club["bob"].slug})
     assert unknown.status_code == 200
     assert "No player &#x27;nobody&#x27; in Riverside Chess Club (ignored)." in unknown.text

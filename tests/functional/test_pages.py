@@ -35,7 +35,7 @@ from ratings.models import (
     Standing,
 )
 from ratings.selectors.common import ReadClock
-from ratings.selectors.standings import leaderboard
+from ratings.selectors.standings import LeaderboardQuery, leaderboard
 from tests.functional.conftest import rate
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
@@ -222,26 +222,28 @@ def test_unknown_sort_is_reported_and_ignored(client, club):
     assert "(ignored)" in response.text
 
 
-def test_selector_refuses_an_unknown_sort(club):
-    with pytest.raises(ValueError, match="Unknown sort"):
-        leaderboard(club["league"], sort="rating; DROP TABLE")
+def test_the_leaderboard_query_refuses_an_unknown_sort_or_list():
+    with pytest.raises(ValueError, match="Unknown sort 'rating; DROP TABLE'"):
+        LeaderboardQuery(sort="rating; DROP TABLE")
+    with pytest.raises(ValueError, match="Unknown list 'everyone'"):
+        LeaderboardQuery(listed="everyone")
 
 
 def test_pagination_is_done_in_the_query(club):
     league = club["league"]
-    first = leaderboard(league, per_page=3)
-    second = leaderboard(league, per_page=3, page=2)
+    first = leaderboard(league, LeaderboardQuery(per_page=3))
+    second = leaderboard(league, LeaderboardQuery(per_page=3, page=2))
     assert [row.rank for row in first.rows] == [1, 2, 3]
     assert [row.rank for row in second.rows] == [4]
     assert (first.total, first.num_pages) == (4, 2)
-    beyond = leaderboard(league, per_page=3, page=9)
+    beyond = leaderboard(league, LeaderboardQuery(per_page=3, page=9))
     assert beyond.page == 2
     assert [row.rank for row in beyond.rows] == [4]
 
 
 def test_change_over_the_last_periods(club):
     league, config, ann = club["league"], club["config"], club["ann"]
-    board = leaderboard(league, as_of_period=4, change_periods=2)
+    board = leaderboard(league, LeaderboardQuery(as_of_period=4, change_periods=2))
     ann_row = next(row for row in board.rows if row.name == "Ann Archer")
     after_2 = PlayerPeriod.objects.get(config=config, player=ann, period_index=2).rating
     after_4 = PlayerPeriod.objects.get(config=config, player=ann, period_index=4).rating
@@ -256,7 +258,7 @@ def test_change_over_the_last_periods(club):
 
 
 def test_change_as_of_a_past_period_ignores_games_after_it(club):
-    board = leaderboard(club["league"], as_of_period=3, change_periods=1)
+    board = leaderboard(club["league"], LeaderboardQuery(as_of_period=3, change_periods=1))
     changes = {row.name: row.change for row in board.rows}
     # Cat played in periods 1 and 4: none in the window (period 3), whatever came later.
     assert changes["Cat Cooper"] is None
@@ -425,9 +427,9 @@ def test_the_standings_export_ranks_once_and_equals_the_leaderboard_pages(client
     # Ranked once per list: the ranked players, then those listed separately.
     assert len([sql for sql in statements if "RANK() OVER" in sql]) == 2
     exported = list(csv.DictReader(io.StringIO(bodies[0])))
-    first = leaderboard(league, per_page=MAX_PER_PAGE)
+    first = leaderboard(league, LeaderboardQuery(per_page=MAX_PER_PAGE))
     pages = [first] + [
-        leaderboard(league, per_page=MAX_PER_PAGE, page=number)
+        leaderboard(league, LeaderboardQuery(per_page=MAX_PER_PAGE, page=number))
         for number in range(2, first.num_pages + 1)
     ]
     shown = [row for board in pages for row in board.rows]
@@ -597,7 +599,7 @@ def ranks_url(player: Player) -> str:
 
 
 def _board_rank(league, player, period):
-    board = leaderboard(league, as_of_period=period, per_page=MAX_PER_PAGE)
+    board = leaderboard(league, LeaderboardQuery(as_of_period=period, per_page=MAX_PER_PAGE))
     return next((row.rank for row in board.rows if row.player_id == player.pk), None)
 
 
@@ -730,6 +732,7 @@ def test_compare_two_versions_side_by_side(client, club):
         assert row.rating_change == pytest.approx(b.rating - a.rating)
         assert row.rank_a == 1 + Standing.objects.filter(config=v1, rating__gt=a.rating).count()
         assert row.rank_b == 1 + Standing.objects.filter(config=v2, rating__gt=b.rating).count()
+    assert response.text.count("<td>7 days from 01 Jan 2024</td>") == 2  # both versions
     # Defaults: B is the live version, A the one before it.
     default = client.get(url)
     assert (default.context["a"], default.context["b"]) == (1, 2)

@@ -9,6 +9,7 @@ import pytest
 from league import services as league_services
 from ratings import services as rating_services
 from ratings.models import Replay
+from ratings.selectors.progress import ACTIVE
 from ratings.sweeps import catch_up_lagging_leagues, lagging_leagues
 
 
@@ -24,7 +25,7 @@ def live_league(league, organiser):
     )
     for pk in Replay.objects.filter(status=Replay.Status.QUEUED).values_list("pk", flat=True):
         rating_services.run_replay(pk)
-    assert not Replay.objects.filter(status__in=rating_services.ACTIVE).exists()
+    assert not Replay.objects.filter(status__in=ACTIVE).exists()
     return league, ann, bo
 
 

@@ -15,6 +15,7 @@ from league.models import Event
 from ratings import services
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay, Standing
 from ratings.replay import compute as replay_compute
+from ratings.selectors.progress import league_progress
 from ratings.time import current_period
 from tests.replay_support import KeptMatch, expected_projection, snapshot
 
@@ -180,7 +181,7 @@ def test_a_failing_replay_records_its_error_and_leaves_live_standings(
     assert "RuntimeError: disk on fire" in replay.error
     assert Publication.objects.get(league=league).config == v1
     assert snapshot(v1) == live
-    progress = services.league_progress(league)
+    progress = league_progress(league)
     assert progress["status"] == "failed"
     assert progress["attempts"] == 3
     assert "disk on fire" in progress["error"]

@@ -24,7 +24,7 @@ from league.models import League, MatchFormat, Player
 from ratings import services
 from ratings.models import ProjectionState, Replay
 from ratings.time import current_period
-from tests.replay_support import COUNTS, FLOATS, config_spec, snapshot
+from tests.replay_support import config_spec, fold_rows, snapshot
 
 START = dt.date(2024, 1, 1)
 _leagues = itertools.count()
@@ -53,36 +53,7 @@ def expected_side_projection(config, matches: list[KeptSideMatch], through_perio
         [[[ids.index(p) for p in side] for side in m.sides] for m in ordered],
         [m.places for m in ordered],
     )
-    result = fold_sides(arrays, len(ids), params, 0, through_period)
-    h = result.history
-    history = sorted(
-        (
-            ids[int(h.player[i])],
-            int(h.period[i]),
-            spec.bounds(int(h.period[i]))[0],
-            spec.bounds(int(h.period[i]))[1],
-            *(float(getattr(h, f)[i]).hex() for f in FLOATS),
-            *(int(getattr(h, f)[i]) for f in COUNTS),
-        )
-        for i in range(len(h))
-    )
-    state = result.final_state
-    standings = []
-    for index, pid in enumerate(ids):
-        if state.last_period[index] < 0:
-            continue
-        rows = [row for row in history if row[0] == pid]
-        standings.append(
-            (
-                pid,
-                float(state.rating[index]).hex(),
-                float(state.rd[index]).hex(),
-                float(state.volatility[index]).hex(),
-                int(state.last_period[index]),
-                *(sum(row[9 + k] for row in rows) for k in range(4)),
-            )
-        )
-    return history, sorted(standings)
+    return fold_rows(fold_sides(arrays, len(ids), params, 0, through_period), ids, spec)
 
 
 # One step: ("doubles" | "team" | "multi" | "single", day offset, seed numbers) or ("void", i).

@@ -1,7 +1,9 @@
-"""The display rule: a probability is never "100 %" or "0 %"; percentiles are rounded down."""
+"""The display rule: a probability is never "100 %" or "0 %"; percentiles are rounded down;
+ranges of percents and rating periods as the pages write them."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 
 import pytest
@@ -9,7 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.errors import InvalidParameterError
-from web.formatting import format_percentile, format_probability, probability_percent
+from web.formatting import (
+    describe_periods,
+    format_percent_range,
+    format_percentile,
+    format_probability,
+    probability_percent,
+)
 
 
 @pytest.mark.parametrize(
@@ -82,3 +90,24 @@ def test_percentile_of_every_small_league_is_never_overstated() -> None:
             shown = int(format_percentile(k / n).removesuffix(" %"))
             assert shown <= 100 * k / n + 1e-9
             assert shown > 100 * k / n - 1
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "text"),
+    [(0.5, 0.55, "50\u201355 %"), (0.7, 0.8, "70\u201380 %"), (0.95, 1.0, "95\u2013100 %")],
+)
+def test_format_percent_range(low: float, high: float, text: str) -> None:
+    assert format_percent_range(low, high) == text
+
+
+@pytest.mark.parametrize(
+    ("unit", "length", "text"),
+    [
+        ("days", 1, "1 day from 02 Jan 2024"),
+        ("days", 7, "7 days from 02 Jan 2024"),
+        ("months", 1, "1 calendar month from 02 Jan 2024"),
+        ("months", 3, "3 calendar months from 02 Jan 2024"),
+    ],
+)
+def test_describe_periods(unit: str, length: int, text: str) -> None:
+    assert describe_periods(unit, length, dt.date(2024, 1, 2)) == text

@@ -56,7 +56,7 @@ def test_sweep_runs_on_two_workers_and_the_last_run_completes_it(worker_factory)
 
     sweep.refresh_from_db()
     runs = list(sweep.runs.all())
-    assert sweep.runs_done == sweep.runs_total == len(TAUS)
+    assert sweep.runs_done == sweep.runs_total == len(runs) == len(TAUS)
     assert all(run.status == SweepRun.Status.COMPLETE and run.attempts == 1 for run in runs)
     assert sweep.best_run == min(runs, key=lambda run: (run.log_loss, run.position))
     # The defaults' τ 0.5 is in the grid: that run is the current configuration's.

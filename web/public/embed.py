@@ -26,7 +26,7 @@ from ratings.seasons.read import season_table
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import UPCOMING, fixture_rows
-from ratings.selectors.standings import leaderboard
+from ratings.selectors.standings import LeaderboardQuery, leaderboard
 from web.fixture_display import fixture_cells
 from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
@@ -75,10 +75,10 @@ def standings(request: HttpRequest, league_slug: str) -> HttpResponse:
         context["rows"] = context["rows"][:rows]
         return render(request, "embed/season.html", context)
     config = live_config(league)
+    clock = ReadClock.of(config) if config else None
     board = leaderboard(
-        league, config=config, is_live=True, clock=ReadClock.of(config) if config else None,
-        per_page=rows,
-    )  # fmt: skip
+        league, LeaderboardQuery(per_page=rows), config=config, is_live=True, clock=clock
+    )
     context.update({"board": board, "rows": board_rows(league, board)})
     return render(request, "embed/standings.html", context)
 

@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from engine.errors import MatchBeforeAnchorError
@@ -49,10 +49,12 @@ from ratings.selectors.players import (
     shared_matches,
 )
 from ratings.selectors.predictions import LeagueModel, league_model, predict
+from ratings.selectors.progress import league_progress
 from ratings.selectors.sides import SideRecordRow, TeamResultRow, side_records, team_results
 from ratings.selectors.standings import (
     DEFAULT_LEVEL,
     Leaderboard,
+    LeaderboardQuery,
     compare_versions,
     every_standing,
     featured_leaderboards,
@@ -61,7 +63,6 @@ from ratings.selectors.standings import (
     rank_history,
     results_between,
 )
-from ratings.services import league_progress
 from web.fixture_display import fixture_cells
 from web.formatting import DASH, format_percentile, format_probability, prediction_texts, signed
 from web.forms import LeaderboardFilterForm, level_choices, parse_level
@@ -111,14 +112,6 @@ def _pager(params: QueryDict, page: int, num_pages: int, key: str = "page") -> d
     }
 
 
-def _url_or_none(name: str, **kwargs: Any) -> str | None:
-    """A URL for a route that another part of the project may not have added yet."""
-    try:
-        return reverse(name, kwargs=kwargs)
-    except NoReverseMatch:
-        return None
-
-
 def _league(slug: str, request: HttpRequest | None = None) -> League:
     """The league named in the URL (as the page cache read it already, when it did)."""
     known = None if request is None else known_league(request, slug)
@@ -165,11 +158,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
             day = None
     sort = form.value("sort", "rank")
     level = form.value("level", DEFAULT_LEVEL)
-    board = leaderboard(
-        league,
-        config=config,
-        is_live=True,
-        clock=ReadClock.of(config) if config else None,
+    query = LeaderboardQuery(
         active_only=form.value("active", False),
         min_games=form.value("min_games", 0),
         search=form.value("q", ""),
@@ -180,6 +169,8 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         listed=form.value("listed", "ranked"),
         level=level,
     )
+    clock = ReadClock.of(config) if config else None
+    board = leaderboard(league, query, config=config, is_live=True, clock=clock)
     params = request.GET
     columns = []
     for key, css, label, first in COLUMNS:
@@ -217,10 +208,10 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "separate_url": _query(params, listed="separate", page=None, sort=None),
         "ranked_url": _query(params, listed=None, page=None, sort=None),
         "progress": league_progress(league),
-        "export_url": _url_or_none("pages:export_standings", league_slug=league.slug),
-        "history_export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "export_url": reverse("pages:export_standings", args=[league.slug]),
+        "history_export_url": reverse("pages:export_history", args=[league.slug]),
         "is_organiser": league.is_organiser(request.user),
-        "rules_url": _url_or_none("workspace:ranking", league_slug=league.slug),
+        "rules_url": reverse("workspace:ranking", args=[league.slug]),
     }
     return render(request, "pages/league.html", context)
 
@@ -596,7 +587,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "partner_rows": _side_record_rows(league, partners),
         "team_opponent_rows": _side_record_rows(league, opponents),
         "progress": league_progress(league),
-        "export_url": _url_or_none("pages:export_history", league_slug=league.slug),
+        "export_url": reverse("pages:export_history", args=[league.slug]),
         "season": chosen,
         "season_line": season_line,
         "season_choices": season_choices(league, chosen),

@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
 from league.models import League
-from ratings.services import league_progress
+from ratings.selectors.progress import league_progress
 
 
 @require_GET

@@ -19,7 +19,8 @@ from ratings.selectors.configurations import (
     live_config,
     recent_replays,
 )
-from ratings.services import create_config, latest_config, league_progress
+from ratings.selectors.progress import league_progress
+from ratings.services import create_config, latest_config
 from web.forms import ConfigForm
 
 

@@ -31,7 +31,7 @@ from ratings.selectors.fixtures import (
     forecasts,
     league_today,
 )
-from ratings.services import league_progress
+from ratings.selectors.progress import league_progress
 from web.fixture_display import chances, fixture_cells
 from web.workspace import drafts
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect

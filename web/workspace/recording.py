@@ -29,7 +29,7 @@ from league.idempotency_keys import round_row_key
 from league.models import Event, League, Player
 from league.sides import format_label
 from league.validation import Errors
-from ratings.services import league_progress
+from ratings.selectors.progress import league_progress
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.dates import date_warnings, league_today
 from web.workspace.entry_forms import (

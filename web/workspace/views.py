@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET
 
 from ratings.eligibility import default_active_periods, eligibility
 from ratings.models import RankingRules
-from ratings.selectors.configurations import describe_config, live_config
-from ratings.selectors.standings import leaderboard
-from ratings.services import league_progress
+from ratings.selectors.configurations import live_config
+from ratings.selectors.progress import league_progress
+from ratings.selectors.standings import LeaderboardQuery, leaderboard
+from web.formatting import describe_periods
 from web.forms import RankingRulesForm
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.sections import sections_for
@@ -70,7 +71,9 @@ def ranking(request: HttpRequest, league_slug: str) -> HttpResponse:
             return redirect("workspace:ranking", league_slug=league.slug)
         messages.error(request, "The rules were not saved: see the fields marked below.")
     in_force = eligibility(league, config)
-    board = leaderboard(league, config=config, per_page=1, rules=in_force) if config else None
+    board = None
+    if config is not None:
+        board = leaderboard(league, LeaderboardQuery(per_page=1), config=config, rules=in_force)
     return render(
         request,
         "workspace/ranking.html",
@@ -80,7 +83,9 @@ def ranking(request: HttpRequest, league_slug: str) -> HttpResponse:
             "rules": in_force,
             "board": board,
             "default_window": default_active_periods(config),
-            "period_description": describe_config(config, is_live=True).period_description
+            "period_description": describe_periods(
+                config.period_unit, config.period_length, config.period_anchor
+            )
             if config
             else "",
         },

@@ -38,7 +38,8 @@ from league.management.cli import iso_date, validation_message
 from league.management.data_command import DataCommand
 from league.models import Event, League
 from ratings.models import Publication, Replay
-from ratings.services import ACTIVE, create_config, request_full_replay, run_replay
+from ratings.selectors.progress import ACTIVE
+from ratings.services import create_config, request_full_replay, run_replay
 
 FIXTURE = Path(demo_data.__file__).resolve().parent / "international_football.csv.gz"
 SLUG = "international-football"

@@ -17,7 +17,8 @@ from django.db import connection
 from league.management.data_command import DataCommand, league_by_slug
 from league.models import League
 from ratings.models import Replay
-from ratings.services import league_progress, request_full_replay, run_replay
+from ratings.selectors.progress import league_progress
+from ratings.services import request_full_replay, run_replay
 
 POLL_SECONDS = 0.5
 
