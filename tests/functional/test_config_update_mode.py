@@ -1,0 +1,43 @@
+"""The configuration page offers the update mode: saved with a version, shown when live."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from ratings.models import RatingConfig
+from tests.functional.test_pages import valid_post
+
+
+def test_organiser_switches_to_instant_updates_and_sees_them_live(
+    client, club, organiser, django_capture_on_commit_callbacks
+):
+    league = club["league"]
+    client.force_login(organiser)
+    url = reverse("workspace:config", kwargs={"league_slug": league.slug})
+    page = client.get(url)
+    assert 'name="update_mode"' in page.text
+    assert "as in Glickman" in page.text  # the table's help text
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = client.post(url, valid_post(update_mode="instant"))
+    assert saved.status_code == 302
+    newest = RatingConfig.objects.filter(league=league).order_by("-version").first()
+    assert newest.update_mode == "instant"
+    live = client.get(url)
+    assert "instant: each game when it is played" in live.text
+    # A form posted without the field keeps the newest version's mode.
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, valid_post(tau="0.8"))
+    assert RatingConfig.objects.filter(league=league).order_by("-version").first().update_mode == (
+        "instant"
+    )
+
+
+def test_an_unknown_update_mode_is_refused_on_the_page(client, club, organiser):
+    league = club["league"]
+    client.force_login(organiser)
+    url = reverse("workspace:config", kwargs={"league_slug": league.slug})
+    before = RatingConfig.objects.filter(league=league).count()
+    refused = client.post(url, valid_post(update_mode="sometimes"))
+    assert refused.status_code == 200
+    assert 'id="id_update_mode_error"' in refused.text
+    assert RatingConfig.objects.filter(league=league).count() == before
