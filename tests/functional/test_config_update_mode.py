@@ -41,3 +41,23 @@ def test_an_unknown_update_mode_is_refused_on_the_page(client, club, organiser):
     assert refused.status_code == 200
     assert 'id="id_update_mode_error"' in refused.text
     assert RatingConfig.objects.filter(league=league).count() == before
+
+
+def test_the_explanation_page_says_when_games_were_rated_one_by_one(
+    client, club, django_capture_on_commit_callbacks
+):
+    from ratings.models import PlayerPeriod
+    from ratings.services import create_config
+
+    league, ann = club["league"], club["ann"]
+    row = PlayerPeriod.objects.filter(player=ann).order_by("period_index").first()
+    url = reverse("pages:player_period", args=[league.slug, ann.slug, row.period_index])
+    before = client.get(url)
+    assert 'id="instant-note"' not in before.text
+    assert "the period's change." in before.text
+    with django_capture_on_commit_callbacks(execute=True):
+        create_config(league, update_mode="instant")
+    after = client.get(url)
+    assert after.context["e"].instant
+    assert 'id="instant-note"' in after.text
+    assert "the period's change." not in after.text
