@@ -28,6 +28,7 @@ from api.parsers import JSONBodyParser
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
+from ratings.models import RatingConfig
 from ratings.parameters import BY_NAME, UNITS
 
 
@@ -145,6 +146,11 @@ class SweepGridSerializer(BodySerializer):
     )
     period_length = serializers.ListField(child=_grid_value("period_length"), required=False)
     period_unit = serializers.ChoiceField(choices=UNITS, required=False)
+    update_mode = serializers.ListField(
+        child=serializers.ChoiceField(choices=RatingConfig.UpdateMode.choices),
+        required=False,
+        help_text=BY_NAME["update_mode"].help,
+    )
 
 
 class AdoptedConfigSerializer(serializers.Serializer):
@@ -156,6 +162,7 @@ class AdoptedConfigSerializer(serializers.Serializer):
     period_length = serializers.IntegerField()
     advantage = serializers.FloatField()
     margin_scale = serializers.FloatField(allow_null=True)
+    update_mode = serializers.CharField()
 
 
 SWEEP_ID = schema.id_path("sweep_id", "The sweep's id.")

@@ -442,6 +442,9 @@ class ConfigSerializer(serializers.Serializer):
     rating_floor = serializers.FloatField(allow_null=True)
     advantage = serializers.FloatField(help_text=BY_NAME["advantage"].help)
     margin_scale = serializers.FloatField(allow_null=True, help_text=BY_NAME["margin_scale"].help)
+    update_mode = serializers.ChoiceField(
+        choices=RatingConfig.UpdateMode.choices, help_text=BY_NAME["update_mode"].help
+    )
     note = serializers.CharField(allow_blank=True)
     created_at = serializers.DateTimeField()
     created_by = serializers.SerializerMethodField(
@@ -489,6 +492,11 @@ class CreateConfigSerializer(BodySerializer):
     rating_floor = _parameter_field("rating_floor")
     advantage = _parameter_field("advantage")
     margin_scale = _parameter_field("margin_scale")
+    update_mode = serializers.ChoiceField(
+        choices=RatingConfig.UpdateMode.choices,
+        required=False,
+        help_text=BY_NAME["update_mode"].help,
+    )
     note = StrictCharField(required=False, allow_blank=True, max_length=200)
 
 

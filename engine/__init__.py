@@ -1,6 +1,7 @@
 """The pure Glicko-2 engine: parameters, rating periods, one-period update, fold, prediction,
 the first-named side's advantage and margins (ADVANTAGE.md), the Glicko and Elo yardsticks,
-and matches with sides (teams, multi-side games) rated individually (see TEAMS.md).
+matches with sides (teams, multi-side games) rated individually (see TEAMS.md), and instant
+updates with fractional rating periods (``engine.instant``, docs/intervals.md).
 
 No Django here: plain dataclasses and NumPy arrays in, plain dataclasses and arrays out.
 """
@@ -9,6 +10,7 @@ from engine.advantage import margin_score, outcome_scores
 from engine.errors import ConvergenceError, InvalidParameterError, MatchBeforeAnchorError
 from engine.fold import FoldResult, History, MatchArrays, fold, state_before
 from engine.glicko2 import PeriodGames, PeriodOutcome, apply, rate_period, rate_player
+from engine.instant import InstantFold, fold_instant, fold_sides_instant
 from engine.params import Glicko2Params
 from engine.periods import PeriodSpec
 from engine.prediction import brier, log_loss, win_probability
@@ -26,6 +28,7 @@ __all__ = [
     "Glicko2Params",
     "GlickoParams",
     "History",
+    "InstantFold",
     "InvalidParameterError",
     "MatchArrays",
     "MatchBeforeAnchorError",
@@ -38,7 +41,9 @@ __all__ = [
     "apply",
     "brier",
     "fold",
+    "fold_instant",
     "fold_sides",
+    "fold_sides_instant",
     "glicko_fold",
     "grown_rd",
     "log_loss",

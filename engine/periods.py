@@ -92,6 +92,24 @@ class PeriodSpec:
         result: npt.NDArray[np.int64] = index
         return result
 
+    def end_of_day_fractions(self, days: npt.NDArray[np.datetime64]) -> npt.NDArray[np.float64]:
+        """For each day, the fraction of its period gone by at the end of that day, in (0, 1].
+
+        The moment the instant updates date a match by (``engine.instant``): the last day of a
+        period gives 1, so with one-day periods every match is at its period's end.
+        """
+        values = np.asarray(days).astype("datetime64[D]")
+        index = self.indices_of(values)
+        if self.unit == "days":
+            start = np.datetime64(self.anchor, "D") + (index * self.length).astype("timedelta64[D]")
+            length = np.full(index.shape, float(self.length))
+        else:
+            start = self._starts(index)
+            length = (self._starts(index + 1) - start).astype(np.float64)
+        gone = (values - start).astype(np.int64) + 1
+        fractions: npt.NDArray[np.float64] = gone / length
+        return fractions
+
     def _starts(self, index: npt.NDArray[np.int64]) -> npt.NDArray[np.datetime64]:
         """Vectorised :meth:`start_of` for periods of months (clamped anchor day)."""
         month = np.datetime64(self.anchor, "M") + (index * self.length).astype("timedelta64[M]")

@@ -20,6 +20,7 @@ import numpy as np
 
 from engine.errors import InvalidParameterError
 from engine.fold import FoldResult, History, MatchArrays, fold
+from engine.instant import fold_instant
 from engine.params import Glicko2Params
 from engine.prediction import brier_array, log_loss_array, win_probability_array
 from engine.state import FloatArray, IntArray, RatingState
@@ -36,6 +37,7 @@ __all__ = [
     "match_predictions",
     "metrics",
     "score_fold",
+    "score_instant",
     "tune_elo",
 ]
 
@@ -234,4 +236,41 @@ def score_fold(
         predictions=predictions,
         elo_predictions=elo,
         fold=result,
+    )
+
+
+def score_instant(
+    matches: MatchArrays,
+    moment: FloatArray,
+    n_players: int,
+    params: Glicko2Params,
+    first_period: int,
+    last_period: int,
+    start_state: RatingState | None = None,
+) -> Scores:
+    """:func:`score_fold` with instant updates (``engine.instant``): every match is predicted
+    from both players' values just before it (those its update used), not from the start of
+    its period. ``moment`` is each match's position in its period; the baselines are the same.
+    """
+    if len(matches) == 0:
+        raise InvalidParameterError("there are no matches to score")
+    rated = fold_instant(matches, moment, n_players, params, first_period, last_period, start_state)
+    n = len(matches)
+    predictions = win_probability_array(
+        rated.row_rating[:n],
+        rated.row_rd[:n],
+        rated.row_rating[n:],
+        rated.row_rd[n:],
+        matches.advantage(params.advantage) if params.advantage != 0.0 else 0.0,
+    )
+    elo_k, elo = tune_elo(matches, n_players, advantage=params.advantage)
+    results = matches.score_a
+    return Scores(
+        glicko2=metrics(predictions, results),
+        constant=metrics(np.full(n, 0.5), results),
+        elo=metrics(elo, results),
+        elo_k=elo_k,
+        predictions=predictions,
+        elo_predictions=elo,
+        fold=rated.fold,
     )

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league.models import League, Player
 from ratings.parameters import BY_NAME
@@ -42,6 +43,10 @@ class RatingConfig(models.Model):
         DAYS = "days", "days"
         MONTHS = "months", "calendar months"
 
+    class UpdateMode(models.TextChoices):
+        PERIOD = "period", _("period: a rating period's games at once (the paper)")
+        INSTANT = "instant", _("instant: each game when it is played")
+
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="rating_configs")
     version = models.PositiveIntegerField()
     tau = models.FloatField(**_described("tau"))
@@ -62,6 +67,9 @@ class RatingConfig(models.Model):
     rating_floor = models.FloatField(null=True, blank=True, **_described("rating_floor"))
     advantage = models.FloatField(**_described("advantage"))
     margin_scale = models.FloatField(null=True, blank=True, **_described("margin_scale"))
+    update_mode = models.CharField(
+        max_length=8, choices=UpdateMode.choices, **_described("update_mode")
+    )
     created_at = models.DateTimeField(default=timezone.now)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

@@ -24,12 +24,15 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils.translation import gettext_lazy as _
 
 from engine.errors import InvalidParameterError
 from engine.params import Glicko2Params
 
 _ENGINE = Glicko2Params()
 UNITS = ("days", "months")
+#: How games update ratings: a period's games at once (the paper) or each game when played.
+UPDATE_MODES = ("period", "instant")
 
 
 @dataclass(frozen=True)
@@ -258,6 +261,20 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         optional=True,
     ),
     Parameter(
+        "update_mode",
+        label=_("Updates"),
+        noun=_("The update mode"),
+        help=_(
+            "“period”: the games of a rating period count as simultaneous, as in Glickman's "
+            "paper. “instant”: each game updates its players when it is played, their RD "
+            "growing with the time since their last game (as Lichess does); its intervals "
+            "cover their level better when players play several games a period."
+        ),
+        default="period",
+        kind=str,
+        choices=UPDATE_MODES,
+    ),
+    Parameter(
         "period_anchor",
         label="First period starts on",
         noun="The first day of the first period",
@@ -381,6 +398,12 @@ def clean_config_params(
             f"period_unit must be 'days' or 'months', got {unit!r}."
         )
     cleaned["period_unit"] = unit
+    mode = params.get("update_mode")
+    if mode not in UPDATE_MODES:
+        errors.setdefault("update_mode", []).append(
+            f"update_mode must be 'period' or 'instant', got {mode!r}."
+        )
+    cleaned["update_mode"] = mode
     cleaned["period_anchor"] = _clean_anchor(
         errors, params.get("period_anchor"), start_date, first_match_day
     )

@@ -62,6 +62,13 @@ class ConfigForm(forms.Form):
     rating_floor = _parameter_field("rating_floor")
     advantage = _parameter_field("advantage")
     margin_scale = _parameter_field("margin_scale")
+    # Not required: a form posted without it keeps the newest version's mode.
+    update_mode = forms.ChoiceField(
+        label=BY_NAME["update_mode"].label,
+        help_text=BY_NAME["update_mode"].help,
+        choices=RatingConfig.UpdateMode.choices,
+        required=False,
+    )
     note = forms.CharField(
         label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
     )
@@ -96,6 +103,9 @@ class ConfigForm(forms.Form):
         floor, rating = data.get("rating_floor"), data.get("initial_rating")
         if floor is not None and rating is not None and floor > rating:
             self.add_error("rating_floor", "The rating floor must not be above the initial rating.")
+        if not data.get("update_mode"):
+            # create_config inherits what it is not given.
+            data.pop("update_mode", None)
         return data
 
     @classmethod

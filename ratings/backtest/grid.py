@@ -2,10 +2,10 @@
 
 A grid is a dict of lists: ``tau`` (required) and optionally ``initial_rd``,
 ``initial_volatility``, ``advantage`` (the first-named side's, rating points),
-``margin_scale`` (points; ``null``, "off" or "none" for plain results) and ``period_length``
-(with a single ``period_unit``). Every combination is one point; a point overrides those keys
-of the base configuration. Values are checked against the bounds of ``ratings.parameters``,
-with its messages.
+``margin_scale`` (points; ``null``, "off" or "none" for plain results), ``period_length``
+(with a single ``period_unit``) and ``update_mode`` ("period", "instant"). Every combination
+is one point; a point overrides those keys of the base configuration. Values are checked
+against the bounds of ``ratings.parameters``, with its messages.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from ratings.parameters import BY_NAME, UNITS
+from ratings.parameters import BY_NAME, UNITS, UPDATE_MODES
 
 #: More points than this would tie up the workers for little insight: refuse the grid.
 MAX_POINTS = 120
 
 _FLOAT_KEYS = ("tau", "initial_rd", "initial_volatility", "advantage")
-_ALL_KEYS = {*_FLOAT_KEYS, "margin_scale", "period_length", "period_unit"}
+_ALL_KEYS = {*_FLOAT_KEYS, "margin_scale", "period_length", "period_unit", "update_mode"}
 #: How a grid says "margins off" among the margin scales.
 _OFF = (None, "off", "none", "")
 
@@ -103,6 +103,15 @@ def clean_grid(raw: Any) -> dict[str, Any]:
             grid[key] = _dedupe([convert(key, value) for value in _as_list(raw[key])])
         except ValueError as error:
             errors[key] = [str(error)]
+    modes = raw.get("update_mode")
+    if modes not in (None, "", []):
+        wrong = [mode for mode in _as_list(modes) if mode not in UPDATE_MODES]
+        if wrong:
+            errors["update_mode"] = [
+                f"update_mode values must be 'period' or 'instant', got {wrong[0]!r}."
+            ]
+        else:
+            grid["update_mode"] = _dedupe(_as_list(modes))
     unit = raw.get("period_unit")
     if unit not in (None, ""):
         if unit not in UNITS:
@@ -122,7 +131,14 @@ def clean_grid(raw: Any) -> dict[str, Any]:
 
 def expand(grid: dict[str, Any]) -> list[dict[str, Any]]:
     """Every point of a cleaned grid, τ varying fastest, as overrides of the base."""
-    order = ("period_length", "margin_scale", "advantage", "initial_volatility", "initial_rd")
+    order = (
+        "update_mode",
+        "period_length",
+        "margin_scale",
+        "advantage",
+        "initial_volatility",
+        "initial_rd",
+    )
     axes = [key for key in order if key in grid]
     points = []
     for combination in itertools.product(*(grid[key] for key in axes)):

@@ -9,7 +9,8 @@ from ratings.backtest.models import Sweep, SweepRun
 
 def setting_label(parameters: dict[str, Any]) -> str:
     """The parameters other than τ, e.g. ``RD 350 · volatility 0.06 · 7 days``, with the
-    advantage and the margin scale when they are on (``advantage 100 · margins 1``)."""
+    advantage and the margin scale when they are on (``advantage 100 · margins 1``) and
+    instant updates when they are chosen."""
     unit = parameters["period_unit"]
     length = parameters["period_length"]
     if unit == "months":
@@ -22,6 +23,8 @@ def setting_label(parameters: dict[str, Any]) -> str:
         label += f" · advantage {parameters['advantage']:g}"
     if parameters.get("margin_scale") is not None:
         label += f" · margins {parameters['margin_scale']:g}"
+    if parameters.get("update_mode") == "instant":
+        label += " · instant updates"
     return label
 
 

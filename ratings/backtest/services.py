@@ -48,6 +48,7 @@ from engine.scoring import (
     correct_array,
     metrics,
     score_fold,
+    score_instant,
 )
 from engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
 from league.models import Event, League
@@ -208,6 +209,8 @@ class LoadedMatches:
     first_period: int
     last_period: int
     unit: npt.NDArray[np.int64]
+    #: Instant updates only: the matches in played order, each one's moment in its period.
+    moment: npt.NDArray[np.float64] | None = None
 
 
 def load(
@@ -217,17 +220,24 @@ def load(
 
     Uses the replay's own reader, player indexing and period bucketing, so a run scores
     exactly the inputs a replay of that configuration would fold (from period 0); the
-    neutral flags and margins are read when ``config`` uses them.
+    neutral flags and margins are read when ``config`` uses them. With instant updates the
+    matches come in played order with their moments, as the replay feeds them.
     """
     player_ids = league_player_ids(league)
     raw = read_matches(league, through_seq, extras=needs_extras(engine_params(config)))
     spec = period_spec(config)
-    matches = engine_matches(spec, raw, player_ids)
-    # engine_matches orders by (period, seq): the units follow the same order.
-    order = np.lexsort((raw.seq, spec.indices_of(raw.day)))
+    instant = config.update_mode == RatingConfig.UpdateMode.INSTANT
+    matches = engine_matches(spec, raw, player_ids, played_order=instant)
+    # engine_matches orders by (period, seq) (instant: (period, played_at, seq)): the units
+    # follow the same order.
+    period = spec.indices_of(raw.day)
+    order = (
+        np.lexsort((raw.seq, raw.played_us, period)) if instant else np.lexsort((raw.seq, period))
+    )
     unit = period_spec(base or config).indices_of(raw.day)[order]
+    moment = spec.end_of_day_fractions(raw.day[order]) if instant else None
     last = int(matches.period.max()) if len(matches) else 0
-    return LoadedMatches(matches, len(player_ids), 0, last, unit)
+    return LoadedMatches(matches, len(player_ids), 0, last, unit, moment)
 
 
 def _claim(run_id: int) -> SweepRun | None:
@@ -262,20 +272,36 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
     try:
         config = run_config(sweep.league, run.parameters)
         params = engine_params(config)
-        key = (config.period_unit, config.period_length, config.period_anchor, needs_extras(params))
+        key = (
+            config.period_unit,
+            config.period_length,
+            config.period_anchor,
+            needs_extras(params),
+            config.update_mode,
+        )
         loaded = cache.get(key) if cache is not None else None
         if loaded is None:
             base = run_config(sweep.league, sweep.base)
             loaded = load(sweep.league, config, sweep.through_seq, base)
             if cache is not None:
                 cache[key] = loaded
-        scores = score_fold(
-            loaded.matches,
-            loaded.n_players,
-            params,
-            loaded.first_period,
-            loaded.last_period,
-        )
+        if loaded.moment is not None:
+            scores = score_instant(
+                loaded.matches,
+                loaded.moment,
+                loaded.n_players,
+                params,
+                loaded.first_period,
+                loaded.last_period,
+            )
+        else:
+            scores = score_fold(
+                loaded.matches,
+                loaded.n_players,
+                params,
+                loaded.first_period,
+                loaded.last_period,
+            )
         extra = _period_sums(loaded, scores)
         if run.parameters.get("yardsticks"):
             extra.update(_glicko_yardstick(loaded, config))

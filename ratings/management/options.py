@@ -2,8 +2,9 @@
 
 Every number of ``ratings.parameters`` gets an option named after it (``--tau``,
 ``--initial-rd``, ...) with the table's help; the period is ``--period-days N`` or
-``--period-months N`` and ``--period-anchor``. The options only parse: the bounds are
-checked by ``ratings.services.create_config``, with the same messages as everywhere else.
+``--period-months N`` and ``--period-anchor``; the update mode ``--update-mode``. The
+options only parse: the bounds are checked by ``ratings.services.create_config``, with the
+same messages as everywhere else.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from django.core.management.base import CommandParser
 
 from league.management.cli import iso_date
-from ratings.parameters import BY_NAME, NUMBERS
+from ratings.parameters import BY_NAME, NUMBERS, UPDATE_MODES
 
 #: The numbers given by their own option (the period length comes with its unit).
 NUMBER_OPTIONS = tuple(parameter for parameter in NUMBERS if parameter.name != "period_length")
@@ -65,6 +66,13 @@ def add_config_arguments(parser: CommandParser) -> None:
         metavar="YYYY-MM-DD",
         help=BY_NAME["period_anchor"].help,
     )
+    mode = BY_NAME["update_mode"]
+    parser.add_argument(
+        "--update-mode",
+        choices=UPDATE_MODES,
+        dest="update_mode",
+        help=f"{mode.label}. {mode.help} A first version has {mode.default}.",
+    )
     for parameter in NUMBER_OPTIONS:
         default = "" if parameter.default is None else f" A first version has {parameter.default}."
         if parameter.optional:
@@ -87,6 +95,8 @@ def config_params(options: dict[str, Any]) -> dict[str, Any]:
         params.update(period_unit="months", period_length=options["period_months"])
     if options.get("period_anchor"):
         params["period_anchor"] = options["period_anchor"]
+    if options.get("update_mode"):
+        params["update_mode"] = options["update_mode"]
     for parameter in NUMBER_OPTIONS:
         value = options.get(parameter.name)
         if value is not None:

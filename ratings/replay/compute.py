@@ -20,11 +20,13 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.fold import FoldResult, History, MatchArrays, fold, state_before
+from engine.instant import fold_instant, fold_sides_instant
 from engine.params import Glicko2Params
 from engine.periods import PeriodSpec
 from engine.side_fold import fold_sides
 from engine.sides import SideMatches, places_from_score
 from engine.state import RatingState
+from ratings.models import RatingConfig
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.snapshot import COUNTS, NO_MOMENT, Checkpoint, Matches
 
@@ -114,12 +116,25 @@ def compute(
 
 
 def engine_matches(
-    spec: PeriodSpec, matches: Matches, player_ids: npt.NDArray[np.int64]
+    spec: PeriodSpec,
+    matches: Matches,
+    player_ids: npt.NDArray[np.int64],
+    *,
+    played_order: bool = False,
 ) -> MatchArrays:
     """The matches as the engine's arrays, ordered by (period, seq), with their neutral
-    flags and margins when they were read."""
+    flags and margins when they were read.
+
+    ``played_order`` orders them by (period, played_at, seq) instead: the order instant
+    updates rate them in (within a period the period fold's order only touches the last bits
+    of its sums, so it keeps the store's).
+    """
     period = spec.indices_of(matches.day)
-    order = np.lexsort((matches.seq, period))
+    order = (
+        np.lexsort((matches.seq, matches.played_us, period))
+        if played_order
+        else np.lexsort((matches.seq, period))
+    )
     return MatchArrays(
         period=period[order],
         player_a=np.searchsorted(player_ids, matches.player_a[order]),
@@ -131,9 +146,14 @@ def engine_matches(
 
 
 def engine_side_matches(
-    spec: PeriodSpec, matches: Matches, player_ids: npt.NDArray[np.int64]
+    spec: PeriodSpec,
+    matches: Matches,
+    player_ids: npt.NDArray[np.int64],
+    *,
+    played_order: bool = False,
 ) -> SideMatches:
-    """Every match, one-vs-one and with sides, as the engine's sides, ordered by (period, seq).
+    """Every match, one-vs-one and with sides, as the engine's sides, ordered by (period, seq)
+    (``played_order``: by (period, played_at, seq), as :func:`engine_matches`).
 
     A one-vs-one match is two sides of one player (places from its score); ``matches.seq``
     holds true sequence numbers here, so the two kinds interleave in the store's order. The
@@ -146,7 +166,12 @@ def engine_side_matches(
     side_period = spec.indices_of(sides.day)
     n_pairs = pair_period.size
     period = np.concatenate([pair_period, side_period])
-    order = np.lexsort((np.concatenate([matches.seq, sides.seq]), period))
+    seq = np.concatenate([matches.seq, sides.seq])
+    if played_order:
+        played = np.concatenate([matches.played_us, sides.played_us])
+        order = np.lexsort((seq, played, period))
+    else:
+        order = np.lexsort((seq, period))
     position = np.empty(order.size, dtype=np.int64)
     position[order] = np.arange(order.size, dtype=np.int64)
     place_a, place_b = places_from_score(matches.score_a)
@@ -178,8 +203,12 @@ def run_fold(
     on_history: Callable[[History], None] | None = None,
 ) -> FoldResult:
     """The engine's fold of ``matches``: ``fold_sides`` when any match has sides, else the
-    plain one-vs-one ``fold`` (a league of singles gets exactly today's numbers)."""
+    plain one-vs-one ``fold`` (a league of singles gets exactly today's numbers); with the
+    configuration's instant updates, their instant counterparts, fed the matches in played
+    order with the end of each one's local day as its moment in its period."""
     params: Glicko2Params = plan.params
+    if plan.config.update_mode == RatingConfig.UpdateMode.INSTANT:
+        return _run_instant(plan, matches, first_period, start, on_progress, on_history)
     if matches.sides is not None and len(matches.sides):
         return fold_sides(
             engine_side_matches(plan.spec, matches, plan.player_ids),
@@ -201,6 +230,52 @@ def run_fold(
         on_progress,
         on_history,
     )
+
+
+def _run_instant(
+    plan: ReplayPlan,
+    matches: Matches,
+    first_period: int,
+    start: RatingState | None,
+    on_progress: ProgressCallback | None,
+    on_history: Callable[[History], None] | None,
+) -> FoldResult:
+    """:func:`run_fold` with instant updates (``engine.instant``)."""
+    spec, ids = plan.spec, plan.player_ids
+    if matches.sides is not None and len(matches.sides):
+        sides = engine_side_matches(spec, matches, ids, played_order=True)
+        days = np.concatenate([matches.day, matches.sides.day])
+        order = np.lexsort(
+            (
+                np.concatenate([matches.seq, matches.sides.seq]),
+                np.concatenate([matches.played_us, matches.sides.played_us]),
+                spec.indices_of(days),
+            )
+        )
+        return fold_sides_instant(
+            sides,
+            spec.end_of_day_fractions(days[order]),
+            plan.n_players,
+            plan.params,
+            first_period,
+            plan.through_period,
+            start,
+            on_progress=on_progress,
+            on_history=on_history,
+        ).fold
+    pairs = engine_matches(spec, matches, ids, played_order=True)
+    order = np.lexsort((matches.seq, matches.played_us, spec.indices_of(matches.day)))
+    return fold_instant(
+        pairs,
+        spec.end_of_day_fractions(matches.day[order]),
+        plan.n_players,
+        plan.params,
+        first_period,
+        plan.through_period,
+        start,
+        on_progress,
+        on_history,
+    ).fold
 
 
 def compute_full(

@@ -31,6 +31,7 @@ class ConfigInfo:
     rating_floor: float | None
     advantage: float
     margin_scale: float | None
+    update_mode: str
     created_at: dt.datetime
     created_by: str
     note: str
@@ -55,6 +56,7 @@ def describe_config(config: RatingConfig, *, is_live: bool) -> ConfigInfo:
         rating_floor=config.rating_floor,
         advantage=config.advantage,
         margin_scale=config.margin_scale,
+        update_mode=config.update_mode,
         created_at=config.created_at,
         created_by=creator.get_username() if creator else "",
         note=config.note,

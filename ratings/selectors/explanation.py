@@ -91,6 +91,9 @@ class PeriodExplanation:
     games: list[GameTerm]
     floor: float | None
     next_period: int | None
+    #: The configuration rates each game when it is played (``update_mode`` "instant"): the
+    #: games above are taken apart with the period's formula, which it does not use.
+    instant: bool = False
 
     @property
     def change(self) -> float:
@@ -102,8 +105,13 @@ class PeriodExplanation:
 
     @property
     def floor_applied(self) -> bool:
-        """True when the rating floor lifted the result above what the games gave."""
-        return self.floor is not None and abs(self.effects_total - self.change) > 1e-6
+        """True when the rating floor lifted the result above what the games gave (never said
+        of instant updates, whose effects here do not add up to the change anyway)."""
+        return (
+            not self.instant
+            and self.floor is not None
+            and abs(self.effects_total - self.change) > 1e-6
+        )
 
     @property
     def expected_total(self) -> float:
@@ -163,6 +171,7 @@ def explain_period(
         games=games,
         floor=config.rating_floor,
         next_period=next_period,
+        instant=config.update_mode == RatingConfig.UpdateMode.INSTANT,
     )
 
 

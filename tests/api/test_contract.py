@@ -683,6 +683,7 @@ CONFIG_KEYS = {
     "rating_floor",
     "advantage",
     "margin_scale",
+    "update_mode",
     "note",
     "created_at",
     "created_by",
@@ -717,6 +718,16 @@ def test_create_configuration_starts_a_replay(org, rated):
     assert Replay.objects.filter(config__league=rated, config__version=2).exists()
 
 
+def test_create_configuration_with_instant_updates(org, rated):
+    response = org.post(url("config-list", rated), {"update_mode": "instant"}, format="json")
+    assert response.status_code == 201, response.data
+    assert response.data["update_mode"] == "instant"
+    assert RatingConfig.objects.get(league=rated, version=2).update_mode == "instant"
+    # Omitted, the mode is inherited like every other parameter.
+    again = org.post(url("config-list", rated), {"tau": 0.6}, format="json")
+    assert again.data["update_mode"] == "instant"
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -727,6 +738,8 @@ def test_create_configuration_starts_a_replay(org, rated):
         {"period_length": 1.5},
         {"initial_rd": -1},
         {"period_anchor": "2030-01-01"},
+        {"update_mode": "sometimes"},
+        {"update_mode": 1},
     ],
 )
 def test_create_configuration_refuses_bad_parameters(org, rated, body):

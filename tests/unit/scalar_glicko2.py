@@ -21,8 +21,13 @@ def rate_one(
     tau: float,
     epsilon: float = 1e-6,
     max_iterations: int = 1000,
+    growth: float = 1.0,
 ) -> tuple[float, float, float]:
-    """Steps 1-8 for one player; ``results`` are (opponent rating, opponent RD, score)."""
+    """Steps 1-8 for one player; ``results`` are (opponent rating, opponent RD, score).
+
+    ``growth`` is the number of periods step 6 widens the RD for (1 in the paper; the
+    instant updates' fraction of a period, ``engine/instant.py``).
+    """
     # Step 2
     mu = (rating - 1500.0) / SCALE
     phi = rd / SCALE
@@ -71,7 +76,7 @@ def rate_one(
         big_b, f_b = big_c, f_c
     sigma_new = math.exp(big_a / 2.0)
     # Steps 6-7
-    phi_star = math.sqrt(phi**2 + sigma_new**2)
+    phi_star = math.sqrt(phi**2 + growth * sigma_new**2)
     phi_new = 1.0 / math.sqrt(1.0 / phi_star**2 + 1.0 / v)
     mu_new = mu + phi_new**2 * total
     # Step 8

@@ -164,3 +164,25 @@ def test_negative_index_and_datetimes_are_refused() -> None:
         spec.bounds(-1)
     with pytest.raises(InvalidParameterError, match="takes a date"):
         spec.index_of(dt.datetime(2024, 1, 2, 12))
+
+
+@pytest.mark.parametrize(
+    ("spec", "day", "fraction"),
+    [
+        (PeriodSpec("days", 7, D(2024, 1, 1)), D(2024, 1, 1), 1 / 7),
+        (PeriodSpec("days", 7, D(2024, 1, 1)), D(2024, 1, 7), 1.0),
+        (PeriodSpec("days", 7, D(2024, 1, 1)), D(2024, 1, 10), 3 / 7),
+        (PeriodSpec("days", 1, D(2024, 1, 1)), D(2030, 6, 15), 1.0),
+        # Anchored on the 31st: period 0 is 31 Jan - 28 Feb 2024 (29 days), period 1 starts
+        # on 29 Feb (the clamped 31st) and ends on 30 Mar (31 days).
+        (PeriodSpec("months", 1, D(2024, 1, 31)), D(2024, 2, 28), 1.0),
+        (PeriodSpec("months", 1, D(2024, 1, 31)), D(2024, 1, 31), 1 / 29),
+        (PeriodSpec("months", 1, D(2024, 1, 31)), D(2024, 2, 29), 1 / 31),
+        (PeriodSpec("months", 3, D(2024, 1, 1)), D(2024, 3, 31), 1.0),
+    ],
+)
+def test_end_of_day_fraction_is_the_share_of_the_period_gone_by_at_the_days_end(
+    spec: PeriodSpec, day: dt.date, fraction: float
+) -> None:
+    days = np.array([day], dtype="datetime64[D]")
+    assert spec.end_of_day_fractions(days)[0] == pytest.approx(fraction, abs=1e-15)

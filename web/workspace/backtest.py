@@ -13,6 +13,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -21,6 +22,7 @@ from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
 from ratings.backtest.presentation import calibration_chart, chart_data, run_rows, setting_label
+from ratings.models import RatingConfig
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -63,6 +65,13 @@ class SweepForm(forms.Form):
         required=False,
         choices=[("", "as configured"), ("days", "days"), ("months", "calendar months")],
     )
+    update_mode = forms.MultipleChoiceField(
+        label=_("Updates"),
+        required=False,
+        choices=RatingConfig.UpdateMode.choices,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Optional: tick both to compare them (none ticked: as configured)."),
+    )
 
     def grid(self) -> dict[str, Any]:
         """The raw grid for ``tasks.start_sweep`` (which validates the values)."""
@@ -74,6 +83,8 @@ class SweepForm(forms.Form):
                 grid[key] = _numbers(data[key])
         if data.get("period_unit"):
             grid["period_unit"] = data["period_unit"]
+        if data.get("update_mode"):
+            grid["update_mode"] = list(data["update_mode"])
         return grid
 
 

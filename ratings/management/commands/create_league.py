@@ -127,7 +127,8 @@ class Command(DataCommand):
             f"version {config.version}: periods of {config.period_length} {unit}(s) from "
             f"{config.period_anchor.isoformat()}, tau={config.tau!r}, "
             f"initial rating {config.initial_rating!r}, RD {config.initial_rd!r}, "
-            f"volatility {config.initial_volatility!r}, max RD {config.max_rd!r}."
+            f"volatility {config.initial_volatility!r}, max RD {config.max_rd!r}, "
+            f"{config.update_mode} updates."
         )
 
 

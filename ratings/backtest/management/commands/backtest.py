@@ -20,8 +20,9 @@ from ratings.parameters import BY_NAME
 class Command(DataCommand):
     help = (
         "Backtest rating configurations on a league's history: every match is predicted from "
-        "the ratings at the start of its period; prints log-loss, Brier and accuracy per τ "
-        "against the always-50% and tuned-Elo baselines. Runs in this process unless "
+        "the ratings at the start of its period (with instant updates: just before it); "
+        "prints log-loss, Brier and accuracy per τ against the always-50% and tuned-Elo "
+        "baselines. Runs in this process unless "
         "--workers is given."
     )
 
@@ -55,6 +56,14 @@ class Command(DataCommand):
         )
         period.add_argument(
             "--period-days", type=int, nargs="+", help=f"period lengths in days. {length.help_text}"
+        )
+        mode = BY_NAME["update_mode"]
+        parser.add_argument(
+            "--update-mode",
+            nargs="+",
+            choices=mode.choices,
+            dest="update_mode",
+            help=f"update modes to compare. {mode.help}",
         )
         parser.add_argument(
             "--workers",
@@ -126,6 +135,8 @@ class Command(DataCommand):
             grid["advantage"] = options["advantage"]
         if options["margin_scale"]:
             grid["margin_scale"] = options["margin_scale"]
+        if options["update_mode"]:
+            grid["update_mode"] = options["update_mode"]
         if options["period_months"]:
             grid.update(period_unit="months", period_length=options["period_months"])
         elif options["period_days"]:

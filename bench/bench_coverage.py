@@ -1,0 +1,300 @@
+"""Coverage of the 95 % intervals on simulated leagues with known skills, both update modes.
+
+Run (the tables of docs/intervals.md; one table in about two minutes on 2 cores, time printed):
+
+    .venv/bin/python -m bench.bench_coverage
+    .venv/bin/python -m bench.bench_coverage --seed-base 1000      # the check on other seeds
+    .venv/bin/python -m bench.bench_coverage --spread 200          # a narrower pool of players
+
+Each league has ``--players`` players and ``--periods`` rating periods of ``--days`` days
+(7: the default configuration's weekly periods). True skills start from a normal with the
+configuration's own initial rating and, by default, its initial RD as the spread (the
+model's prior: ``--spread`` sets another) and drift as a random walk of ``--drift`` per
+week on the Glicko-2 scale (0.06, about 10 rating points a week, whatever the configuration's
+volatility), in steps between the rounds. Every period has k rounds (k = 2, 10, 30 games
+per player per period), spread over its days as evenly as they go; in every round the
+players are split at random into matches of the format:
+
+* ``1v1``, ``2v2``, ``5v5``: two sides; side A wins with probability
+  1 / (1 + exp(-(sum of A's skills - sum of B's))) on the Glicko-2 scale
+  (skill = (rating - 1500) / 173.7178): the team-sum model of ``engine/TEAMS.md``;
+* ``ffa6``: six players each for themselves, finishing in the order of skill plus a standard
+  Gumbel draw (a Plackett-Luce order: every pair finishes in the order of the engine's own
+  pairwise model, 1 / (1 + exp(-(skill_i - skill_j)))).
+
+Game results say nothing about where the whole pool stands, only about differences, and a
+rating system keeps its pool's average near the initial rating: true skills are put on the
+rating scale with the pool's average at the initial rating.
+
+Measured at every period's end, for every player: whether the true skill lies within
+rating ± 1.96 RD (what the pages show as the 95 % interval). Coverage is the share over all
+periods, players and seeds; its Monte Carlo error (±) is the standard error of the seeds'
+means, each seed an independent league. Also: the log-loss of every match's prediction (every
+pair of sides in ``ffa6``) made before it, from the values at the start of its period (period
+updates) or just before it (instant updates), with the team-sum win probability.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.glicko2 import g
+from engine.instant import fold_sides_instant
+from engine.params import CENTRE, SCALE, Glicko2Params
+from engine.side_fold import fold_sides
+from engine.sides import SideMatches, side_pairs
+from engine.teams import DEFAULT_METHOD, METHODS, TeamMethod
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Format name -> (sides per match, players per side).
+FORMATS: dict[str, tuple[int, int]] = {"1v1": (2, 1), "2v2": (2, 2), "5v5": (2, 5), "ffa6": (6, 1)}
+RATES = (2, 10, 30)
+MODES = ("period", "instant")
+#: The 95 % interval's half-width in RDs, as the pages use it.
+Z95 = 1.96
+#: How fast true skills drift, per week on the Glicko-2 scale (about 10 rating points): fixed,
+#: not the configuration's volatility, so that a configuration is judged against one truth.
+TRUE_DRIFT = 0.06
+
+
+@dataclass(frozen=True)
+class Task:
+    """One simulated league and the configuration that rates it."""
+
+    format: str
+    rate: int
+    seed: int
+    players: int
+    periods: int
+    days: int
+    params: Glicko2Params
+    spread: float | None  # rating points; None: the configuration's initial RD
+    drift: float  # per week, Glicko-2 scale
+    method: TeamMethod = DEFAULT_METHOD
+    rank_weight: bool = True
+
+
+@dataclass(frozen=True)
+class League:
+    """A simulated league: matches in played order, and the true skills at period ends."""
+
+    matches: SideMatches
+    moment: FloatArray
+    skill_at_end: FloatArray  # (periods, players), rating scale, pool average at initial
+
+
+@dataclass(frozen=True)
+class Outcome:
+    task: Task
+    coverage: dict[str, float]
+    log_loss: dict[str, float]
+    mean_rd: dict[str, float]
+    seconds: dict[str, float]
+
+
+def simulate(task: Task) -> League:
+    """The league of ``task``: the same task always gives the same league."""
+    sides, size = FORMATS[task.format]
+    n, params = task.players, task.params
+    if n % (sides * size):
+        raise ValueError(f"{n} players do not split into {task.format} matches")
+    rng = np.random.default_rng([task.seed, task.rate, sides, size])
+    spread = (params.initial_rd if task.spread is None else task.spread) / SCALE
+    theta = rng.normal((params.initial_rating - CENTRE) / SCALE, spread, n)
+    per_match = sides * size
+    count = n // per_match
+    step = task.drift * math.sqrt(task.days / 7.0 / task.rate)
+    periods, moments, players, places = [], [], [], []
+    skill_at_end = np.empty((task.periods, n))
+    for p in range(task.periods):
+        for r in range(task.rate):
+            theta = theta + rng.normal(0.0, step, n)
+            seats = rng.permutation(n).reshape(count, sides, size)
+            strength = theta[seats].sum(axis=2)
+            if sides == 2:
+                won = rng.random(count) < 1.0 / (1.0 + np.exp(strength[:, 1] - strength[:, 0]))
+                place = np.stack([(~won).astype(np.int64), won.astype(np.int64)], axis=1)
+            else:
+                performance = strength + rng.gumbel(size=strength.shape)
+                place = np.argsort(np.argsort(-performance, axis=1), axis=1)
+            day = (r * task.days) // task.rate
+            periods.append(np.full(count, p))
+            moments.append(np.full(count, (day + 1) / task.days))
+            players.append(seats)
+            places.append(place)
+        skill_at_end[p] = params.initial_rating + SCALE * (theta - theta.mean())
+    period = np.concatenate(periods).astype(np.int64)
+    total = period.size
+    matches = SideMatches(
+        period,
+        np.repeat(np.arange(total, dtype=np.int64), per_match),
+        np.tile(np.repeat(np.arange(sides, dtype=np.int64), size), total),
+        np.concatenate(players).reshape(-1).astype(np.int64),
+        np.repeat(np.concatenate(places), size, axis=1).reshape(-1).astype(np.int64),
+    )
+    return League(matches, np.concatenate(moments), skill_at_end)
+
+
+def pair_log_loss(
+    matches: SideMatches, row_rating: FloatArray, row_rd: FloatArray
+) -> tuple[float, int]:
+    """Summed log-loss over every pair of sides of every match, and the number of pairs.
+
+    P(x ahead of y) = 1 / (1 + exp(-g(sqrt(Σφ_x² + Σφ_y²)) (Σμ_x - Σμ_y))) from each row's
+    rating and RD (for one player a side: the engine's win probability); a tie counts half.
+    """
+    mu = (row_rating - CENTRE) / SCALE
+    phi2 = (row_rd / SCALE) ** 2
+    new_side = np.ones(matches.n_rows, dtype=bool)
+    new_side[1:] = (matches.match[1:] != matches.match[:-1]) | (
+        matches.side[1:] != matches.side[:-1]
+    )
+    side_of_row = np.cumsum(new_side) - 1
+    starts = np.flatnonzero(new_side)
+    mu_side = np.bincount(side_of_row, weights=mu)
+    phi2_side = np.bincount(side_of_row, weights=phi2)
+    place = matches.place[starts]
+    x, y = side_pairs(matches.match[starts])
+    z = g(np.sqrt(phi2_side[x] + phi2_side[y])) * (mu_side[x] - mu_side[y])
+    p = np.clip(1.0 / (1.0 + np.exp(-z)), 1e-15, 1 - 1e-15)
+    s = np.where(place[x] < place[y], 1.0, np.where(place[x] == place[y], 0.5, 0.0))
+    loss = -(s * np.log(p) + (1.0 - s) * np.log1p(-p))
+    return float(loss.sum()), int(loss.size)
+
+
+def run(task: Task) -> Outcome:
+    """Rate one league both ways and measure coverage, log-loss and the mean RD."""
+    league = simulate(task)
+    matches, n, params = league.matches, task.players, task.params
+    last = task.periods - 1
+    coverage, losses, mean_rd, seconds = {}, {}, {}, {}
+    for mode in MODES:
+        started = time.perf_counter()
+        if mode == "period":
+            history = fold_sides(matches, n, params, 0, last, method=task.method).history
+            keys = history.period * n + history.player
+            at = np.searchsorted(keys, matches.period[matches.match] * n + matches.player)
+            row_rating, row_rd = history.rating_before[at], history.rd_before[at]
+        else:
+            rated = fold_sides_instant(
+                matches,
+                league.moment,
+                n,
+                params,
+                0,
+                last,
+                method=task.method,
+                rank_weight=task.rank_weight,
+            )
+            history, row_rating, row_rd = rated.fold.history, rated.row_rating, rated.row_rd
+        seconds[mode] = time.perf_counter() - started
+        # Every player plays in every period: a period's rows are everyone's values at its end.
+        skill = league.skill_at_end[history.period, history.player]
+        hits = np.abs(history.rating - skill) <= Z95 * history.rd
+        total, pairs = pair_log_loss(matches, row_rating, row_rd)
+        coverage[mode] = float(np.mean(hits))
+        losses[mode] = total / pairs
+        mean_rd[mode] = float(np.mean(history.rd))
+    return Outcome(task, coverage, losses, mean_rd, seconds)
+
+
+def table(outcomes: list[Outcome], formats: list[str], rates: list[int]) -> list[str]:
+    """The Markdown table: coverage ± its Monte Carlo error, log-loss and mean RD per cell."""
+    lines = [
+        "| format | games a period | period updates: coverage | instant: coverage "
+        "| log-loss period / instant | mean RD period / instant |",
+        "|---|---|---|---|---|---|",
+    ]
+    for fmt in formats:
+        for rate in rates:
+            cell = [o for o in outcomes if o.task.format == fmt and o.task.rate == rate]
+            text = [fmt, str(rate)]
+            for mode in MODES:
+                values = np.array([o.coverage[mode] for o in cell])
+                error = values.std(ddof=1) / math.sqrt(values.size) if values.size > 1 else 0.0
+                text.append(f"{100 * values.mean():.1f} % ± {100 * error:.1f}")
+            text.append(" / ".join(f"{np.mean([o.log_loss[m] for o in cell]):.4f}" for m in MODES))
+            text.append(" / ".join(f"{np.mean([o.mean_rd[m] for o in cell]):.0f}" for m in MODES))
+            lines.append("| " + " | ".join(text) + " |")
+    return lines
+
+
+def main() -> None:
+    defaults = Glicko2Params()
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=180)
+    parser.add_argument("--periods", type=int, default=30)
+    parser.add_argument("--days", type=int, default=7, help="days a rating period")
+    parser.add_argument("--seeds", type=int, default=12)
+    parser.add_argument("--seed-base", type=int, default=0)
+    parser.add_argument(
+        "--spread", type=float, default=None, help="sd of the true skills (default: initial RD)"
+    )
+    parser.add_argument("--drift", type=float, default=TRUE_DRIFT, help="skill drift a week")
+    parser.add_argument("--tau", type=float, default=defaults.tau)
+    parser.add_argument("--initial-rd", type=float, default=defaults.initial_rd)
+    parser.add_argument("--volatility", type=float, default=defaults.initial_volatility)
+    parser.add_argument("--method", choices=METHODS, default=DEFAULT_METHOD)
+    parser.add_argument(
+        "--no-rank-weight",
+        action="store_true",
+        help="instant updates count a multi-side game's side results as whole games",
+    )
+    parser.add_argument("--formats", default=",".join(FORMATS))
+    parser.add_argument("--rates", default=",".join(map(str, RATES)))
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    params = replace(
+        defaults,
+        tau=args.tau,
+        initial_rd=args.initial_rd,
+        max_rd=max(defaults.max_rd, args.initial_rd),
+        initial_volatility=args.volatility,
+    )
+    formats = args.formats.split(",")
+    rates = [int(rate) for rate in args.rates.split(",")]
+    tasks = [
+        Task(
+            fmt,
+            rate,
+            args.seed_base + seed,
+            args.players,
+            args.periods,
+            args.days,
+            params,
+            args.spread,
+            args.drift,
+            args.method,
+            not args.no_rank_weight,
+        )
+        for fmt in formats
+        for rate in rates
+        for seed in range(args.seeds)
+    ]
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        outcomes = list(pool.map(run, tasks))
+    elapsed = time.perf_counter() - started
+    spread = "the initial RD" if args.spread is None else f"{args.spread:g}"
+    print(
+        f"{args.players} players, {args.periods} periods of {args.days} days, seeds "
+        f"{args.seed_base}..{args.seed_base + args.seeds - 1}; configuration: tau {args.tau:g}, "
+        f"initial RD {args.initial_rd:g}, volatility {args.volatility:g}, {args.method}"
+        f"{'' if not args.no_rank_weight else ', no rank weight'}; skills: sd {spread}, "
+        f"drift {args.drift:g} a week"
+    )
+    print("\n".join(table(outcomes, formats, rates)))
+    busy = sum(sum(o.seconds.values()) for o in outcomes)
+    print(f"time: {elapsed:.0f} s on {args.workers} workers ({busy:.0f} s rating)")
+
+
+if __name__ == "__main__":
+    main()
