@@ -207,3 +207,32 @@ def test_feeds_show_hostile_names_points_and_notes_as_text_not_markup(client, cl
         assert "<img src=x onerror=alert(1)> Mallory" in shown
         assert "<i>3</i>-1" in shown
         assert note in shown
+
+
+def _copied_snippet(body: str, element_id: str) -> str:
+    """The text of the page's ``<pre id=element_id>``: what an organiser copies."""
+    start = body.index(f'id="{element_id}">') + len(f'id="{element_id}">')
+    return html.unescape(body[start : body.index("</pre>", start)])
+
+
+@pytest.mark.parametrize(
+    ("element_id", "title"),
+    [("embed-snippet", "standings"), ("embed-fixtures-snippet", "upcoming fixtures")],
+)
+def test_the_embed_snippets_keep_a_hostile_league_name_inside_the_title(
+    client, club, organiser, element_id, title
+):
+    league = club["league"]
+    league.name = 'Club" onload="alert(1)" x="<b>'
+    league.save()
+    client.force_login(organiser)
+    body = client.get(reverse("workspace:website", args=[league.slug])).content.decode()
+    snippet = _copied_snippet(body, element_id)
+    parser = _Tags()
+    parser.feed(snippet)
+    parser.close()
+    assert len(parser.tags) == 1, snippet
+    tag, attributes = parser.tags[0]
+    assert tag == "iframe"
+    assert [name for name, _ in attributes] == ["src", "title", "width", "height", "loading"]
+    assert dict(attributes)["title"] == f"{league.name} {title}"
