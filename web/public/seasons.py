@@ -143,6 +143,9 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
             {"title": p.title, "name": p.line.name, "slug": p.line.slug, "figure": p.figure}
             for p in view.performers
         ],
+        # Who archived or re-derived the table is the organisers' business, as who
+        # recorded a match (signed-in pages are never cached, so no one else is shown it).
+        "show_deriver": league.is_organiser(request.user),
     }
     return render(request, "pages/season.html", context)
 
