@@ -12,10 +12,24 @@ import re
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from engine.errors import InvalidParameterError
+from engine.intervals import ConfidenceLevel
+
 _INTEGER = re.compile(r"-?[0-9]+")
+
+# A confidence level as the schema states it, so that every string it allows is a level
+# (``ConfidenceLevel.parse`` alone also reads spaces, Unicode digits, and "0" or "100" only
+# to refuse them). A percent strictly between 0 and 100 with at most 12 decimals (more
+# could round to 100), optionally followed by %; or deviations either side, above 0 and at
+# most 10, as z2, z=1.5, 2z or 2sd (either case).
+_PERCENT = r"(?:0*[1-9][0-9]?(?:\.[0-9]{1,12})?|0+\.[0-9]{0,11}[1-9][0-9]{0,11})"
+_DEVIATIONS = r"(?:0*10(?:\.0{1,12})?|0*[1-9](?:\.[0-9]{1,12})?|0+\.[0-9]{0,11}[1-9][0-9]{0,11})"
+LEVEL_PATTERN = rf"^(?:{_PERCENT}%?|[zZ]=?{_DEVIATIONS}|{_DEVIATIONS}(?:[zZ]|[sS][dD]))$"
+LEVEL_MAX_LENGTH = 40
 
 
 class StrictCharField(serializers.CharField):
@@ -111,3 +125,29 @@ class AwareDateTimeField(serializers.DateTimeField):
         if naive:
             self.fail("naive")
         return super().to_internal_value(value)
+
+
+@extend_schema_field({"type": "string", "pattern": LEVEL_PATTERN, "maxLength": LEVEL_MAX_LENGTH})
+class QueryLevelField(serializers.Field):
+    """A confidence level in a query string (``LEVEL_PATTERN``), as a ``ConfidenceLevel``."""
+
+    default_error_messages = {
+        "invalid": _(
+            "Give a percent strictly between 0 and 100 (68, 95, 99.9, 99.9%) or a number "
+            "of deviations either side, above 0 and at most 10 (z2, z=1.5, 2z, 2sd); "
+            "got {input!r}."
+        ),
+    }
+
+    def to_internal_value(self, data: Any) -> ConfidenceLevel:
+        text = data if isinstance(data, str) else ""
+        if len(text) > LEVEL_MAX_LENGTH or not re.fullmatch(LEVEL_PATTERN, text):
+            self.fail("invalid", input=str(data)[:LEVEL_MAX_LENGTH])
+        try:
+            return ConfidenceLevel.parse(text)
+        except InvalidParameterError:
+            # The pattern admits levels only; kept so that no string can become a 500.
+            self.fail("invalid", input=text)
+
+    def to_representation(self, value: Any) -> str:
+        return str(value)

@@ -82,7 +82,10 @@ class FixtureQuerySerializer(serializers.Serializer):
         help_text="Only fixtures in this state; open (the default): upcoming and overdue.",
     )
     player = QueryIntegerField(
-        required=False, min_value=1, max_value=MAX_ID, help_text="Only this player's fixtures."
+        required=False,
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Only this player's fixtures (404 when not a player of this league).",
     )
 
 

@@ -11,8 +11,8 @@ from rest_framework.request import Request
 class LeagueOrganiserOrReadOnly(IsAuthenticatedOrReadOnly):
     """Safe methods for everyone; any other method only for an organiser of *this* league.
 
-    A refinement of ``IsAuthenticatedOrReadOnly`` (whose subclass it is, so the OpenAPI
-    schema documents reads as open to anonymous callers).
+    A refinement of ``IsAuthenticatedOrReadOnly``, whose subclass it is, so the OpenAPI
+    schema (``api.schema.AutoSchema``) documents its reads as open to anonymous callers.
 
     The view must provide ``user_is_organiser()`` (see ``api.views.LeagueScopedMixin``),
     which resolves the league from the URL, so an organiser of league A is refused on

@@ -56,6 +56,15 @@ def side_match_events(league: League, *, player_id: int | None = None) -> QueryS
     return matches
 
 
+def _in_utc(moment: dt.datetime) -> dt.datetime | None:
+    """``moment`` in UTC; None when that is before the calendar's first day (the first
+    moment of 1 January of year 1 east of UTC), which bounds nothing."""
+    try:
+        return moment.astimezone(dt.UTC)
+    except OverflowError:
+        return None
+
+
 def match_events(
     league: League,
     *,
@@ -75,9 +84,11 @@ def match_events(
     )
     if player_id is not None:
         matches = matches.filter(Q(player_a_id=player_id) | Q(player_b_id=player_id))
-    if date_from is not None:
-        matches = matches.filter(played_at__gte=local_midnight(date_from, tz))
-    if date_to is not None:
+    start = None if date_from is None else _in_utc(local_midnight(date_from, tz))
+    if start is not None:
+        matches = matches.filter(played_at__gte=start)
+    # The last day of the calendar has no next day: no upper bound.
+    if date_to is not None and date_to < dt.date.max:
         next_day = date_to + dt.timedelta(days=1)
         matches = matches.filter(played_at__lt=local_midnight(next_day, tz))
     if voided is not None:

@@ -5,13 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import serializers
+from rest_framework import permissions, serializers
 
 from api.bodies import BodySerializer
 from api.converters import MAX_ID
 from api.idempotency import HEADER, KEY_PATTERN, MAX_LENGTH
 from api.parsers import MAX_DEPTH
+
+
+class AutoSchema(SpectacularAutoSchema):
+    """drf-spectacular's schema, with reads open to anonymous callers declared as such.
+
+    drf-spectacular adds the empty security requirement (no credentials needed) only when
+    a view's permission class *is* ``AllowAny`` or ``IsAuthenticatedOrReadOnly``; the API's
+    own refinements of them (``LeagueOrganiserOrReadOnly``) are subclasses, so their reads
+    were declared as needing a token although anyone may call them.
+    """
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        auths = super().get_auth()
+        if {} in auths:
+            return auths
+        perms = self.view.get_permissions()
+        anyone = any(isinstance(p, permissions.AllowAny) for p in perms)
+        reads = self.method in permissions.SAFE_METHODS and any(
+            isinstance(p, permissions.IsAuthenticatedOrReadOnly) for p in perms
+        )
+        return [*auths, {}] if anyone or reads else auths
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -38,7 +60,10 @@ _DESCRIPTIONS = {
     ),
     401: "Not authenticated (send a token: `Authorization: Token <key>`).",
     403: "Authenticated, but not an organiser of this league.",
-    404: "No such league or object.",
+    404: (
+        "No such league or object; or a query parameter's id (a player's) names nobody "
+        "in this league, the parameter named in `errors`."
+    ),
     413: "The request body is larger than the server accepts (2.5 MB by default).",
     422: "The Idempotency-Key was already used with a different request body.",
 }

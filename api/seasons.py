@@ -7,6 +7,8 @@ derivations. Included by ``api/urls.py``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import extend_schema
@@ -18,7 +20,7 @@ from rest_framework.response import Response
 from api import schema
 from league.models import League, Season
 from ratings.models import SeasonTable
-from ratings.seasons.read import season_table
+from ratings.seasons.read import Derivation, season_table
 
 
 class SeasonSerializer(serializers.Serializer):
@@ -57,7 +59,9 @@ class SeasonLineSerializer(serializers.Serializer):
 class DerivationSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=SeasonTable.Kind.choices)
     derived_at = serializers.DateTimeField()
-    derived_by = serializers.CharField()
+    derived_by = serializers.CharField(
+        allow_null=True, help_text="Organisers only; null for other readers."
+    )
     reason = serializers.CharField()
     config_version = serializers.IntegerField()
     through_seq = serializers.IntegerField()
@@ -89,6 +93,11 @@ def _season(season: Season) -> dict:
     }
 
 
+def _derivation(derivation: Derivation, organiser: bool) -> dict[str, Any]:
+    """One line of the table's record; who derived it is shown to organisers only."""
+    return {**derivation.__dict__, "derived_by": derivation.derived_by if organiser else None}
+
+
 @extend_schema(tags=["seasons"], responses={200: SeasonSerializer(many=True), **schema.errors(404)})
 class SeasonListView(generics.GenericAPIView):
     """The league's seasons, newest first."""
@@ -115,6 +124,7 @@ class SeasonTableView(generics.GenericAPIView):
         league = get_object_or_404(League, slug=league_slug)
         season = get_object_or_404(Season, league=league, slug=season_slug)
         view = season_table(season)
+        organiser = league.is_organiser(request.user)
         body = {
             "season": _season(season),
             "archived": view.archived,
@@ -122,7 +132,7 @@ class SeasonTableView(generics.GenericAPIView):
             "start_period": view.start.index if view.start else None,
             "end_period": view.end.index if view.end else None,
             "rows": [line.__dict__ for line in view.lines],
-            "derivations": [d.__dict__ for d in view.derivations],
+            "derivations": [_derivation(d, organiser) for d in view.derivations],
         }
         return Response(SeasonTableSerializer(body).data)
 

@@ -22,6 +22,7 @@ from api.fields import (
     AwareDateTimeField,
     QueryBooleanField,
     QueryIntegerField,
+    QueryLevelField,
     ScoreField,
     StrictBooleanField,
     StrictCharField,
@@ -29,7 +30,6 @@ from api.fields import (
     StrictIntegerField,
 )
 from api.result_checks import check_result
-from engine.errors import InvalidParameterError
 from engine.intervals import ConfidenceLevel
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
@@ -552,17 +552,12 @@ class MatchQuerySerializer(serializers.Serializer):
         required=False, help_text="Played on or after this local date."
     )
     date_to = serializers.DateField(
-        required=False, help_text="Played on or before this local date."
+        required=False,
+        help_text="Played on or before this local date (before date_from: no matches).",
     )
     voided = QueryBooleanField(
         required=False, help_text="true: only voided results; false: only live ones."
     )
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        start, end = attrs.get("date_from"), attrs.get("date_to")
-        if start is not None and end is not None and start > end:
-            raise serializers.ValidationError({"date_to": ["Must not be before date_from."]})
-        return attrs
 
 
 class SideMatchQuerySerializer(serializers.Serializer):
@@ -595,7 +590,9 @@ class StandingsQuerySerializer(VersionQuerySerializer):
         help_text="Standings at the end of this period index (capped at the current one).",
     )
     date = serializers.DateField(
-        required=False, help_text="Standings at the end of the period containing this date."
+        required=False,
+        help_text="Standings at the end of the period containing this date (404 before the "
+        "first period). Give period or date, not both (400).",
     )
     ordering = serializers.ChoiceField(
         choices=SORT_KEYS, required=False, help_text="Sort key; a leading - reverses it."
@@ -627,20 +624,15 @@ class StandingsQuerySerializer(VersionQuerySerializer):
         help_text="ranked (default): the ranked players; separate: the players the "
         "eligibility rules do not rank, by rating, each with its reasons.",
     )
-    level = serializers.CharField(
+    level = QueryLevelField(
         required=False,
-        max_length=40,
         help_text="Confidence level of low/high: a percent strictly between 0 and 100 "
-        "(68, 95, 99.9, optionally with %) or a number of deviations either side (z2, "
-        "z=1.5, 2sd, at most 10). Default 95: rating ± 1.96 RD.",
+        "(68, 95, 99.9, optionally with %, at most 12 decimals) or a number of deviations "
+        "either side (z2, z=1.5, 2z, 2sd; above 0, at most 10). Default 95: rating ± 1.96 RD.",
     )
 
-    def validate_level(self, value: str) -> ConfidenceLevel:
-        try:
-            level = ConfidenceLevel.parse(value)
-        except InvalidParameterError as error:
-            raise serializers.ValidationError(str(error)) from None
-        return DEFAULT_LEVEL if level.percent == 95.0 else level
+    def validate_level(self, value: ConfidenceLevel) -> ConfidenceLevel:
+        return DEFAULT_LEVEL if value.percent == 95.0 else value
 
     page = QueryIntegerField(required=False, min_value=1, max_value=10**6, help_text="From 1.")
     per_page = QueryIntegerField(
@@ -665,13 +657,17 @@ class ReplayQuerySerializer(serializers.Serializer):
 
 
 class PairQuerySerializer(VersionQuerySerializer):
-    player_a = QueryIntegerField(min_value=1, max_value=MAX_ID, help_text="Id of player A.")
-    player_b = QueryIntegerField(min_value=1, max_value=MAX_ID, help_text="Id of player B.")
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["player_a"] == attrs["player_b"]:
-            raise serializers.ValidationError({"player_b": ["Choose two different players."]})
-        return attrs
+    player_a = QueryIntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Id of player A, a player of this league (404 otherwise).",
+    )
+    player_b = QueryIntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        help_text="Id of player B, a player of this league (404 otherwise). B may be A: "
+        "no games, an expected score of 0.5.",
+    )
 
 
 # --- Standings, history and predictions ----------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.http import http_date
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
 
@@ -58,7 +58,8 @@ def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int
         try:
             return period_for_date(config, params["date"])
         except MatchBeforeAnchorError:
-            raise ValidationError(
+            # A well-formed day with no standings: not found, like an unknown version.
+            raise NotFound(
                 {"date": [f"Before the first rating period (from {config.period_anchor})."]}
             ) from None
     return None

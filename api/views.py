@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import filters, generics, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import Serializer
@@ -130,10 +130,11 @@ class LeagueScopedMixin:
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
 
     def player_from_query(self, player_id: int, field: str) -> Player:
-        """A player of this league named by a query parameter (400 when not one)."""
+        """A player of this league named by a query parameter (404 naming the field when
+        not one: a well-formed id of nobody here, like an unknown id in a path)."""
         player = querysets.players_of(self.get_league()).filter(pk=player_id).first()
         if player is None:
-            raise ValidationError({field: [f"No player with id {player_id} in this league."]})
+            raise NotFound({field: [f"No player with id {player_id} in this league."]})
         return player
 
     def pair_from_query(self) -> tuple[Player, Player, RatingConfig | None]:

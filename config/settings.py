@@ -227,7 +227,8 @@ REST_FRAMEWORK = {
         # DRF's own, with a policy that allows its inline styles (config/browsable_api.py).
         "config.browsable_api.BrowsableAPIRenderer",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, declaring the reads of LeagueOrganiserOrReadOnly views open to all.
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "api.errors.exception_handler",

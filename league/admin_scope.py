@@ -58,10 +58,13 @@ def scoped_league(request: HttpRequest, league_id: Any) -> League:
 
 
 class OrganisedLeagueFilter(admin.SimpleListFilter):
-    """Filter by league, offering only the leagues the user organises."""
+    """Filter by league, offering only the leagues the user organises (Django's own filter
+    on a foreign key would list every league). A subclass sets ``league_field`` for rows
+    that reach their league through another table (``"config__league"``)."""
 
     title = "league"
     parameter_name = "league"
+    league_field = "league"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[int, str]]:
         return [(league.pk, league.name) for league in League.objects.organised_by(request.user)]
@@ -72,7 +75,7 @@ class OrganisedLeagueFilter(admin.SimpleListFilter):
             return queryset
         if not _ID.fullmatch(value):
             raise ValueError(f"{value[:40]!r} is not a league id")
-        return queryset.filter(league_id=int(value))
+        return queryset.filter(**{f"{self.league_field}_id": int(value)})
 
 
 class UnusableFilter(Exception):

@@ -23,7 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from league.admin import LeagueAdmin
-from league.admin_scope import CheckedChangeListMixin, scoped_league
+from league.admin_scope import CheckedChangeListMixin, OrganisedLeagueFilter, scoped_league
 from league.models import League
 from ratings import services
 from ratings.models import Publication, RatingConfig, Replay
@@ -118,7 +118,7 @@ class RatingConfigAdmin(OrganiserScopedAdmin):
     (one form for it in the whole site): "add" leads there."""
 
     list_display = ("__str__", "version", "tau", "period", "max_rd", "live", "created_at")
-    list_filter = ("league",)
+    list_filter = (OrganisedLeagueFilter,)
     ordering = ("league", "-version")
 
     @admin.display(description="periods")
@@ -156,6 +156,12 @@ class RatingConfigAdmin(OrganiserScopedAdmin):
         )
 
 
+class ReplayLeagueFilter(OrganisedLeagueFilter):
+    """A replay's league is its configuration's."""
+
+    league_field = "config__league"
+
+
 @admin.register(Replay)
 class ReplayAdmin(OrganiserScopedAdmin):
     league_path = "config__league"
@@ -170,7 +176,7 @@ class ReplayAdmin(OrganiserScopedAdmin):
         "started_at",
         "finished_at",
     )
-    list_filter = ("status", "kind", "config__league")
+    list_filter = ("status", "kind", ReplayLeagueFilter)
     readonly_fields = [field.name for field in Replay._meta.fields] + ["progress"]
 
     @admin.display(description="progress")

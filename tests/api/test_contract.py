@@ -238,7 +238,6 @@ def test_match_list_filters(anon, league, matches, players, params, expected):
 @pytest.mark.parametrize(
     ("params", "field"),
     [
-        ({"date_from": "2024-02-01", "date_to": "2024-01-01"}, "date_to"),
         ({"date_from": "yesterday"}, "date_from"),
         ({"player": "1.0"}, "player"),
         ({"limit": "0"}, "limit"),
@@ -251,6 +250,29 @@ def test_match_list_refuses_bad_filters(anon, league, matches, params, field):
     assert response.status_code == 400
     assert set(response.data) == ERROR_KEYS
     assert field in response.data["errors"]
+
+
+@pytest.mark.parametrize("time_zone", ["Europe/London", "Asia/Tokyo", "America/Anchorage"])
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        # An empty range is no error: it holds no matches.
+        ({"date_from": "2024-02-01", "date_to": "2024-01-01"}, []),
+        # The calendar's first and last days bound nothing.
+        ({"date_from": "0001-01-01"}, [3, 2, 1, 0]),
+        ({"date_to": "9999-12-31"}, [3, 2, 1, 0]),
+        ({"date_from": "9999-12-31"}, []),
+        ({"date_to": "0001-01-01"}, []),
+    ],
+)
+def test_match_list_dates_are_answered_to_the_ends_of_the_calendar(
+    anon, league, matches, time_zone, params, expected
+):
+    league.time_zone = time_zone
+    league.save()
+    response = anon.get(url("match-list", league), {**params, "voided": "false"})
+    assert response.status_code == 200
+    assert [row["id"] for row in response.data["results"]] == [matches[i].pk for i in expected]
 
 
 def test_match_detail_of_another_league_is_404(anon, league, other_league, matches):
@@ -530,13 +552,17 @@ def test_standings_as_of_a_period_and_a_date(anon, rated):
 def test_standings_refuses_bad_queries(anon, rated):
     for params, field in (
         ({"period": 0, "date": "2024-01-05"}, "period"),
-        ({"date": "2023-01-01"}, "date"),
         ({"ordering": "height"}, "ordering"),
         ({"per_page": 0}, "per_page"),
+        ({"level": "0"}, "level"),
     ):
         response = anon.get(url("standings", rated), params)
         assert response.status_code == 400, params
         assert field in response.data["errors"], params
+    # A well-formed day before the first period has no standings: not found.
+    before = anon.get(url("standings", rated), {"date": "2023-01-01"})
+    assert before.status_code == 404
+    assert before.data["errors"] == {"date": ["Before the first rating period (from 2024-01-01)."]}
 
 
 def test_standings_under_another_version(anon, org, rated):
@@ -658,13 +684,34 @@ def test_pairs_refuse_bad_players(anon, rated, players, stranger, endpoint):
     ann = players[0]
     for params, field in (
         ({"player_a": ann.pk}, "player_b"),
-        ({"player_a": ann.pk, "player_b": ann.pk}, "player_b"),
-        ({"player_a": ann.pk, "player_b": stranger.pk}, "player_b"),
         ({"player_a": "x", "player_b": ann.pk}, "player_a"),
     ):
         response = anon.get(url(endpoint, rated), params)
         assert response.status_code == 400, params
         assert field in response.data["errors"], (params, response.data)
+    # A well-formed id of nobody in this league is not found, as in a path.
+    for params, field in (
+        ({"player_a": ann.pk, "player_b": stranger.pk}, "player_b"),
+        ({"player_a": 10**12, "player_b": ann.pk}, "player_a"),
+    ):
+        response = anon.get(url(endpoint, rated), params)
+        assert response.status_code == 404, params
+        assert response.data["code"] == "not_found"
+        assert response.data["errors"] == {
+            field: [f"No player with id {params[field]} in this league."]
+        }
+
+
+def test_a_player_against_themselves_is_answered(anon, rated, players):
+    ann = players[0]
+    pair = {"player_a": ann.pk, "player_b": ann.pk}
+    record = anon.get(url("head-to-head", rated), pair)
+    assert record.status_code == 200
+    assert (record.data["games"], record.data["wins_a"], record.data["wins_b"]) == (0, 0, 0)
+    assert record.data["expected_score_a"] == pytest.approx(0.5, abs=1e-12)
+    chances = anon.get(url("win-probability", rated), pair)
+    assert chances.status_code == 200
+    assert chances.data["probability_a"] == pytest.approx(0.5, abs=1e-12)
 
 
 # --- Configurations and replays --------------------------------------------------------

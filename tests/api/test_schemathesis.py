@@ -4,9 +4,19 @@ Every operation of the API is exercised with generated valid and invalid input o
 league with published standings: public reads anonymously, writes and organiser-only reads
 (those whose schema declares 401) with an organiser's token. A sweep's id in the path is a
 finished sweep of the league, so its body is checked too. Checks: no server error,
-responses conform to the schema (status codes, content types, bodies), and input the
-schema calls invalid is never accepted. A second pass sends every write and organiser-only
-read anonymously and as another league's organiser: never anything but 401/403.
+responses conform to the schema (status codes, content types, bodies), input the schema
+calls invalid is never accepted, input it calls valid is never refused, and an operation
+declared as needing credentials refuses a caller without them (while one declared open
+needs none). A second pass sends every write and organiser-only read anonymously and as
+another league's organiser: never anything but 401/403.
+
+"Never refused" is exact for reads: every schema-valid read is answered (a well-formed id
+of nobody in the league is a 404, like an unknown id in a path), but for the one pair of
+parameters that exclude each other (``EXCLUSIVE``), a rule OpenAPI 3.0 cannot state. A
+schema-valid write may still break a rule of the league that JSON Schema cannot state
+either (a player against themselves, a day before the league's start or a deadline already
+past, a configuration's bounds against each other, a key reused for another body): a 400
+(or 422) naming the field, which its schema declares.
 
 Examples are derandomized (``deterministic``) so a run is reproducible, and kept small so
 the whole module runs in well under a minute.
@@ -29,9 +39,13 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
+from schemathesis.config._checks import POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    ignored_auth,
     negative_data_rejection,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -46,12 +60,36 @@ pytestmark = pytest.mark.django_db
 MAX_EXAMPLES = 20
 SAFE = {"GET", "HEAD", "OPTIONS"}
 METHODS = {"get", "post", "put", "patch", "delete"}
+#: What a schema-valid write may be answered besides Schemathesis' defaults (see above).
+WRITE_REFUSALS = ["400", "422"]
+CONFIG = SchemathesisConfig.from_dict(
+    {
+        "operations": [
+            {
+                "include-method": sorted(m.upper() for m in METHODS - {"get"}),
+                "checks": {
+                    "positive_data_acceptance": {
+                        "expected-statuses": [
+                            *POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES,
+                            *WRITE_REFUSALS,
+                        ]
+                    }
+                },
+            }
+        ]
+    }
+)
+#: Query parameters of a read that exclude each other (a 400 when both are given,
+#: tests/api/test_standings_eligibility.py): valid examples give at most one of them.
+EXCLUSIVE = {"/api/leagues/{league_slug}/standings/": ("period", "date")}
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
     content_type_conformance,
     response_schema_conformance,
     negative_data_rejection,
+    positive_data_acceptance,
+    ignored_auth,
 ]
 
 
@@ -96,6 +134,11 @@ def _run(
     operation, mode: GenerationMode, path_parameters: dict, headers: dict, checks: list
 ) -> None:
     strategy = operation.as_strategy(generation_mode=mode, path_parameters=path_parameters)
+    exclusive = EXCLUSIVE.get(operation.path, ())
+    if exclusive and mode == GenerationMode.POSITIVE:
+        strategy = strategy.filter(
+            lambda case: not all(name in (case.query or {}) for name in exclusive)
+        )
 
     @settings(
         max_examples=MAX_EXAMPLES,
@@ -118,7 +161,7 @@ def api(rated):
     The WSGI handler closes the database connection after each request, which would end
     the test's transaction; like Django's test client, keep it open while the test runs.
     """
-    loaded = schemathesis.openapi.from_dict(SCHEMA)
+    loaded = schemathesis.openapi.from_dict(SCHEMA, config=CONFIG)
     loaded.app = get_wsgi_application()
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
@@ -133,6 +176,20 @@ def test_the_schema_tested_is_the_one_served():
     response = APIClient().get("/api/schema/", {"format": "json"})
     assert response.status_code == 200
     assert json.loads(response.content) == SCHEMA
+
+
+def test_reads_anyone_may_call_are_declared_open_and_the_others_closed():
+    declared = {
+        (param.values[0], param.values[1]): {}
+        in SCHEMA["paths"][param.values[1]][param.values[0].lower()]["security"]
+        for param in OPERATIONS
+    }
+    open_ = sorted(op for op, is_open in declared.items() if is_open)
+    assert open_ == sorted(
+        (method, path) for method, path in declared if not _for_organisers_only(method, path)
+    )
+    assert ("GET", "/api/leagues/{league_slug}/standings/") in open_
+    assert ("GET", "/api/leagues/{league_slug}/head-to-head/") in open_
 
 
 @pytest.mark.parametrize(("method", "path"), OPERATIONS)

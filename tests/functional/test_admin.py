@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Event, Player
+from ratings import services as rating_services
 
 PLAYED = dt.date(2024, 3, 2)
 
@@ -73,6 +74,32 @@ def test_an_organiser_lists_only_their_own_league(organiser_client, name):
     content = organiser_client.get(url(name)).content.decode()
     assert "Riverside" in content
     assert "Hilltop" not in content
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "league_event_changelist",
+        "league_player_changelist",
+        "ratings_ratingconfig_changelist",
+        "ratings_replay_changelist",
+    ],
+)
+def test_a_list_s_filters_offer_an_organiser_only_their_own_league(
+    organiser_client, league, other_league, name
+):
+    for each in (league, other_league):
+        rating_services.create_config(each)
+    response = organiser_client.get(url(name))
+    changelist = response.context["cl"]
+    offered = [
+        str(choice["display"])
+        for spec in changelist.filter_specs
+        for choice in spec.choices(changelist)
+    ]
+    assert league.name in offered
+    assert other_league.name not in offered
+    assert "Hilltop" not in response.content.decode()
 
 
 def test_a_superuser_sees_every_league(client, superuser, clubs):

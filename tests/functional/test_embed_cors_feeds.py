@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
+from html.parser import HTMLParser
+from xml.etree import ElementTree
 
 import feedparser
 import pytest
@@ -153,3 +156,83 @@ def test_unknown_league_or_player_feed_is_not_found(client, club):
     assert client.get(reverse("pages:results_feed", args=["nowhere"])).status_code == 404
     url = reverse("pages:player_results_feed", args=[club["league"].slug, "nobody"])
     assert client.get(url).status_code == 404
+
+
+class _Tags(HTMLParser):
+    """The start tags (with their attributes) an HTML reader would build from a text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, list[tuple[str, str | None]]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, attrs))
+
+
+def _html_summaries(body: bytes) -> list[str]:
+    """The text of every Atom ``<summary type="html">``: what a reader renders as markup."""
+    atom = "{http://www.w3.org/2005/Atom}"
+    root = ElementTree.fromstring(body)
+    return [
+        summary.text or ""
+        for summary in root.iter(f"{atom}summary")
+        if summary.get("type") == "html"
+    ]
+
+
+def test_feeds_show_hostile_names_points_and_notes_as_text_not_markup(client, club, make_player):
+    league, ann = club["league"], club["ann"]
+    league.records_points = True
+    league.save()
+    hostile = make_player(league, "<img src=x onerror=alert(1)> Mallory")
+    note = '<script>alert("note")</script><b onclick="x()">bold</b>'
+    league_services.record_match(
+        league, player_a=hostile, player_b=ann, score_a="1", points="<i>3</i>-1",
+        note=note, played_at=dt.date(2024, 3, 1),
+    )  # fmt: skip
+    urls = [
+        reverse("pages:results_feed", args=[league.slug]),
+        reverse("pages:player_results_feed", args=[league.slug, hostile.slug]),
+    ]
+    for url in urls:
+        summaries = _html_summaries(client.get(url).content)
+        hostile_ones = [text for text in summaries if "Mallory" in text]
+        assert len(hostile_ones) == 1, url
+        parser = _Tags()
+        parser.feed(hostile_ones[0])
+        parser.close()
+        assert parser.tags == [], url
+        # A reader shows the name, the points and the note as they were typed.
+        shown = html.unescape(hostile_ones[0])
+        assert "<img src=x onerror=alert(1)> Mallory" in shown
+        assert "<i>3</i>-1" in shown
+        assert note in shown
+
+
+def _copied_snippet(body: str, element_id: str) -> str:
+    """The text of the page's ``<pre id=element_id>``: what an organiser copies."""
+    start = body.index(f'id="{element_id}">') + len(f'id="{element_id}">')
+    return html.unescape(body[start : body.index("</pre>", start)])
+
+
+@pytest.mark.parametrize(
+    ("element_id", "title"),
+    [("embed-snippet", "standings"), ("embed-fixtures-snippet", "upcoming fixtures")],
+)
+def test_the_embed_snippets_keep_a_hostile_league_name_inside_the_title(
+    client, club, organiser, element_id, title
+):
+    league = club["league"]
+    league.name = 'Club" onload="alert(1)" x="<b>'
+    league.save()
+    client.force_login(organiser)
+    body = client.get(reverse("workspace:website", args=[league.slug])).content.decode()
+    snippet = _copied_snippet(body, element_id)
+    parser = _Tags()
+    parser.feed(snippet)
+    parser.close()
+    assert len(parser.tags) == 1, snippet
+    tag, attributes = parser.tags[0]
+    assert tag == "iframe"
+    assert [name for name, _ in attributes] == ["src", "title", "width", "height", "loading"]
+    assert dict(attributes)["title"] == f"{league.name} {title}"

@@ -4,6 +4,7 @@ and the organisers' fixture and pairing pages."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -410,3 +411,101 @@ def test_a_field_too_large_for_one_request_is_refused_with_a_message(
     ).content.decode()
     assert "players: Round robin (Berger tables) pairs at most 40 players at once" in body
     assert "draft-pairing" not in body
+
+
+def _hidden(body: str, name: str) -> str:
+    """The value of the page's one hidden input called ``name``."""
+    (chunk,) = [c for c in body.split("<input ")[1:] if f'name="{name}"' in c.split(">")[0]]
+    tag = chunk.split(">")[0]
+    assert 'type="hidden"' in tag
+    return tag.split('value="')[1].split('"')[0]
+
+
+def _schedule_data(club, key):
+    return {
+        "player_a": club["Cem"].pk,
+        "player_b": club["Ann"].pk,
+        "scheduled_at": _at(1).replace(tzinfo=None).strftime("%Y-%m-%dT%H:%M"),
+        "venue": "Table 2",
+        "idempotency_key": key,
+    }
+
+
+def test_the_schedule_form_posted_five_times_schedules_one_fixture(client, league, club, organiser):
+    client.force_login(organiser)
+    url = reverse("workspace:fixtures", args=[league.slug])
+    key = _hidden(client.get(url).content.decode(), "idempotency_key")
+    for _ in range(5):
+        response = client.post(url, _schedule_data(club, key))
+        assert response.status_code == 302
+    assert Fixture.objects.count() == 1
+    # A fresh page is a fresh form: the same pairing scheduled again is a second fixture.
+    fresh = _hidden(client.get(url).content.decode(), "idempotency_key")
+    assert fresh != key
+    client.post(url, _schedule_data(club, fresh))
+    assert Fixture.objects.count() == 2
+
+
+def test_a_draft_published_five_times_publishes_its_fixtures_once(client, league, club, organiser):
+    client.force_login(organiser)
+    url = reverse("workspace:pairings", args=[league.slug])
+    body = client.post(url, {**_generator(club), "action": "generate"}).content.decode()
+    codes = [chunk.split('"')[0] for chunk in body.split('name="pairing" value="')[1:]]
+    assert len(codes) == 2
+    key = _hidden(body, "publish_key")
+    data = {**_generator(club), "action": "publish", "pairing": codes, "publish_key": key}
+    for _ in range(5):
+        assert client.post(url, data).status_code == 302
+    assert Fixture.objects.count() == 2
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_posts_of_one_schedule_form_or_draft_store_it_once(league, club, organiser):
+    from django.db import connection
+    from django.test import Client
+
+    signed_in = Client()
+    signed_in.force_login(organiser)
+    cookies = signed_in.cookies
+    fixtures_url = reverse("workspace:fixtures", args=[league.slug])
+    pairings_url = reverse("workspace:pairings", args=[league.slug])
+    key = _hidden(signed_in.get(fixtures_url).content.decode(), "idempotency_key")
+    body = signed_in.post(pairings_url, {**_generator(club), "action": "generate"})
+    body = body.content.decode()
+    codes = [chunk.split('"')[0] for chunk in body.split('name="pairing" value="')[1:]]
+    publish = {
+        **_generator(club),
+        "action": "publish",
+        "pairing": codes,
+        "publish_key": _hidden(body, "publish_key"),
+    }
+
+    def post_five_at_once(url: str, data: dict) -> list[int]:
+        barrier = threading.Barrier(5)
+        statuses: list[int] = []
+        failures: list[BaseException] = []
+
+        def post() -> None:
+            try:
+                browser = Client()
+                browser.cookies = cookies
+                barrier.wait()
+                statuses.append(browser.post(url, data).status_code)
+            except BaseException as error:  # reported by the main thread
+                failures.append(error)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=post) for _ in range(5)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        return statuses
+
+    assert post_five_at_once(fixtures_url, _schedule_data(club, key)) == [302] * 5
+    assert Fixture.objects.count() == 1
+    assert post_five_at_once(pairings_url, publish) == [302] * 5
+    assert Fixture.objects.count() == 1 + len(codes)

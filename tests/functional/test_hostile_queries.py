@@ -87,10 +87,43 @@ def page_urls(club) -> list[str]:
     ]
 
 
-def failures(client: Client, urls: list[str], value: str) -> list[str]:
+#: A text holding a control character: a NUL byte fails any statement it reaches on PostgreSQL.
+CONTROL = ["\x00", "-rank\x00", "ann\x1b[0m"]
+
+#: The parameters of the ``CONTROL`` sweep: ``PARAMS`` and those only its pages read.
+TEXT_PARAMS = [*PARAMS, "player", "highlight", "recorded", "played_on"]
+
+
+def text_page_urls(club) -> list[str]:
+    """The pages that read a name, a slug or a text from the query string."""
+    league, ann = club["league"], club["ann"]
+    slug = {"league_slug": league.slug}
+    player = {**slug, "player_slug": ann.slug}
+    return [
+        reverse("pages:versus", kwargs=slug),
+        reverse("pages:fixtures", kwargs=slug),
+        reverse("pages:fixtures_ics", kwargs=slug),
+        reverse("pages:player_fixtures_ics", kwargs=player),
+        reverse("pages:embed_fixtures", kwargs=slug),
+        reverse("pages:player_period", kwargs={**player, "period": 1}),
+        reverse("workspace:hub", kwargs=slug),
+        reverse("workspace:record", kwargs=slug),
+        reverse("workspace:round", kwargs=slug),
+        reverse("workspace:log", kwargs=slug),
+        reverse("workspace:players", kwargs=slug),
+        reverse("workspace:player", kwargs=player),
+        reverse("workspace:seasons", kwargs=slug),
+        reverse("workspace:fixtures", kwargs=slug),
+        reverse("workspace:pairings", kwargs=slug),
+        reverse("workspace:website", kwargs=slug),
+        reverse("workspace:export", kwargs=slug),
+    ]
+
+
+def failures(client: Client, urls: list[str], value: str, params: list[str] = PARAMS) -> list[str]:
     found = []
     for url in urls:
-        for query in [dict.fromkeys(PARAMS, value), *({name: value} for name in PARAMS)]:
+        for query in [dict.fromkeys(params, value), *({name: value} for name in params)]:
             response = client.get(url, query)
             if response.status_code >= 500:
                 names = ", ".join(query) if len(query) == 1 else "every parameter"
@@ -110,6 +143,19 @@ def test_no_organiser_page_answers_a_hostile_query_with_a_server_error(club, org
     client = Client(raise_request_exception=False)
     client.force_login(organiser)
     found = failures(client, page_urls(club), value)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("value", CONTROL, ids=repr)
+def test_no_page_reading_text_answers_a_control_character_with_a_server_error(
+    club, organiser, value
+):
+    anonymous = Client(raise_request_exception=False)
+    signed_in = Client(raise_request_exception=False)
+    signed_in.force_login(organiser)
+    urls = text_page_urls(club)
+    found = failures(anonymous, urls, value, TEXT_PARAMS)
+    found += failures(signed_in, urls, value, TEXT_PARAMS)
     assert not found, "\n".join(found)
 
 
@@ -152,3 +198,16 @@ def test_minimum_games_past_any_count_is_ignored_with_a_message(client, club):
         "Minimum games cannot be more than 1,000,000. (ignored)"
     ]
     assert len(response.context["board"].rows) == 4
+
+
+def test_versus_ignores_a_player_with_a_nul_byte_or_control_character(client, club):
+    url = reverse("pages:versus", kwargs={"league_slug": club["league"].slug})
+    response = client.get(url, {"a": "\x00", "b": f"{club['ann'].slug}\x1b"})
+    assert response.status_code == 200
+    assert (response.context["a"], response.context["b"]) == (None, None)
+    assert [str(m) for m in response.context["messages"]] == [
+        "No player '\\x00' in Riverside Chess Club (ignored).",
+        f"No player '{club['ann'].slug}\\x1b' in Riverside Chess Club (ignored).",
+    ]
+    chosen = client.get(url, {"a": f" {club['ann'].slug} ", "b": club["bob"].slug})
+    assert (chosen.context["a"], chosen.context["b"]) == (club["ann"], club["bob"])

@@ -89,3 +89,29 @@ def test_closing_changes_the_cached_page(client, club, season):
     html = client.get(url).content.decode()
     assert "archived table" in html
     assert "Archived when the season closed" in html
+
+
+def test_the_record_of_a_table_names_who_derived_it_to_organisers_only(
+    client, club, season, organiser
+):
+    from django.contrib.auth import get_user_model
+
+    from ratings.seasons.archive import rederive_season
+
+    clerk = get_user_model().objects.create_user("clerk-login-7", password="pw-clerk-1")
+    club["league"].organisers.add(clerk)
+    close_season(season, by=clerk)
+    rederive_season(season, by=clerk, reason="A late correction")
+    url = reverse("pages:season", args=[club["league"].slug, season.slug])
+
+    def record(body: str) -> str:
+        start = body.index('id="derivations"')
+        return body[start : body.index("</ol>", start)]
+
+    public = client.get(url).content.decode()
+    assert "Re-derived" in record(public)
+    assert "A late correction" in record(public)
+    assert "clerk-login-7" not in public
+    client.force_login(organiser)
+    private = record(client.get(url).content.decode())
+    assert private.count(" by clerk-login-7 ") == 2

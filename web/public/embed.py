@@ -11,7 +11,6 @@ request, so a change of the list applies at once.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -32,14 +31,11 @@ from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
 from web.public.pages import board_rows
 from web.public.seasons import find_season, season_context
-from web.query_params import page_number
+from web.query_params import page_number, slug_param
 
 #: Rows an embed shows by default and at most (``?rows=``).
 DEFAULT_ROWS = 10
 MAX_ROWS = 50
-
-#: What a player's slug can be; anything else in ``?player=`` is ignored unread.
-_PLAYER_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,90}")
 
 
 def frameable(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -85,10 +81,10 @@ def standings(request: HttpRequest, league_slug: str) -> HttpResponse:
 
 def find_player(league: League, raw: str | None) -> Player | None:
     """The league's player whose slug is ``raw`` (None for anything else, unread)."""
-    text = (raw or "").strip()
-    if not _PLAYER_SLUG.fullmatch(text):
+    slug = slug_param(raw)
+    if slug is None:
         return None
-    return Player.objects.filter(league=league, slug=text).first()
+    return Player.objects.filter(league=league, slug=slug).first()
 
 
 @frameable

@@ -19,6 +19,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
+from django.utils.html import escape
 
 from league.calendar import league_zone, local_day, local_noon
 from league.event_log import SideMatchText, side_match_texts_of
@@ -86,13 +87,15 @@ class LeagueResultsFeed(Feed):
         return _title(match)
 
     def item_description(self, match: Event) -> str:
+        # Atom carries the description as <summary type="html">, which a reader renders as
+        # markup: the names, points and note typed by people are escaped to show as text.
         day = local_day(match.played_at, league_zone(match.league))
         text = f"Played {day:%d %b %Y}: {_title(match)}."
         if match.replaces_id:
             text += " This result corrects an earlier one."
         if match.note:
             text += f" {match.note}"
-        return text
+        return escape(text)
 
     def item_link(self, match: Event) -> str:
         return reverse("pages:matches", args=[match.league.slug]) + f"#match-{match.seq}"

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
@@ -69,7 +70,7 @@ from web.forms import LeaderboardFilterForm, level_choices, parse_level
 from web.page_state import LeagueState, league_state, site_state
 from web.public.page_cache import cached_page, known_league
 from web.public.seasons import line_cells, season_choices, season_from_query
-from web.query_params import page_number, version_number
+from web.query_params import page_number, shown_param, slug_param, version_number
 
 #: The outcomes of a two-side result (a multi-side game shows a place instead).
 OUTCOME_WORDS = ("Win", "Draw", "Loss")
@@ -824,10 +825,15 @@ def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
     )
     chosen = []
     for key in ("a", "b"):
-        slug = (request.GET.get(key) or "").strip()[:120]
+        raw = request.GET.get(key) or ""
+        slug = slug_param(raw)
         found = Player.objects.filter(league=league, slug=slug).first() if slug else None
-        if slug and found is None:
-            messages.warning(request, f"No player {slug!r} in {league.name} (ignored).")
+        if raw.strip() and found is None:
+            messages.warning(
+                request,
+                _("No player '%(value)s' in %(league)s (ignored).")
+                % {"value": shown_param(raw), "league": league.name},
+            )
         chosen.append(found)
     player_a, player_b = chosen
     context: dict[str, Any] = {

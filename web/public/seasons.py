@@ -6,13 +6,13 @@ list and player pages' filter): :func:`season_from_query` reads that parameter s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from league.models import League, Season
 from league.seasons import points_text, scheme_text
@@ -22,8 +22,7 @@ from ratings.seasons.read import SeasonView, league_seasons, season_table
 from web.formatting import DASH, signed
 from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
-
-_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,90}")
+from web.query_params import shown_param, slug_param
 
 SEASON_COLUMNS = (
     "position",
@@ -44,10 +43,10 @@ SEASON_COLUMNS = (
 
 def find_season(league: League, raw: str | None) -> Season | None:
     """The league's season whose slug is ``raw`` (None for anything else, unread)."""
-    text = (raw or "").strip()
-    if not _SLUG.fullmatch(text):
+    slug = slug_param(raw)
+    if slug is None:
         return None
-    return Season.objects.filter(league=league, slug=text).first()
+    return Season.objects.filter(league=league, slug=slug).first()
 
 
 def season_from_query(request: HttpRequest, league: League) -> Season | None:
@@ -55,11 +54,13 @@ def season_from_query(request: HttpRequest, league: League) -> Season | None:
     raw = request.GET.get("season")
     if raw is None or not raw.strip():
         return None
-    text = raw.strip()
-    season = find_season(league, text)
+    season = find_season(league, raw)
     if season is None:
-        shown = text[:40].encode("ascii", "backslashreplace").decode()
-        messages.warning(request, f"season: no season {shown!r} in this league (ignored).")
+        messages.warning(
+            request,
+            _("season: no season '%(value)s' in this league (ignored).")
+            % {"value": shown_param(raw)},
+        )
     return season
 
 
@@ -142,6 +143,9 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
             {"title": p.title, "name": p.line.name, "slug": p.line.slug, "figure": p.figure}
             for p in view.performers
         ],
+        # Who archived or re-derived the table is the organisers' business, as who
+        # recorded a match (signed-in pages are never cached, so no one else is shown it).
+        "show_deriver": league.is_organiser(request.user),
     }
     return render(request, "pages/season.html", context)
 

@@ -8,6 +8,7 @@ from django import forms
 from django.utils import timezone
 
 from league.calendar import league_zone
+from league.idempotency_keys import new_key
 from league.models import League, Player
 from web.workspace.drafts import METHODS, ROUND_ROBIN, SWISS
 
@@ -109,9 +110,13 @@ class ScheduleForm(forms.Form):
     )
     venue = forms.CharField(max_length=120, required=False, label="Venue, table or board")
     label = forms.CharField(max_length=120, required=False, label="Round")
+    # A fresh key each time the form is rendered: a double click schedules one fixture.
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, league: League, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial.setdefault("idempotency_key", new_key())
         active = Player.objects.filter(league=league, active=True).order_by("display_name")
         self.fields["player_a"].queryset = active
         self.fields["player_b"].queryset = active

@@ -20,6 +20,7 @@ from league import fixtures as fixture_services
 from league import services
 from league.calendar import league_day
 from league.fixtures import FixtureRequest
+from league.idempotency_keys import new_key, round_row_key
 from league.models import Fixture, League, Player
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import (
@@ -88,6 +89,7 @@ def fixtures_page(request: HttpRequest, league_slug: str) -> HttpResponse:
                     venue=data["venue"],
                     label=data["label"],
                     recorded_by=request.user,
+                    idempotency_key=data["idempotency_key"] or None,
                 )
             except ValidationError as error:
                 for line in _error_text(error):
@@ -342,6 +344,9 @@ def pairings_page(request: HttpRequest, league_slug: str) -> HttpResponse:
         "has_draft": pairings is not None,
         "field": players,
         "fixtures_url": _fixtures_url(league),
+        # A fresh key for each rendered draft: publishing it twice (a double click, a
+        # resent form) publishes its fixtures once; an adjusted draft is a new one.
+        "publish_key": new_key(),
     }
     return render(request, "workspace/pairings.html", context)
 
@@ -354,6 +359,7 @@ def _publish(
 ) -> HttpResponseRedirect | list[str]:
     if not pairings:
         return ["pairing: the draft has no pairings to publish."]
+    key = request.POST.get("publish_key") or None
     requests_ = [
         FixtureRequest(
             player_a=p.first,
@@ -362,8 +368,9 @@ def _publish(
             deadline=league_day(league, p.when) + dt.timedelta(days=data["deadline_days"]),
             venue=data["venue"],
             label=drafts.round_label(data["series"], p.round),
+            idempotency_key=round_row_key(key, index),
         )
-        for p in pairings
+        for index, p in enumerate(pairings)
     ]
     try:
         made = fixture_services.schedule_fixtures(league, requests_, recorded_by=request.user)

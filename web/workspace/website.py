@@ -7,11 +7,25 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.website import set_website_access, website_access
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.forms import WebsiteForm, put_errors
+
+
+def iframe_snippet(src: str, title: str) -> SafeString:
+    """The ``<iframe>`` an organiser pastes into the club's site, its values escaped: a
+    league's name holding a quote stays inside the title, never another attribute. (The
+    page shows it as text with ``force_escape``.)"""
+    return format_html(
+        '<iframe src="{}" title="{}" width="100%" height="480" loading="lazy"></iframe>',
+        src,
+        title,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -51,11 +65,11 @@ def website(request: HttpRequest, league_slug: str) -> HttpResponse:
             "form": form,
             "access": access,
             "embed_url": embed,
-            "snippet": f'<iframe src="{embed}" title="{league.name} standings" '
-            'width="100%" height="480" loading="lazy"></iframe>',
+            "snippet": iframe_snippet(embed, _("%(league)s standings") % {"league": league.name}),
             "fixtures_url": fixtures,
-            "fixtures_snippet": f'<iframe src="{fixtures}" title="{league.name} upcoming '
-            'fixtures" width="100%" height="480" loading="lazy"></iframe>',
+            "fixtures_snippet": iframe_snippet(
+                fixtures, _("%(league)s upcoming fixtures") % {"league": league.name}
+            ),
             "feed_url": request.build_absolute_uri(
                 reverse("pages:results_feed", args=[league.slug])
             ),
