@@ -329,6 +329,23 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPLAY_VISIBILITY_TIMEOUT}
+if CELERY_BROKER_URL.startswith("redis://"):
+    # kombu's Redis transport with the fix that keeps a worker alive when Redis goes away in
+    # the middle of a replay (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+# A broker that goes away is waited for, however long: a worker retries every
+# BROKER_RECONNECT_SECONDS at most (config/worker.py), never gives up, and starts even
+# while the broker is down.
+BROKER_RECONNECT_SECONDS = float(os.environ.get("LEAGUE_BROKER_RECONNECT_SECONDS", "2"))
+CELERY_WORKER_CONSUMER = "config.worker:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A replay running when the connection drops runs to its end (Celery 6 would cancel it):
+# it is safe to finish (it publishes under its league's lock, and a redelivered copy finds
+# it finished), while cancelling it would throw its work away and count an attempt against
+# REPLAY_MAX_ATTEMPTS for every broker blip.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # A replay queued longer than this while no worker holds its league's replay lock has lost
 # its message (the broker was unreachable when it was sent, or the web process died between
 # committing it and sending it): the next request it would absorb sends it again, and so does
