@@ -270,20 +270,28 @@ SPECTACULAR_SETTINGS = {
 # Local memory is per process; with several web processes set LEAGUE_CACHE_URL
 # (redis://host:6379/1) so that they share one. LEAGUE_PAGE_CACHE=0 renders every page per
 # request (the crowd benchmark's baseline).
+# The Redis cache is optional at run time (config/cache.py): while it cannot be reached, each
+# process caches in its own memory (pages, throttle counters), says so once in the log, and
+# tries Redis again every CACHE_RETRY_SECONDS; short socket timeouts keep a Redis that hangs
+# from holding requests.
 CACHE_URL = os.environ.get("LEAGUE_CACHE_URL", "")
 PAGE_CACHE = env_bool("LEAGUE_PAGE_CACHE", default=True)
 PAGE_CACHE_SECONDS = int(os.environ.get("LEAGUE_PAGE_CACHE_SECONDS", "3600"))
+CACHE_RETRY_SECONDS = float(os.environ.get("LEAGUE_CACHE_RETRY_SECONDS", "5"))
+_CACHE_SOCKET_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 1.0}
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.OptionalRedisCache",
             "LOCATION": CACHE_URL,
+            "OPTIONS": _CACHE_SOCKET_OPTIONS,
         },
         "pages": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.OptionalRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "pages",
             "TIMEOUT": PAGE_CACHE_SECONDS,
+            "OPTIONS": _CACHE_SOCKET_OPTIONS,
         },
     }
 else:
