@@ -89,9 +89,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view's database outage becomes 503 with Retry-After (config/db_outage.py; handler500
+    # answers one raised by a middleware). Its place is irrelevant: no other middleware
+    # handles a view's exceptions.
+    "config.db_outage.DatabaseOutageMiddleware",
     # Last, as django-axes requires: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+# Seconds a client is asked to wait (Retry-After) when the database cannot be reached.
+DB_RETRY_AFTER_SECONDS = int(os.environ.get("LEAGUE_DB_RETRY_AFTER_SECONDS", "5"))
 
 ROOT_URLCONF = "config.urls"
 
