@@ -76,11 +76,6 @@ class OptionalRedisCache(RedisCache):
             },
         )
 
-    @property
-    def reachable(self) -> bool:
-        """False while this process serves the cache from its own memory."""
-        return not self._health.down
-
     def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
         health = self._health
         if health.down and time.monotonic() < health.retry_at:
