@@ -1,8 +1,8 @@
-"""The Redis broker transport, made to survive a broker drop (and the worker's consumer with it).
+"""The Redis broker transport, made to survive a broker drop.
 
 Two faults of kombu/Celery 5.7 (the newest releases; no upstream fix to pin) are handled here
-and in ``config/worker.py``, selected by ``CELERY_BROKER_TRANSPORT`` and
-``CELERY_WORKER_CONSUMER`` in ``config/settings.py``:
+and in ``config/reconnect.py``, selected by ``CELERY_BROKER_TRANSPORT``,
+``CELERY_WORKER_CONSUMER`` and ``CELERY_BEAT_SCHEDULER`` in ``config/settings.py``:
 
 - **A drop in the middle of a task kills the worker for good.** When the connection to Redis is
   lost, the consumer closes its channels twice: once through ``Connection.collect()`` (which
@@ -20,8 +20,8 @@ and in ``config/worker.py``, selected by ``CELERY_BROKER_TRANSPORT`` and
   redelivered copy finds it finished and does nothing.
 - **Reconnecting backs off to 30 s between tries.** kombu's ``ensure_connection`` waits 2,
   4, 6 … up to 30 s between attempts and Celery gives it no setting, so a worker could come
-  back up to half a minute after Redis did. ``config.worker.Consumer`` retries every
-  ``settings.BROKER_RECONNECT_SECONDS`` at most.
+  back up to half a minute after Redis did. ``config.reconnect`` retries every
+  ``settings.BROKER_RECONNECT_SECONDS`` at most, in the worker and in beat.
 """
 
 from __future__ import annotations

@@ -347,11 +347,11 @@ if CELERY_BROKER_URL.startswith("redis://"):
     # kombu's Redis transport with the fix that keeps a worker alive when Redis goes away in
     # the middle of a replay (config/broker.py).
     CELERY_BROKER_TRANSPORT = "config.broker:Transport"
-# A broker that goes away is waited for, however long: a worker retries every
-# BROKER_RECONNECT_SECONDS at most (config/worker.py), never gives up, and starts even
+# A broker that goes away is waited for, however long: workers and beat retry every
+# BROKER_RECONNECT_SECONDS at most (config/reconnect.py), never give up, and start even
 # while the broker is down.
 BROKER_RECONNECT_SECONDS = float(os.environ.get("LEAGUE_BROKER_RECONNECT_SECONDS", "2"))
-CELERY_WORKER_CONSUMER = "config.worker:Consumer"
+CELERY_WORKER_CONSUMER = "config.reconnect:Consumer"
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
@@ -383,8 +383,9 @@ CELERY_BEAT_SCHEDULE = {
 # Worker processes import the sweeps' module (autodiscovery finds only ``tasks`` modules).
 CELERY_IMPORTS = ["ratings.sweeps"]
 # Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
-# sweep comes one period after it starts, never a burst for the time it was stopped.
-CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
+# sweep comes one period after it starts, never a burst for the time it was stopped. It
+# reconnects to the broker every BROKER_RECONNECT_SECONDS at most (config/reconnect.py).
+CELERY_BEAT_SCHEDULER = "config.reconnect:Scheduler"
 
 # --- Ratings -----------------------------------------------------------------------------
 # A player whose RD is above this is shown as provisional on leaderboards.
