@@ -89,9 +89,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A view's database outage becomes 503 with Retry-After (config/db_outage.py; handler500
+    # answers one raised by a middleware). Its place is irrelevant: no other middleware
+    # handles a view's exceptions.
+    "config.db_outage.DatabaseOutageMiddleware",
     # Last, as django-axes requires: it turns a locked-out sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+# Seconds a client is asked to wait (Retry-After) when the database cannot be reached.
+DB_RETRY_AFTER_SECONDS = int(os.environ.get("LEAGUE_DB_RETRY_AFTER_SECONDS", "5"))
 
 ROOT_URLCONF = "config.urls"
 
@@ -271,20 +277,28 @@ SPECTACULAR_SETTINGS = {
 # Local memory is per process; with several web processes set LEAGUE_CACHE_URL
 # (redis://host:6379/1) so that they share one. LEAGUE_PAGE_CACHE=0 renders every page per
 # request (the crowd benchmark's baseline).
+# The Redis cache is optional at run time (config/cache.py): while it cannot be reached, each
+# process caches in its own memory (pages, throttle counters), says so once in the log, and
+# tries Redis again every CACHE_RETRY_SECONDS; short socket timeouts keep a Redis that hangs
+# from holding requests.
 CACHE_URL = os.environ.get("LEAGUE_CACHE_URL", "")
 PAGE_CACHE = env_bool("LEAGUE_PAGE_CACHE", default=True)
 PAGE_CACHE_SECONDS = int(os.environ.get("LEAGUE_PAGE_CACHE_SECONDS", "3600"))
+CACHE_RETRY_SECONDS = float(os.environ.get("LEAGUE_CACHE_RETRY_SECONDS", "5"))
+_CACHE_SOCKET_OPTIONS = {"socket_connect_timeout": 1.0, "socket_timeout": 1.0}
 if CACHE_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.OptionalRedisCache",
             "LOCATION": CACHE_URL,
+            "OPTIONS": _CACHE_SOCKET_OPTIONS,
         },
         "pages": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.OptionalRedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "pages",
             "TIMEOUT": PAGE_CACHE_SECONDS,
+            "OPTIONS": _CACHE_SOCKET_OPTIONS,
         },
     }
 else:
@@ -330,6 +344,23 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPLAY_VISIBILITY_TIMEOUT}
+if CELERY_BROKER_URL.startswith("redis://"):
+    # kombu's Redis transport with the fix that keeps a worker alive when Redis goes away in
+    # the middle of a replay (config/broker.py).
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
+# A broker that goes away is waited for, however long: workers and beat retry every
+# BROKER_RECONNECT_SECONDS at most (config/reconnect.py), never give up, and start even
+# while the broker is down.
+BROKER_RECONNECT_SECONDS = float(os.environ.get("LEAGUE_BROKER_RECONNECT_SECONDS", "2"))
+CELERY_WORKER_CONSUMER = "config.reconnect:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A replay running when the connection drops runs to its end (Celery 6 would cancel it):
+# it is safe to finish (it publishes under its league's lock, and a redelivered copy finds
+# it finished), while cancelling it would throw its work away and count an attempt against
+# REPLAY_MAX_ATTEMPTS for every broker blip.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # A replay queued longer than this while no worker holds its league's replay lock has lost
 # its message (the broker was unreachable when it was sent, or the web process died between
 # committing it and sending it): the next request it would absorb sends it again, and so does
@@ -353,8 +384,9 @@ CELERY_BEAT_SCHEDULE = {
 # Worker processes import the sweeps' module (autodiscovery finds only ``tasks`` modules).
 CELERY_IMPORTS = ["ratings.sweeps"]
 # Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
-# sweep comes one period after it starts, never a burst for the time it was stopped.
-CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
+# sweep comes one period after it starts, never a burst for the time it was stopped. It
+# reconnects to the broker every BROKER_RECONNECT_SECONDS at most (config/reconnect.py).
+CELERY_BEAT_SCHEDULER = "config.reconnect:Scheduler"
 
 # --- Ratings -----------------------------------------------------------------------------
 # A player whose RD is above this is shown as provisional on leaderboards.

@@ -8,6 +8,9 @@ from django.views.generic import RedirectView
 # The admin is discovered here, not at start-up (config/admin.py).
 admin.autodiscover()
 
+# A database outage raised outside a view is a 503 too (config/db_outage.py).
+handler500 = "config.db_outage.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Feed readers and some browsers ask for /favicon.ico whatever the pages link.

@@ -16,13 +16,14 @@ is logged, never raised into the request, and the replay is sent again later (se
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from functools import partial
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -31,7 +32,7 @@ from league.models import League
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.runner import Outcome, execute
-from ratings.stranded import claim_resend, is_stranded
+from ratings.stranded import claim_resend, is_stranded, release_resend
 from ratings.tasks import replay_league
 from ratings.time import first_match_day
 
@@ -61,12 +62,16 @@ def _publish(replay_id: int) -> None:
         replay_league.delay(replay_id=replay_id)
     except Exception:
         # The write that queued the replay is committed: the request must still succeed,
-        # whatever the broker (or an eager run) raised. The sweeps send it again.
+        # whatever the broker (or an eager run) raised. The sweeps send it again, and the
+        # re-send claim of a message that never left must not hold them back.
         logger.exception(
             "Could not send replay %s to the broker; it will be sent again once the broker "
             "is reachable (next request for its league, or the periodic sweep)",
             replay_id,
         )
+        # Without a database either, the claim simply runs out (``stranded.resend_cooldown``).
+        with contextlib.suppress(DatabaseError):
+            release_resend(replay_id)
 
 
 def create_config(

@@ -12,6 +12,12 @@ normally is picked up within it unless the workers are busy with other leagues).
 again is always safe: a replay runs under its league's lock and a finished one is skipped;
 ``claim_resend`` still bounds how often one replay is re-sent, so a replay that merely waits
 behind other leagues' long replays does not collect a duplicate message at every sweep.
+
+A claim only stands for a message that left: a re-send whose publish fails (the broker is
+still unreachable) gives its claim back (``release_resend``), so the first request or sweep
+after the broker's return sends the replay at once. The cool-down is two grace periods, so
+even a message the broker lost (Redis restarted without its data) is sent again within
+three grace periods of its claim.
 """
 
 from __future__ import annotations
@@ -33,15 +39,29 @@ def grace() -> dt.timedelta:
 
 
 def resend_cooldown() -> dt.timedelta:
-    """How long after a re-send the same replay may be re-sent again (six grace periods)."""
-    return 6 * grace()
+    """How long after a re-send the same replay may be re-sent again (two grace periods)."""
+    return 2 * grace()
+
+
+def _claim_key(replay_id: int, queued_at: dt.datetime) -> str:
+    # The moment it was queued keeps the key apart from a replay of an earlier database that
+    # had the same id (test databases, a restored backup) in a cache that outlived it.
+    return f"ratings:replay-resent:{replay_id}:{queued_at.timestamp()}"
 
 
 def claim_resend(replay_id: int, queued_at: dt.datetime) -> bool:
     """True for the first re-send of this replay in its cool-down (per cache: shared by
     every process in production)."""
-    key = f"ratings:replay-resent:{replay_id}:{queued_at.timestamp()}"
-    return cache.add(key, True, timeout=resend_cooldown().total_seconds())
+    return cache.add(
+        _claim_key(replay_id, queued_at), True, timeout=resend_cooldown().total_seconds()
+    )
+
+
+def release_resend(replay_id: int) -> None:
+    """Give back the re-send claim of replay ``replay_id`` (its message did not leave)."""
+    queued_at = Replay.objects.filter(pk=replay_id).values_list("queued_at", flat=True).first()
+    if queued_at is not None:
+        cache.delete(_claim_key(replay_id, queued_at))
 
 
 def nobody_replays(league_id: int) -> bool:

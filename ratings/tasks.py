@@ -9,7 +9,7 @@ from celery.signals import worker_ready
 
 from ratings.models import Replay
 from ratings.replay.runner import Outcome, execute
-from ratings.stranded import stranded_replays
+from ratings.stranded import release_resend, stranded_replays
 
 logger = logging.getLogger(__name__)
 
@@ -65,8 +65,15 @@ def resend_stranded_replays() -> int:
 
 
 def _send_again(replay_ids: list[int]) -> None:
-    for pk in replay_ids:
-        replay_league.apply_async(kwargs={"replay_id": pk})
+    """Send each replay; when the broker fails one, give its re-send claim back and raise."""
+    for index, pk in enumerate(replay_ids):
+        try:
+            replay_league.apply_async(kwargs={"replay_id": pk})
+        except Exception:
+            # None of the rest left either: their claims must not hold back the next sweep.
+            for unsent in replay_ids[index:]:
+                release_resend(unsent)
+            raise
 
 
 @worker_ready.connect

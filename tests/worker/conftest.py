@@ -70,6 +70,10 @@ class WorkerProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(10)
 
+    def alive(self) -> bool:
+        """True while the worker's main process runs."""
+        return self.process.poll() is None
+
     def stop(self) -> None:
         """Warm shutdown (SIGTERM), then SIGKILL if it hangs."""
         if self.process.poll() is None:
@@ -83,7 +87,11 @@ class WorkerProcess:
 
 @pytest.fixture
 def worker_factory(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerProcess]]:
-    """Start workers with ``start(period_delay=0.0, pool="solo")``; all stopped at teardown."""
+    """Start workers with ``start(period_delay=0.0, pool="solo")``; all stopped at teardown.
+
+    ``broker_url`` points a worker at another broker than this process's (``tests/faults``
+    starts Redis servers of its own); ``env`` adds to or overrides its environment.
+    """
     var_dir = Path(settings.VAR_DIR)
     if settings.CELERY_BROKER_URL.startswith("filesystem://"):
         shutil.rmtree(var_dir / "broker", ignore_errors=True)
@@ -101,22 +109,29 @@ def worker_factory(transactional_db, tmp_path) -> Iterator[Callable[..., WorkerP
     celery_app.conf.task_always_eager = False
     started: list[WorkerProcess] = []
 
-    def start(period_delay: float = 0.0, pool: str = "solo", concurrency: int = 1) -> WorkerProcess:
-        env = {
+    def start(
+        period_delay: float = 0.0,
+        pool: str = "solo",
+        concurrency: int = 1,
+        broker_url: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> WorkerProcess:
+        environment = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.settings",
             "CELERY_TASK_ALWAYS_EAGER": "0",
             "DATABASE_URL": test_database_url(),
             "LEAGUE_VAR_DIR": str(var_dir),
-            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "CELERY_BROKER_URL": broker_url or settings.CELERY_BROKER_URL,
             "CELERY_VISIBILITY_TIMEOUT": "5",
             "LEAGUE_REPLAY_LEASE_SECONDS": "3",
             "LEAGUE_REPLAY_PERIOD_DELAY": str(period_delay),
             "DJANGO_CONN_MAX_AGE": "0",
+            **(env or {}),
         }
         name = f"replay-test-{len(started)}-{os.getpid()}@%h"
         args = ["--pool", pool, "--concurrency", str(concurrency), "-n", name, "-l", "info"]
-        process = WorkerProcess(tmp_path / f"worker-{len(started)}.log", env, args)
+        process = WorkerProcess(tmp_path / f"worker-{len(started)}.log", environment, args)
         started.append(process)
         return process
 
