@@ -41,6 +41,7 @@ from api.serializers import (
     PlayerQuerySerializer,
     PlayerSerializer,
     ProgressSerializer,
+    RecordMatchSerializer,
     RecordResultSerializer,
     RecordRoundSerializer,
     RecordSideMatchSerializer,
@@ -54,6 +55,7 @@ from api.serializers import (
     VoidEventSerializer,
     VoidRequestSerializer,
     WinProbabilitySerializer,
+    recorded_match_body,
 )
 from engine.prediction import win_probability
 from league import services as league_services
@@ -128,6 +130,27 @@ class LeagueScopedMixin:
         """A 201 with ``body`` and a ``Location`` of the new object's route in this league."""
         location = reverse(detail_url, kwargs={"league_slug": self.get_league().slug, **url_kwargs})
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+
+    def record(self, serializer_class: type[RecordMatchSerializer]) -> Response:
+        """Record the match of the request's body (any sides): a 201 with the stored match
+        and its ``Location``, one-vs-one results under ``matches/``."""
+        key = idempotency.client_key(self.request)
+        context = self.get_serializer_context()
+        serializer = serializer_class(data=self.request.data, context=context)
+        serializer.is_valid(raise_exception=True)
+        with fields_renamed(serializer.field_names_as_sent()):
+            event = league_services.record_match(
+                self.get_league(),
+                **serializer.service_kwargs(),
+                recorded_by=self.request.user,
+                idempotency_key=idempotency.match_key(key),
+            )
+        detail = (
+            "api:match-detail"
+            if event.kind == Event.Kind.MATCH_RECORDED
+            else "api:side-match-detail"
+        )
+        return self.created(recorded_match_body(event, context), detail, match_id=event.pk)
 
     def player_from_query(self, player_id: int, field: str) -> Player:
         """A player of this league named by a query parameter (400 when not one)."""
@@ -291,21 +314,7 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request, league_slug: str) -> Response:
-        league = self.get_league()
-        key = idempotency.client_key(request)
-        serializer = RecordResultSerializer(
-            data=request.data, context=self.get_serializer_context()
-        )
-        serializer.is_valid(raise_exception=True)
-        with fields_renamed(serializer.field_names_as_sent()):
-            event = league_services.record_match(
-                league,
-                **serializer.service_kwargs(),
-                recorded_by=request.user,
-                idempotency_key=idempotency.match_key(key),
-            )
-        body = MatchEventSerializer(event, context=self.get_serializer_context()).data
-        return self.created(body, "api:match-detail", match_id=event.pk)
+        return self.record(RecordResultSerializer)
 
 
 @extend_schema(
@@ -397,25 +406,7 @@ class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
         responses={201: SideMatchSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
     def post(self, request: Request, league_slug: str) -> Response:
-        league = self.get_league()
-        key = idempotency.client_key(request)
-        serializer = RecordSideMatchSerializer(
-            data=request.data, context=self.get_serializer_context()
-        )
-        serializer.is_valid(raise_exception=True)
-        with fields_renamed(serializer.field_names_as_sent()):
-            event = league_services.record_side_match(
-                league,
-                **serializer.service_kwargs(),
-                recorded_by=request.user,
-                idempotency_key=idempotency.match_key(key),
-            )
-        context = self.get_serializer_context()
-        if event.kind == Event.Kind.MATCH_RECORDED:
-            body = MatchEventSerializer(event, context=context).data
-            return self.created(body, "api:match-detail", match_id=event.pk)
-        body = SideMatchSerializer(event, context=context).data
-        return self.created(body, "api:side-match-detail", match_id=event.pk)
+        return self.record(RecordSideMatchSerializer)
 
 
 @extend_schema(

@@ -20,7 +20,7 @@ from league import services
 from league.calendar import league_day, league_zone
 from league.idempotency_keys import new_key
 from league.models import MATCH_KINDS, Event, League, MatchFormat, Player
-from league.player_names import check_name, clean_name, find_player
+from league.player_names import check_name, clean_name, find_player, unknown_players_message
 from league.sides import side_label
 from league.validation import Errors, row_errors
 
@@ -44,7 +44,11 @@ def add_service_errors(
     renamed = renamed or {}
     for name, messages in error.message_dict.items():
         field = renamed.get(name, name)
-        if field not in form.fields:
+        if field in form.fields and form.fields[field].widget.is_hidden:
+            # A hidden field's error (a key used before) is shown above the form: as is,
+            # since the message names what it is about.
+            field = None
+        elif field not in form.fields:
             messages = [m if name == NON_FIELD_ERRORS else f"{name}: {m}" for m in messages]
             field = None
         for message in messages:
@@ -102,7 +106,7 @@ class LeagueBoundForm(forms.Form):
             if name:
                 player = find_player(self.league, name)
                 if player is None:
-                    self.add_error(field, f"{self.league.name} has no player named “{name}”.")
+                    self.add_error(field, unknown_players_message(self.league, [name]))
                 else:
                     cleaned[field] = player
         return cleaned
@@ -221,8 +225,8 @@ class BaseRoundFormSet(forms.BaseFormSet):
             prefix=self.add_prefix("__prefix__"),
             empty_permitted=True,
             use_required_attribute=False,
-            league=self.league,
             renderer=self.renderer,
+            **self.get_form_kwargs(None),
         )
 
     def filled_forms(self) -> list[forms.Form]:
@@ -517,9 +521,7 @@ class SideMatchForm(forms.Form):
                     continue
                 player = find_player(self.league, name)
                 if player is None:
-                    self.add_error(
-                        f"side_{x}_{j}", f"{self.league.name} has no player named “{name}”."
-                    )
+                    self.add_error(f"side_{x}_{j}", unknown_players_message(self.league, [name]))
                 else:
                     side.append(player)
             sides.append(side)

@@ -172,6 +172,13 @@ def same_name(league: League, name: str, *, exclude: Player | None = None) -> Pl
     return None
 
 
+def unknown_players_message(league: League, names: list[str]) -> str:
+    """The one message for names that are no player of ``league`` (every entry path that
+    names players: the workspace's forms, a CSV file)."""
+    quoted = " and ".join(f"\u201c{name}\u201d" for name in names)
+    return f"Unknown player: {league.name} has no player named {quoted}."
+
+
 def find_player(league: League, name: str) -> Player | None:
     """The player of ``league`` called ``name`` (else the one player with its ``name_key``)."""
     name = clean_name(name)

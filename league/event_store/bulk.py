@@ -28,7 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import operator
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import chain
@@ -49,11 +49,20 @@ from league.event_store.vocabulary import (
 from league.models import Event, League, MatchParticipant, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
 from league.scores import points_margin
-from league.sides import SIDES_FIELD, check_format, places_of, score_of_places, side_label
+from league.sides import (
+    PAIR_FIELDS,
+    SIDES_FIELD,
+    check_each_once,
+    check_format,
+    first_side_words,
+    is_one_vs_one,
+    places_of,
+    places_of_score,
+    score_of_places,
+)
 from league.validation import (
     Errors,
-    check_active,
-    check_opponents,
+    check_can_play,
     check_played_at,
     check_points_agree,
     check_recorder,
@@ -124,6 +133,11 @@ _Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | No
 
 #: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
 _MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
+
+
+def _identity(player: Player) -> Any:
+    """What tells two players of a file apart: the id, or the object of a new player."""
+    return player.pk if player.pk is not None else id(player)
 
 
 def _can_play(player: Player) -> bool:
@@ -419,52 +433,22 @@ class BulkAppender:
         neutral: bool = False,
     ) -> None:
         """``add`` with a ``NewMatch``'s fields as arguments (no object per result)."""
-        errors = Errors()
-        score, score_error = self._score(score_a)
-        when, when_error = self._played_at(played)
-        points, points_error = self._points(points)
-        key = clean_key(idempotency_key, errors)
-        if points and score is not None and not points_error:
-            check_points_agree(score, points, errors)
-        for name, player in (("player_a", player_a), ("player_b", player_b)):
-            if player.league_id != self._league_id:
-                errors.add(
-                    name,
-                    "%(player)s is a player of another league.",
-                    "other_league",
-                    player=player.display_name,
-                )
-        # (A new player has no id until its batch is written: it is the same object.)
-        if player_a is player_b or (player_a.id is not None and player_a.id == player_b.id):
-            check_opponents(player_a, player_a, errors)
-        if errors or score_error or when_error or points_error:
-            messages = (score_error, when_error, points_error, _messages(errors))
-            message = "; ".join(m for m in messages if m)
-            self._error(ref, message)
-            if self.observer is not None:
-                self.observer(ref, "error", message)
-            return
-        played_at, date_only = when  # type: ignore[misc]
-        self._pending.append(
-            (
-                player_a,
-                player_b,
-                score,
-                played_at,
-                points,
-                note.strip(),
-                date_only,
-                key,
-                ref,
-                neutral,
-            )  # type: ignore[arg-type]
+        self.add_match(
+            ((player_a,), (player_b,)),
+            score_a,
+            None,
+            played,
+            points,
+            note,
+            idempotency_key,
+            ref,
+            neutral,
+            PAIR_FIELDS,
         )
-        if len(self._pending) >= self.batch_size:
-            self.flush()
 
-    def add_side_match(
+    def add_match(
         self,
-        sides: list[list[Player]],
+        sides: Sequence[Sequence[Player]],
         score_a: Decimal | str | None,
         places: Any,
         played: dt.date | dt.datetime,
@@ -472,53 +456,91 @@ class BulkAppender:
         note: str = "",
         idempotency_key: str | None = None,
         ref: Any = None,
+        neutral: bool = False,
+        fields: tuple[str, ...] | None = None,
     ) -> None:
-        """Check and store one match with sides (``record_side_match``'s rules).
+        """Check one match of any sides with ``record_match``'s rules and store it.
 
-        Two sides of one player each go the one-vs-one way (``add_values``). Other shapes
-        are rare in a file and stored one at a time, after the queued batch so that the
-        file's order is the order of ``seq``.
+        ``fields`` names the field of each side in messages (``player_a``/``player_b``),
+        else ``sides``. Two sides of one player each are queued for the next batch (the
+        storage's fast path: a file is mostly them); other shapes are rare in a file and
+        stored one at a time, after the queued batch so that the file's order is the order
+        of ``seq``.
         """
         errors = Errors()
-        seen: dict[int, int] = {}
+        sizes = [len(side) for side in sides]
+        one_vs_one = is_one_vs_one(sizes)
+        first = first_side_words(sizes)
         for index, side in enumerate(sides):
             for player in side:
                 if player.league_id != self._league_id:
                     errors.add(
-                        SIDES_FIELD,
+                        SIDES_FIELD if fields is None else fields[index],
                         "%(player)s is a player of another league.",
                         "other_league",
                         player=player.display_name,
                     )
-                # A new player has no id until its batch is written: compare the objects.
-                if id(player) in seen:
-                    errors.add(
-                        SIDES_FIELD,
-                        "%(player)s is on side %(first)s and side %(second)s.",
-                        "player_twice",
-                        player=player.display_name,
-                        first=side_label(seen[id(player)]),
-                        second=side_label(index),
-                    )
-                seen[id(player)] = index
-        check_format(self.league, [len(side) for side in sides], errors, SIDES_FIELD)
-        stored_places = places_of(len(sides), score_a, places, errors)
+        # A new player has no id until its batch is written: it is told apart as an object.
+        check_each_once(sides, errors, fields, _identity)
+        check_format(self.league, sizes, errors, SIDES_FIELD if fields is None else "__all__")
+        score_error = ""
+        if len(sides) == 2 and places is None and score_a is not None and score_a != "":
+            score, score_error = self._score(score_a)
+            stored_places = None if score is None else places_of_score(score)
+        else:
+            stored_places = places_of(len(sides), score_a, places, errors, first)
         when, when_error = self._played_at(played)
         points, points_error = self._points(points)
         key = clean_key(idempotency_key, errors)
-        if errors or when_error or points_error or stored_places is None:
-            messages = (when_error, points_error, _messages(errors))
+        if points and stored_places is not None and len(sides) == 2 and not points_error:
+            check_points_agree(score_of_places(stored_places), points, errors, first)
+        if neutral and not one_vs_one:
+            errors.add(
+                "neutral",
+                "Neutral ground is recorded for one-vs-one matches only.",
+                "neutral_with_sides",
+            )
+        if errors or score_error or when_error or points_error or stored_places is None:
+            messages = (score_error, when_error, points_error, _messages(errors))
             self._refuse(ref, "; ".join(m for m in messages if m))
             return
-        if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
-            score = score_of_places(stored_places)
-            self.add_values(sides[0][0], sides[1][0], score, played, points, note, key, ref)
-            return
-        self.flush()
         played_at, date_only = when  # type: ignore[misc]
+        if one_vs_one:
+            self._pending.append(
+                (
+                    sides[0][0],
+                    sides[1][0],
+                    score_of_places(stored_places),
+                    played_at,
+                    points,
+                    note.strip(),
+                    date_only,
+                    key,
+                    ref,
+                    neutral,
+                )  # type: ignore[arg-type]
+            )
+            if len(self._pending) >= self.batch_size:
+                self.flush()
+            return
+        self._store_one(sides, stored_places, played_at, date_only, points, note, key, ref)
+
+    def _store_one(
+        self,
+        sides: Sequence[Sequence[Player]],
+        places: tuple[int, ...],
+        played_at: dt.datetime,
+        date_only: bool,
+        points: str,
+        note: str,
+        key: str | None,
+        ref: Any,
+    ) -> None:
+        """Store one checked match with sides at once (after the queued batch)."""
+        self.flush()
         fact = SideMatchRecorded(
             sides=tuple(tuple(player.pk for player in side) for side in sides),
-            places=stored_places,
+            places=places,
             played_at=played_at,
             points=points,
             note=note.strip(),
@@ -535,15 +557,10 @@ class BulkAppender:
                 return
         errors = Errors()
         when_error = self._check_when((played_at, date_only))
-        for side in sides:
-            for player in side:
-                if not player.active:
-                    errors.add(
-                        SIDES_FIELD,
-                        "%(player)s is inactive; reactivate them before recording a result.",
-                        "inactive_player",
-                        player=player.display_name,
-                    )
+        check_can_play(
+            ((SIDES_FIELD, player) for side in sides for player in side if not _can_play(player)),
+            errors,
+        )
         if when_error or errors:
             self._refuse(ref, "; ".join(m for m in (when_error, _messages(errors)) if m))
             return
@@ -615,7 +632,7 @@ class BulkAppender:
             when_error = check_when((played_at, date_only))
             if when_error or not _can_play(player_a) or not _can_play(player_b):
                 errors = Errors()
-                check_active(player_a, player_b, errors)
+                check_can_play(zip(PAIR_FIELDS, (player_a, player_b), strict=True), errors)
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)
                 self._error(ref, message)
                 outcomes.append((ref, "error", message))
@@ -702,7 +719,8 @@ class BulkAppender:
         """The message for ``key`` reused with other content (``earlier``: the stored event's
         seq and fact, None for a row of this batch)."""
         if earlier is None or earlier[0] >= (self.result.first_seq or self._next_seq):
-            return f"id {key!r} is used by an earlier row of this file with a different result"
+            # The same rule as a service's submission of several facts (a round).
+            return " ".join(event_store.idempotency_conflict(key, None, "").messages)
         seq, fact = earlier
         return " ".join(event_store.idempotency_conflict(key, seq, fact.kind).messages)
 

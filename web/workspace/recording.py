@@ -11,7 +11,6 @@ the organiser confirms it (a second submission carrying ``confirmed`` = that day
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -32,10 +31,12 @@ from web.workspace.access import SignInRequired, organiser_league, sign_in_redir
 from web.workspace.dates import date_warnings
 from web.workspace.entry_forms import (
     MAX_ROUND_ROWS,
+    PAIR,
     ROUND_ROWS,
-    ResultForm,
+    SERVICE_FIELDS,
+    SIDES,
+    MatchEntryForm,
     RoundForm,
-    TeamMatchForm,
     round_formset,
 )
 from web.workspace.recorded import parse_range, read_echo
@@ -82,81 +83,55 @@ def _unconfirmed(league: League, days: set[dt.date], confirmed: str) -> list[str
 @require_http_methods(["GET", "POST"])
 def record(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Record one result: first player, score, second player, day."""
-    try:
-        league = organiser_league(request, league_slug)
-    except SignInRequired:
-        return sign_in_redirect(request)
-    form = ResultForm(request.POST if request.method == "POST" else None, league=league)
-    saved, warnings = _save_one(
-        request,
-        league,
-        form,
-        services.record_match,
-        "workspace:record",
-        {"played_at": "played_on", "score_a": "score"},
-    )
-    if saved is not None:
-        return saved
-    context = _page_context(request, league)
-    context.update(form=form, warnings=warnings, confirm_value=_confirm_value(form))
-    return render(request, "workspace/record.html", context)
-
-
-def _save_one(
-    request: HttpRequest,
-    league: League,
-    form: Any,
-    record: Callable[..., Event],
-    page: str,
-    renamed: dict[str, str],
-) -> tuple[HttpResponse | None, list[str]]:
-    """Save the posted ``form``'s match with the service ``record`` once its day needs no
-    confirmation (or has it): the redirect to ``page``'s echo, or None and the date warnings
-    still to confirm (the service's refusals are put on the form, ``renamed``)."""
-    if request.method != "POST" or not form.is_valid():
-        return None, []
-    day = form.cleaned_data["played_on"]
-    warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
-    if warnings:
-        return None, warnings
-    try:
-        event = record(league, recorded_by=request.user, **form.service_arguments())
-    except ValidationError as error:
-        add_service_errors(form, error, renamed)
-        return None, []
-    return HttpResponseRedirect(_recorded_url(page, league, [event])), []
+    return _match_page(request, league_slug, PAIR)
 
 
 @require_http_methods(["GET", "POST"])
 def team_match(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Record one match with sides: each side's players, then side A's result (two sides)
     or each side's finishing position (three or more)."""
+    return _match_page(request, league_slug, SIDES)
+
+
+def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResponse:
+    """The entry page of one match in ``layout``: the form, saved once its day needs no
+    confirmation (or has it), then the redirect to the page's echo."""
     try:
         league = organiser_league(request, league_slug)
     except SignInRequired:
         return sign_in_redirect(request)
-    context = _page_context(request, league)
-    if not league.takes_sides:
-        # Said on the page rather than a 404: the organiser may have followed an old link.
-        return render(request, "workspace/team_match.html", context)
-    form = TeamMatchForm(request.POST if request.method == "POST" else None, league=league)
-    saved, warnings = _save_one(
-        request,
-        league,
-        form,
-        services.record_side_match,
-        "workspace:team_match",
-        {"played_at": "played_on"},
+    page, template = (
+        ("workspace:record", "workspace/record.html")
+        if layout == PAIR
+        else ("workspace:team_match", "workspace/team_match.html")
     )
-    if saved is not None:
-        return saved
+    context = _page_context(request, league)
+    if layout == SIDES and not league.takes_sides:
+        # Said on the page rather than a 404: the organiser may have followed an old link.
+        return render(request, template, context)
+    data = request.POST if request.method == "POST" else None
+    form = MatchEntryForm(data, league=league, layout=layout)
+    warnings: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        warnings = _unconfirmed(
+            league, {form.cleaned_data["played_on"]}, form.cleaned_data["confirmed"]
+        )
+        if not warnings:
+            try:
+                event = services.record_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, SERVICE_FIELDS)
+            else:
+                return HttpResponseRedirect(_recorded_url(page, league, [event]))
     context.update(
         form=form,
         warnings=warnings,
         confirm_value=_confirm_value(form),
         format_label=format_label(league),
     )
-    return render(request, "workspace/team_match.html", context)
+    return render(request, template, context)
 
 
 def _confirm_value(form: Any) -> str:
@@ -192,29 +167,18 @@ def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
             warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
         if rows and not warnings:
             key = round_form.cleaned_data["idempotency_key"] or None
-            results = []
-            for index, row in enumerate(rows):
-                score_a, points = row.cleaned_data["score"]
-                results.append(
-                    {
-                        "player_a": row.cleaned_data["player_a"],
-                        "player_b": row.cleaned_data["player_b"],
-                        "score_a": score_a,
-                        "points": points,
-                        "played_at": day,
-                        "neutral": row.cleaned_data["neutral"],
-                        "idempotency_key": round_row_key(key, index),
-                    }
-                )
+            results = [
+                {
+                    **row.service_arguments(),
+                    "played_at": day,
+                    "idempotency_key": round_row_key(key, index),
+                }
+                for index, row in enumerate(rows)
+            ]
             try:
                 events = services.record_round(league, results, recorded_by=request.user)
             except ValidationError as error:
-                show_round_errors(
-                    round_form,
-                    rows,
-                    error,
-                    {"played_at": "played_on", "score_a": "score", "points": "score"},
-                )
+                show_round_errors(round_form, rows, error, SERVICE_FIELDS)
             else:
                 return HttpResponseRedirect(_recorded_url("workspace:round", league, events))
     context = _page_context(request, league)
