@@ -131,7 +131,9 @@ class RecordedMatchSerializer(serializers.ModelSerializer):
 
 
 class MatchEventSerializer(RecordedMatchSerializer):
-    """A recorded one-vs-one result (two sides of one player: ``player_a``, ``player_b``)."""
+    """A recorded one-vs-one result (two sides of one player: ``player_a``, ``player_b``),
+    from the event's immutable fields only: the write endpoints answer with it, so a retried
+    request rebuilds the same body from the stored event."""
 
     player_a = serializers.IntegerField(source="player_a_id", read_only=True)
     player_b = serializers.IntegerField(source="player_b_id", read_only=True)
@@ -337,7 +339,11 @@ class RecordMatchSerializer(BodySerializer):
 
 class RecordSideMatchSerializer(RecordMatchSerializer):
     """A match with sides to record: each side's player ids, and side A's ``score_a`` (two
-    sides) or a finishing position per side (``positions``, 1 for first, ties allowed)."""
+    sides) or a finishing position per side (``positions``, 1 for first, ties allowed).
+
+    Give ``played_at`` (a moment) or ``played_on`` (a local date). The write side's checks
+    (players of this league, active, on one side only; the date; the league's format) answer
+    every problem at once."""
 
     renamed = {"positions": "places"}
 
@@ -372,8 +378,10 @@ class VoidEventSerializer(serializers.ModelSerializer):
 
 
 class RecordResultSerializer(RecordMatchSerializer):
-    """One one-vs-one result to record: two sides of one player, ``player_a`` and
-    ``player_b``."""
+    """One result to record: two sides of one player, ``player_a`` and ``player_b``. Give
+    ``played_at`` (a moment) or ``played_on`` (a local date); the write side's checks
+    (players of this league, active, two different ones; a date neither in the future nor
+    before the league's start) run on whatever parsed, so one answer lists every problem."""
 
     player_a = StrictIntegerField(
         min_value=1, max_value=MAX_ID, help_text="Id of player A (of this league)."

@@ -15,7 +15,12 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import filters, generics, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -271,36 +276,56 @@ class PlayerHistoryView(LeagueScopedMixin, generics.GenericAPIView):
 # --- Matches -----------------------------------------------------------------------------
 
 
-@extend_schema(tags=["matches"])
-class MatchListView(LeagueScopedMixin, generics.ListAPIView):
-    """The league's recorded results, voided ones included and marked."""
+class MatchesView(LeagueScopedMixin, generics.ListAPIView):
+    """A list of the league's matches, newest first, and the recording of one: the same
+    for every kind of match, which says how it is listed and recorded."""
 
-    serializer_class = MatchSerializer
-    filter_backends = [filters.OrderingFilter]
-    ordering_fields = ["played_at", "seq", "recorded_at"]
-    ordering = ["-played_at", "-seq"]
+    #: The body of a match to record.
+    record_serializer: type[RecordMatchSerializer]
+    #: The list's query parameters.
+    query_serializer: type[Serializer]
+
+    def matches(self, params: dict[str, Any]) -> Any:
+        """The listed matches under the validated query ``params``."""
+        raise NotImplementedError
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Event.objects.none()
-        params = self.query(MatchQuerySerializer)
-        return querysets.match_events(
-            self.get_league(),
-            player_id=params.get("player"),
-            date_from=params.get("date_from"),
-            date_to=params.get("date_to"),
-            voided=params.get("voided"),
-        )
+        return self.matches(self.query(self.query_serializer))
 
-    @extend_schema(
-        operation_id="matches_list",
-        parameters=[MatchQuerySerializer],
-        responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
-    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(
+    def post(self, request: Request, league_slug: str) -> Response:
+        return self.record(self.record_serializer)
+
+
+class MatchView(LeagueScopedMixin, generics.RetrieveAPIView):
+    """One match of the league, of the kind ``matches`` lists."""
+
+    lookup_url_kwarg = "match_id"
+
+    def matches(self) -> Any:
+        raise NotImplementedError
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Event.objects.none()
+        return self.matches()
+
+
+RECORD_ERRORS = schema.errors(400, 401, 403, 404, 413, 422)
+
+
+@extend_schema(tags=["matches"])
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="matches_list",
+        parameters=[MatchQuerySerializer],
+        responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
+    ),
+    post=extend_schema(
         operation_id="matches_record",
         summary="Record a result",
         description=(
@@ -311,10 +336,27 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=RecordResultSerializer,
-        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
-    )
-    def post(self, request: Request, league_slug: str) -> Response:
-        return self.record(RecordResultSerializer)
+        responses={201: MatchEventSerializer, **RECORD_ERRORS},
+    ),
+)
+class MatchListView(MatchesView):
+    """The league's recorded results, voided ones included and marked."""
+
+    serializer_class = MatchSerializer
+    record_serializer = RecordResultSerializer
+    query_serializer = MatchQuerySerializer
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["played_at", "seq", "recorded_at"]
+    ordering = ["-played_at", "-seq"]
+
+    def matches(self, params: dict[str, Any]) -> Any:
+        return querysets.match_events(
+            self.get_league(),
+            player_id=params.get("player"),
+            date_from=params.get("date_from"),
+            date_to=params.get("date_to"),
+            voided=params.get("voided"),
+        )
 
 
 @extend_schema(
@@ -322,15 +364,12 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
     parameters=[schema.id_path("match_id", "The match event's id.")],
     responses={200: MatchSerializer, **schema.errors(404)},
 )
-class MatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
+class MatchDetailView(MatchView):
     """One recorded result, with its void if it was voided."""
 
     serializer_class = MatchSerializer
-    lookup_url_kwarg = "match_id"
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Event.objects.none()
+    def matches(self) -> Any:
         return querysets.match_events(self.get_league())
 
 
@@ -366,32 +405,13 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
 
 
 @extend_schema(tags=["matches"])
-class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
-    """The league's matches with sides (doubles, teams, multi-player games), newest first.
-
-    One-vs-one results stay in ``matches/``; a match with sides is voided through
-    ``matches/<id>/void/`` like any other.
-    """
-
-    serializer_class = SideMatchSerializer
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Event.objects.none()
-        params = self.query(SideMatchQuerySerializer)
-        return querysets.side_match_events(
-            self.get_league(), player_id=params.get("player")
-        ).order_by("-played_at", "-seq")
-
-    @extend_schema(
+@extend_schema_view(
+    get=extend_schema(
         operation_id="side_matches_list",
         parameters=[SideMatchQuerySerializer],
         responses={200: SideMatchSerializer(many=True), **schema.errors(400, 404)},
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    @extend_schema(
+    ),
+    post=extend_schema(
         operation_id="side_matches_record",
         summary="Record a match with sides",
         description=(
@@ -403,10 +423,24 @@ class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=RecordSideMatchSerializer,
-        responses={201: SideMatchSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
-    )
-    def post(self, request: Request, league_slug: str) -> Response:
-        return self.record(RecordSideMatchSerializer)
+        responses={201: SideMatchSerializer, **RECORD_ERRORS},
+    ),
+)
+class SideMatchListView(MatchesView):
+    """The league's matches with sides (doubles, teams, multi-player games), newest first.
+
+    One-vs-one results stay in ``matches/``; a match with sides is voided through
+    ``matches/<id>/void/`` like any other.
+    """
+
+    serializer_class = SideMatchSerializer
+    record_serializer = RecordSideMatchSerializer
+    query_serializer = SideMatchQuerySerializer
+
+    def matches(self, params: dict[str, Any]) -> Any:
+        return querysets.side_match_events(
+            self.get_league(), player_id=params.get("player")
+        ).order_by("-played_at", "-seq")
 
 
 @extend_schema(
@@ -414,15 +448,12 @@ class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
     parameters=[schema.id_path("match_id", "The match event's id.")],
     responses={200: SideMatchSerializer, **schema.errors(404)},
 )
-class SideMatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
+class SideMatchDetailView(MatchView):
     """One match with sides."""
 
     serializer_class = SideMatchSerializer
-    lookup_url_kwarg = "match_id"
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Event.objects.none()
+    def matches(self) -> Any:
         return querysets.side_match_events(self.get_league())
 
 

@@ -546,14 +546,11 @@ class BulkAppender:
             note=note.strip(),
         )
         if key and self._keys.may_contain(key):
-            stored = event_store.stored_facts_by_key(self.league, [key]).get(key)
-            if stored is not None:
-                if stored[1].content_key() == fact.content_key():
-                    self.result.skipped += 1
-                    if self.observer is not None:
-                        self.observer(ref, "skipped", "already recorded")
-                else:
-                    self._refuse(ref, self._conflict(key, stored))
+            seen = event_store.stored_facts_by_key(self.league, [key]).get(key)
+            if seen is not None:
+                outcome = self._repeated(ref, key, fact, seen)
+                if self.observer is not None:
+                    self.observer(*outcome)
                 return
         errors = Errors()
         when_error = self._check_when((played_at, date_only))
@@ -606,24 +603,9 @@ class BulkAppender:
             player_a, player_b, score, played_at, points, note, date_only, key, ref, neutral = match
             if key:
                 earlier = in_batch.get(key)
-                if earlier is not None:
-                    if _fact_of(earlier).content_key() == _fact_of(match).content_key():
-                        self.result.skipped += 1
-                        outcomes.append((ref, "skipped", "already recorded"))
-                    else:
-                        message = self._conflict(key, None)
-                        self._error(ref, message)
-                        outcomes.append((ref, "error", message))
-                    continue
-                earlier_stored = stored.get(key)
-                if earlier_stored is not None:
-                    if earlier_stored[1].content_key() == _fact_of(match).content_key():
-                        self.result.skipped += 1
-                        outcomes.append((ref, "skipped", "already recorded"))
-                    else:
-                        message = self._conflict(key, earlier_stored)
-                        self._error(ref, message)
-                        outcomes.append((ref, "error", message))
+                seen = (None, _fact_of(earlier)) if earlier is not None else stored.get(key)
+                if seen is not None:
+                    outcomes.append(self._repeated(ref, key, _fact_of(match), seen))
                     continue
                 in_batch[key] = match
                 self._keys.add(key)
@@ -714,6 +696,19 @@ class BulkAppender:
         errors = Errors()
         check_played_at(self.league, *when, errors, "played_at")
         return _messages(errors)
+
+    def _repeated(
+        self, ref: Any, key: str, fact: Fact, seen: tuple[int | None, Fact]
+    ) -> tuple[Any, str, str]:
+        """The outcome of a match whose ``key`` was seen before (``seen``: the stored event's
+        seq and fact, seq None for a row of this batch): skipped when it states the same
+        fact, else refused (the idempotency rule of ``event_store.existing_for``)."""
+        if seen[1].content_key() == fact.content_key():
+            self.result.skipped += 1
+            return ref, "skipped", "already recorded"
+        message = self._conflict(key, seen if seen[0] is not None else None)  # type: ignore[arg-type]
+        self._error(ref, message)
+        return ref, "error", message
 
     def _conflict(self, key: str, earlier: tuple[int, Fact] | None) -> str:
         """The message for ``key`` reused with other content (``earlier``: the stored event's

@@ -100,15 +100,19 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
         league = organiser_league(request, league_slug)
     except SignInRequired:
         return sign_in_redirect(request)
-    page, template = (
-        ("workspace:record", "workspace/record.html")
+    page, heading = (
+        ("workspace:record", "Record a result")
         if layout == PAIR
-        else ("workspace:team_match", "workspace/team_match.html")
+        else ("workspace:team_match", "Record a team match")
     )
-    context = _page_context(request, league)
+    context = {
+        **_page_context(request, league),
+        "heading": heading,
+        "action": reverse(page, args=[league.slug]),
+    }
     if layout == SIDES and not league.takes_sides:
         # Said on the page rather than a 404: the organiser may have followed an old link.
-        return render(request, template, context)
+        return render(request, "workspace/record.html", context)
     data = request.POST if request.method == "POST" else None
     form = MatchEntryForm(data, league=league, layout=layout)
     warnings: list[str] = []
@@ -131,7 +135,7 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
         confirm_value=_confirm_value(form),
         format_label=format_label(league),
     )
-    return render(request, template, context)
+    return render(request, "workspace/record.html", context)
 
 
 def _confirm_value(form: Any) -> str:
