@@ -17,6 +17,7 @@ from typing import Any
 
 from django import forms
 
+from league import forms as league_forms
 from league.calendar import league_day
 from league.csv_format import FIRST_DAY, LAST_DAY
 from league.forms import BaseRoundFormSet, PlayerNameInput, side_form_shape
@@ -257,19 +258,11 @@ class CorrectionForm(MatchEntryForm):
         return arguments
 
 
-class RoundForm(forms.Form):
-    """The shared part of a round: its day, and the submission key."""
+class RoundForm(league_forms.RoundForm):
+    """The shared part of a round: its day, the submission key and the day's confirmation."""
 
     played_on = forms.DateField(label="Played on", widget=DATE_INPUT)
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
     confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        self.league = league
-        super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_key())
 
 
 class RoundRowForm(MatchEntryForm):
