@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO
 
+from django.utils.translation import gettext as _
+
 from league.control_characters import CONTROL_CHARACTER, first_control_character
 from league.csv_safety import restore
 from league.scores import (
@@ -381,7 +383,10 @@ def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowErr
         for column, index in layout.read:
             found = first_control_character(row[index])
             if found is not None:
-                problems.append(f"{column} contains the control character {found}: remove it")
+                problems.append(
+                    _("%(column)s contains the control character %(found)s: remove it")
+                    % {"column": column, "found": found}
+                )
     if problems:
         # The other checks would quote the same unprintable text again.
         return RowError(line, "; ".join(problems))
@@ -398,16 +403,19 @@ def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowErr
         points = restore(row[layout.points].strip())
     key = restore(row[layout.key].strip()) if layout.key is not None else ""
     if len(key) > MAX_ID_CHARS:
-        problems.append(f"id is longer than {MAX_ID_CHARS} characters")
+        problems.append(_("id is longer than %(max)s characters") % {"max": MAX_ID_CHARS})
     neutral = parse_flag(row[layout.neutral]) if layout.neutral is not None else False
     if neutral is None:
         problems.append(
-            f"neutral {row[layout.neutral].strip()[:40]!r} is not a yes/no value: use true or "  # type: ignore[index]
-            "false (also yes/no, 1/0, or leave it empty)"
+            _(
+                "neutral %(value)r is not a yes/no value: use true or false (also yes/no, 1/0, "
+                "or leave it empty)"
+            )
+            % {"value": row[layout.neutral].strip()[:40]}  # type: ignore[index]
         )
     void_reason = restore(row[layout.void].strip()) if layout.void is not None else ""
     if void_reason and not key:
-        problems.append("a row with a void_reason needs an id (to find its match)")
+        problems.append(_("a row with a void_reason needs an id (to find its match)"))
     if problems:
         return RowError(line, "; ".join(problems))
     return ResultRow(
@@ -440,12 +448,15 @@ def _sides(row: list[str], layout: _Layout, problems: list[str]) -> tuple[tuple[
             split = (restore(name.strip()) for name in cell.split(SIDE_SEPARATOR))
             names = tuple(name for name in split if name)
         if not names:
-            problems.append(f"{column} is empty")
+            problems.append(_("%(column)s is empty") % {"column": column})
         elif any(len(name) > MAX_NAME_CHARS for name in names):
-            problems.append(f"a name in {column} is longer than {MAX_NAME_CHARS} characters")
+            problems.append(
+                _("a name in %(column)s is longer than %(max)s characters")
+                % {"column": column, "max": MAX_NAME_CHARS}
+            )
         sides.append(names)
     if len(cells) < 2 and not problems:
-        problems.append("a match needs at least two sides: fill side_a and side_b")
+        problems.append(_("a match needs at least two sides: fill side_a and side_b"))
     return tuple(sides)
 
 
@@ -482,29 +493,36 @@ def _places(
     given = {column: row[i].strip() for column, i in layout.places if row[i].strip()}
     if n_sides <= 2 and not given:
         if score is None and n_sides == 2:
-            more = "" if layout.pair else ", or place_a and place_b"
-            problems.append(f"no score: fill score_a (or points_a and points_b{more})")
+            problems.append(
+                _("no score: fill score_a (or points_a and points_b)")
+                if layout.pair
+                else _("no score: fill score_a (or points_a and points_b, or place_a and place_b)")
+            )
         return None
     if score is not None and n_sides <= 2:
-        problems.append("give score_a or place_a/place_b, not both")
+        problems.append(_("give score_a or place_a/place_b, not both"))
         return None
     numbers: list[int] = []
     for column in PLACE_COLUMNS[:n_sides]:
         text = given.get(column, "")
         if not text:
-            problems.append(f"{column} is empty: give each side's finishing position (1 is first)")
+            problems.append(
+                _("%(column)s is empty: give each side's finishing position (1 is first)")
+                % {"column": column}
+            )
         elif not _NON_NEGATIVE_INT.fullmatch(text) or not 1 <= int(text) <= len(SIDE_LETTERS):
             problems.append(
-                f"{column} {text[:20]!r} is not a finishing position from 1 to {len(SIDE_LETTERS)}"
+                _("%(column)s %(text)r is not a finishing position from 1 to %(max)s")
+                % {"column": column, "text": text[:20], "max": len(SIDE_LETTERS)}
             )
         else:
             numbers.append(int(text))
     extra = [column for column in given if PLACE_COLUMNS.index(column) >= n_sides]
     if extra:
-        problems.append(f"{extra[0]} is given for an empty side")
+        problems.append(_("%(column)s is given for an empty side") % {"column": extra[0]})
     if score is not None:
         problems.append(
-            "score_a is for two sides: a game of three or more sides takes place_a, place_b, …"
+            _("score_a is for two sides: a game of three or more sides takes place_a, place_b, …")
         )
     return tuple(numbers) if len(numbers) == n_sides else None
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, iter_results
 from league.event_store.bulk import BulkAppender
@@ -231,7 +232,8 @@ def _sides_of(
         sides.append(side)
     if unknown:
         message = unknown_players_message(appender.league, unknown)
-        return RowError(row.line, f"{message} Register them first, or allow creating players.")
+        hint = _("Register them first, or allow creating players.")
+        return RowError(row.line, f"{message} {hint}")
     return sides
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from league.models import MAX_SIDE_PLAYERS, MAX_SIDES, League, MatchFormat, Player
 from league.scores import ONE_VS_ONE_FIRST
 from league.validation import Errors, _as_id, parse_score, resolve_player
@@ -25,6 +27,10 @@ from league.validation import Errors, _as_id, parse_score, resolve_player
 SIDES_FIELD = "sides"
 #: The fields of the two sides of a one-vs-one result given as two players.
 PAIR_FIELDS = ("player_a", "player_b")
+SIDE_A = _("side A")
+#: The neutral-ground flag belongs to one-vs-one matches (the engine gives no side of a team
+#: match an advantage).
+NEUTRAL_WITH_SIDES = _("Neutral ground is recorded for one-vs-one matches only.")
 PLACES_FIELD = "places"
 
 
@@ -71,7 +77,7 @@ def is_one_vs_one(sizes: Sequence[int]) -> bool:
 def first_side_words(sizes: Sequence[int]) -> str:
     """Who side A's score is the score of, in a message: the first player of a one-vs-one
     match, side A of any other."""
-    return ONE_VS_ONE_FIRST if is_one_vs_one(sizes) else "side A"
+    return ONE_VS_ONE_FIRST if is_one_vs_one(sizes) else SIDE_A
 
 
 def _field_of(index: int, fields: Sequence[str] | None) -> str:
@@ -173,14 +179,16 @@ def check_each_once(
             if one_vs_one:
                 errors.add(
                     field,
-                    "A player cannot play themselves: choose two different players.",
+                    _("A player cannot play themselves: choose two different players."),
                     "self_play",
                 )
             elif other != index:
                 errors.add(
                     field,
-                    "%(player)s is on side %(first)s and side %(second)s: a player plays on "
-                    "one side only.",
+                    _(
+                        "%(player)s is on side %(first)s and side %(second)s: a player plays "
+                        "on one side only."
+                    ),
                     "player_twice",
                     player=player.display_name,
                     first=side_label(other),
@@ -189,7 +197,7 @@ def check_each_once(
             else:
                 errors.add(
                     field,
-                    "%(player)s is named twice on side %(first)s.",
+                    _("%(player)s is named twice on side %(first)s."),
                     "player_twice",
                     player=player.display_name,
                     first=side_label(other),
@@ -198,7 +206,7 @@ def check_each_once(
 
 
 def places_of(
-    n_sides: int, score_a: Any, places: Any, errors: Errors, first: str = "side A"
+    n_sides: int, score_a: Any, places: Any, errors: Errors, first: str = SIDE_A
 ) -> tuple[int, ...] | None:
     """Stored places (dense ranks from 0) from side A's score or finishing positions.
 
@@ -212,7 +220,7 @@ def places_of(
         if has_places:
             errors.add(
                 PLACES_FIELD,
-                "Give %(first)s's score or the finishing positions, not both.",
+                _("Give %(first)s's score or the finishing positions, not both."),
                 "score_and_places",
                 first=first,
             )
@@ -221,7 +229,9 @@ def places_of(
         return None if score is None else places_of_score(score)
     if not has_places:
         if n_sides == 2:
-            errors.add("score_a", "Give %(first)s's score: 1, 0.5 or 0.", "required", first=first)
+            errors.add(
+                "score_a", _("Give %(first)s's score: 1, 0.5 or 0."), "required", first=first
+            )
         else:
             errors.add(
                 PLACES_FIELD,

@@ -50,6 +50,7 @@ from league.models import Event, League, MatchParticipant, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
 from league.scores import points_margin
 from league.sides import (
+    NEUTRAL_WITH_SIDES,
     PAIR_FIELDS,
     SIDES_FIELD,
     check_each_once,
@@ -495,11 +496,7 @@ class BulkAppender:
         if points and stored_places is not None and len(sides) == 2 and not points_error:
             check_points_agree(score_of_places(stored_places), points, errors, first)
         if neutral and not one_vs_one:
-            errors.add(
-                "neutral",
-                "Neutral ground is recorded for one-vs-one matches only.",
-                "neutral_with_sides",
-            )
+            errors.add("neutral", NEUTRAL_WITH_SIDES, "neutral_with_sides")
         if errors or score_error or when_error or points_error or stored_places is None:
             messages = (score_error, when_error, points_error, _messages(errors))
             self._refuse(ref, "; ".join(m for m in messages if m))

@@ -25,6 +25,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league import event_store
 from league.calendar import league_zone
@@ -33,6 +34,7 @@ from league.event_store.vocabulary import MatchRecorded, SideMatchRecorded
 from league.fixtures import check_open, resolve_fixture
 from league.models import Event, Fixture, League, MatchParticipant, Player
 from league.sides import (
+    NEUTRAL_WITH_SIDES,
     PAIR_FIELDS,
     SIDES_FIELD,
     check_format,
@@ -118,7 +120,7 @@ def parse_match(league: League, row: dict[str, Any], errors: Errors) -> ParsedMa
     if fields is None and any(row.get(name) is not None for name in PAIR_FIELDS):
         found.add(
             SIDES_FIELD,
-            "Give the players as sides or as player_a and player_b, not both.",
+            _("Give the players as sides or as player_a and player_b, not both."),
             "sides_and_players",
         )
     sides = resolve_sides(league, named, found, fields)
@@ -135,11 +137,7 @@ def parse_match(league: League, row: dict[str, Any], errors: Errors) -> ParsedMa
     check_text(note, found, "note")
     neutral = parse_neutral(row.get("neutral"), found)
     if neutral and sides is not None and not is_one_vs_one(sizes):
-        found.add(
-            "neutral",
-            "Neutral ground is recorded for one-vs-one matches only.",
-            "neutral_with_sides",
-        )
+        found.add("neutral", NEUTRAL_WITH_SIDES, "neutral_with_sides")
     key = clean_key(row.get("idempotency_key"), found)
     if sides is not None:
         check_format(league, sizes, found, SIDES_FIELD if fields is None else "__all__")

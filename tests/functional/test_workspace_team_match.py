@@ -196,7 +196,7 @@ def test_undo_voids_the_team_match_just_recorded_and_returns_to_its_page(signed_
 
 def test_the_log_voids_and_corrects_a_team_match(signed_in, doubles):
     league, (ana, ben, cai, dee, eve) = doubles
-    match = services.record_side_match(
+    match = services.record_match(
         league, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=dt.date(2024, 3, 2)
     )
     log = signed_in.get(url("log", league)).content.decode()

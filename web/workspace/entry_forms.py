@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from league import forms as league_forms
 from league.calendar import league_day
@@ -44,16 +45,21 @@ SERVICE_FIELDS = {"played_at": "played_on", "score_a": "score", "points": "score
 
 
 def score_label(league: League) -> str:
-    return "Score" if league.records_points else "Result"
+    return str(_("Score") if league.records_points else _("Result"))
 
 
 def score_help(league: League, layout: str = PAIR) -> str:
-    first = "side A" if layout == SIDES else "the first player"
     if league.records_points:
-        return f"{first[0].upper()}{first[1:]}'s points first: 3-1 (w, d or l for a result " + (
-            "without points)."
+        return str(
+            _("Side A's points first: 3-1 (w, d or l for a result without points).")
+            if layout == SIDES
+            else _("The first player's points first: 3-1 (w, d or l for a result without points).")
         )
-    return f"From {first}'s side: 1-0, ½-½ (or d) or 0-1."
+    return str(
+        _("From side A's side: 1-0, ½-½ (or d) or 0-1.")
+        if layout == SIDES
+        else _("From the first player's side: 1-0, ½-½ (or d) or 0-1.")
+    )
 
 
 class MatchEntryForm(forms.Form):
@@ -68,13 +74,13 @@ class MatchEntryForm(forms.Form):
     """
 
     score = forms.CharField(max_length=40, widget=forms.TextInput(attrs={"size": 8}))
-    played_on = forms.DateField(label="Played on", widget=DATE_INPUT)
+    played_on = forms.DateField(label=_("Played on"), widget=DATE_INPUT)
     neutral = forms.BooleanField(
-        label="Neutral ground",
+        label=_("Neutral ground"),
         required=False,
-        help_text="No home advantage for the first player.",
+        help_text=_("No home advantage for the first player."),
     )
-    note = forms.CharField(required=False, max_length=1000)
+    note = forms.CharField(label=_("Note"), required=False, max_length=1000)
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
     confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
 
@@ -95,10 +101,12 @@ class MatchEntryForm(forms.Form):
             self.n_sides, self.slots = 2, 1
             self.slot_names = [["player_a"], ["player_b"]]
             self.fields["player_a"] = forms.CharField(
-                label="First player", widget=PlayerNameInput({"autofocus": True}), max_length=120
+                label=_("First player"),
+                widget=PlayerNameInput({"autofocus": True}),
+                max_length=120,
             )
             self.fields["player_b"] = forms.CharField(
-                label="Second player", widget=PlayerNameInput(), max_length=120
+                label=_("Second player"), widget=PlayerNameInput(), max_length=120
             )
             self.order_fields(["player_a", "score", "player_b"])
         else:
@@ -119,14 +127,14 @@ class MatchEntryForm(forms.Form):
         for x, names in enumerate(self.slot_names):
             letter = side_label(x)
             for j, name in enumerate(names):
-                label = f"Side {letter}, player {j + 1}"
+                label = str(_("Side %(side)s, player %(slot)s") % {"side": letter, "slot": j + 1})
                 attrs = {"aria-label": label, **({"autofocus": True} if first is None else {})}
                 self.fields[name] = forms.CharField(
                     label=label, required=False, max_length=120, widget=PlayerNameInput(attrs)
                 )
                 first = first or name
             if self.n_sides > 2:
-                label = f"Side {letter}: finishing position"
+                label = str(_("Side %(side)s: finishing position") % {"side": letter})
                 self.fields[f"place_{x}"] = forms.IntegerField(
                     label=label,
                     required=False,
@@ -137,7 +145,9 @@ class MatchEntryForm(forms.Form):
         if self.n_sides > 2:
             # Three or more sides take positions; the box is for a game of two sides only.
             self.fields["score"].required = False
-            self.fields["score"].label = f"{score_label(self.league)} (two sides)"
+            self.fields["score"].label = str(
+                _("%(score)s (two sides)") % {"score": score_label(self.league)}
+            )
 
     def side_rows(self) -> list[dict[str, Any]]:
         """For the template: each side's letter, slot fields and position field."""
@@ -183,7 +193,7 @@ class MatchEntryForm(forms.Form):
         )
         if cleaned["places"] is not None and (cleaned.get("score") or (None,))[0] is not None:
             self.add_error(
-                "score", "The score is for two sides: give each side's finishing position."
+                "score", _("The score is for two sides: give each side's finishing position.")
             )
         return cleaned
 
@@ -211,7 +221,10 @@ class CorrectionForm(MatchEntryForm):
     changes."""
 
     reason = forms.CharField(
-        max_length=1000, help_text="Shown in the event log.", widget=forms.TextInput()
+        label=_("Reason"),
+        max_length=1000,
+        help_text=_("Shown in the event log."),
+        widget=forms.TextInput(),
     )
 
     def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
@@ -261,7 +274,7 @@ class CorrectionForm(MatchEntryForm):
 class RoundForm(league_forms.RoundForm):
     """The shared part of a round: its day, the submission key and the day's confirmation."""
 
-    played_on = forms.DateField(label="Played on", widget=DATE_INPUT)
+    played_on = forms.DateField(label=_("Played on"), widget=DATE_INPUT)
     confirmed = forms.CharField(widget=forms.HiddenInput, required=False)
 
 
@@ -278,9 +291,9 @@ class RoundRowForm(MatchEntryForm):
         self.fields["score"].help_text = ""
         if layout == PAIR:
             self.fields["player_a"].widget.attrs.pop("autofocus", None)
-            self.fields["player_a"].widget.attrs["aria-label"] = "First player"
-            self.fields["player_b"].widget.attrs["aria-label"] = "Second player"
-            self.fields["neutral"].widget.attrs["aria-label"] = "Neutral ground"
+            self.fields["player_a"].widget.attrs["aria-label"] = _("First player")
+            self.fields["player_b"].widget.attrs["aria-label"] = _("Second player")
+            self.fields["neutral"].widget.attrs["aria-label"] = _("Neutral ground")
             self.fields["neutral"].help_text = ""
 
     def has_changed(self) -> bool:

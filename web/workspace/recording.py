@@ -19,6 +19,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import services
@@ -101,9 +102,9 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
     except SignInRequired:
         return sign_in_redirect(request)
     page, heading = (
-        ("workspace:record", "Record a result")
+        ("workspace:record", _("Record a result"))
         if layout == PAIR
-        else ("workspace:team_match", "Record a team match")
+        else ("workspace:team_match", _("Record a team match"))
     )
     context = {
         **_page_context(request, league),
