@@ -322,9 +322,7 @@ def test_team_matches_count_a_game_each_and_a_result_against_each_other_side(lea
     league.save()
     ann, bob, cat, dan, eve = (make_player(league, n) for n in ["Ann", "Bob", "Cat", "Dan", "Eve"])
     in_season, after = dt.date(2024, 1, 10), dt.date(2024, 2, 10)
-    services.record_match(
-        league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=in_season
-    )
+    services.record_match(league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=in_season)
     services.record_match(
         league, sides=[[ann], [bob], [cat], [dan]], places=[1, 2, 2, 4], played_at=in_season
     )

@@ -118,9 +118,7 @@ def _record(league, players, kept, step) -> None:
         positions = [1 + draws[4 + i % 4] % len(sides) for i in range(len(sides))]
         dense = {v: r for r, v in enumerate(sorted(set(positions)))}
         places = [dense[v] for v in positions]
-        event = league_services.record_match(
-            league, sides=sides, places=positions, played_at=day
-        )
+        event = league_services.record_match(league, sides=sides, places=positions, played_at=day)
     kept.append(KeptSideMatch([[p.pk for p in s] for s in sides], places, day, event))
 
 

@@ -169,9 +169,7 @@ def test_a_singles_league_refuses_teams_and_a_doubles_league_refuses_singles(
     ann, bob, cat, dan = (make_player(doubles, n) for n in ("Ann", "Bob", "Cat", "Dan"))
     before = _counts(doubles)
     with pytest.raises(ValidationError) as caught:
-        services.record_match(
-            doubles, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=DAY
-        )
+        services.record_match(doubles, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=DAY)
     assert "singles only" in " ".join(caught.value.message_dict["sides"])
     doubles.match_format = MatchFormat.FIXED
     doubles.save()
