@@ -436,28 +436,37 @@ def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowErr
 def _sides(row: list[str], layout: _Layout, problems: list[str]) -> tuple[tuple[str, ...], ...]:
     """Each side's player names: one name a cell of ``player_a``/``player_b``, names
     separated by ``;`` in ``side_a``, … (sides left empty at the end are no sides)."""
-    cells = [(column, row[index].strip()) for column, index in layout.sides]
-    if not layout.pair:
-        while cells and not cells[-1][1]:
-            cells.pop()
     sides: list[tuple[str, ...]] = []
+    if layout.pair:
+        for column, index in layout.sides:
+            name = restore(row[index].strip())
+            if not name:
+                problems.append(_("%(column)s is empty") % {"column": column})
+            elif len(name) > MAX_NAME_CHARS:
+                problems.append(_too_long(column))
+            sides.append((name,) if name else ())
+        return tuple(sides)
+    cells = [(column, row[index].strip()) for column, index in layout.sides]
+    while cells and not cells[-1][1]:
+        cells.pop()
     for column, cell in cells:
-        if layout.pair:
-            names = (restore(cell),) if cell else ()
-        else:
-            split = (restore(name.strip()) for name in cell.split(SIDE_SEPARATOR))
-            names = tuple(name for name in split if name)
+        split = (restore(name.strip()) for name in cell.split(SIDE_SEPARATOR))
+        names = tuple(name for name in split if name)
         if not names:
             problems.append(_("%(column)s is empty") % {"column": column})
         elif any(len(name) > MAX_NAME_CHARS for name in names):
-            problems.append(
-                _("a name in %(column)s is longer than %(max)s characters")
-                % {"column": column, "max": MAX_NAME_CHARS}
-            )
+            problems.append(_too_long(column))
         sides.append(names)
     if len(cells) < 2 and not problems:
         problems.append(_("a match needs at least two sides: fill side_a and side_b"))
     return tuple(sides)
+
+
+def _too_long(column: str) -> str:
+    return _("a name in %(column)s is longer than %(max)s characters") % {
+        "column": column,
+        "max": MAX_NAME_CHARS,
+    }
 
 
 def _score(

@@ -48,7 +48,7 @@ from league.event_store.vocabulary import (
 )
 from league.models import Event, League, MatchParticipant, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
-from league.scores import points_margin
+from league.scores import ONE_VS_ONE_FIRST, points_margin
 from league.sides import (
     NEUTRAL_WITH_SIDES,
     PAIR_FIELDS,
@@ -56,7 +56,6 @@ from league.sides import (
     check_each_once,
     check_format,
     first_side_words,
-    is_one_vs_one,
     places_of,
     places_of_score,
     score_of_places,
@@ -138,7 +137,13 @@ _MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
 
 def _identity(player: Player) -> Any:
     """What tells two players of a file apart: the id, or the object of a new player."""
-    return player.pk if player.pk is not None else id(player)
+    return player.id if player.id is not None else id(player)
+
+
+def _has_errors(check: Callable[..., None], league: League, sizes: tuple[int, ...]) -> bool:
+    found = Errors()
+    check(league, sizes, found, SIDES_FIELD)
+    return bool(found)
 
 
 def _can_play(player: Player) -> bool:
@@ -384,6 +389,7 @@ class BulkAppender:
         self._check_when = _Memo(self._check_played_at)
         self._points = _Memo(self._parse_points)
         self._keys = _KeyFilter()
+        self._shapes: dict[tuple[int, ...], bool] = {}
         stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
         for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
             self._keys.add(key)
@@ -466,61 +472,88 @@ class BulkAppender:
         else ``sides``. Two sides of one player each are queued for the next batch (the
         storage's fast path: a file is mostly them); other shapes are rare in a file and
         stored one at a time, after the queued batch so that the file's order is the order
-        of ``seq``.
+        of ``seq``. The rules are ``league.sides``' and ``league.validation``'s own; only
+        their answers for a value seen before are remembered (a file repeats its days,
+        scores and shapes).
         """
         errors = Errors()
-        sizes = [len(side) for side in sides]
-        one_vs_one = is_one_vs_one(sizes)
-        first = first_side_words(sizes)
-        for index, side in enumerate(sides):
-            for player in side:
-                if player.league_id != self._league_id:
-                    errors.add(
-                        SIDES_FIELD if fields is None else fields[index],
-                        "%(player)s is a player of another league.",
-                        "other_league",
-                        player=player.display_name,
-                    )
-        # A new player has no id until its batch is written: it is told apart as an object.
-        check_each_once(sides, errors, fields, _identity)
-        check_format(self.league, sizes, errors, SIDES_FIELD if fields is None else "__all__")
-        score_error = ""
-        if len(sides) == 2 and places is None and score_a is not None and score_a != "":
-            score, score_error = self._score(score_a)
-            stored_places = None if score is None else places_of_score(score)
+        league_id = self._league_id
+        if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
+            # The common shape, told without building lists (a file has millions of them).
+            sizes: tuple[int, ...] = (1, 1)
+            a, b = sides[0][0], sides[1][0]
+            foreign = a.league_id != league_id or b.league_id != league_id
+            # A new player has no id until its batch is written: it is told apart as an object.
+            twice = a is b or (a.id is not None and a.id == b.id)
         else:
-            stored_places = places_of(len(sides), score_a, places, errors, first)
+            sizes = tuple(map(len, sides))
+            players = [player for side in sides for player in side]
+            foreign = any(player.league_id != league_id for player in players)
+            twice = len({_identity(player) for player in players}) != len(players)
+        if foreign:
+            for index, side in enumerate(sides):
+                for player in side:
+                    if player.league_id != league_id:
+                        errors.add(
+                            SIDES_FIELD if fields is None else fields[index],
+                            "%(player)s is a player of another league.",
+                            "other_league",
+                            player=player.display_name,
+                        )
+        if twice:
+            check_each_once(sides, errors, fields, _identity)
+        if not (self._shapes.get(sizes) or self._shape_ok(sizes)):
+            check_format(self.league, sizes, errors, SIDES_FIELD if fields is None else "__all__")
+        one_vs_one = sizes == (1, 1)
+        first = ONE_VS_ONE_FIRST if one_vs_one else first_side_words(sizes)
+        score_error = ""
+        if len(sizes) == 2 and places is None and score_a is not None and score_a != "":
+            score, score_error = self._score(score_a)
+        else:
+            stored_places = places_of(len(sizes), score_a, places, errors, first)
+            score = None
+            if stored_places is not None and len(stored_places) == 2:
+                score = score_of_places(stored_places)
         when, when_error = self._played_at(played)
         points, points_error = self._points(points)
         key = clean_key(idempotency_key, errors)
-        if points and stored_places is not None and len(sides) == 2 and not points_error:
-            check_points_agree(score_of_places(stored_places), points, errors, first)
+        if points and score is not None and not points_error:
+            check_points_agree(score, points, errors, first)
         if neutral and not one_vs_one:
             errors.add("neutral", NEUTRAL_WITH_SIDES, "neutral_with_sides")
-        if errors or score_error or when_error or points_error or stored_places is None:
+        if errors or score_error or when_error or points_error or (score is None and one_vs_one):
             messages = (score_error, when_error, points_error, _messages(errors))
             self._refuse(ref, "; ".join(m for m in messages if m))
             return
         played_at, date_only = when  # type: ignore[misc]
-        if one_vs_one:
-            self._pending.append(
-                (
-                    sides[0][0],
-                    sides[1][0],
-                    score_of_places(stored_places),
-                    played_at,
-                    points,
-                    note.strip(),
-                    date_only,
-                    key,
-                    ref,
-                    neutral,
-                )  # type: ignore[arg-type]
-            )
-            if len(self._pending) >= self.batch_size:
-                self.flush()
+        if not one_vs_one:
+            if score is not None:
+                stored_places = places_of_score(score)
+            self._store_one(sides, stored_places, played_at, date_only, points, note, key, ref)
             return
-        self._store_one(sides, stored_places, played_at, date_only, points, note, key, ref)
+        self._pending.append(
+            (
+                sides[0][0],
+                sides[1][0],
+                score,
+                played_at,
+                points,
+                note.strip(),
+                date_only,
+                key,
+                ref,
+                neutral,
+            )  # type: ignore[arg-type]
+        )
+        if len(self._pending) >= self.batch_size:
+            self.flush()
+
+    def _shape_ok(self, sizes: tuple[int, ...]) -> bool:
+        """Whether the league accepts a match of sides of ``sizes`` (``check_format``)."""
+        ok = self._shapes.get(sizes)
+        if ok is None:
+            ok = self._shapes[sizes] = not _has_errors(check_format, self.league, sizes)
+        return ok
 
     def _store_one(
         self,
