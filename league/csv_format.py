@@ -397,8 +397,8 @@ def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowErr
     except ValueError as exc:
         problems.append(str(exc))
     sides = _sides(row, layout, problems)
-    score, points = _score(row, layout, len(sides), problems)
-    places = _places(row, layout, len(sides), score, problems)
+    score, points, given = _score(row, layout, len(sides), problems)
+    places = _places(row, layout, len(sides), score, given, problems)
     if layout.points is not None and row[layout.points].strip():
         points = restore(row[layout.points].strip())
     key = restore(row[layout.key].strip()) if layout.key is not None else ""
@@ -471,9 +471,10 @@ def _too_long(column: str) -> str:
 
 def _score(
     row: list[str], layout: _Layout, n_sides: int, problems: list[str]
-) -> tuple[Decimal | None, str]:
-    """Side A's score and the points text, from ``score_a`` or the two sides' points
-    (which must then say the same result: the rule of ``league.scores.POINTS_CONTRADICT``)."""
+) -> tuple[Decimal | None, str, bool]:
+    """Side A's score, the points text and whether either was given, from ``score_a`` or
+    the two sides' points (which must then say the same result: the rule of
+    ``league.scores.POINTS_CONTRADICT``)."""
     score: Decimal | None = None
     points = ""
     score_text = row[layout.score].strip() if layout.score is not None else ""
@@ -491,17 +492,22 @@ def _score(
             score = parse_score(score_text)
     except ValueError as exc:
         problems.append(str(exc))
-    return score, points
+    return score, points, bool(has_points or score_text)
 
 
 def _places(
-    row: list[str], layout: _Layout, n_sides: int, score: Decimal | None, problems: list[str]
+    row: list[str],
+    layout: _Layout,
+    n_sides: int,
+    score: Decimal | None,
+    score_given: bool,
+    problems: list[str],
 ) -> tuple[int, ...] | None:
     """The finishing positions of a match's sides (``place_a``, …), or None when side A's
     score says the result of its two sides."""
     given = {column: row[i].strip() for column, i in layout.places if row[i].strip()}
     if n_sides <= 2 and not given:
-        if score is None and n_sides == 2:
+        if not score_given and n_sides == 2:
             problems.append(
                 _("no score: fill score_a (or points_a and points_b)")
                 if layout.pair
