@@ -8,6 +8,7 @@ permissions (``api.permissions``) and private fields are decided per league.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -305,14 +306,28 @@ class MatchView(LeagueScopedMixin, generics.RetrieveAPIView):
     """One match of the league, of the kind ``matches`` lists."""
 
     lookup_url_kwarg = "match_id"
-
-    def matches(self) -> Any:
-        raise NotImplementedError
+    matches: Callable[[League], Any]
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Event.objects.none()
-        return self.matches()
+        return type(self).matches(self.get_league())
+
+
+def match_view(
+    name: str, serializer: type[Serializer], matches: Callable[[League], Any], doc: str
+) -> type[MatchView]:
+    """The detail view of one kind of match: ``serializer`` shows one of ``matches``."""
+    view = type(
+        name,
+        (MatchView,),
+        {"__doc__": doc, "serializer_class": serializer, "matches": staticmethod(matches)},
+    )
+    return extend_schema(
+        tags=["matches"],
+        parameters=[schema.id_path("match_id", "The match event's id.")],
+        responses={200: serializer, **schema.errors(404)},
+    )(view)
 
 
 RECORD_ERRORS = schema.errors(400, 401, 403, 404, 413, 422)
@@ -359,18 +374,12 @@ class MatchListView(MatchesView):
         )
 
 
-@extend_schema(
-    tags=["matches"],
-    parameters=[schema.id_path("match_id", "The match event's id.")],
-    responses={200: MatchSerializer, **schema.errors(404)},
+MatchDetailView = match_view(
+    "MatchDetailView",
+    MatchSerializer,
+    querysets.match_events,
+    "One recorded result, with its void if it was voided.",
 )
-class MatchDetailView(MatchView):
-    """One recorded result, with its void if it was voided."""
-
-    serializer_class = MatchSerializer
-
-    def matches(self) -> Any:
-        return querysets.match_events(self.get_league())
 
 
 @extend_schema(
@@ -443,18 +452,12 @@ class SideMatchListView(MatchesView):
         ).order_by("-played_at", "-seq")
 
 
-@extend_schema(
-    tags=["matches"],
-    parameters=[schema.id_path("match_id", "The match event's id.")],
-    responses={200: SideMatchSerializer, **schema.errors(404)},
+SideMatchDetailView = match_view(
+    "SideMatchDetailView",
+    SideMatchSerializer,
+    querysets.side_match_events,
+    "One match with sides.",
 )
-class SideMatchDetailView(MatchView):
-    """One match with sides."""
-
-    serializer_class = SideMatchSerializer
-
-    def matches(self) -> Any:
-        return querysets.side_match_events(self.get_league())
 
 
 @extend_schema(

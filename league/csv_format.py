@@ -1,8 +1,11 @@
 """The CSV format for importing results: streaming parsing and per-row checks.
 
 Pure (no database): turns a byte stream into ``ResultRow``s and ``RowError``s, one per
-data row, in file order, without holding the file in memory. Checks that need the league
-(players, the date window, idempotency keys) belong to the import.
+data row, in file order, without holding the file in memory. One row type and one row check
+for every match, whatever its sides (``player_a``/``player_b`` are the two sides of one
+player of a one-vs-one result). Checks that need the league (players known, active and on
+one side each, the league's format, the date window, the points against the result,
+idempotency keys) are the write services' own rules, applied by the import.
 
 Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and either
 ``score_a`` or both ``points_a`` and ``points_b``; optional ``id`` (idempotency key),
@@ -18,8 +21,8 @@ separated by ``;`` ("Ana Silva; Ben Okafor"). Two sides take ``score_a`` (or the
 above; three or more take a finishing position per side in ``place_a``, ``place_b``, …
 (1 is first, equal positions are a tie); a row fills as many sides as its game had (at
 least two, from ``side_a`` on, no gaps). Two sides of one player each are a one-vs-one
-result. A player named twice in a row, an empty side between filled ones, and positions
-missing or given for empty sides are reported on their line.
+result. An empty side between filled ones, and positions missing or given for empty sides
+are reported on their line (a player named twice too, by the import).
 
 Text cells (names, ``note``, ``points``, ``id``) that start with a quote before a formula
 character are read back without it (``league.csv_safety``), so the app's own exports import

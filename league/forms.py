@@ -15,6 +15,7 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league import services
 from league.calendar import league_day, league_zone
@@ -444,6 +445,34 @@ def side_form_shape(league: League) -> tuple[int, int]:
     return 4, 4
 
 
+def add_side_fields(form: forms.BaseForm, n_sides: int, slots: int) -> list[list[str]]:
+    """A name box per player slot of each side (``side_<x>_<j>``, completed from the
+    league's players) and, for three or more sides, a finishing position per side
+    (``place_<x>``): every form of a match with sides lays its players out so. Returns the
+    slot names, side by side."""
+    names = [[f"side_{x}_{j}" for j in range(slots)] for x in range(n_sides)]
+    for x, side in enumerate(names):
+        letter = side_label(x)
+        for j, name in enumerate(side):
+            label = str(_("Side %(side)s, player %(slot)s") % {"side": letter, "slot": j + 1})
+            form.fields[name] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=120,
+                widget=PlayerNameInput({"aria-label": label}),
+            )
+        if n_sides > 2:
+            label = str(_("Side %(side)s: finishing position") % {"side": letter})
+            form.fields[f"place_{x}"] = forms.IntegerField(
+                label=label,
+                required=False,
+                min_value=1,
+                max_value=n_sides,
+                widget=forms.NumberInput(attrs={"aria-label": label, "size": 3}),
+            )
+    return names
+
+
 class SideMatchForm(forms.Form):
     """One match with sides: a name input per player slot (completed from the league's
     players), side A's result for two sides or a finishing position per side for more.
@@ -473,22 +502,7 @@ class SideMatchForm(forms.Form):
         self.league = league
         super().__init__(*args, **kwargs)
         self.n_sides, self.slots = side_form_shape(league)
-        for x in range(self.n_sides):
-            letter = side_label(x)
-            for j in range(self.slots):
-                label = f"Side {letter}, player {j + 1}"
-                self.fields[f"side_{x}_{j}"] = forms.CharField(
-                    label=label, required=False, widget=PlayerNameInput({"aria-label": label})
-                )
-            if self.n_sides > 2:
-                label = f"Side {letter}: finishing position"
-                self.fields[f"place_{x}"] = forms.IntegerField(
-                    label=label,
-                    required=False,
-                    min_value=1,
-                    max_value=self.n_sides,
-                    widget=forms.NumberInput(attrs={"aria-label": label, "size": 3}),
-                )
+        add_side_fields(self, self.n_sides, self.slots)
         if self.n_sides == 2:
             # Always two sides (doubles, teams of n): side A's result, with no "positions
             # instead" choice and no default.

@@ -6,10 +6,14 @@ keeps the same guarantees with batches:
 
 - it takes the league lock (``event_store.lock_league``) once and holds it for the whole
   transaction, so the new events get one contiguous range of ``seq`` numbers;
-- each result is checked with the write services' own rules (``league.validation``);
-- each result is stored in the columns the event store maps a ``MatchRecorded`` fact to
-  (``store.COLUMNS_OF``), its row built straight from the checked values (no fact per
-  row: a file has millions); idempotency keys are looked up a batch at a time
+- each match, whatever its sides (``add_match``), is checked with the write services' own
+  rules (``league.sides``, ``league.validation``: shape and format, players once and able
+  to play, result, points against result, date, key);
+- a one-vs-one result (two sides of one player, the storage's fast path) is stored in the
+  columns the event store maps a ``MatchRecorded`` fact to (``store.COLUMNS_OF``), its row
+  built straight from the checked values (no fact per row: a file has millions); a match of
+  other sides, rare in a file, is stored at once with its participants; idempotency keys
+  are looked up a batch at a time
   (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys certainly
   new): a key already stored with the same content (``Fact.content_key``, the fact built
   for the comparison) is skipped, with other content it is an error;
@@ -414,42 +418,17 @@ class BulkAppender:
 
     # --- matches -----------------------------------------------------------------------
     def add(self, match: NewMatch) -> None:
-        """Check one result with the services' rules and queue it for the next batch."""
-        self.add_values(
-            match.player_a,
-            match.player_b,
+        """Check one one-vs-one result with the services' rules and queue it."""
+        self.add_match(
+            ((match.player_a,), (match.player_b,)),
             match.score_a,
+            None,
             match.played,
             match.points,
             match.note,
             match.idempotency_key,
             match.ref,
             match.neutral,
-        )
-
-    def add_values(
-        self,
-        player_a: Player,
-        player_b: Player,
-        score_a: Decimal | str,
-        played: dt.date | dt.datetime,
-        points: str = "",
-        note: str = "",
-        idempotency_key: str | None = None,
-        ref: Any = None,
-        neutral: bool = False,
-    ) -> None:
-        """``add`` with a ``NewMatch``'s fields as arguments (no object per result)."""
-        self.add_match(
-            ((player_a,), (player_b,)),
-            score_a,
-            None,
-            played,
-            points,
-            note,
-            idempotency_key,
-            ref,
-            neutral,
             PAIR_FIELDS,
         )
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from league import forms as league_forms
 from league.calendar import league_day
 from league.csv_format import FIRST_DAY, LAST_DAY
-from league.forms import BaseRoundFormSet, PlayerNameInput, side_form_shape
+from league.forms import BaseRoundFormSet, PlayerNameInput, add_side_fields, side_form_shape
 from league.idempotency_keys import new_key
 from league.models import Event, League, Player
 from league.player_names import find_player, unknown_players_message
@@ -111,9 +111,6 @@ class MatchEntryForm(forms.Form):
             self.order_fields(["player_a", "score", "player_b"])
         else:
             self.n_sides, self.slots = shape or side_form_shape(league)
-            self.slot_names = [
-                [f"side_{x}_{j}" for j in range(self.slots)] for x in range(self.n_sides)
-            ]
             self.fields.pop("neutral")
             self._add_side_fields()
         if not self.is_bound:
@@ -121,27 +118,10 @@ class MatchEntryForm(forms.Form):
             self.initial.setdefault("idempotency_key", new_key())
 
     def _add_side_fields(self) -> None:
-        """A box per player slot of each side, and a position per side for three or more;
-        the score box says two sides' result ("Result (two sides)" when there may be more)."""
-        first = None
-        for x, names in enumerate(self.slot_names):
-            letter = side_label(x)
-            for j, name in enumerate(names):
-                label = str(_("Side %(side)s, player %(slot)s") % {"side": letter, "slot": j + 1})
-                attrs = {"aria-label": label, **({"autofocus": True} if first is None else {})}
-                self.fields[name] = forms.CharField(
-                    label=label, required=False, max_length=120, widget=PlayerNameInput(attrs)
-                )
-                first = first or name
-            if self.n_sides > 2:
-                label = str(_("Side %(side)s: finishing position") % {"side": letter})
-                self.fields[f"place_{x}"] = forms.IntegerField(
-                    label=label,
-                    required=False,
-                    min_value=1,
-                    max_value=self.n_sides,
-                    widget=forms.NumberInput(attrs={"aria-label": label, "size": 3}),
-                )
+        """The side slots (``league.forms.add_side_fields``); the score box says two sides'
+        result ("Result (two sides)" when there may be more)."""
+        self.slot_names = add_side_fields(self, self.n_sides, self.slots)
+        self.fields[self.slot_names[0][0]].widget.attrs["autofocus"] = True
         if self.n_sides > 2:
             # Three or more sides take positions; the box is for a game of two sides only.
             self.fields["score"].required = False
