@@ -232,7 +232,11 @@ def _sides_of(
         sides.append(side)
     if unknown:
         message = unknown_players_message(appender.league, unknown)
-        hint = _("Register them first, or allow creating players.")
+        hint = (
+            _("Register the unknown player first, or allow creating players.")
+            if len(unknown) == 1
+            else _("Register the unknown players first, or allow creating players.")
+        )
         return RowError(row.line, f"{message} {hint}")
     return sides
 

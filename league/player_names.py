@@ -177,7 +177,7 @@ def unknown_players_message(league: League, names: list[str]) -> str:
     """The one message for names that are no player of ``league`` (every entry path that
     names players: the workspace's forms, a CSV file)."""
     quoted = _(" and ").join(f"\u201c{name}\u201d" for name in names)
-    return _("Unknown player: %(league)s has no player named %(names)s.") % {
+    return _("%(league)s has no player named %(names)s.") % {
         "league": league.name,
         "names": quoted,
     }

@@ -17,6 +17,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 from league import scores
 from league.calendar import league_day, league_zone
@@ -142,7 +143,7 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
     if player is None:
         errors.add(
             field,
-            "Unknown player: %(league)s has no player with id %(id)s.",
+            _("%(league)s has no player with id %(id)s."),
             "unknown_player",
             league=league.name,
             id=player_id,

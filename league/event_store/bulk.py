@@ -122,11 +122,13 @@ class BulkAppendError(Exception):
 
 
 def _messages(errors: Errors) -> str:
+    """The messages of ``errors`` on one line, each after the field it is about (a file's
+    column; a message about a side names the side itself)."""
     texts = []
     for name, items in errors.by_field.items():
         for item in items:
             text = " ".join(ValidationError(item).messages)
-            texts.append(text if name == "__all__" else f"{name}: {text}")
+            texts.append(text if name in ("__all__", SIDES_FIELD) else f"{name}: {text}")
     return "; ".join(texts)
 
 

@@ -109,9 +109,7 @@ def bad_input(league: League, kind: str, name: str) -> tuple[Match, str]:
     if name == "unknown_player":
         sides = [list(side) for side in match.sides]
         sides[1][0] = "Nobody"
-        return replace(match, sides=sides), (
-            "Unknown player: Riverside Chess Club has no player {ref}."
-        )
+        return replace(match, sides=sides), ("Riverside Chess Club has no player {ref}.")
     if name == "deactivated_player":
         sides = [list(side) for side in match.sides]
         sides[1][0] = "Dee"
