@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -300,51 +299,29 @@ def record_fixture_result(
 def record_round(
     league: League, results: list[dict[str, Any]], *, recorded_by: Any = None
 ) -> list[Event]:
-    """Append many matches at once: all of them, or none.
+    """Append many matches at once: all of them, or none, with every row's problems in one
+    answer.
 
     Each result is a dict of ``record_match`` keyword arguments (without ``recorded_by``
     and ``fixture``), one-vs-one or with sides. Errors are keyed
-    ``results.<row>.<field>`` (rows from 0); see ``league.validation.row_errors``.
+    ``results.<row>.<field>`` (rows from 0); see ``league.validation.row_errors``. A player
+    may play several matches of one round (a round may hold several games at one table
+    over an evening).
     """
-    # A player in two matches of one round is allowed (a round may hold several games at
-    # one table over an evening).
-    return record_rows(
-        league,
-        results,
-        name="record_round",
-        fields=set(MATCH_FIELDS),
-        parse=parse_match,
-        check_state=check_match_state,
-        recorded_by=recorded_by,
-    )
-
-
-def record_rows(
-    league: League,
-    results: list[dict[str, Any]],
-    *,
-    name: str,
-    fields: set[str],
-    parse: Callable[[League, dict[str, Any], Errors], Any],
-    check_state: Callable[[League, Any, Errors], None],
-    recorded_by: Any,
-) -> list[Event]:
-    """A round's rows parsed, checked against stored state under the league lock and
-    appended: all of them, or none, with every row's problems in one answer."""
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     if not results:
         errors.add("results", "A round needs at least one result.", "required")
     errors.raise_if_any()
 
-    parsed: list[Any] = []
+    parsed: list[ParsedMatch | None] = []
     keys: dict[str, int] = {}
     for index, row in enumerate(results):
-        unknown = set(row) - fields
+        unknown = set(row) - set(MATCH_FIELDS)
         if unknown:
-            raise TypeError(f"{name}() result {index} has unknown keys: {sorted(unknown)}")
+            raise TypeError(f"record_round() result {index} has unknown keys: {sorted(unknown)}")
         row_errors = Errors()
-        item = parse(league, row, row_errors)
+        item = parse_match(league, row, row_errors)
         key = item.submission.idempotency_key if item is not None else None
         if key:
             if key in keys:
@@ -372,7 +349,7 @@ def record_rows(
                 errors.merge(error, prefix=f"results.{index}")
                 continue
             if repeated is None:
-                check_state(league, item, row_errors)
+                check_match_state(league, item, row_errors)
             errors.merge(row_errors, prefix=f"results.{index}")
         errors.raise_if_any()
         return event_store.append(
