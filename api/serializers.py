@@ -100,25 +100,45 @@ class PlayerSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-# --- Matches ---------------------------------------------------------------------------
+# --- Matches: one family for every match, whatever its sides ----------------------------
 
 
-class MatchEventSerializer(serializers.ModelSerializer):
-    """A recorded result, from the event's immutable fields only.
+class RecordedMatchSerializer(serializers.ModelSerializer):
+    """What every recorded match shows, from the event's immutable fields only.
 
-    The write endpoints answer with this shape, so a retried request rebuilds the same
+    The write endpoints answer with these shapes, so a retried request rebuilds the same
     body from the stored event.
     """
 
-    player_a = serializers.IntegerField(source="player_a_id", read_only=True)
-    player_b = serializers.IntegerField(source="player_b_id", read_only=True)
-    score_a = ScoreField(read_only=True)
-    score_b = ScoreField(read_only=True)
     played_on = serializers.SerializerMethodField(
         help_text="Local date (league time zone) the match was played on."
     )
     replaces = serializers.IntegerField(source="replaces_id", read_only=True, allow_null=True)
     recorded_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
+
+    @extend_schema_field(OpenApiTypes.DATE)
+    def get_played_on(self, event: Event) -> str:
+        return event.played_at.astimezone(ZoneInfo(event.league.time_zone)).date().isoformat()
+
+    def voided_by(self, event: Event) -> Event | None:
+        try:
+            return event.voided_by
+        except Event.DoesNotExist:
+            return None
+
+    def get_voided(self, event: Event) -> bool:
+        return self.voided_by(event) is not None
+
+
+class MatchEventSerializer(RecordedMatchSerializer):
+    """A recorded one-vs-one result (two sides of one player: ``player_a``, ``player_b``),
+    from the event's immutable fields only: the write endpoints answer with it, so a retried
+    request rebuilds the same body from the stored event."""
+
+    player_a = serializers.IntegerField(source="player_a_id", read_only=True)
+    player_b = serializers.IntegerField(source="player_b_id", read_only=True)
+    score_a = ScoreField(read_only=True)
+    score_b = ScoreField(read_only=True)
 
     class Meta:
         model = Event
@@ -140,10 +160,6 @@ class MatchEventSerializer(serializers.ModelSerializer):
             "recorded_by",
         ]
         read_only_fields = fields
-
-    @extend_schema_field(OpenApiTypes.DATE)
-    def get_played_on(self, event: Event) -> str:
-        return event.played_at.astimezone(ZoneInfo(event.league.time_zone)).date().isoformat()
 
 
 class VoidInfoSerializer(serializers.ModelSerializer):
@@ -173,22 +189,10 @@ class MatchSerializer(MatchEventSerializer):
         ]
         read_only_fields = fields
 
-    def _void(self, event: Event) -> Event | None:
-        try:
-            return event.voided_by
-        except Event.DoesNotExist:
-            return None
-
-    def get_voided(self, event: Event) -> bool:
-        return self._void(event) is not None
-
     @extend_schema_field(VoidInfoSerializer(allow_null=True))
     def get_void(self, event: Event) -> dict | None:
-        void = self._void(event)
+        void = self.voided_by(event)
         return None if void is None else VoidInfoSerializer(void, context=self.context).data
-
-
-# --- Matches with sides ---------------------------------------------------------------
 
 
 class SidePlayerSerializer(serializers.Serializer):
@@ -206,18 +210,13 @@ class SideSerializer(serializers.Serializer):
     )
 
 
-class SideMatchSerializer(serializers.ModelSerializer):
+class SideMatchSerializer(RecordedMatchSerializer):
     """A match with sides as read back (doubles, teams, multi-player games)."""
 
-    played_on = serializers.SerializerMethodField(
-        help_text="Local date (league time zone) the match was played on."
-    )
     sides = serializers.SerializerMethodField()
     score_a = ScoreField(
         read_only=True, allow_null=True, help_text="Side A's score for two sides; null for more."
     )
-    replaces = serializers.IntegerField(source="replaces_id", read_only=True, allow_null=True)
-    recorded_by = PrivateUsernameField(help_text="Organisers only; null for other readers.")
     voided = serializers.SerializerMethodField()
 
     class Meta:
@@ -238,10 +237,6 @@ class SideMatchSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = fields
 
-    @extend_schema_field(OpenApiTypes.DATE)
-    def get_played_on(self, event: Event) -> str:
-        return event.played_at.astimezone(ZoneInfo(event.league.time_zone)).date().isoformat()
-
     @extend_schema_field(SideSerializer(many=True))
     def get_sides(self, event: Event) -> list[dict[str, Any]]:
         members: dict[int, list[Any]] = {}
@@ -260,21 +255,97 @@ class SideMatchSerializer(serializers.ModelSerializer):
             for x, position in zip(order, positions, strict=True)
         ]
 
-    def get_voided(self, event: Event) -> bool:
-        try:
-            return event.voided_by is not None
-        except Event.DoesNotExist:
-            return False
+
+def recorded_match_body(event: Event, context: dict[str, Any]) -> Any:
+    """A stored match as the API shows it: a one-vs-one result by its two players, any
+    other match by its sides."""
+    if event.kind == Event.Kind.MATCH_RECORDED:
+        return MatchEventSerializer(event, context=context).data
+    return SideMatchSerializer(event, context=context).data
 
 
-class RecordSideMatchSerializer(BodySerializer):
+def _played_at_field() -> serializers.Field:
+    return AwareDateTimeField(
+        required=False, help_text="When the match was played (ISO 8601 with a UTC offset)."
+    )
+
+
+def _played_on_field() -> serializers.Field:
+    return serializers.DateField(
+        required=False, help_text="Local date played (stored as noon in the league's zone)."
+    )
+
+
+def _points_field() -> serializers.Field:
+    return StrictCharField(
+        required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
+    )
+
+
+def _note_field() -> serializers.Field:
+    return StrictCharField(required=False, allow_blank=True, max_length=2000)
+
+
+class RecordMatchSerializer(BodySerializer):
+    """A match to record, whatever its sides. Give ``played_at`` (a moment) or
+    ``played_on`` (a local date).
+
+    With the league in the context, the write side's own checks (players of this league,
+    active, each on one side; a date neither in the future nor before the league's start)
+    run here too, on whatever parsed, so one answer lists every problem of the body. The
+    service checks again under the league lock: it stays the authority.
+    """
+
+    #: The service's names of this body's fields, where they differ.
+    renamed: dict[str, str] = {}
+
+    def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
+        if ("played_at" in data) == ("played_on" in data):
+            add_error(errors, "played_at", "Give exactly one of played_at or played_on.")
+        league = self.context.get("league")
+        if league is not None:
+            found = Errors()
+            check_result(league, {self.renamed.get(k, k): v for k, v in attrs.items()}, found)
+            add_django_errors(errors, {self._sent(k): v for k, v in found.by_field.items()})
+
+    def _sent(self, name: str) -> str:
+        sent = {service: field for field, service in self.renamed.items()}
+        return sent.get(name, name)
+
+    def field_names_as_sent(self) -> dict[str, str]:
+        """The write service's error keys -> the fields this body used (``played_on``)."""
+        return self.names_as_sent(self.validated_data)
+
+    @classmethod
+    def names_as_sent(cls, row: dict[str, Any], prefix: str = "") -> dict[str, str]:
+        """``field_names_as_sent`` for one validated match, its keys under ``prefix``."""
+        names = {f"{prefix}{service}": f"{prefix}{field}" for field, service in cls.renamed.items()}
+        if "played_on" in row:
+            names[f"{prefix}played_at"] = f"{prefix}played_on"
+        return names
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``league.services.record_match``."""
+        return self.service_kwargs_of(self.validated_data)
+
+    @classmethod
+    def service_kwargs_of(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """``record_match`` keyword arguments from one validated match."""
+        kwargs = {cls.renamed.get(name, name): value for name, value in data.items()}
+        kwargs.pop("played_on", None)
+        kwargs["played_at"] = data.get("played_at", data.get("played_on"))
+        return kwargs
+
+
+class RecordSideMatchSerializer(RecordMatchSerializer):
     """A match with sides to record: each side's player ids, and side A's ``score_a`` (two
     sides) or a finishing position per side (``positions``, 1 for first, ties allowed).
 
-    Give ``played_at`` (a moment) or ``played_on`` (a local date). The write service checks
-    the rest (players of this league, active, on one side only, the league's format) and
-    answers every problem at once.
-    """
+    Give ``played_at`` (a moment) or ``played_on`` (a local date). The write side's checks
+    (players of this league, active, on one side only; the date; the league's format) answer
+    every problem at once."""
+
+    renamed = {"positions": "places"}
 
     sides = serializers.ListField(
         child=serializers.ListField(
@@ -288,38 +359,10 @@ class RecordSideMatchSerializer(BodySerializer):
         required=False,
         help_text="A finishing position per side (1 is first; equal positions tie).",
     )
-    played_at = AwareDateTimeField(
-        required=False, help_text="When the match was played (ISO 8601 with a UTC offset)."
-    )
-    played_on = serializers.DateField(
-        required=False, help_text="Local date played (stored as noon in the league's zone)."
-    )
-    points = StrictCharField(
-        required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
-    )
-    note = StrictCharField(required=False, allow_blank=True, max_length=2000)
-
-    def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
-        if ("played_at" in data) == ("played_on" in data):
-            add_error(errors, "played_at", "Give exactly one of played_at or played_on.")
-
-    def field_names_as_sent(self) -> dict[str, str]:
-        renamed = {"places": "positions"}
-        if "played_on" in self.validated_data:
-            renamed["played_at"] = "played_on"
-        return renamed
-
-    def service_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``league.services.record_side_match``."""
-        data = self.validated_data
-        return {
-            "sides": data["sides"],
-            "score_a": data.get("score_a"),
-            "places": data.get("positions"),
-            "played_at": data.get("played_at", data.get("played_on")),
-            "points": data.get("points", ""),
-            "note": data.get("note", ""),
-        }
+    played_at = _played_at_field()
+    played_on = _played_on_field()
+    points = _points_field()
+    note = _note_field()
 
 
 class VoidEventSerializer(serializers.ModelSerializer):
@@ -334,14 +377,11 @@ class VoidEventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RecordResultSerializer(BodySerializer):
-    """One result to record. Give ``played_at`` (a moment) or ``played_on`` (a local date).
-
-    With the league in the context, the write side's own checks (players of this league,
-    active, two different ones; a date neither in the future nor before the league's start)
-    run here too, on whatever parsed, so one answer lists every problem of the body. The
-    service checks again under the league lock: it stays the authority.
-    """
+class RecordResultSerializer(RecordMatchSerializer):
+    """One result to record: two sides of one player, ``player_a`` and ``player_b``. Give
+    ``played_at`` (a moment) or ``played_on`` (a local date); the write side's checks
+    (players of this league, active, two different ones; a date neither in the future nor
+    before the league's start) run on whatever parsed, so one answer lists every problem."""
 
     player_a = StrictIntegerField(
         min_value=1, max_value=MAX_ID, help_text="Id of player A (of this league)."
@@ -350,58 +390,15 @@ class RecordResultSerializer(BodySerializer):
         min_value=1, max_value=MAX_ID, help_text="Id of player B (of this league)."
     )
     score_a = ScoreField(help_text="Player A's score: 1 win, 0.5 draw, 0 loss.")
-    played_at = AwareDateTimeField(
-        required=False, help_text="When the match was played (ISO 8601 with a UTC offset)."
-    )
-    played_on = serializers.DateField(
-        required=False, help_text="Local date played (stored as noon in the league's zone)."
-    )
-    points = StrictCharField(
-        required=False, allow_blank=True, max_length=120, help_text='Display score, e.g. "3-1".'
-    )
-    note = StrictCharField(required=False, allow_blank=True, max_length=2000)
+    played_at = _played_at_field()
+    played_on = _played_on_field()
+    points = _points_field()
+    note = _note_field()
     neutral = StrictBooleanField(
         required=False,
         default=False,
         help_text="Played on neutral ground: no advantage for player A (default false).",
     )
-
-    def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
-        if ("played_at" in data) == ("played_on" in data):
-            add_error(errors, "played_at", "Give exactly one of played_at or played_on.")
-        league = self.context.get("league")
-        if league is not None:
-            found = Errors()
-            check_result(league, attrs, found)
-            add_django_errors(errors, found.by_field)
-
-    def field_names_as_sent(self) -> dict[str, str]:
-        """The write service's error keys -> the fields this body used (``played_on``)."""
-        return self.names_as_sent(self.validated_data)
-
-    @staticmethod
-    def names_as_sent(row: dict[str, Any], prefix: str = "") -> dict[str, str]:
-        """``field_names_as_sent`` for one validated result, its keys under ``prefix``."""
-        if "played_on" not in row:
-            return {}
-        return {f"{prefix}played_at": f"{prefix}played_on"}
-
-    def service_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``league.services.record_match``."""
-        return self.service_kwargs_of(self.validated_data)
-
-    @staticmethod
-    def service_kwargs_of(data: dict[str, Any]) -> dict[str, Any]:
-        """``record_match`` keyword arguments from one validated result."""
-        return {
-            "player_a": data["player_a"],
-            "player_b": data["player_b"],
-            "score_a": data["score_a"],
-            "played_at": data.get("played_at", data.get("played_on")),
-            "points": data.get("points", ""),
-            "note": data.get("note", ""),
-            "neutral": data.get("neutral", False),
-        }
 
 
 class RecordRoundSerializer(BodySerializer):

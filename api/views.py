@@ -8,6 +8,7 @@ permissions (``api.permissions``) and private fields are decided per league.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -15,7 +16,12 @@ from django.http import Http404, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import filters, generics, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -41,6 +47,7 @@ from api.serializers import (
     PlayerQuerySerializer,
     PlayerSerializer,
     ProgressSerializer,
+    RecordMatchSerializer,
     RecordResultSerializer,
     RecordRoundSerializer,
     RecordSideMatchSerializer,
@@ -54,6 +61,7 @@ from api.serializers import (
     VoidEventSerializer,
     VoidRequestSerializer,
     WinProbabilitySerializer,
+    recorded_match_body,
 )
 from engine.prediction import win_probability
 from league import services as league_services
@@ -128,6 +136,27 @@ class LeagueScopedMixin:
         """A 201 with ``body`` and a ``Location`` of the new object's route in this league."""
         location = reverse(detail_url, kwargs={"league_slug": self.get_league().slug, **url_kwargs})
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": location})
+
+    def record(self, serializer_class: type[RecordMatchSerializer]) -> Response:
+        """Record the match of the request's body (any sides): a 201 with the stored match
+        and its ``Location``, one-vs-one results under ``matches/``."""
+        key = idempotency.client_key(self.request)
+        context = self.get_serializer_context()
+        serializer = serializer_class(data=self.request.data, context=context)
+        serializer.is_valid(raise_exception=True)
+        with fields_renamed(serializer.field_names_as_sent()):
+            event = league_services.record_match(
+                self.get_league(),
+                **serializer.service_kwargs(),
+                recorded_by=self.request.user,
+                idempotency_key=idempotency.match_key(key),
+            )
+        detail = (
+            "api:match-detail"
+            if event.kind == Event.Kind.MATCH_RECORDED
+            else "api:side-match-detail"
+        )
+        return self.created(recorded_match_body(event, context), detail, match_id=event.pk)
 
     def player_from_query(self, player_id: int, field: str) -> Player:
         """A player of this league named by a query parameter (404 naming the field when
@@ -249,36 +278,70 @@ class PlayerHistoryView(LeagueScopedMixin, generics.GenericAPIView):
 # --- Matches -----------------------------------------------------------------------------
 
 
-@extend_schema(tags=["matches"])
-class MatchListView(LeagueScopedMixin, generics.ListAPIView):
-    """The league's recorded results, voided ones included and marked."""
+class MatchesView(LeagueScopedMixin, generics.ListAPIView):
+    """A list of the league's matches, newest first, and the recording of one: the same
+    for every kind of match, which says how it is listed and recorded."""
 
-    serializer_class = MatchSerializer
-    filter_backends = [filters.OrderingFilter]
-    ordering_fields = ["played_at", "seq", "recorded_at"]
-    ordering = ["-played_at", "-seq"]
+    #: The body of a match to record.
+    record_serializer: type[RecordMatchSerializer]
+    #: The list's query parameters.
+    query_serializer: type[Serializer]
+
+    def matches(self, params: dict[str, Any]) -> Any:
+        """The listed matches under the validated query ``params``."""
+        raise NotImplementedError
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Event.objects.none()
-        params = self.query(MatchQuerySerializer)
-        return querysets.match_events(
-            self.get_league(),
-            player_id=params.get("player"),
-            date_from=params.get("date_from"),
-            date_to=params.get("date_to"),
-            voided=params.get("voided"),
-        )
+        return self.matches(self.query(self.query_serializer))
 
-    @extend_schema(
-        operation_id="matches_list",
-        parameters=[MatchQuerySerializer],
-        responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
-    )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    @extend_schema(
+    def post(self, request: Request, league_slug: str) -> Response:
+        return self.record(self.record_serializer)
+
+
+class MatchView(LeagueScopedMixin, generics.RetrieveAPIView):
+    """One match of the league, of the kind ``matches`` lists."""
+
+    lookup_url_kwarg = "match_id"
+    matches: Callable[[League], Any]
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Event.objects.none()
+        return type(self).matches(self.get_league())
+
+
+def match_view(
+    name: str, serializer: type[Serializer], matches: Callable[[League], Any], doc: str
+) -> type[MatchView]:
+    """The detail view of one kind of match: ``serializer`` shows one of ``matches``."""
+    view = type(
+        name,
+        (MatchView,),
+        {"__doc__": doc, "serializer_class": serializer, "matches": staticmethod(matches)},
+    )
+    return extend_schema(
+        tags=["matches"],
+        parameters=[schema.id_path("match_id", "The match event's id.")],
+        responses={200: serializer, **schema.errors(404)},
+    )(view)
+
+
+RECORD_ERRORS = schema.errors(400, 401, 403, 404, 413, 422)
+
+
+@extend_schema(tags=["matches"])
+@extend_schema_view(
+    get=extend_schema(
+        operation_id="matches_list",
+        parameters=[MatchQuerySerializer],
+        responses={200: MatchSerializer(many=True), **schema.errors(400, 404)},
+    ),
+    post=extend_schema(
         operation_id="matches_record",
         summary="Record a result",
         description=(
@@ -289,41 +352,35 @@ class MatchListView(LeagueScopedMixin, generics.ListAPIView):
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=RecordResultSerializer,
-        responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
-    )
-    def post(self, request: Request, league_slug: str) -> Response:
-        league = self.get_league()
-        key = idempotency.client_key(request)
-        serializer = RecordResultSerializer(
-            data=request.data, context=self.get_serializer_context()
-        )
-        serializer.is_valid(raise_exception=True)
-        with fields_renamed(serializer.field_names_as_sent()):
-            event = league_services.record_match(
-                league,
-                **serializer.service_kwargs(),
-                recorded_by=request.user,
-                idempotency_key=idempotency.match_key(key),
-            )
-        body = MatchEventSerializer(event, context=self.get_serializer_context()).data
-        return self.created(body, "api:match-detail", match_id=event.pk)
-
-
-@extend_schema(
-    tags=["matches"],
-    parameters=[schema.id_path("match_id", "The match event's id.")],
-    responses={200: MatchSerializer, **schema.errors(404)},
+        responses={201: MatchEventSerializer, **RECORD_ERRORS},
+    ),
 )
-class MatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
-    """One recorded result, with its void if it was voided."""
+class MatchListView(MatchesView):
+    """The league's recorded results, voided ones included and marked."""
 
     serializer_class = MatchSerializer
-    lookup_url_kwarg = "match_id"
+    record_serializer = RecordResultSerializer
+    query_serializer = MatchQuerySerializer
+    filter_backends = [filters.OrderingFilter]
+    ordering_fields = ["played_at", "seq", "recorded_at"]
+    ordering = ["-played_at", "-seq"]
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Event.objects.none()
-        return querysets.match_events(self.get_league())
+    def matches(self, params: dict[str, Any]) -> Any:
+        return querysets.match_events(
+            self.get_league(),
+            player_id=params.get("player"),
+            date_from=params.get("date_from"),
+            date_to=params.get("date_to"),
+            voided=params.get("voided"),
+        )
+
+
+MatchDetailView = match_view(
+    "MatchDetailView",
+    MatchSerializer,
+    querysets.match_events,
+    "One recorded result, with its void if it was voided.",
+)
 
 
 @extend_schema(
@@ -358,32 +415,13 @@ class MatchVoidView(LeagueScopedMixin, generics.GenericAPIView):
 
 
 @extend_schema(tags=["matches"])
-class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
-    """The league's matches with sides (doubles, teams, multi-player games), newest first.
-
-    One-vs-one results stay in ``matches/``; a match with sides is voided through
-    ``matches/<id>/void/`` like any other.
-    """
-
-    serializer_class = SideMatchSerializer
-
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Event.objects.none()
-        params = self.query(SideMatchQuerySerializer)
-        return querysets.side_match_events(
-            self.get_league(), player_id=params.get("player")
-        ).order_by("-played_at", "-seq")
-
-    @extend_schema(
+@extend_schema_view(
+    get=extend_schema(
         operation_id="side_matches_list",
         parameters=[SideMatchQuerySerializer],
         responses={200: SideMatchSerializer(many=True), **schema.errors(400, 404)},
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    @extend_schema(
+    ),
+    post=extend_schema(
         operation_id="side_matches_record",
         summary="Record a match with sides",
         description=(
@@ -395,45 +433,32 @@ class SideMatchListView(LeagueScopedMixin, generics.ListAPIView):
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=RecordSideMatchSerializer,
-        responses={201: SideMatchSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
-    )
-    def post(self, request: Request, league_slug: str) -> Response:
-        league = self.get_league()
-        key = idempotency.client_key(request)
-        serializer = RecordSideMatchSerializer(
-            data=request.data, context=self.get_serializer_context()
-        )
-        serializer.is_valid(raise_exception=True)
-        with fields_renamed(serializer.field_names_as_sent()):
-            event = league_services.record_side_match(
-                league,
-                **serializer.service_kwargs(),
-                recorded_by=request.user,
-                idempotency_key=idempotency.match_key(key),
-            )
-        context = self.get_serializer_context()
-        if event.kind == Event.Kind.MATCH_RECORDED:
-            body = MatchEventSerializer(event, context=context).data
-            return self.created(body, "api:match-detail", match_id=event.pk)
-        body = SideMatchSerializer(event, context=context).data
-        return self.created(body, "api:side-match-detail", match_id=event.pk)
-
-
-@extend_schema(
-    tags=["matches"],
-    parameters=[schema.id_path("match_id", "The match event's id.")],
-    responses={200: SideMatchSerializer, **schema.errors(404)},
+        responses={201: SideMatchSerializer, **RECORD_ERRORS},
+    ),
 )
-class SideMatchDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
-    """One match with sides."""
+class SideMatchListView(MatchesView):
+    """The league's matches with sides (doubles, teams, multi-player games), newest first.
+
+    One-vs-one results stay in ``matches/``; a match with sides is voided through
+    ``matches/<id>/void/`` like any other.
+    """
 
     serializer_class = SideMatchSerializer
-    lookup_url_kwarg = "match_id"
+    record_serializer = RecordSideMatchSerializer
+    query_serializer = SideMatchQuerySerializer
 
-    def get_queryset(self):
-        if getattr(self, "swagger_fake_view", False):
-            return Event.objects.none()
-        return querysets.side_match_events(self.get_league())
+    def matches(self, params: dict[str, Any]) -> Any:
+        return querysets.side_match_events(
+            self.get_league(), player_id=params.get("player")
+        ).order_by("-played_at", "-seq")
+
+
+SideMatchDetailView = match_view(
+    "SideMatchDetailView",
+    SideMatchSerializer,
+    querysets.side_match_events,
+    "One match with sides.",
+)
 
 
 @extend_schema(

@@ -271,9 +271,7 @@ def fold(
     played, starts = period_starts(period)
     ends = np.append(starts[1:], period.size) if period.size else starts
 
-    total = last_period - first_period + 1
-    step = max(1, total // 100)
-    reported = 0
+    progress = Progress(on_progress, first_period, last_period)
     parts: list[History] = []
     for p, start, end in zip(played.tolist(), starts.tolist(), ends.tolist(), strict=True):
         games = PeriodGames(
@@ -287,18 +285,40 @@ def fold(
         apply(state, outcome)
         keep(parts, History.from_outcome(outcome), on_history)
         del games, outcome
-        done = p - first_period + 1
-        if on_progress is not None and done - reported >= step:
-            on_progress(done, total)
-            reported = done
-    if on_progress is not None and reported < total:
-        on_progress(total, total)
+        progress.period_done(p)
+    progress.finish()
     return FoldResult(
         history=_concat_consuming(parts),
         final_state=state,
         first_period=first_period,
         last_period=last_period,
     )
+
+
+class Progress:
+    """A fold's ``on_progress(done, total)``: called with the number of periods done, at most
+    about a hundred times, and once at the end (every fold reports the same way)."""
+
+    def __init__(
+        self, on_progress: Callable[[int, int], None] | None, first_period: int, last_period: int
+    ) -> None:
+        self.on_progress = on_progress
+        self.first_period = first_period
+        self.total = last_period - first_period + 1
+        self.step = max(1, self.total // 100)
+        self.reported = 0
+
+    def period_done(self, period: int) -> None:
+        """Period ``period`` (and every one before it) is done."""
+        done = period - self.first_period + 1
+        if self.on_progress is not None and done - self.reported >= self.step:
+            self.on_progress(done, self.total)
+            self.reported = done
+
+    def finish(self) -> None:
+        """Every period of the fold is done."""
+        if self.on_progress is not None and self.reported < self.total:
+            self.on_progress(self.total, self.total)
 
 
 def period_starts(period: IntArray) -> tuple[IntArray, IntArray]:

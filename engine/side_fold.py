@@ -16,6 +16,7 @@ from engine.errors import InvalidParameterError
 from engine.fold import (
     FoldResult,
     History,
+    Progress,
     check_fold_range,
     initial_state,
     keep,
@@ -59,9 +60,7 @@ def fold_sides(
     row_starts = np.searchsorted(ordered.match, starts, side="left")
     row_ends = np.searchsorted(ordered.match, ends, side="left")
 
-    total = last_period - first_period + 1
-    step = max(1, total // 100)
-    reported = 0
+    progress = Progress(on_progress, first_period, last_period)
     parts: list[History] = []
     for p, start, end, row_start, row_end in zip(
         played.tolist(),
@@ -83,12 +82,8 @@ def fold_sides(
         outcome = rate_sides_period(state, period_matches, params, p, method)
         apply(state, outcome)
         keep(parts, History.from_outcome(outcome), on_history)
-        done = p - first_period + 1
-        if on_progress is not None and done - reported >= step:
-            on_progress(done, total)
-            reported = done
-    if on_progress is not None and reported < total:
-        on_progress(total, total)
+        progress.period_done(p)
+    progress.finish()
     return FoldResult(
         history=History.concat(parts),
         final_state=state,

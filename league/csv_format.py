@@ -1,8 +1,11 @@
 """The CSV format for importing results: streaming parsing and per-row checks.
 
 Pure (no database): turns a byte stream into ``ResultRow``s and ``RowError``s, one per
-data row, in file order, without holding the file in memory. Checks that need the league
-(players, the date window, idempotency keys) belong to the import.
+data row, in file order, without holding the file in memory. One row type and one row check
+for every match, whatever its sides (``player_a``/``player_b`` are the two sides of one
+player of a one-vs-one result). Checks that need the league (players known, active and on
+one side each, the league's format, the date window, the points against the result,
+idempotency keys) are the write services' own rules, applied by the import.
 
 Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and either
 ``score_a`` or both ``points_a`` and ``points_b``; optional ``id`` (idempotency key),
@@ -18,8 +21,8 @@ separated by ``;`` ("Ana Silva; Ben Okafor"). Two sides take ``score_a`` (or the
 above; three or more take a finishing position per side in ``place_a``, ``place_b``, …
 (1 is first, equal positions are a tie); a row fills as many sides as its game had (at
 least two, from ``side_a`` on, no gaps). Two sides of one player each are a one-vs-one
-result. A player named twice in a row, an empty side between filled ones, and positions
-missing or given for empty sides are reported on their line.
+result. An empty side between filled ones, and positions missing or given for empty sides
+are reported on their line (a player named twice too, by the import).
 
 Text cells (names, ``note``, ``points``, ``id``) that start with a quote before a formula
 character are read back without it (``league.csv_safety``), so the app's own exports import
@@ -30,7 +33,6 @@ calendar cannot hold in every time zone are reported on their line, never stored
 from __future__ import annotations
 
 import csv
-import dataclasses
 import datetime as dt
 import io
 import re
@@ -39,9 +41,19 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO
 
+from django.utils.translation import gettext as _
+
 from league.control_characters import CONTROL_CHARACTER, first_control_character
 from league.csv_safety import restore
-from league.scores import EN_DASH, parse_flag, parse_score_text, points_score
+from league.scores import (
+    EN_DASH,
+    ONE_VS_ONE_FIRST,
+    POINTS_CONTRADICT,
+    parse_flag,
+    parse_score_text,
+    points_contradiction,
+    points_score,
+)
 
 REQUIRED_COLUMNS = ("date", "player_a", "player_b")
 SIDE_LETTERS = "abcdefghijklmnop"
@@ -79,28 +91,14 @@ LAST_DAY = dt.date.max - dt.timedelta(days=2)
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One well-formed data row.
+    """One well-formed data row: a match of any sides.
 
-    ``played`` is a ``date`` or a ``datetime`` (naive means the league's local time); the
-    import turns it into an aware moment.
+    ``sides`` holds each side's player names (a one-vs-one result: two sides of one name;
+    ``pair`` when they came from ``player_a``/``player_b``). Two sides carry side A's
+    ``score_a``, or ``places``; three or more the finishing ``places`` (1 is first, one per
+    side). ``played`` is a ``date`` or a ``datetime`` (naive means the league's local time);
+    the import turns it into an aware moment.
     """
-
-    line: int
-    played: dt.date | dt.datetime
-    player_a: str
-    player_b: str
-    score_a: Decimal
-    points: str
-    note: str
-    key: str | None
-    neutral: bool = False
-    void_reason: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class SideResultRow:
-    """One well-formed row of a match with sides: player names per side, and either side
-    A's ``score_a`` (two sides) or the finishing ``places`` (1 is first, one per side)."""
 
     line: int
     played: dt.date | dt.datetime
@@ -110,6 +108,9 @@ class SideResultRow:
     points: str
     note: str
     key: str | None
+    neutral: bool = False
+    void_reason: str = ""
+    pair: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,7 +249,7 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
     return positions
 
 
-def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | SideResultRow | RowError]:
+def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | RowError]:
     """Parse a CSV byte stream (a file opened in binary mode) into rows and errors, in order.
 
     Streaming: one line is read at a time. A file-level problem (empty file, bad header,
@@ -264,7 +265,54 @@ def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | SideResultRow | RowE
         csv.field_size_limit(previous_limit)
 
 
-def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where a file's columns are: the header read once, for every row."""
+
+    width: int
+    date: int
+    #: (column, index) of each side's cell: ``player_a``/``player_b`` or ``side_a``, ….
+    sides: tuple[tuple[str, int], ...]
+    #: (column, index) of each side's finishing position (``place_a``, …).
+    places: tuple[tuple[str, int], ...]
+    score: int | None
+    points_a: int | None
+    points_b: int | None
+    key: int | None
+    note: int | None
+    points: int | None
+    neutral: int | None
+    void: int | None
+    #: (column, index) of every column whose cells are read.
+    read: tuple[tuple[str, int], ...]
+
+    @property
+    def pair(self) -> bool:
+        """Whether the sides are ``player_a`` and ``player_b`` (one name each)."""
+        return self.sides[0][0] == "player_a"
+
+    @classmethod
+    def of(cls, columns: dict[str, int], width: int) -> _Layout:
+        side_names = ("player_a", "player_b") if "player_a" in columns else SIDE_COLUMNS
+        present = [name for name in KNOWN_COLUMNS if name in columns]
+        return cls(
+            width=width,
+            date=columns["date"],
+            sides=tuple((name, columns[name]) for name in side_names if name in columns),
+            places=tuple((name, columns[name]) for name in PLACE_COLUMNS if name in columns),
+            score=columns.get(SCORE_COLUMN),
+            points_a=columns.get("points_a"),
+            points_b=columns.get("points_b"),
+            key=columns.get("id"),
+            note=columns.get("note"),
+            points=columns.get("points"),
+            neutral=columns.get("neutral"),
+            void=columns.get("void_reason"),
+            read=tuple((name, columns[name]) for name in present),
+        )
+
+
+def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
     reader = csv.reader(lines, strict=True)
     header, header_line = None, 0
     while header is None:
@@ -292,22 +340,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
     if isinstance(columns, str):
         yield RowError(header_line, columns)
         return
-    width = len(header)
-    side_mode = "side_a" in columns
-    i_date = columns["date"]
-    i_a, i_b = (
-        (columns["side_a"], columns["side_b"])
-        if side_mode
-        else (columns["player_a"], columns["player_b"])
-    )
-    side_index = [columns[name] for name in SIDE_COLUMNS if name in columns]
-    place_index = {name[-1]: columns[name] for name in PLACE_COLUMNS if name in columns}
-    i_score = columns.get(SCORE_COLUMN)
-    i_pa, i_pb = columns.get("points_a"), columns.get("points_b")
-    i_id, i_note = columns.get("id"), columns.get("note")
-    i_points = columns.get("points")
-    i_void = columns.get("void_reason")
-    i_neutral = columns.get("neutral")
+    layout = _Layout.of(columns, len(header))
 
     data_rows = 0
     while True:
@@ -329,228 +362,187 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | SideResultRow | RowError]:
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         data_rows += 1
-        if len(row) != width:
-            yield RowError(start, f"expected {width} fields like the header, found {len(row)}")
+        if len(row) != layout.width:
+            yield RowError(
+                start, f"expected {layout.width} fields like the header, found {len(row)}"
+            )
             continue
-        checked = _check_row(
-            start,
-            row,
-            i_date,
-            i_a,
-            i_b,
-            i_score,
-            i_pa,
-            i_pb,
-            i_id,
-            i_note,
-            i_points,
-            side_mode,
-            i_neutral,
-        )
-        if side_mode and isinstance(checked, ResultRow | SideResultRow):
-            checked = _check_sides(checked, row, side_index, place_index)
-        if i_void is not None and isinstance(checked, ResultRow) and row[i_void].strip():
-            checked = _voided(checked, restore(row[i_void].strip()))
-        yield checked
+        yield _check_row(start, row, layout)
     if data_rows == 0:
         yield RowError(header_line, "no results: the file has a header but no data rows")
 
 
-def _check_row(
-    line: int,
-    row: list[str],
-    i_date: int,
-    i_a: int,
-    i_b: int,
-    i_score: int | None,
-    i_pa: int | None,
-    i_pb: int | None,
-    i_id: int | None,
-    i_note: int | None,
-    i_points: int | None,
-    side_mode: bool = False,
-    i_neutral: int | None = None,
-) -> ResultRow | RowError:
+def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowError:
+    """One data row read by ``layout``: the match it states, or every problem it has.
+
+    The rules that need the league (players known, active and on one side each, the
+    league's format and date window, the points against the result) are the services'
+    own, applied by the import (``league.event_store.bulk``).
+    """
     problems: list[str] = []
     # Almost every row has no control character: one search over the whole row says so
     # (the cells are then described one by one only when the row holds one).
     if CONTROL_CHARACTER.search("".join(row)) is not None:
-        indexes = (i_date, i_a, i_b, i_score, i_pa, i_pb, i_id, i_note, i_points, i_neutral)
-        _control_problems(row, problems, indexes)
+        for column, index in layout.read:
+            found = first_control_character(row[index])
+            if found is not None:
+                problems.append(
+                    _("%(column)s contains the control character %(found)s: remove it")
+                    % {"column": column, "found": found}
+                )
     if problems:
         # The other checks would quote the same unprintable text again.
         return RowError(line, "; ".join(problems))
 
     played: dt.date | dt.datetime | None = None
     try:
-        played = parse_played(row[i_date])
+        played = parse_played(row[layout.date])
     except ValueError as exc:
         problems.append(str(exc))
-
-    player_a, player_b = restore(row[i_a].strip()), restore(row[i_b].strip())
-    if not side_mode:
-        for column, name in (("player_a", player_a), ("player_b", player_b)):
-            if not name:
-                problems.append(f"{column} is empty")
-            elif len(name) > MAX_NAME_CHARS:
-                problems.append(f"{column} is longer than {MAX_NAME_CHARS} characters")
-        if player_a and player_a.casefold() == player_b.casefold():
-            problems.append(f"a player cannot play themselves ({player_a!r})")
-
-    score: Decimal | None = None
-    points = ""
-    score_text = row[i_score].strip() if i_score is not None else ""
-    has_points = i_pa is not None and (row[i_pa].strip() or row[i_pb].strip())  # type: ignore[index]
-    try:
-        if has_points:
-            score, points = parse_points(row[i_pa], row[i_pb])  # type: ignore[index]
-            if score_text and parse_score(score_text) != score:
-                problems.append(f"score_a {score_text!r} disagrees with the points {points!r}")
-        elif score_text:
-            score = parse_score(score_text)
-        elif not side_mode:
-            problems.append("no score: fill score_a (or points_a and points_b)")
-    except ValueError as exc:
-        problems.append(str(exc))
-
-    if i_points is not None and row[i_points].strip():
-        points = restore(row[i_points].strip())
-    key = restore(row[i_id].strip()) if i_id is not None else ""
+    sides = _sides(row, layout, problems)
+    score, points, given = _score(row, layout, len(sides), problems)
+    places = _places(row, layout, len(sides), score, given, problems)
+    if layout.points is not None and row[layout.points].strip():
+        points = restore(row[layout.points].strip())
+    key = restore(row[layout.key].strip()) if layout.key is not None else ""
     if len(key) > MAX_ID_CHARS:
-        problems.append(f"id is longer than {MAX_ID_CHARS} characters")
-    neutral = parse_flag(row[i_neutral]) if i_neutral is not None else False
+        problems.append(_("id is longer than %(max)s characters") % {"max": MAX_ID_CHARS})
+    neutral = parse_flag(row[layout.neutral]) if layout.neutral is not None else False
     if neutral is None:
         problems.append(
-            f"neutral {row[i_neutral].strip()[:40]!r} is not a yes/no value: use true or false "  # type: ignore[index]
-            "(also yes/no, 1/0, or leave it empty)"
+            _(
+                "neutral %(value)r is not a yes/no value: use true or false (also yes/no, 1/0, "
+                "or leave it empty)"
+            )
+            % {"value": row[layout.neutral].strip()[:40]}  # type: ignore[index]
         )
+    void_reason = restore(row[layout.void].strip()) if layout.void is not None else ""
+    if void_reason and not key:
+        problems.append(_("a row with a void_reason needs an id (to find its match)"))
     if problems:
         return RowError(line, "; ".join(problems))
     return ResultRow(
         line=line,
         played=played,  # type: ignore[arg-type]
-        player_a=player_a,
-        player_b=player_b,
-        score_a=score,  # type: ignore[arg-type]
+        sides=sides,
+        score_a=score if places is None else None,
+        places=places,
         points=points,
-        note=restore(row[i_note].strip()) if i_note is not None else "",
+        note=restore(row[layout.note].strip()) if layout.note is not None else "",
         key=key or None,
         neutral=bool(neutral),
+        void_reason=void_reason,
+        pair=layout.pair,
     )
 
 
-def _check_sides(
-    parsed: ResultRow,
-    row: list[str],
-    side_index: list[int],
-    place_index: dict[str, int],
-) -> SideResultRow | RowError:
-    """The sides and the result of a row of the side format (``parsed`` has the rest)."""
-    problems: list[str] = []
-    for letter, i in zip(SIDE_LETTERS, side_index, strict=False):
-        found = first_control_character(row[i])
-        if found is not None:
-            problems.append(f"side_{letter} contains the control character {found}: remove it")
-    for letter, i in place_index.items():
-        found = first_control_character(row[i])
-        if found is not None:
-            problems.append(f"place_{letter} contains the control character {found}: remove it")
-    if problems:
-        return RowError(parsed.line, "; ".join(problems))
-    cells = [row[i].strip() for i in side_index]
-    filled = len(cells)
-    while filled and not cells[filled - 1]:
-        filled -= 1
+def _sides(row: list[str], layout: _Layout, problems: list[str]) -> tuple[tuple[str, ...], ...]:
+    """Each side's player names: one name a cell of ``player_a``/``player_b``, names
+    separated by ``;`` in ``side_a``, … (sides left empty at the end are no sides)."""
     sides: list[tuple[str, ...]] = []
-    seen: dict[str, str] = {}
-    for number, cell in enumerate(cells[:filled]):
-        letter = SIDE_LETTERS[number]
-        names = tuple(restore(name.strip()) for name in cell.split(SIDE_SEPARATOR))
-        names = tuple(name for name in names if name) if cell else ()
+    if layout.pair:
+        for column, index in layout.sides:
+            name = restore(row[index].strip())
+            if not name:
+                problems.append(_("%(column)s is empty") % {"column": column})
+            elif len(name) > MAX_NAME_CHARS:
+                problems.append(_too_long(column))
+            sides.append((name,) if name else ())
+        return tuple(sides)
+    cells = [(column, row[index].strip()) for column, index in layout.sides]
+    while cells and not cells[-1][1]:
+        cells.pop()
+    for column, cell in cells:
+        split = (restore(name.strip()) for name in cell.split(SIDE_SEPARATOR))
+        names = tuple(name for name in split if name)
         if not names:
-            problems.append(f"side_{letter} is empty")
-            continue
-        for name in names:
-            if len(name) > MAX_NAME_CHARS:
-                problems.append(
-                    f"a name in side_{letter} is longer than {MAX_NAME_CHARS} characters"
-                )
-                continue
-            other = seen.get(name.casefold())
-            if other is not None:
-                where = (
-                    f"on side_{other} and side_{letter}"
-                    if other != letter
-                    else f"twice on side_{letter}"
-                )
-                problems.append(f"{name!r} is named {where}: a player plays on one side only")
-            seen[name.casefold()] = letter
+            problems.append(_("%(column)s is empty") % {"column": column})
+        elif any(len(name) > MAX_NAME_CHARS for name in names):
+            problems.append(_too_long(column))
         sides.append(names)
-    if filled < 2 and not problems:
-        problems.append("a match needs at least two sides: fill side_a and side_b")
-    places: tuple[int, ...] | None = None
-    place_cells = {letter: row[i].strip() for letter, i in place_index.items()}
-    given = {letter: text for letter, text in place_cells.items() if text}
-    if filled > 2 or (given and parsed.score_a is None):
-        numbers: list[int] = []
-        for number in range(filled):
-            letter = SIDE_LETTERS[number]
-            text = given.get(letter, "")
-            if not text:
-                problems.append(
-                    f"place_{letter} is empty: give each side's finishing position (1 is first)"
-                )
-            elif not _NON_NEGATIVE_INT.fullmatch(text) or not 1 <= int(text) <= len(SIDE_LETTERS):
-                problems.append(
-                    f"place_{letter} {text[:20]!r} is not a finishing position "
-                    f"from 1 to {len(SIDE_LETTERS)}"
-                )
-            else:
-                numbers.append(int(text))
-        extra = [letter for letter in given if SIDE_LETTERS.index(letter) >= filled]
-        if extra:
-            problems.append(f"place_{extra[0]} is given for an empty side")
-        if parsed.score_a is not None and filled > 2:
+    if len(cells) < 2 and not problems:
+        problems.append(_("a match needs at least two sides: fill side_a and side_b"))
+    return tuple(sides)
+
+
+def _too_long(column: str) -> str:
+    return _("a name in %(column)s is longer than %(max)s characters") % {
+        "column": column,
+        "max": MAX_NAME_CHARS,
+    }
+
+
+def _score(
+    row: list[str], layout: _Layout, n_sides: int, problems: list[str]
+) -> tuple[Decimal | None, str, bool]:
+    """Side A's score, the points text and whether either was given, from ``score_a`` or
+    the two sides' points (which must then say the same result: the rule of
+    ``league.scores.POINTS_CONTRADICT``)."""
+    score: Decimal | None = None
+    points = ""
+    score_text = row[layout.score].strip() if layout.score is not None else ""
+    i_a, i_b = layout.points_a, layout.points_b
+    has_points = i_a is not None and i_b is not None and (row[i_a].strip() or row[i_b].strip())
+    try:
+        if has_points:
+            score, points = parse_points(row[i_a], row[i_b])  # type: ignore[index]
+            if score_text:
+                first = ONE_VS_ONE_FIRST if layout.pair or n_sides == 2 else "side A"
+                params = points_contradiction(parse_score(score_text), points, first)
+                if params is not None:
+                    problems.append(POINTS_CONTRADICT % params)
+        elif score_text:
+            score = parse_score(score_text)
+    except ValueError as exc:
+        problems.append(str(exc))
+    return score, points, bool(has_points or score_text)
+
+
+def _places(
+    row: list[str],
+    layout: _Layout,
+    n_sides: int,
+    score: Decimal | None,
+    score_given: bool,
+    problems: list[str],
+) -> tuple[int, ...] | None:
+    """The finishing positions of a match's sides (``place_a``, …), or None when side A's
+    score says the result of its two sides."""
+    given = {column: row[i].strip() for column, i in layout.places if row[i].strip()}
+    if n_sides <= 2 and not given:
+        if not score_given and n_sides == 2:
             problems.append(
-                "score_a is for two sides: a game of three or more sides takes place_a, place_b, …"
+                _("no score: fill score_a (or points_a and points_b)")
+                if layout.pair
+                else _("no score: fill score_a (or points_a and points_b, or place_a and place_b)")
             )
-        if len(numbers) == filled:
-            places = tuple(numbers)
-    elif parsed.score_a is None:
-        problems.append("no score: fill score_a (or points_a and points_b, or place_a and place_b)")
-    elif given:
-        problems.append("give score_a or place_a/place_b, not both")
-    if problems:
-        return RowError(parsed.line, "; ".join(problems))
-    return SideResultRow(
-        line=parsed.line,
-        played=parsed.played,
-        sides=tuple(sides),
-        score_a=parsed.score_a if places is None else None,
-        places=places,
-        points=parsed.points,
-        note=parsed.note,
-        key=parsed.key,
-    )
-
-
-def _voided(row: ResultRow, reason: str) -> ResultRow | RowError:
-    """``row`` to be voided for ``reason`` once recorded (it needs an id to be found again)."""
-    found = first_control_character(reason)
-    if found is not None:
-        return RowError(row.line, f"void_reason contains the control character {found}: remove it")
-    if not row.key:
-        return RowError(row.line, "a row with a void_reason needs an id (to find its match)")
-    return dataclasses.replace(row, void_reason=reason)
-
-
-def _control_problems(row: list[str], problems: list[str], indexes: tuple[int | None, ...]) -> None:
-    names = ("date", "player_a", "player_b", "score_a", "points_a", "points_b", "id", "note")
-    names += ("points", "neutral")
-    for column, index in zip(names, indexes, strict=True):
-        found = first_control_character(row[index]) if index is not None else None
-        if found is not None:
-            problems.append(f"{column} contains the control character {found}: remove it")
+        return None
+    if score is not None and n_sides <= 2:
+        problems.append(_("give score_a or place_a/place_b, not both"))
+        return None
+    numbers: list[int] = []
+    for column in PLACE_COLUMNS[:n_sides]:
+        text = given.get(column, "")
+        if not text:
+            problems.append(
+                _("%(column)s is empty: give each side's finishing position (1 is first)")
+                % {"column": column}
+            )
+        elif not _NON_NEGATIVE_INT.fullmatch(text) or not 1 <= int(text) <= len(SIDE_LETTERS):
+            problems.append(
+                _("%(column)s %(text)r is not a finishing position from 1 to %(max)s")
+                % {"column": column, "text": text[:20], "max": len(SIDE_LETTERS)}
+            )
+        else:
+            numbers.append(int(text))
+    extra = [column for column in given if PLACE_COLUMNS.index(column) >= n_sides]
+    if extra:
+        problems.append(_("%(column)s is given for an empty side") % {"column": extra[0]})
+    if score is not None:
+        problems.append(
+            _("score_a is for two sides: a game of three or more sides takes place_a, place_b, …")
+        )
+    return tuple(numbers) if len(numbers) == n_sides else None
 
 
 def _bad_line(lines: _Lines, first: int, last: int) -> RowError | None:

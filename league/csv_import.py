@@ -16,16 +16,23 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from league import event_store
-from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, SideResultRow, iter_results
+from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, iter_results
 from league.event_store import Submission
 from league.event_store.bulk import BulkAppender
 from league.event_store.vocabulary import MatchVoided
 from league.idempotency_keys import correction_void_key
 from league.models import Event, League, Player
-from league.player_names import PlayerDirectory, check_name_shape, clean_name
-from league.services import void_match
+from league.player_names import (
+    PlayerDirectory,
+    check_name_shape,
+    clean_name,
+    unknown_players_message,
+)
+from league.services.corrections import void_match
+from league.sides import PAIR_FIELDS
 from league.validation import Errors, check_reason, check_recorder
 
 # The admin's preview shows this many rows; the command prints every error it keeps.
@@ -140,40 +147,24 @@ def import_results(
                 continue
             if len(preview) < preview_limit:
                 preview[item.line] = _preview_row(item)
-            if isinstance(item, SideResultRow):
-                sides = _sides_of(item, players, appender, create_players)
-                if isinstance(sides, RowError):
-                    report.add_error(sides)
-                    observe(item.line, "error", sides.message)
-                    continue
-                appender.add_side_match(
-                    sides,
-                    item.score_a,
-                    item.places,
-                    item.played,
-                    item.points,
-                    item.note,
-                    item.key,
-                    item.line,
-                )
-                continue
-            pair = _players_of(item, players, appender, create_players, report.names_matched)
-            if isinstance(pair, RowError):
-                report.add_error(pair)
-                observe(item.line, "error", pair.message)
+            sides = _sides_of(item, players, appender, create_players, report.names_matched)
+            if isinstance(sides, RowError):
+                report.add_error(sides)
+                observe(item.line, "error", sides.message)
                 continue
             if item.void_reason:
                 to_void.append((item.key, item.void_reason))  # type: ignore[arg-type]
-            appender.add_values(
-                pair[0],
-                pair[1],
+            appender.add_match(
+                sides,
                 item.score_a,
+                item.places,
                 item.played,
                 item.points,
                 item.note,
                 item.key,
                 item.line,
                 item.neutral,
+                PAIR_FIELDS if item.pair else None,
             )
         appender.flush()
         for line, message in appender.result.errors:
@@ -200,7 +191,7 @@ def _void_rows(league: League, rows: list[tuple[str, str]], recorded_by: Any) ->
     if not rows:
         return 0
     reasons = dict(rows)
-    matches = Event.objects.matches().filter(league=league, idempotency_key__in=list(reasons))
+    matches = Event.objects.all_matches().filter(league=league, idempotency_key__in=list(reasons))
     count = 0
     for match in matches.filter(voided_by__isnull=True).order_by("seq"):
         void_match(
@@ -247,54 +238,23 @@ def undo_import(
     return len(submissions)
 
 
-def _players_of(
+def _sides_of(
     row: ResultRow,
     players: PlayerDirectory,
     appender: BulkAppender,
     create_players: bool,
     matched: dict[str, str],
-) -> tuple[Player, Player] | RowError:
-    """Both players of ``row``, registering unknown ones when allowed; a name that found a
-    player other than by its exact name goes to ``matched``."""
-    found: list[Player] = []
-    unknown: list[str] = []
-    for name in (row.player_a, row.player_b):
-        player = players.find(name)
-        if player is not None and player.display_name != name:
-            matched.setdefault(clean_name(name), player.display_name)
-        if player is None and create_players:
-            problem = _new_name_problem(name, players)
-            if problem:
-                return RowError(row.line, problem)
-            player = appender.register_player(name)
-            players.remember(player)
-        if player is None:
-            unknown.append(name)
-        else:
-            found.append(player)
-    if unknown:
-        names = " and ".join(repr(name) for name in unknown)
-        return RowError(
-            row.line,
-            f"unknown player {names}: not a player of this league "
-            "(register them first, or allow creating players)",
-        )
-    return found[0], found[1]
-
-
-def _sides_of(
-    row: SideResultRow,
-    players: PlayerDirectory,
-    appender: BulkAppender,
-    create_players: bool,
 ) -> list[list[Player]] | RowError:
-    """The players of each side of ``row``, registering unknown ones when allowed."""
+    """The players of each side of ``row``, registering unknown ones when allowed; a name
+    that found a player other than by its exact name goes to ``matched``."""
     sides: list[list[Player]] = []
     unknown: list[str] = []
     for names in row.sides:
         side: list[Player] = []
         for name in names:
             player = players.find(name)
+            if player is not None and player.display_name != name:
+                matched.setdefault(clean_name(name), player.display_name)
             if player is None and create_players:
                 problem = _new_name_problem(name, players)
                 if problem:
@@ -307,12 +267,13 @@ def _sides_of(
                 side.append(player)
         sides.append(side)
     if unknown:
-        names_text = " and ".join(repr(name) for name in unknown)
-        return RowError(
-            row.line,
-            f"unknown player {names_text}: not a player of this league "
-            "(register them first, or allow creating players)",
+        message = unknown_players_message(appender.league, unknown)
+        hint = (
+            _("Register the unknown player first, or allow creating players.")
+            if len(unknown) == 1
+            else _("Register the unknown players first, or allow creating players.")
         )
+        return RowError(row.line, f"{message} {hint}")
     return sides
 
 
@@ -329,32 +290,21 @@ def _new_name_problem(name: str, players: PlayerDirectory) -> str:
     return "; ".join(f"{name!r}: {message}" for message in messages)
 
 
-def _preview_row(row: ResultRow | SideResultRow) -> PreviewRow:
+def _preview_row(row: ResultRow) -> PreviewRow:
     played = (
         row.played.isoformat(sep=" ", timespec="minutes")
         if isinstance(row.played, dt.datetime)
         else row.played.isoformat()
     )
-    if isinstance(row, SideResultRow):
-        texts = [f"{SIDE_SEPARATOR} ".join(side) for side in row.sides]
-        return PreviewRow(
-            line=row.line,
-            played=played,
-            player_a=texts[0],
-            player_b=" / ".join(texts[1:]),
-            score_a=str(row.score_a)
-            if row.places is None
-            else "places " + ", ".join(map(str, row.places)),
-            points=row.points,
-            note=row.note,
-            key=row.key or "",
-        )
+    texts = [f"{SIDE_SEPARATOR} ".join(side) for side in row.sides]
     return PreviewRow(
         line=row.line,
         played=played,
-        player_a=row.player_a,
-        player_b=row.player_b,
-        score_a=str(row.score_a),
+        player_a=texts[0],
+        player_b=" / ".join(texts[1:]),
+        score_a=str(row.score_a)
+        if row.places is None
+        else "places " + ", ".join(map(str, row.places)),
         points=row.points,
         note=row.note,
         key=row.key or "",

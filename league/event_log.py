@@ -18,9 +18,9 @@ from zoneinfo import ZoneInfo
 from django.db.models import Q
 
 from league.calendar import league_zone, local_day, local_midnight
-from league.models import Event, League, MatchParticipant
+from league.models import MATCH_KINDS, Event, League, MatchParticipant
 from league.scores import score_text
-from league.sides import positions_text, side_label
+from league.sides import places_of_score, positions_text, side_label
 
 DEFAULT_PER_PAGE = 50
 MAX_PER_PAGE = 500
@@ -110,11 +110,33 @@ class SideMatchText:
         return None
 
 
-def side_match_texts_of(events: Iterable[Event]) -> dict[int, SideMatchText]:
-    """:func:`side_match_texts` of the matches with sides among ``events`` (by event id)."""
-    return side_match_texts(
-        [event.pk for event in events if event.kind == Event.Kind.SIDE_MATCH_RECORDED]
+def pair_text(a: SidePlayer, b: SidePlayer, score_a: Decimal) -> SideMatchText:
+    """The text of a one-vs-one match: two sides of one player, places from the score."""
+    places = places_of_score(score_a)
+    first, second = positions_text(places)
+    tied = places[0] == places[1]
+    return SideMatchText(
+        sides=[SideText("A", [a], first, tied), SideText("B", [b], second, tied)],
+        score_a=score_a,
     )
+
+
+def match_texts_of(events: Iterable[Event]) -> dict[int, SideMatchText]:
+    """The text of every match among ``events`` (by event id): one-vs-one ones from their
+    players (``player_a``/``player_b`` loaded), the others' sides in one query."""
+    matches = [event for event in events if event.kind in MATCH_KINDS]
+    texts = side_match_texts(
+        [event.pk for event in matches if event.kind == Event.Kind.SIDE_MATCH_RECORDED]
+    )
+    for event in matches:
+        if event.kind == Event.Kind.MATCH_RECORDED:
+            a, b = event.player_a, event.player_b
+            texts[event.pk] = pair_text(
+                SidePlayer(a.pk, a.display_name, a.slug),
+                SidePlayer(b.pk, b.display_name, b.slug),
+                event.score_a,
+            )
+    return texts
 
 
 def side_match_texts(event_ids: list[int]) -> dict[int, SideMatchText]:
@@ -153,25 +175,22 @@ def side_match_texts(event_ids: list[int]) -> dict[int, SideMatchText]:
 
 @dataclass(frozen=True)
 class MatchRow:
+    """A recorded match as the match list shows it, whatever its sides."""
+
     seq: int
     played_on: dt.date
-    player_a: str
-    player_a_slug: str
-    player_b: str
-    player_b_slug: str
-    score_a: Decimal
-    score_b: Decimal
+    sides: SideMatchText
+    score_a: Decimal | None
+    score_b: Decimal | None
     points: str
     note: str
     voided_by: int | None
     replaces: int | None
-    #: A match with sides: its sides (``player_a``/``player_b`` are then empty).
-    sides: SideMatchText | None = None
 
     @property
     def result(self) -> str:
-        """The result from player A's side, as the event log writes it (1, ½ or 0 each)."""
-        if self.sides is not None and self.score_a is None:
+        """The result from side A's side, as the event log writes it (1, ½ or 0 each)."""
+        if self.score_a is None:
             return "Finishing order"
         return score_text(self.score_a)
 
@@ -213,44 +232,42 @@ def match_list(
     offset = (page - 1) * per_page
     tz = league_zone(league)
     rows = list(matches.values_list(
-        "seq", "played_at", "player_a__display_name", "player_a__slug",
-        "player_b__display_name", "player_b__slug", "score_a", "points", "note",
+        "seq", "played_at", "player_a_id", "player_a__display_name", "player_a__slug",
+        "player_b_id", "player_b__display_name", "player_b__slug", "score_a", "points", "note",
         "voided_by__seq", "replaces__seq", "kind", "pk",
     )[offset : offset + per_page])  # fmt: skip
-    sides = side_match_texts([row[-1] for row in rows if row[-2] == Event.Kind.SIDE_MATCH_RECORDED])
+    texts = side_match_texts([row[-1] for row in rows if row[-2] == Event.Kind.SIDE_MATCH_RECORDED])
     items = [
         MatchRow(
             seq=seq,
             played_on=local_day(played_at, tz),
-            player_a=a_name or "",
-            player_a_slug=a_slug or "",
-            player_b=b_name or "",
-            player_b_slug=b_slug or "",
+            sides=texts[pk]
+            if kind == Event.Kind.SIDE_MATCH_RECORDED
+            else pair_text(SidePlayer(*a), SidePlayer(*b), score_a),
             score_a=score_a,
             score_b=None if score_a is None else Decimal(1) - score_a,
             points=points,
             note=note,
             voided_by=voided_by,
             replaces=replaces,
-            sides=sides.get(pk),
         )
         for (
-            seq, played_at, a_name, a_slug, b_name, b_slug, score_a, points, note, voided_by,
-            replaces, _kind, pk,
+            seq, played_at, *a_b, score_a, points, note, voided_by, replaces, kind, pk,
         ) in rows
+        for a, b in [(a_b[:3], a_b[3:])]
     ]  # fmt: skip
     return Page(items, total, page, per_page)
 
 
 def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
-    """For each rename among ``rows`` (by seq; a row's player id at 17), the name the player
+    """For each rename among ``rows`` (by seq; a row's player id at 12), the name the player
     had just before it.
 
     A player's names are the names their registration and renames stored, in seq order
     (registrations stored before names were kept on the event have none: no former name).
     """
-    # Column 17 of the event log's rows is ``player_id``.
-    renames = [(row[0], row[17]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
+    # Column 12 of the event log's rows is ``player_id``.
+    renames = [(row[0], row[12]) for row in rows if row[1] == Event.Kind.PLAYER_RENAMED]
     if not renames:
         return {}
     named = (
@@ -291,6 +308,52 @@ def _played_on(day: dt.date, tz: ZoneInfo) -> Q:
     )
 
 
+#: The event log's columns: what each kind of event is said with. The last eight are the
+#: players of a one-vs-one match, or of the one a void voids: (id, name, slug) of A, then B.
+_LOG_COLUMNS = (
+    "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
+    "display_name", "played_at", "points", "reason", "voids__seq", "voided_by__seq",
+    "replaces__seq", "player_id", "other_player__display_name", "pk", "voids_id",
+    "fixture__player_a__display_name", "fixture__player_b__display_name", "scheduled_at",
+    "venue", "note", "score_a",
+    "player_a_id", "player_a__display_name", "player_a__slug",
+    "player_b_id", "player_b__display_name", "player_b__slug",
+    "voids__score_a",
+    "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
+    "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
+)  # fmt: skip
+_SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
+
+
+def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
+    """The text of every match among the event log's ``rows`` and of every match they void
+    (by event id): one-vs-one ones from the row, the others' sides in one query."""
+    with_sides: list[int] = []
+    texts: dict[int, SideMatchText] = {}
+    for row in rows:
+        kind, pk, voids_id = row[1], row[14], row[15]
+        if kind in MATCH_KINDS:
+            match_id, score, pair = pk, row[_SCORE], row[_PAIR]
+        elif kind == Event.Kind.MATCH_VOIDED:
+            match_id, score, pair = voids_id, row[_VOIDS_SCORE], row[_VOIDS_PAIR]
+        else:
+            continue
+        if pair[0] is None:
+            with_sides.append(match_id)
+        else:
+            texts[match_id] = pair_text(SidePlayer(*pair[:3]), SidePlayer(*pair[3:]), score)
+    return {**side_match_texts(with_sides), **texts}
+
+
+def _match_summary(kind: str, text: SideMatchText | None, voids: int | None) -> str:
+    """A match's words in the log: its result, or, for a void, which match no longer counts."""
+    if text is None:
+        return dict(Event.Kind.choices)[kind]
+    if kind == Event.Kind.MATCH_VOIDED:
+        return f"Match #{voids} ({' v '.join(side.names for side in text.sides)}) voided"
+    return text.summary
+
+
 def event_log(
     league: League,
     *,
@@ -315,26 +378,14 @@ def event_log(
     offset = (page - 1) * per_page
     tz = league_zone(league)
     labels = dict(Event.Kind.choices)
-    rows = list(events.values_list(
-        "seq", "kind", "recorded_at", "recorded_by__username", "player__display_name",
-        "display_name", "played_at", "player_a__display_name", "player_b__display_name",
-        "score_a", "points", "reason", "voids__seq", "voids__player_a__display_name",
-        "voids__player_b__display_name", "voided_by__seq", "replaces__seq", "player_id",
-        "other_player__display_name", "pk", "voids_id",
-        "fixture__player_a__display_name", "fixture__player_b__display_name", "scheduled_at",
-        "venue", "note",
-    )[offset : offset + per_page])  # fmt: skip
+    rows = list(events.values_list(*_LOG_COLUMNS)[offset : offset + per_page])
     former = _former_names(league, rows)
-    # Columns 19 and 20 of the rows are ``pk`` and ``voids_id``.
-    sides = side_match_texts(
-        [row[19] for row in rows if row[1] == Event.Kind.SIDE_MATCH_RECORDED]
-        + [row[20] for row in rows if row[1] == Event.Kind.MATCH_VOIDED]
-    )
+    texts = _log_texts(rows)
     items = []
     for (
-        seq, kind, recorded_at, recorded_by, player, name, played_at, a_name, b_name, score_a,
-        points, reason, voids, voids_a, voids_b, voided_by, replaces, _player_id, other, pk,
-        voids_id, fixture_a, fixture_b, scheduled_at, venue, label,
+        seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
+        voided_by, replaces, _player_id, other, pk, voids_id, fixture_a, fixture_b,
+        scheduled_at, venue, label, *_pair,
     ) in rows:  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
@@ -352,26 +403,16 @@ def event_log(
             summary = f"{player} merged into {other}: {player}'s matches count as {other}'s"
         elif kind == Event.Kind.PLAYER_UNMERGED:
             summary = f"{player} unmerged from {other}: {player}'s matches count as their own again"
-        elif kind == Event.Kind.MATCH_RECORDED:
-            summary = f"{a_name} {score_text(score_a)} {b_name}"
-            if points:
-                summary += f" ({points})"
-            summary += f", played {local_day(played_at, tz):%d %b %Y}"
-            if replaces:
-                summary += f"; corrects match #{replaces}"
-        elif kind == Event.Kind.SIDE_MATCH_RECORDED:
-            text = sides.get(pk)
-            summary = text.summary if text is not None else labels[kind]
-            if points:
-                summary += f" ({points})"
-            summary += f", played {local_day(played_at, tz):%d %b %Y}"
-            if replaces:
-                summary += f"; corrects match #{replaces}"
-        elif kind == Event.Kind.MATCH_VOIDED and voids_id in sides:
-            teams = " v ".join(side.names for side in sides[voids_id].sides)
-            summary = f"Match #{voids} ({teams}) voided"
-        elif kind == Event.Kind.MATCH_VOIDED:
-            summary = f"Match #{voids} ({voids_a} v {voids_b}) voided"
+        elif kind in MATCH_KINDS or kind == Event.Kind.MATCH_VOIDED:
+            summary = _match_summary(
+                kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids
+            )
+            if kind in MATCH_KINDS:
+                if points:
+                    summary += f" ({points})"
+                summary += f", played {local_day(played_at, tz):%d %b %Y}"
+                if replaces:
+                    summary += f"; corrects match #{replaces}"
         elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):
             verb = "scheduled" if kind == Event.Kind.FIXTURE_SCHEDULED else "moved to"
             when = scheduled_at.astimezone(tz)

@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
-from decimal import Decimal
 from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league import services
-from league.calendar import league_day, league_zone
-from league.idempotency_keys import new_key
 from league.models import MATCH_KINDS, Event, League, MatchFormat, Player
-from league.player_names import check_name, clean_name, find_player
+from league.player_names import check_name, clean_name
 from league.sides import side_label
 from league.validation import Errors, row_errors
 
@@ -41,7 +38,11 @@ def add_service_errors(
     renamed = renamed or {}
     for name, messages in error.message_dict.items():
         field = renamed.get(name, name)
-        if field not in form.fields:
+        if field in form.fields and form.fields[field].widget.is_hidden:
+            # A hidden field's error (a key used before) is shown above the form: as is,
+            # since the message names what it is about.
+            field = None
+        elif field not in form.fields:
             messages = [m if name == NON_FIELD_ERRORS else f"{name}: {m}" for m in messages]
             field = None
         for message in messages:
@@ -83,32 +84,6 @@ class PlayerNameInput(forms.TextInput):
         super().__init__({"list": PLAYER_LIST_ID, "autocomplete": "off", **(attrs or {})})
 
 
-class LeagueBoundForm(forms.Form):
-    """A form for one league: player names are looked up in that league only."""
-
-    player_fields: tuple[str, ...] = ()
-
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        self.league = league
-        super().__init__(*args, **kwargs)
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        for field in self.player_fields:
-            name = cleaned.get(field)
-            if name:
-                player = find_player(self.league, name)
-                if player is None:
-                    self.add_error(field, f"{self.league.name} has no player named “{name}”.")
-                else:
-                    cleaned[field] = player
-        return cleaned
-
-
-def league_today(league: League) -> Any:
-    return timezone.localdate(timezone=league_zone(league))
-
-
 class BaseRoundFormSet(forms.BaseFormSet):
     """Rows of one league's round: each form gets the league (the workspace's round and its
     round of team matches share it)."""
@@ -127,8 +102,8 @@ class BaseRoundFormSet(forms.BaseFormSet):
             prefix=self.add_prefix("__prefix__"),
             empty_permitted=True,
             use_required_attribute=False,
-            league=self.league,
             renderer=self.renderer,
+            **self.get_form_kwargs(None),
         )
 
     def filled_forms(self) -> list[forms.Form]:
@@ -286,174 +261,29 @@ def side_form_shape(league: League) -> tuple[int, int]:
     return 4, 4
 
 
-class SideMatchForm(forms.Form):
-    """One match with sides: a name input per player slot (completed from the league's
-    players), side A's result for two sides or a finishing position per side for more.
-
-    Sides left empty at the end are ignored; the services check everything else (a player on
-    two sides, an empty side between filled ones, the league's format, …).
-    """
-
-    played_on = forms.DateField(
-        label="Played on", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-    )
-    score_a = forms.TypedChoiceField(
-        label="Result (two sides)",
-        choices=SIDE_SCORE_CHOICES,
-        coerce=Decimal,
-        empty_value=None,
-        required=False,
-        widget=forms.RadioSelect,
-    )
-    points = forms.CharField(
-        label="Points or games", required=False, max_length=120, help_text="e.g. 21-15"
-    )
-    note = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
-
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        self.league = league
-        super().__init__(*args, **kwargs)
-        self.n_sides, self.slots = side_form_shape(league)
-        for x in range(self.n_sides):
-            letter = side_label(x)
-            for j in range(self.slots):
-                label = f"Side {letter}, player {j + 1}"
-                self.fields[f"side_{x}_{j}"] = forms.CharField(
-                    label=label, required=False, widget=PlayerNameInput({"aria-label": label})
-                )
-            if self.n_sides > 2:
-                label = f"Side {letter}: finishing position"
-                self.fields[f"place_{x}"] = forms.IntegerField(
-                    label=label,
-                    required=False,
-                    min_value=1,
-                    max_value=self.n_sides,
-                    widget=forms.NumberInput(attrs={"aria-label": label, "size": 3}),
-                )
-        if self.n_sides == 2:
-            # Always two sides (doubles, teams of n): side A's result, with no "positions
-            # instead" choice and no default.
-            score = self.fields["score_a"]
-            score.label = "Result"
-            score.choices = [choice for choice in SIDE_SCORE_CHOICES if choice[0] != ""]
-        if not self.is_bound:
-            self.initial.setdefault("played_on", league_today(league))
-            self.initial.setdefault("idempotency_key", new_key())
-
-    def side_rows(self) -> list[dict[str, Any]]:
-        """For the template: each side's letter, slot fields and position field."""
-        return [
-            {
-                "letter": side_label(x),
-                "slots": [self[f"side_{x}_{j}"] for j in range(self.slots)],
-                "place": self[f"place_{x}"] if self.n_sides > 2 else None,
-            }
-            for x in range(self.n_sides)
-        ]
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        sides: list[list[Any]] = []
-        for x in range(self.n_sides):
-            side = []
-            for j in range(self.slots):
-                name = (cleaned.get(f"side_{x}_{j}") or "").strip()
-                if not name:
-                    continue
-                player = find_player(self.league, name)
-                if player is None:
-                    self.add_error(
-                        f"side_{x}_{j}", f"{self.league.name} has no player named “{name}”."
-                    )
-                else:
-                    side.append(player)
-            sides.append(side)
-        while sides and not sides[-1]:
-            sides.pop()
-        places = [cleaned.get(f"place_{x}") for x in range(len(sides))] if self.n_sides > 2 else []
-        cleaned["sides"] = sides
-        cleaned["places"] = places if len(sides) > 2 else None
-        return cleaned
-
-    def service_arguments(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {
-            "sides": data["sides"],
-            "score_a": data.get("score_a") if len(data["sides"]) <= 2 else None,
-            "places": data["places"],
-            "played_at": data["played_on"],
-            "points": data["points"],
-            "note": data["note"],
-            "idempotency_key": data.get("idempotency_key") or None,
-        }
-
-
-class SideCorrectionForm(SideMatchForm):
-    """The corrected result of a match with sides, prefilled with the recorded one."""
-
-    reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}), help_text="Shown in the event log."
-    )
-
-    def __init__(self, *args: Any, league: League, match: Event, **kwargs: Any) -> None:
-        self.match = match
-        sides, places = services.sides_of_match(match)
-        initial: dict[str, Any] = {
-            "played_on": league_day(league, match.played_at),
-            "points": match.points,
-            "note": match.note,
-        }
-        if len(sides) == 2:
-            initial["score_a"] = str(match.score_a.normalize()) if match.score_a is not None else ""
-        positions = [1 + sum(1 for other in places if other < place) for place in places]
-        for x, side in enumerate(sides):
-            for j, player in enumerate(side):
-                initial[f"side_{x}_{j}"] = player.display_name
-            initial[f"place_{x}"] = positions[x]
-        kwargs.setdefault("initial", initial)
-        super().__init__(*args, league=league, **kwargs)
-        self.fields.pop("idempotency_key")
-
-    def service_arguments(self) -> dict[str, Any]:
-        arguments = super().service_arguments()
-        arguments.pop("idempotency_key")
-        if arguments["places"] is None:
-            arguments.pop("places")
-        else:
-            arguments.pop("score_a")
-        if arguments["played_at"] == league_day(self.league, self.match.played_at):
-            arguments["played_at"] = self.match.played_at
-        return arguments
-
-
-class SideRoundRowForm(SideMatchForm):
-    """One match of a round of team matches; a row left empty is ignored."""
-
-    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
-        super().__init__(*args, league=league, **kwargs)
-        for name in ("played_on", "note", "idempotency_key"):
-            self.fields.pop(name)
-        self.fields["score_a"].widget = forms.Select(
-            choices=SIDE_SCORE_CHOICES, attrs={"aria-label": "Result (two sides)"}
-        )
-        self.fields["points"].widget = forms.TextInput(
-            attrs={"aria-label": "Points or games", "size": 8}
-        )
-        self.fields["points"].help_text = ""
-
-    def has_changed(self) -> bool:
-        return any(
-            (self.data.get(self.add_prefix(name)) or "").strip()
-            for name in self.fields
-            if name.startswith("side_")
-        )
-
-    def result_arguments(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        return {
-            "sides": data["sides"],
-            "score_a": data.get("score_a") if len(data["sides"]) <= 2 else None,
-            "places": data["places"],
-            "points": data["points"],
-        }
+def add_side_fields(form: forms.BaseForm, n_sides: int, slots: int) -> list[list[str]]:
+    """A name box per player slot of each side (``side_<x>_<j>``, completed from the
+    league's players) and, for three or more sides, a finishing position per side
+    (``place_<x>``): every form of a match with sides lays its players out so. Returns the
+    slot names, side by side."""
+    names = [[f"side_{x}_{j}" for j in range(slots)] for x in range(n_sides)]
+    for x, side in enumerate(names):
+        letter = side_label(x)
+        for j, name in enumerate(side):
+            label = str(_("Side %(side)s, player %(slot)s") % {"side": letter, "slot": j + 1})
+            form.fields[name] = forms.CharField(
+                label=label,
+                required=False,
+                max_length=120,
+                widget=PlayerNameInput({"aria-label": label}),
+            )
+        if n_sides > 2:
+            label = str(_("Side %(side)s: finishing position") % {"side": letter})
+            form.fields[f"place_{x}"] = forms.IntegerField(
+                label=label,
+                required=False,
+                min_value=1,
+                max_value=n_sides,
+                widget=forms.NumberInput(attrs={"aria-label": label, "size": 3}),
+            )
+    return names

@@ -23,6 +23,7 @@ import unicodedata
 from typing import Any
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from league.models import League, Player
 from league.validation import Errors, check_text
@@ -170,6 +171,16 @@ def same_name(league: League, name: str, *, exclude: Player | None = None) -> Pl
         if name_key(display_name) == key:
             return players.get(pk=pk)
     return None
+
+
+def unknown_players_message(league: League, names: list[str]) -> str:
+    """The one message for names that are no player of ``league`` (every entry path that
+    names players: the workspace's forms, a CSV file)."""
+    quoted = _(" and ").join(f"\u201c{name}\u201d" for name in names)
+    return _("%(league)s has no player named %(names)s.") % {
+        "league": league.name,
+        "names": quoted,
+    }
 
 
 def find_player(league: League, name: str) -> Player | None:

@@ -17,6 +17,8 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 WIN, DRAW, LOSS = Decimal("1"), Decimal("0.5"), Decimal("0")
 SCORES = (WIN, DRAW, LOSS)
 EN_DASH = "\u2013"
@@ -154,6 +156,30 @@ def points_disagree(score_a: Decimal, points: str) -> Decimal | None:
         return None
     implied = points_score(int(match.group(1)), int(match.group(3)))
     return None if implied == score_a else implied
+
+
+#: The rule every match of two sides follows: its points, when they are one pair of whole
+#: numbers, say the same result as its score (``points_contradiction``).
+POINTS_CONTRADICT = _(
+    "The points %(points)s mean %(implied)s for %(first)s, but the result says %(given)s: "
+    "correct one of them."
+)
+#: Who a one-vs-one match's score is the score of; a match of larger sides says "side A".
+ONE_VS_ONE_FIRST = _("the first player")
+
+
+def points_contradiction(score_a: Decimal, points: str, first: str) -> dict[str, Any] | None:
+    """The parameters of :data:`POINTS_CONTRADICT` when ``points`` contradict ``score_a``
+    (``first`` names whose score it is), else None."""
+    implied = points_disagree(score_a, points)
+    if implied is None:
+        return None
+    return {
+        "points": points,
+        "implied": outcome_word(implied).lower(),
+        "given": outcome_word(score_a).lower(),
+        "first": first,
+    }
 
 
 _ENTRY_WORDS = {"w": WIN, "win": WIN, "d": DRAW, "draw": DRAW, "=": DRAW, "l": LOSS, "loss": LOSS}

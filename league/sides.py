@@ -13,14 +13,24 @@ it with ``check_format``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+
 from league.models import MAX_SIDE_PLAYERS, MAX_SIDES, League, MatchFormat, Player
+from league.scores import ONE_VS_ONE_FIRST
 from league.validation import Errors, _as_id, parse_score, resolve_player
 
 SIDES_FIELD = "sides"
+#: The fields of the two sides of a one-vs-one result given as two players.
+PAIR_FIELDS = ("player_a", "player_b")
+SIDE_A = _("side A")
+#: The neutral-ground flag belongs to one-vs-one matches (the engine gives no side of a team
+#: match an advantage).
+NEUTRAL_WITH_SIDES = _("Neutral ground is recorded for one-vs-one matches only.")
 PLACES_FIELD = "places"
 
 
@@ -59,11 +69,30 @@ def check_format(league: League, sizes: Sequence[int], errors: Errors, field: st
         )
 
 
-def resolve_sides(league: League, sides: Any, errors: Errors) -> list[list[Player]] | None:
+def is_one_vs_one(sizes: Sequence[int]) -> bool:
+    """Whether sides of ``sizes`` players are two sides of one player each."""
+    return len(sizes) == 2 and sizes[0] == 1 and sizes[1] == 1
+
+
+def first_side_words(sizes: Sequence[int]) -> str:
+    """Who side A's score is the score of, in a message: the first player of a one-vs-one
+    match, side A of any other."""
+    return ONE_VS_ONE_FIRST if is_one_vs_one(sizes) else SIDE_A
+
+
+def _field_of(index: int, fields: Sequence[str] | None) -> str:
+    return SIDES_FIELD if fields is None else fields[index]
+
+
+def resolve_sides(
+    league: League, sides: Any, errors: Errors, fields: Sequence[str] | None = None
+) -> list[list[Player]] | None:
     """The players of each side (``Player`` objects or ids), checked for shape.
 
     Refused: not a list of lists, fewer than two or more than ``MAX_SIDES`` sides, an empty
     side, more than ``MAX_SIDE_PLAYERS`` on a side, an unknown player, a player twice.
+    ``fields`` names the field of each side's errors (``player_a``, ``player_b`` for a
+    result given as two players); without it every error is on ``sides`` and names its side.
     """
     if not isinstance(sides, Sequence) or isinstance(sides, str | bytes):
         errors.add(SIDES_FIELD, "Give the sides as a list of lists of players.", "invalid")
@@ -78,23 +107,21 @@ def resolve_sides(league: League, sides: Any, errors: Errors) -> list[list[Playe
         )
         return None
     resolved: list[list[Player]] = []
-    seen: dict[int, int] = {}
     ok = True
     for index, members in enumerate(sides):
         label = side_label(index)
+        field = _field_of(index, fields)
         if not isinstance(members, Sequence) or isinstance(members, str | bytes):
-            errors.add(
-                SIDES_FIELD, "Side %(side)s is not a list of players.", "invalid", side=label
-            )
+            errors.add(field, "Side %(side)s is not a list of players.", "invalid", side=label)
             ok = False
             continue
         if not members:
-            errors.add(SIDES_FIELD, "Side %(side)s is empty.", "empty_side", side=label)
+            errors.add(field, "Side %(side)s is empty.", "empty_side", side=label)
             ok = False
             continue
         if len(members) > MAX_SIDE_PLAYERS:
             errors.add(
-                SIDES_FIELD,
+                field,
                 "Side %(side)s has %(count)s players; at most %(max)s are allowed.",
                 "side_too_large",
                 side=label,
@@ -106,44 +133,86 @@ def resolve_sides(league: League, sides: Any, errors: Errors) -> list[list[Playe
         side: list[Player] = []
         for member in members:
             found = Errors()
-            player = resolve_player(league, member, SIDES_FIELD, found)
-            if player is None:
-                for error in found.by_field[SIDES_FIELD]:
-                    errors.add(
-                        SIDES_FIELD,
-                        "Side %(side)s: %(problem)s",
-                        error.code or "invalid_player",
-                        side=label,
-                        problem=" ".join(error.messages),
-                    )
-                ok = False
+            player = resolve_player(league, member, field, found)
+            if player is not None:
+                side.append(player)
                 continue
-            if player.pk in seen:
-                other = seen[player.pk]
+            ok = False
+            for error in found.by_field[field]:
+                if fields is not None:
+                    errors.by_field.setdefault(field, []).append(error)
+                    continue
                 errors.add(
-                    SIDES_FIELD,
-                    "%(player)s is on side %(first)s and side %(second)s: a player plays on "
-                    "one side only."
-                    if other != index
-                    else "%(player)s is named twice on side %(first)s.",
+                    field,
+                    "Side %(side)s: %(problem)s",
+                    error.code or "invalid_player",
+                    side=label,
+                    problem=" ".join(error.messages),
+                )
+        resolved.append(side)
+    if not ok:
+        return None
+    return resolved if check_each_once(resolved, errors, fields) else None
+
+
+def check_each_once(
+    sides: Sequence[Sequence[Player]],
+    errors: Errors,
+    fields: Sequence[str] | None = None,
+    identity: Callable[[Player], Any] = operator.attrgetter("pk"),
+) -> bool:
+    """A player plays on one side of a match, once (one player against themselves is no
+    match). ``identity`` tells two players apart (the bulk path's new players have no id
+    yet). Returns whether the sides passed."""
+    seen: dict[Any, int] = {}
+    ok = True
+    one_vs_one = is_one_vs_one([len(side) for side in sides])
+    for index, side in enumerate(sides):
+        for player in side:
+            key = identity(player)
+            if key not in seen:
+                seen[key] = index
+                continue
+            ok = False
+            other = seen[key]
+            field = _field_of(index, fields)
+            if one_vs_one:
+                errors.add(
+                    field,
+                    _("A player cannot play themselves: choose two different players."),
+                    "self_play",
+                )
+            elif other != index:
+                errors.add(
+                    field,
+                    _(
+                        "%(player)s is on side %(first)s and side %(second)s: a player plays "
+                        "on one side only."
+                    ),
                     "player_twice",
                     player=player.display_name,
                     first=side_label(other),
-                    second=label,
+                    second=side_label(index),
                 )
-                ok = False
-                continue
-            seen[player.pk] = index
-            side.append(player)
-        resolved.append(side)
-    return resolved if ok else None
+            else:
+                errors.add(
+                    field,
+                    _("%(player)s is named twice on side %(first)s."),
+                    "player_twice",
+                    player=player.display_name,
+                    first=side_label(other),
+                )
+    return ok
 
 
-def places_of(n_sides: int, score_a: Any, places: Any, errors: Errors) -> tuple[int, ...] | None:
+def places_of(
+    n_sides: int, score_a: Any, places: Any, errors: Errors, first: str = SIDE_A
+) -> tuple[int, ...] | None:
     """Stored places (dense ranks from 0) from side A's score or finishing positions.
 
     Two sides take ``score_a`` (1, 0.5, 0) or ``places``; three or more take ``places``:
-    one whole number from 1 per side, ties allowed.
+    one whole number from 1 per side, ties allowed. ``first`` names whose score ``score_a``
+    is (``first_side_words``).
     """
     has_places = places is not None and places != "" and places != []
     has_score = score_a is not None and score_a != ""
@@ -151,15 +220,18 @@ def places_of(n_sides: int, score_a: Any, places: Any, errors: Errors) -> tuple[
         if has_places:
             errors.add(
                 PLACES_FIELD,
-                "Give side A's score or the finishing positions, not both.",
+                _("Give %(first)s's score or the finishing positions, not both."),
                 "score_and_places",
+                first=first,
             )
             return None
         score = parse_score(score_a, errors)
         return None if score is None else places_of_score(score)
     if not has_places:
         if n_sides == 2:
-            errors.add("score_a", "Give side A's score: 1, 0.5 or 0.", "required")
+            errors.add(
+                "score_a", _("Give %(first)s's score: 1, 0.5 or 0."), "required", first=first
+            )
         else:
             errors.add(
                 PLACES_FIELD,

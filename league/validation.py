@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext_lazy as _
 
 from league import scores
 from league.calendar import league_day, league_zone
 from league.control_characters import first_control_character
 from league.models import MATCH_KINDS, Event, League, Player
+from league.scores import ONE_VS_ONE_FIRST
 
 ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
 
@@ -140,7 +143,7 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
     if player is None:
         errors.add(
             field,
-            "Unknown player: %(league)s has no player with id %(id)s.",
+            _("%(league)s has no player with id %(id)s."),
             "unknown_player",
             league=league.name,
             id=player_id,
@@ -235,21 +238,19 @@ def parse_points(value: Any, errors: Errors, field: str = "points") -> str:
     return text
 
 
-def check_points_agree(score_a: Decimal | None, points: str, errors: Errors) -> None:
-    """The points, when they are one pair of numbers, imply the same result as the score."""
+def check_points_agree(
+    score_a: Decimal | None, points: str, errors: Errors, first: str = ONE_VS_ONE_FIRST
+) -> None:
+    """The points, when they are one pair of numbers, imply the same result as the score.
+
+    ``first`` names who ``score_a`` is the score of ("the first player", "side A"): one rule
+    and one message for every match of two sides, whatever their size.
+    """
     if score_a is None:
         return
-    implied = scores.points_disagree(score_a, points)
-    if implied is not None:
-        errors.add(
-            "points",
-            "The points %(points)s mean %(implied)s for the first player, but the result says "
-            "%(given)s: correct one of them.",
-            "points_contradict_score",
-            points=points,
-            implied=scores.outcome_word(implied).lower(),
-            given=scores.outcome_word(score_a).lower(),
-        )
+    params = scores.points_contradiction(score_a, points, first)
+    if params is not None:
+        errors.add("points", scores.POINTS_CONTRADICT, "points_contradict_score", **params)
 
 
 NEUTRAL_MESSAGE = "neutral must be true or false (also yes/no, 1/0 or empty), got %(value)r."
@@ -264,11 +265,15 @@ def parse_neutral(value: Any, errors: Errors, field: str = "neutral") -> bool:
     return flag
 
 
-def check_active(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
+def check_can_play(players: Iterable[tuple[str, Player]], errors: Errors) -> None:
     """Results are recorded for active players only, and never for a merged-away one (the
-    message names the player they were merged into)."""
-    for field, player in (("player_a", player_a), ("player_b", player_b)):
-        if player is not None and player.merged_into_id is not None:
+    message names the player they were merged into).
+
+    ``players`` are (field, player) pairs, the players as stored now: one rule for the
+    players of every match, whatever its sides, on every entry path.
+    """
+    for field, player in players:
+        if player.merged_into_id is not None:
             survivor = Player.objects.filter(pk=player.merged_into_id).first()
             errors.add(
                 field,
@@ -277,7 +282,7 @@ def check_active(player_a: Player | None, player_b: Player | None, errors: Error
                 player=player.display_name,
                 survivor=survivor.display_name if survivor else "another player",
             )
-        elif player is not None and not player.active:
+        elif not player.active:
             errors.add(
                 field,
                 "%(player)s is inactive; reactivate them before recording a result.",
@@ -287,7 +292,7 @@ def check_active(player_a: Player | None, player_b: Player | None, errors: Error
 
 
 def check_opponents(player_a: Player | None, player_b: Player | None, errors: Errors) -> None:
-    """A match has two different players."""
+    """A pairing (a fixture) has two different players."""
     if player_a is not None and player_b is not None and player_a.pk == player_b.pk:
         errors.add(
             "player_b",

@@ -22,7 +22,7 @@ from django.db.models import Count
 from django.db.models.functions import Coalesce
 
 from league.calendar import league_zone
-from league.csv_format import SIDE_LETTERS
+from league.csv_format import SIDE_LETTERS, SIDE_SEPARATOR
 from league.csv_safety import neutralise
 from league.models import Event, League, MatchParticipant, Player
 from league.sides import positions_text
@@ -63,6 +63,8 @@ _HISTORY_FIELDS = (
 HISTORY_COLUMNS = ("player", "period", *_HISTORY_FIELDS)
 # The import format of ``league.csv_format``: an export re-imports as the same results.
 RESULTS_COLUMNS = ("id", "date", "player_a", "player_b", "score_a", "points", "note")
+#: Between the players of one side in a cell of the side format.
+SIDE_SEPARATOR_TEXT = f"{SIDE_SEPARATOR} "
 PAGE_SIZE = 1000
 
 
@@ -133,126 +135,54 @@ def results(league: League, *, with_voided: bool = False) -> Table:
     ``date`` is the moment played, in the league's time zone with its UTC offset; players
     are named as they count now (a merged player as the player they were merged into). Rows
     are in the order the matches were recorded, so an import stores them in the same order.
-    ``void_reason`` (full log only) makes ``import_results`` void the row once recorded. A
-    league with matches with sides is written in the side format (``side_a``, ``side_b``, …
-    with players separated by ``;``, ``score_a`` for two sides, ``place_a``… for more), its
-    live matches only.
+    ``void_reason`` (full log only) makes ``import_results`` void the row once recorded.
+
+    One writer for every match, one-vs-one or with sides: a league whose matches are all
+    one-vs-one is written with ``player_a`` and ``player_b``; one with matches with sides in
+    the side format (``side_a``, ``side_b``, … with players separated by ``;``, ``score_a``
+    for two sides, ``place_a``… for more), its one-vs-one results as two sides of one.
     """
     zone = league_zone(league)
-    side_matches = Event.objects.side_matches().filter(league=league, voided_by__isnull=True)
-    if side_matches.exists():
-        return _side_results(league, zone)
-    matches = Event.objects.matches() if with_voided else Event.objects.live_matches()
-    query = (
-        matches.filter(league=league)
-        .order_by("seq")
-        # A merged player's matches are written under the name of the player they count
-        # for: imported into an empty league they give the same standings.
-        .annotate(
-            name_a=Coalesce("player_a__merged_into__display_name", "player_a__display_name"),
-            name_b=Coalesce("player_b__merged_into__display_name", "player_b__display_name"),
-        )
-        .values_list(
-            "seq",
-            "idempotency_key",
-            "played_at",
-            "name_a",
-            "name_b",
-            "score_a",
-            "points",
-            "note",
-            "voided_by__reason",
-        )
-    )
-
-    def rows() -> Iterator[tuple[Any, ...]]:
-        for seq, key, played_at, name_a, name_b, score, points, note, void_reason in query.iterator(
-            chunk_size=PAGE_SIZE
-        ):
-            row = (
-                key or f"{league.slug}#{seq}",
-                played_cell(played_at, zone),
-                name_a,
-                name_b,
-                _score_text(score),
-                points,
-                note,
-            )
-            if with_voided:
-                # A void always states its reason; "voided" stands in for one stored empty.
-                yield (*row, "" if void_reason is None else (void_reason or "voided"))
-            else:
-                yield row
-
-    columns = (*RESULTS_COLUMNS, "void_reason") if with_voided else RESULTS_COLUMNS
-    return Table(columns, rows())
-
-
-def _side_results(league: League, zone: Any) -> Table:
-    """``results`` in the side format: every live match, one-vs-one ones as sides of one."""
-    live = Event.objects.live_all_matches().filter(league=league).order_by("seq")
-    width = max(
-        2,
-        max(
-            (
-                count
-                for count in MatchParticipant.objects.filter(event__in=live)
-                .values("event")
-                .annotate(sides=Count("side", distinct=True))
-                .values_list("sides", flat=True)
-            ),
-            default=2,
-        ),
-    )
+    matches = Event.objects.all_matches() if with_voided else Event.objects.live_all_matches()
+    matches = matches.filter(league=league).order_by("seq")
+    width = _side_width(matches.filter(kind=Event.Kind.SIDE_MATCH_RECORDED))
     letters = SIDE_LETTERS[:width]
+    pair = width == 0
     columns = (
         "id",
         "date",
-        *(f"side_{x}" for x in letters),
+        *(("player_a", "player_b") if pair else (f"side_{x}" for x in letters)),
         "score_a",
         *((f"place_{x}" for x in letters) if width > 2 else ()),
         "points",
         "note",
+        *(("void_reason",) if with_voided else ()),
     )
-    names = dict(Player.objects.filter(league=league).values_list("pk", "display_name"))
+    # A merged player's matches are written under the name of the player they count for:
+    # imported into an empty league they give the same standings.
+    names = dict(
+        Player.objects.filter(league=league)
+        .annotate(counted=Coalesce("merged_into__display_name", "display_name"))
+        .values_list("pk", "counted")
+    )
 
     def rows() -> Iterator[tuple[Any, ...]]:
-        query = live.values_list(
-            "pk",
-            "seq",
-            "idempotency_key",
-            "played_at",
-            "kind",
-            "player_a",
-            "player_b",
-            "score_a",
-            "points",
-            "note",
-        )
+        query = matches.values_list(
+            "pk", "seq", "idempotency_key", "played_at", "kind", "player_a", "player_b",
+            "score_a", "points", "note", "voided_by__reason",
+        )  # fmt: skip
         for chunk in _chunks(query.iterator(chunk_size=PAGE_SIZE), PAGE_SIZE):
-            members: dict[int, dict[int, list[int]]] = {}
-            places: dict[int, dict[int, int]] = {}
             ids = [row[0] for row in chunk if row[4] == Event.Kind.SIDE_MATCH_RECORDED]
-            for event_id, side, player, place in (
-                MatchParticipant.objects.filter(event_id__in=ids)
-                .order_by("event", "side", "id")
-                .values_list("event", "side", "player", "place")
-            ):
-                members.setdefault(event_id, {}).setdefault(side, []).append(player)
-                places.setdefault(event_id, {})[side] = place
-            for pk, seq, key, played_at, kind, a, b, score, points, note in chunk:
-                if kind == Event.Kind.MATCH_RECORDED:
-                    sides, ranks = [[a], [b]], None
-                else:
-                    sides = [members[pk][x] for x in sorted(members[pk])]
-                    ranks = [places[pk][x] for x in sorted(places[pk])]
-                side_cells = ["; ".join(names[p] for p in side) for side in sides]
-                side_cells += [""] * (width - len(side_cells))
+            sides_of = _sides_of(ids)
+            for pk, seq, key, played_at, _kind, a, b, score, points, note, void in chunk:
+                sides, ranks = sides_of.get(pk, ([[a], [b]], None))
+                side_cells = [SIDE_SEPARATOR_TEXT.join(names[p] for p in side) for side in sides]
+                side_cells += [""] * (max(width, 2) - len(side_cells))
                 place_cells: list[Any] = []
                 if width > 2:
                     shown = positions_text(ranks) if ranks and len(ranks) > 2 else []
                     place_cells = [*shown, *[""] * (width - len(shown))]
-                yield (
+                row = (
                     key or f"{league.slug}#{seq}",
                     played_cell(played_at, zone),
                     *side_cells,
@@ -261,8 +191,44 @@ def _side_results(league: League, zone: Any) -> Table:
                     points,
                     note,
                 )
+                if with_voided:
+                    # A void always states its reason; "voided" stands in for one stored empty.
+                    yield (*row, "" if void is None else (void or "voided"))
+                else:
+                    yield row
 
     return Table(columns, rows())
+
+
+def _side_width(side_matches: Any) -> int:
+    """The most sides of any of ``side_matches`` (at least 2), or 0 when there is none."""
+    counts = (
+        MatchParticipant.objects.filter(event__in=side_matches)
+        .values("event")
+        .annotate(sides=Count("side", distinct=True))
+        .values_list("sides", flat=True)
+    )
+    return max((max(2, count) for count in counts), default=0)
+
+
+def _sides_of(event_ids: list[int]) -> dict[int, tuple[list[list[int]], list[int]]]:
+    """Each side's player ids and the stored places of the matches with sides ``event_ids``."""
+    members: dict[int, dict[int, list[int]]] = {}
+    places: dict[int, dict[int, int]] = {}
+    for event_id, side, player, place in (
+        MatchParticipant.objects.filter(event_id__in=event_ids)
+        .order_by("event", "side", "id")
+        .values_list("event", "side", "player", "place")
+    ):
+        members.setdefault(event_id, {}).setdefault(side, []).append(player)
+        places.setdefault(event_id, {})[side] = place
+    return {
+        pk: (
+            [members[pk][x] for x in sorted(members[pk])],
+            [places[pk][x] for x in sorted(places[pk])],
+        )
+        for pk in members
+    }
 
 
 def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:

@@ -6,10 +6,14 @@ keeps the same guarantees with batches:
 
 - it takes the league lock (``event_store.lock_league``) once and holds it for the whole
   transaction, so the new events get one contiguous range of ``seq`` numbers;
-- each result is checked with the write services' own rules (``league.validation``);
-- each result is stored in the columns the event store maps a ``MatchRecorded`` fact to
-  (``store.COLUMNS_OF``), its row built straight from the checked values (no fact per
-  row: a file has millions); idempotency keys are looked up a batch at a time
+- each match, whatever its sides (``add_match``), is checked with the write services' own
+  rules (``league.sides``, ``league.validation``: shape and format, players once and able
+  to play, result, points against result, date, key);
+- a one-vs-one result (two sides of one player, the storage's fast path) is stored in the
+  columns the event store maps a ``MatchRecorded`` fact to (``store.COLUMNS_OF``), its row
+  built straight from the checked values (no fact per row: a file has millions); a match of
+  other sides, rare in a file, is stored at once with its participants; idempotency keys
+  are looked up a batch at a time
   (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys certainly
   new): a key already stored with the same content (``Fact.content_key``, the fact built
   for the comparison) is skipped, with other content it is an error;
@@ -28,7 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import operator
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import chain
@@ -48,12 +52,21 @@ from league.event_store.vocabulary import (
 )
 from league.models import Event, League, MatchParticipant, Player
 from league.player_names import NAME_MAX, FreeSlugs, clean_name
-from league.scores import points_margin
-from league.sides import SIDES_FIELD, check_format, places_of, score_of_places, side_label
+from league.scores import ONE_VS_ONE_FIRST, points_margin
+from league.sides import (
+    NEUTRAL_WITH_SIDES,
+    PAIR_FIELDS,
+    SIDES_FIELD,
+    check_each_once,
+    check_format,
+    first_side_words,
+    places_of,
+    places_of_score,
+    score_of_places,
+)
 from league.validation import (
     Errors,
-    check_active,
-    check_opponents,
+    check_can_play,
     check_played_at,
     check_points_agree,
     check_recorder,
@@ -109,11 +122,13 @@ class BulkAppendError(Exception):
 
 
 def _messages(errors: Errors) -> str:
+    """The messages of ``errors`` on one line, each after the field it is about (a file's
+    column; a message about a side names the side itself)."""
     texts = []
     for name, items in errors.by_field.items():
         for item in items:
             text = " ".join(ValidationError(item).messages)
-            texts.append(text if name == "__all__" else f"{name}: {text}")
+            texts.append(text if name in ("__all__", SIDES_FIELD) else f"{name}: {text}")
     return "; ".join(texts)
 
 
@@ -124,6 +139,17 @@ _Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | No
 
 #: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
 _MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
+
+
+def _identity(player: Player) -> Any:
+    """What tells two players of a file apart: the id, or the object of a new player."""
+    return player.id if player.id is not None else id(player)
+
+
+def _has_errors(check: Callable[..., None], league: League, sizes: tuple[int, ...]) -> bool:
+    found = Errors()
+    check(league, sizes, found, SIDES_FIELD)
+    return bool(found)
 
 
 def _can_play(player: Player) -> bool:
@@ -369,6 +395,7 @@ class BulkAppender:
         self._check_when = _Memo(self._check_played_at)
         self._points = _Memo(self._parse_points)
         self._keys = _KeyFilter()
+        self._shapes: dict[tuple[int, ...], bool] = {}
         stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
         for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
             self._keys.add(key)
@@ -393,62 +420,102 @@ class BulkAppender:
 
     # --- matches -----------------------------------------------------------------------
     def add(self, match: NewMatch) -> None:
-        """Check one result with the services' rules and queue it for the next batch."""
-        self.add_values(
-            match.player_a,
-            match.player_b,
+        """Check one one-vs-one result with the services' rules and queue it."""
+        self.add_match(
+            ((match.player_a,), (match.player_b,)),
             match.score_a,
+            None,
             match.played,
             match.points,
             match.note,
             match.idempotency_key,
             match.ref,
             match.neutral,
+            PAIR_FIELDS,
         )
 
-    def add_values(
+    def add_match(
         self,
-        player_a: Player,
-        player_b: Player,
-        score_a: Decimal | str,
+        sides: Sequence[Sequence[Player]],
+        score_a: Decimal | str | None,
+        places: Any,
         played: dt.date | dt.datetime,
         points: str = "",
         note: str = "",
         idempotency_key: str | None = None,
         ref: Any = None,
         neutral: bool = False,
+        fields: tuple[str, ...] | None = None,
     ) -> None:
-        """``add`` with a ``NewMatch``'s fields as arguments (no object per result)."""
+        """Check one match of any sides with ``record_match``'s rules and store it.
+
+        ``fields`` names the field of each side in messages (``player_a``/``player_b``),
+        else ``sides``. Two sides of one player each are queued for the next batch (the
+        storage's fast path: a file is mostly them); other shapes are rare in a file and
+        stored one at a time, after the queued batch so that the file's order is the order
+        of ``seq``. The rules are ``league.sides``' and ``league.validation``'s own; only
+        their answers for a value seen before are remembered (a file repeats its days,
+        scores and shapes).
+        """
         errors = Errors()
-        score, score_error = self._score(score_a)
+        league_id = self._league_id
+        if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
+            # The common shape, told without building lists (a file has millions of them).
+            sizes: tuple[int, ...] = (1, 1)
+            a, b = sides[0][0], sides[1][0]
+            foreign = a.league_id != league_id or b.league_id != league_id
+            # A new player has no id until its batch is written: it is told apart as an object.
+            twice = a is b or (a.id is not None and a.id == b.id)
+        else:
+            sizes = tuple(map(len, sides))
+            players = [player for side in sides for player in side]
+            foreign = any(player.league_id != league_id for player in players)
+            twice = len({_identity(player) for player in players}) != len(players)
+        if foreign:
+            for index, side in enumerate(sides):
+                for player in side:
+                    if player.league_id != league_id:
+                        errors.add(
+                            SIDES_FIELD if fields is None else fields[index],
+                            "%(player)s is a player of another league.",
+                            "other_league",
+                            player=player.display_name,
+                        )
+        if twice:
+            check_each_once(sides, errors, fields, _identity)
+        if not (self._shapes.get(sizes) or self._shape_ok(sizes)):
+            check_format(self.league, sizes, errors, SIDES_FIELD if fields is None else "__all__")
+        one_vs_one = sizes == (1, 1)
+        first = ONE_VS_ONE_FIRST if one_vs_one else first_side_words(sizes)
+        score_error = ""
+        if len(sizes) == 2 and places is None and score_a is not None and score_a != "":
+            score, score_error = self._score(score_a)
+        else:
+            stored_places = places_of(len(sizes), score_a, places, errors, first)
+            score = None
+            if stored_places is not None and len(stored_places) == 2:
+                score = score_of_places(stored_places)
         when, when_error = self._played_at(played)
         points, points_error = self._points(points)
         key = clean_key(idempotency_key, errors)
         if points and score is not None and not points_error:
-            check_points_agree(score, points, errors)
-        for name, player in (("player_a", player_a), ("player_b", player_b)):
-            if player.league_id != self._league_id:
-                errors.add(
-                    name,
-                    "%(player)s is a player of another league.",
-                    "other_league",
-                    player=player.display_name,
-                )
-        # (A new player has no id until its batch is written: it is the same object.)
-        if player_a is player_b or (player_a.id is not None and player_a.id == player_b.id):
-            check_opponents(player_a, player_a, errors)
-        if errors or score_error or when_error or points_error:
+            check_points_agree(score, points, errors, first)
+        if neutral and not one_vs_one:
+            errors.add("neutral", NEUTRAL_WITH_SIDES, "neutral_with_sides")
+        if errors or score_error or when_error or points_error or (score is None and one_vs_one):
             messages = (score_error, when_error, points_error, _messages(errors))
-            message = "; ".join(m for m in messages if m)
-            self._error(ref, message)
-            if self.observer is not None:
-                self.observer(ref, "error", message)
+            self._refuse(ref, "; ".join(m for m in messages if m))
             return
         played_at, date_only = when  # type: ignore[misc]
+        if not one_vs_one:
+            if score is not None:
+                stored_places = places_of_score(score)
+            self._store_one(sides, stored_places, played_at, date_only, points, note, key, ref)
+            return
         self._pending.append(
             (
-                player_a,
-                player_b,
+                sides[0][0],
+                sides[1][0],
                 score,
                 played_at,
                 points,
@@ -462,88 +529,46 @@ class BulkAppender:
         if len(self._pending) >= self.batch_size:
             self.flush()
 
-    def add_side_match(
-        self,
-        sides: list[list[Player]],
-        score_a: Decimal | str | None,
-        places: Any,
-        played: dt.date | dt.datetime,
-        points: str = "",
-        note: str = "",
-        idempotency_key: str | None = None,
-        ref: Any = None,
-    ) -> None:
-        """Check and store one match with sides (``record_side_match``'s rules).
+    def _shape_ok(self, sizes: tuple[int, ...]) -> bool:
+        """Whether the league accepts a match of sides of ``sizes`` (``check_format``)."""
+        ok = self._shapes.get(sizes)
+        if ok is None:
+            ok = self._shapes[sizes] = not _has_errors(check_format, self.league, sizes)
+        return ok
 
-        Two sides of one player each go the one-vs-one way (``add_values``). Other shapes
-        are rare in a file and stored one at a time, after the queued batch so that the
-        file's order is the order of ``seq``.
-        """
-        errors = Errors()
-        seen: dict[int, int] = {}
-        for index, side in enumerate(sides):
-            for player in side:
-                if player.league_id != self._league_id:
-                    errors.add(
-                        SIDES_FIELD,
-                        "%(player)s is a player of another league.",
-                        "other_league",
-                        player=player.display_name,
-                    )
-                # A new player has no id until its batch is written: compare the objects.
-                if id(player) in seen:
-                    errors.add(
-                        SIDES_FIELD,
-                        "%(player)s is on side %(first)s and side %(second)s.",
-                        "player_twice",
-                        player=player.display_name,
-                        first=side_label(seen[id(player)]),
-                        second=side_label(index),
-                    )
-                seen[id(player)] = index
-        check_format(self.league, [len(side) for side in sides], errors, SIDES_FIELD)
-        stored_places = places_of(len(sides), score_a, places, errors)
-        when, when_error = self._played_at(played)
-        points, points_error = self._points(points)
-        key = clean_key(idempotency_key, errors)
-        if errors or when_error or points_error or stored_places is None:
-            messages = (when_error, points_error, _messages(errors))
-            self._refuse(ref, "; ".join(m for m in messages if m))
-            return
-        if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
-            score = score_of_places(stored_places)
-            self.add_values(sides[0][0], sides[1][0], score, played, points, note, key, ref)
-            return
+    def _store_one(
+        self,
+        sides: Sequence[Sequence[Player]],
+        places: tuple[int, ...],
+        played_at: dt.datetime,
+        date_only: bool,
+        points: str,
+        note: str,
+        key: str | None,
+        ref: Any,
+    ) -> None:
+        """Store one checked match with sides at once (after the queued batch)."""
         self.flush()
-        played_at, date_only = when  # type: ignore[misc]
         fact = SideMatchRecorded(
             sides=tuple(tuple(player.pk for player in side) for side in sides),
-            places=stored_places,
+            places=places,
             played_at=played_at,
             points=points,
             note=note.strip(),
         )
         if key and self._keys.may_contain(key):
-            stored = event_store.stored_facts_by_key(self.league, [key]).get(key)
-            if stored is not None:
-                if stored[1].content_key() == fact.content_key():
-                    self.result.skipped += 1
-                    if self.observer is not None:
-                        self.observer(ref, "skipped", "already recorded")
-                else:
-                    self._refuse(ref, self._conflict(key, stored))
+            seen = event_store.stored_facts_by_key(self.league, [key]).get(key)
+            if seen is not None:
+                outcome = self._repeated(ref, key, fact, seen)
+                if self.observer is not None:
+                    self.observer(*outcome)
                 return
         errors = Errors()
         when_error = self._check_when((played_at, date_only))
-        for side in sides:
-            for player in side:
-                if not player.active:
-                    errors.add(
-                        SIDES_FIELD,
-                        "%(player)s is inactive; reactivate them before recording a result.",
-                        "inactive_player",
-                        player=player.display_name,
-                    )
+        check_can_play(
+            ((SIDES_FIELD, player) for side in sides for player in side if not _can_play(player)),
+            errors,
+        )
         if when_error or errors:
             self._refuse(ref, "; ".join(m for m in (when_error, _messages(errors)) if m))
             return
@@ -589,24 +614,9 @@ class BulkAppender:
             player_a, player_b, score, played_at, points, note, date_only, key, ref, neutral = match
             if key:
                 earlier = in_batch.get(key)
-                if earlier is not None:
-                    if _fact_of(earlier).content_key() == _fact_of(match).content_key():
-                        self.result.skipped += 1
-                        outcomes.append((ref, "skipped", "already recorded"))
-                    else:
-                        message = self._conflict(key, None)
-                        self._error(ref, message)
-                        outcomes.append((ref, "error", message))
-                    continue
-                earlier_stored = stored.get(key)
-                if earlier_stored is not None:
-                    if earlier_stored[1].content_key() == _fact_of(match).content_key():
-                        self.result.skipped += 1
-                        outcomes.append((ref, "skipped", "already recorded"))
-                    else:
-                        message = self._conflict(key, earlier_stored)
-                        self._error(ref, message)
-                        outcomes.append((ref, "error", message))
+                seen = (None, _fact_of(earlier)) if earlier is not None else stored.get(key)
+                if seen is not None:
+                    outcomes.append(self._repeated(ref, key, _fact_of(match), seen))
                     continue
                 in_batch[key] = match
                 self._keys.add(key)
@@ -615,7 +625,7 @@ class BulkAppender:
             when_error = check_when((played_at, date_only))
             if when_error or not _can_play(player_a) or not _can_play(player_b):
                 errors = Errors()
-                check_active(player_a, player_b, errors)
+                check_can_play(zip(PAIR_FIELDS, (player_a, player_b), strict=True), errors)
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)
                 self._error(ref, message)
                 outcomes.append((ref, "error", message))
@@ -698,11 +708,25 @@ class BulkAppender:
         check_played_at(self.league, *when, errors, "played_at")
         return _messages(errors)
 
+    def _repeated(
+        self, ref: Any, key: str, fact: Fact, seen: tuple[int | None, Fact]
+    ) -> tuple[Any, str, str]:
+        """The outcome of a match whose ``key`` was seen before (``seen``: the stored event's
+        seq and fact, seq None for a row of this batch): skipped when it states the same
+        fact, else refused (the idempotency rule of ``event_store.existing_for``)."""
+        if seen[1].content_key() == fact.content_key():
+            self.result.skipped += 1
+            return ref, "skipped", "already recorded"
+        message = self._conflict(key, seen if seen[0] is not None else None)  # type: ignore[arg-type]
+        self._error(ref, message)
+        return ref, "error", message
+
     def _conflict(self, key: str, earlier: tuple[int, Fact] | None) -> str:
         """The message for ``key`` reused with other content (``earlier``: the stored event's
         seq and fact, None for a row of this batch)."""
         if earlier is None or earlier[0] >= (self.result.first_seq or self._next_seq):
-            return f"id {key!r} is used by an earlier row of this file with a different result"
+            # The same rule as a service's submission of several facts (a round).
+            return " ".join(event_store.idempotency_conflict(key, None, "").messages)
         seq, fact = earlier
         return " ".join(event_store.idempotency_conflict(key, seq, fact.kind).messages)
 

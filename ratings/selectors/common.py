@@ -8,12 +8,13 @@ one request reads the league's latest match once and every number on the page ag
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Hashable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from engine.state import grown_rd
 from league.calendar import local_day
-from ratings.models import RatingConfig
+from ratings.models import PlayerPeriod, RatingConfig
 from ratings.time import current_period, period_spec
 
 #: Half-width of the 95% interval, in RDs.
@@ -103,3 +104,25 @@ def rd_now(config: RatingConfig, rd: float, volatility: float, last: int, period
 def local_date(moment: dt.datetime | None, tz: ZoneInfo) -> dt.date | None:
     """The local date of ``moment`` in ``tz`` (None stays None: a player who never played)."""
     return None if moment is None else local_day(moment, tz)
+
+
+def period_changes[K: Hashable](
+    config: RatingConfig | None, player_id: int, days: dict[K, dt.date]
+) -> tuple[dict[K, int | None], dict[int, float]]:
+    """The rating period of each of a player's match ``days`` (by key; None before the
+    configuration's anchor or without one) and the player's rating change in each of those
+    periods: every list of a player's matches, whatever their sides, shows them so."""
+    spec = period_spec(config) if config else None
+    periods = {
+        key: spec.index_of(day) if spec and day >= spec.anchor else None
+        for key, day in days.items()
+    }
+    changes: dict[int, float] = {}
+    if config is not None:
+        changes = {
+            index: after - before
+            for index, after, before in PlayerPeriod.objects.filter(
+                config=config, player_id=player_id, period_index__in=set(periods.values()) - {None}
+            ).values_list("period_index", "rating", "rating_before")
+        }
+    return periods, changes

@@ -29,14 +29,18 @@ import numpy as np
 from django.db.models import Q
 
 from engine import outcome_scores
-from engine.advantage import game_advantage
 from engine.glicko2 import expectation, g
 from engine.params import CENTRE, SCALE
+from engine.sides import SideMatches
+from engine.teams import DEFAULT_METHOD, virtual_games
 from league.calendar import league_zone, local_day, local_midnight
-from league.models import Event, League, Player
+from league.models import Event, League, MatchParticipant, Player
 from league.scores import outcome_word, points_for
+from league.sides import places_of_score
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.selectors.common import PeriodInfo, period_info
+
+ONE_DAY = dt.timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class GameTerm:
     home: str = ""
     #: True when the margin mapping made ``score`` differ from the plain result.
     margin_shaped: bool = False
+    #: The player's partners on their side ("" in a one-vs-one game).
+    partners: str = ""
 
     @property
     def surprise(self) -> float:
@@ -175,6 +181,58 @@ def explain_period(
     )
 
 
+@dataclass(frozen=True)
+class _PeriodMatch:
+    """A counted match of the period, whatever its sides: each side's player ids, the
+    sides' places (0 is best), and what the one-vs-one fold also reads."""
+
+    played_at: dt.datetime
+    seq: int
+    sides: list[list[int]]
+    places: list[int]
+    points: str
+    neutral: bool = False
+    margin: int | None = None
+
+
+def _period_matches(
+    league: League, player: Player, start: dt.datetime, end: dt.datetime
+) -> list[_PeriodMatch]:
+    """``player``'s counted matches played from ``start`` to before ``end``, one-vs-one
+    ones as two sides of one player, in the order the engine reads them."""
+    window = {"league": league, "played_at__gte": start, "played_at__lt": end}
+    matches = [
+        _PeriodMatch(played_at, seq, [[a], [b]], list(places_of_score(score)), points, neutral, m)
+        for played_at, seq, a, b, score, points, neutral, m in Event.objects.live_matches()
+        .filter(Q(player_a=player) | Q(player_b=player), **window)
+        .values_list(
+            "played_at", "seq", "player_a_id", "player_b_id", "score_a", "points", "neutral",
+            "margin",
+        )
+    ]  # fmt: skip
+    with_sides = {
+        pk: (played_at, seq, points)
+        for pk, played_at, seq, points in Event.objects.side_matches()
+        .filter(voided_by__isnull=True, participants__player=player, **window)
+        .values_list("pk", "played_at", "seq", "points")
+        .distinct()
+    }
+    members: dict[int, dict[int, list[int]]] = {}
+    places: dict[int, dict[int, int]] = {}
+    for event_id, side, player_id, place in (
+        MatchParticipant.objects.filter(event_id__in=list(with_sides))
+        .order_by("event", "side", "id")
+        .values_list("event_id", "side", "player_id", "place")
+    ):
+        members.setdefault(event_id, {}).setdefault(side, []).append(player_id)
+        places.setdefault(event_id, {})[side] = place
+    for pk, (played_at, seq, points) in with_sides.items():
+        order = sorted(members[pk])
+        sides = [members[pk][x] for x in order]
+        matches.append(_PeriodMatch(played_at, seq, sides, [places[pk][x] for x in order], points))
+    return sorted(matches, key=lambda match: (match.played_at, match.seq))
+
+
 def _games(
     league: League,
     config: RatingConfig,
@@ -184,96 +242,163 @@ def _games(
     rd_before: float,
     volatility_after: float,
 ) -> list[GameTerm]:
-    """The period's counted games of ``player`` with each one's terms of the update.
+    """The period's counted games of ``player``, whatever their sides, with each one's terms
+    of the update.
 
-    The new φ' is recomputed from the games (steps 3, 6 and 7) rather than read back from
-    the stored RD, which the RD ceiling may have capped.
+    Every match is read as sides (a one-vs-one result: two sides of one player) and turned
+    into the virtual games the engine rates (``engine.teams.virtual_games``: one game against
+    each opposing side, which for one player a side is exactly the one-vs-one game). The
+    margin mapping is the one-vs-one fold's: it applies while the league holds no match with
+    sides (``ratings.replay.compute.run_fold``). The new φ' is recomputed from the games
+    (steps 3, 6 and 7) rather than read back from the stored RD, which the RD ceiling may
+    have capped.
     """
     tz = league_zone(league)
-    matches = list(
-        Event.objects.live_matches()
-        .filter(
-            Q(player_a=player) | Q(player_b=player),
-            league=league,
-            played_at__gte=local_midnight(info.start, tz),
-            played_at__lt=local_midnight(info.end + dt.timedelta(days=1), tz),
-        )
-        .order_by("played_at", "seq")
-        .values_list(
-            "played_at",
-            "player_a_id",
-            "player_b_id",
-            "player_a__display_name",
-            "player_a__slug",
-            "player_b__display_name",
-            "player_b__slug",
-            "score_a",
-            "points",
-            "neutral",
-            "margin",
-        )
-    )
-    opponents = {b if a == player.pk else a for _, a, b, *_ in matches}
+    start = local_midnight(info.start, tz)
+    matches = _period_matches(league, player, start, local_midnight(info.end + ONE_DAY, tz))
+    if not matches:
+        return []
+    ids = sorted({pid for match in matches for side in match.sides for pid in side})
     before = {
         pid: (rating, rd)
         for pid, rating, rd in PlayerPeriod.objects.filter(
-            config=config, period_index=info.index, player_id__in=opponents
+            config=config, period_index=info.index, player_id__in=ids
         ).values_list("player_id", "rating_before", "rd_before")
     }
-    if not matches:
-        return []
-    mu = (rating_before - CENTRE) / SCALE
-    as_a = np.array([a == player.pk for _, a, *_ in matches])
-    opponent_rating = np.array([before[b if a == player.pk else a][0] for _, a, b, *_ in matches])
-    opponent_rd = np.array([before[b if a == player.pk else a][1] for _, a, b, *_ in matches])
-    weights = g(opponent_rd / SCALE)
-    # As rate_period: the first-named player's μ minus the second's, plus the advantage h'
-    # (skipped when it is 0, as the engine skips it), seen from the player's side.
-    mu_opponent = (opponent_rating - CENTRE) / SCALE
-    mu_diff = np.where(as_a, mu - mu_opponent, mu_opponent - mu)
-    advantage = np.zeros(len(matches))
-    if config.advantage != 0.0:
-        neutral = np.array([row[9] for row in matches], dtype=bool)
-        advantage = game_advantage(len(matches), neutral, config.advantage)
-        mu_diff = mu_diff + advantage / SCALE
-    sign = np.where(as_a, 1.0, -1.0)
-    expected, spread = expectation(sign * weights * mu_diff)
-    plain = np.array([float(row[7]) for row in matches])
-    first_scores = plain
-    if config.margin_scale is not None:
-        margins = np.array(
-            [np.nan if row[10] is None else float(row[10]) for row in matches], dtype=np.float64
+    before[player.pk] = (rating_before, rd_before)
+    names = {
+        pid: (name, slug)
+        for pid, name, slug in Player.objects.filter(pk__in=ids).values_list(
+            "pk", "display_name", "slug"
         )
-        first_scores = outcome_scores(plain, margins, config.margin_scale)
-    scores = np.where(as_a, first_scores, 1.0 - first_scores)
-    plain_scores = np.where(as_a, plain, 1.0 - plain)
+    }
+    local = {pid: index for index, pid in enumerate(ids)}
+    mu_all = np.array([(before[pid][0] - CENTRE) / SCALE for pid in ids])
+    phi_all = np.array([before[pid][1] / SCALE for pid in ids])
+    margins = config.margin_scale is not None and not (
+        Event.objects.side_matches().filter(league=league, voided_by__isnull=True).exists()
+    )
+    games = [
+        game
+        for match in matches
+        for game in _virtual_games(match, player.pk, local, mu_all, phi_all, config, margins)
+    ]
+    weights = np.array([game.g for game in games])
+    expected, spread = expectation(
+        weights * (mu_all[local[player.pk]] - np.array([game.opponent_mu for game in games]))
+    )
     # Step 3: 1 / v; step 6: φ* from the new volatility; step 7: φ'.
-    v_inverse = float(np.sum(weights * weights * spread))
+    v_inverse = float(np.sum(np.array([game.w for game in games]) * weights * weights * spread))
     phi = rd_before / SCALE
     phi_star_squared = phi * phi + volatility_after * volatility_after
     phi_new = 1.0 / math.sqrt(1.0 / phi_star_squared + v_inverse)
     terms = []
-    for index, row in enumerate(matches):
-        played_at, _, _, a_name, a_slug, b_name, b_slug, score_a, points = row[:9]
-        first = bool(as_a[index])
-        score = score_a if first else Decimal(1) - score_a
-        s = float(scores[index])
+    for index, game in enumerate(games):
+        match, mine, theirs = game.match, game.mine, game.theirs
+        opponents = match.sides[theirs]
+        first = mine == 0
+        plain = Decimal(str(game.plain))
         terms.append(
             GameTerm(
-                played_on=local_day(played_at, tz),
-                opponent=b_name if first else a_name,
-                opponent_slug=b_slug if first else a_slug,
-                opponent_rating=float(opponent_rating[index]),
-                opponent_rd=float(opponent_rd[index]),
-                score=s,
-                outcome=outcome_word(score),
-                points=points_for(points, first),
-                weight=float(weights[index]),
+                played_on=local_day(match.played_at, tz),
+                opponent=" & ".join(names[pid][0] for pid in opponents),
+                opponent_slug=names[opponents[0]][1] if len(opponents) == 1 else "",
+                opponent_rating=CENTRE + SCALE * game.opponent_mu_shown,
+                opponent_rd=SCALE * game.opponent_phi,
+                score=game.score,
+                outcome=outcome_word(plain),
+                points=points_for(match.points, first) if len(match.sides) == 2 else "",
+                weight=game.g,
                 expected=float(expected[index]),
-                effect=SCALE * phi_new * phi_new * float(weights[index]) * (s - expected[index]),
-                advantage=float(advantage[index]),
-                home=a_name if advantage[index] != 0.0 else "",
-                margin_shaped=s != float(plain_scores[index]),
+                effect=SCALE * phi_new * phi_new * game.w * game.g * (game.score - expected[index]),
+                advantage=game.advantage,
+                home=" & ".join(names[pid][0] for pid in match.sides[0]) if game.advantage else "",
+                margin_shaped=game.score != game.plain,
+                partners=" & ".join(names[pid][0] for pid in match.sides[mine] if pid != player.pk),
             )
         )
     return terms
+
+
+@dataclass(frozen=True)
+class _VirtualGame:
+    """One virtual game of a match from the player's side: against side ``theirs``."""
+
+    match: _PeriodMatch
+    mine: int
+    theirs: int
+    opponent_mu: float
+    opponent_mu_shown: float
+    opponent_phi: float
+    g: float
+    w: float
+    plain: float
+    score: float
+    advantage: float
+
+
+def _virtual_games(
+    match: _PeriodMatch,
+    player_id: int,
+    local: dict[int, int],
+    mu_all: np.ndarray,
+    phi_all: np.ndarray,
+    config: RatingConfig,
+    margins: bool,
+) -> list[_VirtualGame]:
+    """The player's virtual games in ``match``, as the engine's side fold makes them (one
+    per opposing side, in the engine's order: the pairs where the player's side is first,
+    then those where it is second)."""
+    rows = [
+        (x, pid, place)
+        for x, (side, place) in enumerate(zip(match.sides, match.places, strict=True))
+        for pid in side
+    ]
+    sides = SideMatches(
+        period=np.zeros(1, dtype=np.int64),
+        match=np.zeros(len(rows), dtype=np.int64),
+        side=np.array([x for x, _pid, _place in rows], dtype=np.int64),
+        player=np.array([local[pid] for _x, pid, _place in rows], dtype=np.int64),
+        place=np.array([place for _x, _pid, place in rows], dtype=np.int64),
+        neutral=np.array([match.neutral]),
+    )
+    blocks, _players, _scores = virtual_games(
+        sides, mu_all, phi_all, DEFAULT_METHOD, config.advantage
+    )
+    mine = next(x for x, side in enumerate(match.sides) if player_id in side)
+    opposing = (list(range(mine + 1, len(match.sides))), list(range(mine)))
+    me = local[player_id]
+    games = []
+    for block, others, sign in zip(blocks, opposing, (-1.0, 1.0), strict=True):
+        for row, theirs in zip(np.flatnonzero(block.player == me), others, strict=True):
+            home = (mine == 0 or theirs == 0) and not match.neutral
+            advantage = config.advantage if home else 0.0
+            plain = float(block.score[row])
+            score = plain
+            if margins and len(match.sides) == 2:
+                margin = np.nan if match.margin is None else float(match.margin)
+                first = float(
+                    outcome_scores(
+                        np.array([1.0 - plain if mine else plain]),
+                        np.array([margin]),
+                        config.margin_scale,
+                    )[0]
+                )
+                score = 1.0 - first if mine else first
+            opponent_mu = float(block.opponent_mu[row])
+            games.append(
+                _VirtualGame(
+                    match=match,
+                    mine=mine,
+                    theirs=theirs,
+                    opponent_mu=opponent_mu,
+                    opponent_mu_shown=opponent_mu - sign * advantage / SCALE,
+                    opponent_phi=float(block.opponent_phi[row]),
+                    g=float(g(np.array([block.opponent_phi[row]]))[0]),
+                    w=float(block.weight[row]),
+                    plain=plain,
+                    score=score,
+                    advantage=advantage,
+                )
+            )
+    return games

@@ -21,9 +21,8 @@ from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page, last_page
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
 from ratings.models import PlayerPeriod, RatingConfig, Standing
-from ratings.selectors.common import Interval, ReadClock, local_date, rd_now
+from ratings.selectors.common import Interval, ReadClock, local_date, period_changes, rd_now
 from ratings.selectors.configurations import live_config
-from ratings.time import period_spec
 
 
 @dataclass(frozen=True)
@@ -223,19 +222,8 @@ def player_results(
         )[offset : offset + per_page]
     )
     tz = league_zone(league)
-    spec = period_spec(config) if config else None
-    periods: dict[int, int | None] = {}
-    for seq, played_at, *_ in fetched:
-        day = local_day(played_at, tz)
-        periods[seq] = spec.index_of(day) if spec and day >= spec.anchor else None
-    changes: dict[int, float] = {}
-    if config is not None:
-        changes = {
-            index: after - before
-            for index, after, before in PlayerPeriod.objects.filter(
-                config=config, player=player, period_index__in=set(periods.values()) - {None}
-            ).values_list("period_index", "rating", "rating_before")
-        }
+    days = {seq: local_day(played_at, tz) for seq, played_at, *_ in fetched}
+    periods, changes = period_changes(config, player.pk, days)
     items = []
     for seq, played_at, a_id, a_name, a_slug, b_name, b_slug, score_a, points, note in fetched:
         as_a = a_id in counted

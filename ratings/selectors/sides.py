@@ -15,8 +15,8 @@ from league.calendar import league_zone, local_day
 from league.event_log import SidePlayer, SideText, side_match_texts
 from league.models import Event, League, Player
 from league.scores import outcome_word
-from ratings.models import PlayerPeriod, RatingConfig
-from ratings.time import period_spec
+from ratings.models import RatingConfig
+from ratings.selectors.common import period_changes
 
 #: Team results shown on a player's page (newest first).
 TEAM_RESULTS_SHOWN = 50
@@ -70,19 +70,8 @@ def team_results(
     fetched = list(matches.values_list("pk", "seq", "played_at", "points")[:limit])
     texts = side_match_texts([pk for pk, *_ in fetched])
     tz = league_zone(league)
-    spec = period_spec(config) if config else None
     days = {pk: local_day(played_at, tz) for pk, _seq, played_at, _points in fetched}
-    periods = {
-        pk: spec.index_of(day) if spec and day >= spec.anchor else None for pk, day in days.items()
-    }
-    changes: dict[int, float] = {}
-    if config is not None:
-        changes = {
-            index: after - before
-            for index, after, before in PlayerPeriod.objects.filter(
-                config=config, player=player, period_index__in=set(periods.values()) - {None}
-            ).values_list("period_index", "rating", "rating_before")
-        }
+    periods, changes = period_changes(config, player.pk, days)
     rows = []
     for pk, seq, _played_at, points in fetched:
         text = texts[pk]

@@ -181,7 +181,7 @@ def test_field_errors_and_league_checks_together(org, league, players, stranger)
     assert response.status_code == 400
     errors = response.data["errors"]
     assert set(errors) == {"player_a", "player_b", "points", "played_on"}
-    assert "Unknown player" in errors["player_a"][0]
+    assert "has no player with id" in errors["player_a"][0]
     assert "inactive" in errors["player_b"][0]
     assert "before the league started" in errors["played_on"][0]
 

@@ -116,15 +116,15 @@ def test_feeds_carry_team_matches_and_each_player_s_result_from_their_side(clien
     league.match_format = MatchFormat.ANY
     league.save()
     ann, bob, cat, dan = club["ann"], club["bob"], club["cat"], club["dan"]
-    league_services.record_side_match(
+    league_services.record_match(
         league, sides=[[ann, bob], [cat, dan]], score_a="0", points="15-21",
         played_at=dt.date(2024, 3, 5),
     )  # fmt: skip
-    league_services.record_side_match(
+    league_services.record_match(
         league, sides=[[ann], [bob], [cat], [dan]], places=[1, 2, 2, 4],
         played_at=dt.date(2024, 3, 6),
     )  # fmt: skip
-    voided = league_services.record_side_match(
+    voided = league_services.record_match(
         league, sides=[[ann, cat], [bob, dan]], score_a="1", played_at=dt.date(2024, 3, 7)
     )
     league_services.void_match(league, voided, reason="never played")

@@ -327,3 +327,58 @@ def test_without_advantage_or_margins_the_page_has_no_such_notes(client, club):
     page = client.get(url).text
     assert "Home advantage" not in page
     assert "margins on" not in page.lower()
+
+
+@pytest.fixture
+def mixed(league, make_player, django_capture_on_commit_callbacks):
+    """A league of any sides whose weeks mix one-vs-one games, doubles and a game of three
+    sides, rated with weekly periods."""
+    from league import services as league_services
+    from league.models import MatchFormat
+    from tests.functional.conftest import rate
+
+    league.match_format = MatchFormat.ANY
+    league.save()
+    ann, bob, cat, dan, eve = (make_player(league, n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve"))
+    first = dt.date(2024, 1, 2)
+    week = dt.timedelta(days=7)
+    for sides, score, places, day in [
+        ([[ann], [bob]], "1", None, first),
+        ([[ann, bob], [cat, dan]], "0", None, first),
+        ([[ann, cat], [bob, eve]], "0.5", None, first + week),
+        ([[ann], [cat, dan], [eve]], None, [2, 1, 3], first + week),
+        ([[bob], [ann]], "1", None, first + 2 * week),
+    ]:
+        league_services.record_match(
+            league, sides=sides, score_a=score, places=places, played_at=day, points=""
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        config = rate(league, period_anchor=dt.date(2024, 1, 1), period_length=7)
+    return {"league": league, "config": config, "ann": ann}
+
+
+def test_the_explanation_of_a_period_with_team_games_adds_up_and_names_the_sides(client, mixed):
+    league, config, ann = mixed["league"], mixed["config"], mixed["ann"]
+    rows = list(PlayerPeriod.objects.filter(config=config, player=ann).order_by("period_index"))
+    assert len(rows) == 3
+    opponents: list[str] = []
+    for row in rows:
+        url = reverse("pages:player_period", args=[league.slug, ann.slug, row.period_index])
+        response = client.get(url)
+        explanation = response.context["e"]
+        # Every game of the period counts, whatever its sides: the effects add up.
+        assert math.isclose(explanation.effects_total, row.rating - row.rating_before, abs_tol=1e-9)
+        opponents += [f"{game.opponent} (with {game.partners})" for game in explanation.games]
+    # Week 1: Bob alone, then Cat & Dan as one opponent with Bob; week 2: Bob & Eve with
+    # Cat, then each opposing side of the three-side game; week 3: Bob.
+    assert opponents == [
+        "Bob (with )",
+        "Cat & Dan (with Bob)",
+        "Bob & Eve (with Cat)",
+        "Cat & Dan (with )",
+        "Eve (with )",
+        "Bob (with )",
+    ]
+    page = client.get(reverse("pages:player", args=[league.slug, ann.slug])).text
+    team_period = reverse("pages:player_period", args=[league.slug, ann.slug, rows[1].period_index])
+    assert team_period in page.split('id="team-results"', 1)[1]

@@ -21,14 +21,14 @@ def club(league, make_player, django_capture_on_commit_callbacks):
     league.match_format = MatchFormat.ANY
     league.save()
     ana, ben, cai, dee = (make_player(league, n) for n in ("Ana", "Ben", "Cai", "Dee"))
-    doubles = services.record_side_match(
+    doubles = services.record_match(
         league, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY, points="21-15"
     )
-    services.record_side_match(league, sides=[[ana, cai], [ben, dee]], score_a="0", played_at=DAY)
-    board = services.record_side_match(
+    services.record_match(league, sides=[[ana, cai], [ben, dee]], score_a="0", played_at=DAY)
+    board = services.record_match(
         league, sides=[[ana], [ben], [cai], [dee]], places=[2, 1, 2, 4], played_at=DAY
     )
-    wrong = services.record_side_match(
+    wrong = services.record_match(
         league, sides=[[ana, dee], [ben, cai]], score_a="1", played_at=DAY
     )
     services.void_match(league, wrong, reason="never played")

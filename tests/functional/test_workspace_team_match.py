@@ -38,8 +38,7 @@ def url(name, league, *args):
 def match_data(league, **fields):
     return {
         "played_on": league_today(league).isoformat(),
-        "score_a": "1",
-        "points": "",
+        "score": "w",
         "note": "",
         "idempotency_key": "team-1",
         "confirmed": "",
@@ -80,7 +79,7 @@ def test_a_doubles_match_is_recorded_and_echoed_in_words(signed_in, doubles):
     assert "sides of 2 players each" in page
     assert page.count('list="league-players"') == 4
     response = signed_in.post(
-        url("team_match", league), match_data(league, **DOUBLES, points="21-15")
+        url("team_match", league), match_data(league, **DOUBLES, score="21-15")
     )
     assert response.status_code == 302
     event = Event.objects.side_matches().get(league=league)
@@ -88,15 +87,15 @@ def test_a_doubles_match_is_recorded_and_echoed_in_words(signed_in, doubles):
     assert event.score_a == Decimal("1")
     assert response["Location"].endswith(f"?recorded={event.seq}")
     echo = signed_in.get(response["Location"]).content.decode()
-    assert f"#{event.seq} Ana &amp; Ben 21-15 Cai &amp; Dee: Ana &amp; Ben won" in echo
+    assert f"#{event.seq} Ana &amp; Ben 21\u201315 Cai &amp; Dee: Ana &amp; Ben won" in echo
     assert "Undo" in echo
 
 
 def test_a_draw_and_a_win_for_side_b_are_said_in_words(signed_in, doubles):
     league, _players = doubles
-    signed_in.post(url("team_match", league), match_data(league, **DOUBLES, score_a="0.5"))
+    signed_in.post(url("team_match", league), match_data(league, **DOUBLES, score="d"))
     second = signed_in.post(
-        url("team_match", league), match_data(league, **DOUBLES, score_a="0", idempotency_key="t2")
+        url("team_match", league), match_data(league, **DOUBLES, score="l", idempotency_key="t2")
     )
     draw, loss = Event.objects.side_matches().filter(league=league).order_by("seq")
     echo = signed_in.get(f"{url('team_match', league)}?recorded={draw.seq}-{loss.seq}")
@@ -115,7 +114,7 @@ def test_a_game_of_four_sides_takes_positions_and_echoes_the_order(signed_in, le
     response = signed_in.post(
         url("team_match", league),
         match_data(
-            league, score_a="",
+            league, score="",
             side_0_0="Ann", side_1_0="Bob", side_2_0="Cat", side_3_0="Dan",
             place_0="2", place_1="1", place_2="2", place_3="4",
         ),
@@ -134,10 +133,10 @@ def test_a_game_of_four_sides_takes_positions_and_echoes_the_order(signed_in, le
         ({**DOUBLES, "side_1_1": ""}, None, "sides of 2 players each"),
         ({**DOUBLES, "side_1_1": "Zed"}, "side_1_1", "has no player named “Zed”"),
         ({"side_0_0": "Ana", "side_0_1": "Ben"}, None, "2 to 16 sides"),
-        ({**DOUBLES, "score_a": ""}, "score_a", "Give side A"),
+        ({**DOUBLES, "score": ""}, "score", "This field is required."),
         ({**DOUBLES, "played_on": ""}, "played_on", "This field is required."),
         ({**DOUBLES, "played_on": "2024-02-30"}, "played_on", "Enter a valid date."),
-        ({**DOUBLES, "score_a": "2"}, "score_a", "Select a valid choice."),
+        ({**DOUBLES, "score": "2"}, "score", "Type the score as"),
     ],
 )
 def test_refusals_name_the_field_and_nothing_is_recorded(
@@ -197,7 +196,7 @@ def test_undo_voids_the_team_match_just_recorded_and_returns_to_its_page(signed_
 
 def test_the_log_voids_and_corrects_a_team_match(signed_in, doubles):
     league, (ana, ben, cai, dee, eve) = doubles
-    match = services.record_side_match(
+    match = services.record_match(
         league, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=dt.date(2024, 3, 2)
     )
     log = signed_in.get(url("log", league)).content.decode()
@@ -210,8 +209,8 @@ def test_the_log_voids_and_corrects_a_team_match(signed_in, doubles):
 
     def correction(second: str) -> dict[str, str]:
         return {
-            **DOUBLES, "side_0_1": second, "score_a": "1", "played_on": "2024-03-02",
-            "points": "", "note": "", "reason": "Eve played, not Ben",
+            **DOUBLES, "side_0_1": second, "score": "w", "played_on": "2024-03-02",
+            "note": "", "reason": "Eve played, not Ben",
         }  # fmt: skip
 
     refused = signed_in.post(url("correct", league, match.seq), correction("Ana"))
@@ -256,15 +255,14 @@ def test_only_the_leagues_organisers_record_team_matches(client, doubles, other_
     assert not Event.objects.side_matches().exists()
 
 
-def test_a_league_of_two_sides_is_asked_for_side_a_s_result_without_a_positions_choice(
+def test_a_league_of_two_sides_is_asked_for_side_a_s_score_without_positions(
     signed_in, doubles, league
 ):
     league_, _players = doubles
     page = signed_in.get(url("team_match", league_)).content.decode()
     assert "three or more sides" not in page
-    assert 'name="score_a" value="1"' in page
-    assert 'name="score_a" value=""' not in page
-    assert "checked" not in page.split('name="score_a"', 1)[1].split("</fieldset>", 1)[0]
+    assert 'name="score"' in page
+    assert 'name="place_0"' not in page
     league_.match_format = MatchFormat.ANY
     league_.save()
     any_sides = signed_in.get(url("team_match", league_)).content.decode()

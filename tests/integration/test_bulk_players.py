@@ -8,7 +8,7 @@ from django.db import transaction
 
 from league import services as league_services
 from league.event_store import facts_of
-from league.event_store.bulk import BulkAppender
+from league.event_store.bulk import BulkAppender, NewMatch
 from league.event_store.vocabulary import MatchRecorded, PlayerRegistered
 from league.models import Event, Player
 
@@ -21,12 +21,12 @@ def test_new_players_are_created_per_batch_with_free_slugs_before_their_results(
         bo = appender.register_player("Bo")
         ann = appender.register_player("Ann  Lee!")  # the same slug as Ann Lee's
         assert (bo.pk, ann.pk) == (None, None)  # created with the batch
-        appender.add_values(bo, ann, "1", day, ref=1)
-        appender.add_values(ann, bo, "0.5", day, ref=2)  # the batch is written here
+        appender.add(NewMatch(bo, ann, "1", day, ref=1))
+        appender.add(NewMatch(ann, bo, "0.5", day, ref=2))  # the batch is written here
         assert None not in (bo.pk, ann.pk)
         cy = appender.register_player("Cy")
-        appender.add_values(cy, bo, "0", day, idempotency_key="k", ref=3)
-        appender.add_values(cy, cy, "1", day, ref=4)  # a new player cannot play themselves
+        appender.add(NewMatch(cy, bo, "0", day, idempotency_key="k", ref=3))
+        appender.add(NewMatch(cy, cy, "1", day, ref=4))  # a new player cannot play themselves
         result = appender.close(announce=False)
     assert result.players_registered == ["Bo", "Ann Lee!", "Cy"]
     assert [ref for ref, _ in result.errors] == [4]

@@ -117,11 +117,11 @@ MALFORMED = [
     ),
     pytest.param(csv_bytes("2999-01-01,Ann,Bob,1,"), 2, "in the future", id="future"),
     pytest.param(csv_bytes("2023-12-31,Ann,Bob,1,"), 2, "before the league started", id="early"),
-    pytest.param(csv_bytes("2024-03-01,Ann,Zed,1,"), 2, "unknown player 'Zed'", id="unknown"),
+    pytest.param(csv_bytes("2024-03-01,Ann,Zed,1,"), 2, "has no player named “Zed”", id="unknown"),
     pytest.param(
         csv_bytes("2024-03-01,Ann,Bob,1,k", "2024-03-01,Ann,Bob,0,k"),
         3,
-        "earlier row of this file",
+        "Idempotency key 'k' is used twice in this submission",
         id="duplicate-id",
     ),
     pytest.param(

@@ -119,7 +119,7 @@ def _record(league, players, kept: list[Kept], step, *, singles_only: bool) -> N
                 league, player_a=pool[0], player_b=pool[1], score_a=score, played_at=day
             )
         else:
-            event = league_services.record_side_match(
+            event = league_services.record_match(
                 league, sides=[pool[:1], pool[1:2]], score_a=score, played_at=day
             )
         kept.append(Kept([[pool[0].pk], [pool[1].pk]], places, day, event))
@@ -128,15 +128,13 @@ def _record(league, players, kept: list[Kept], step, *, singles_only: bool) -> N
         sides = [pool[:2], pool[2:4]]
         score = ["1", "0.5", "0"][draws[3] % 3]
         places = {"1": [0, 1], "0.5": [0, 0], "0": [1, 0]}[score]
-        event = league_services.record_side_match(league, sides=sides, score_a=score, played_at=day)
+        event = league_services.record_match(league, sides=sides, score_a=score, played_at=day)
     else:
         sides = [pool[i : i + 1] for i in range(3 + draws[1] % 3)]
         positions = [1 + draws[4 + i % 4] % len(sides) for i in range(len(sides))]
         dense = {v: r for r, v in enumerate(sorted(set(positions)))}
         places = [dense[v] for v in positions]
-        event = league_services.record_side_match(
-            league, sides=sides, places=positions, played_at=day
-        )
+        event = league_services.record_match(league, sides=sides, places=positions, played_at=day)
     kept.append(Kept([[p.pk for p in s] for s in sides], places, day, event))
 
 

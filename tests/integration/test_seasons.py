@@ -322,18 +322,16 @@ def test_team_matches_count_a_game_each_and_a_result_against_each_other_side(lea
     league.save()
     ann, bob, cat, dan, eve = (make_player(league, n) for n in ["Ann", "Bob", "Cat", "Dan", "Eve"])
     in_season, after = dt.date(2024, 1, 10), dt.date(2024, 2, 10)
-    services.record_side_match(
-        league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=in_season
-    )
-    services.record_side_match(
+    services.record_match(league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=in_season)
+    services.record_match(
         league, sides=[[ann], [bob], [cat], [dan]], places=[1, 2, 2, 4], played_at=in_season
     )
     services.record_match(league, player_a=eve, player_b=ann, score_a="1", played_at=in_season)
-    voided = services.record_side_match(
+    voided = services.record_match(
         league, sides=[[cat, dan], [ann, bob]], score_a="1", played_at=in_season
     )
     services.void_match(league, voided, reason="never played")
-    services.record_side_match(league, sides=[[cat, dan], [ann, bob]], score_a="1", played_at=after)
+    services.record_match(league, sides=[[cat, dan], [ann, bob]], score_a="1", played_at=after)
     season = seasons.create_season(
         league, name="Winter 2024", start_date="2024-01-08", end_date="2024-01-28"
     )

@@ -152,12 +152,12 @@ def test_the_multi_side_format_records_finishing_orders_with_ties(league, tmp_pa
 @pytest.mark.parametrize(
     ("row", "reason"),
     [
-        ("2024-01-06,Ana; Ben,Ana; Cai,1", "'Ana' is named on side_a and side_b"),
-        ("2024-01-06,Ana; Ana,Cai; Dee,1", "named twice on side_a"),
+        ("2024-01-06,Ana; Ben,Ana; Cai,1", "Ana is on side A and side B"),
+        ("2024-01-06,Ana; Ana,Cai; Dee,1", "Ana is named twice on side A"),
         ("2024-01-06,Ana; Ben,,1", "at least two sides"),
         ("2024-01-06,Ana; Ben,Cai,1", "sides of 2 players each"),
         ("2024-01-06,Ana; Ben; Cai,Dee; Eve; Fay,1", "sides of 2 players each"),
-        ("2024-01-06,Ana; Zed,Cai; Dee,1", "unknown player 'Zed'"),
+        ("2024-01-06,Ana; Zed,Cai; Dee,1", "has no player named “Zed”"),
         ("2024-01-06,Ana; Ben,Cai; Dee,", "no score"),
         ("2024-01-06,Ana; Ben,Cai; Dee,3", "unknown score_a"),
     ],

@@ -84,14 +84,12 @@ def _record(league, players, kept, step) -> None:
     if len(sides) == 2:
         score = ["1", "0.5", "0"][draws[3] % 3]
         places = {"1": [0, 1], "0.5": [0, 0], "0": [1, 0]}[score]
-        event = league_services.record_side_match(league, sides=sides, score_a=score, played_at=day)
+        event = league_services.record_match(league, sides=sides, score_a=score, played_at=day)
     else:
         positions = [1 + draws[4 + i % 4] % len(sides) for i in range(len(sides))]
         dense = {v: r for r, v in enumerate(sorted(set(positions)))}
         places = [dense[v] for v in positions]
-        event = league_services.record_side_match(
-            league, sides=sides, places=positions, played_at=day
-        )
+        event = league_services.record_match(league, sides=sides, places=positions, played_at=day)
     kept.append(KeptSideMatch([[p.pk for p in s] for s in sides], places, day, event))
 
 

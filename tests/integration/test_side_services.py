@@ -38,7 +38,7 @@ def _counts(league):
 
 def test_a_doubles_match_is_stored_with_its_participants(doubles, four):
     ana, ben, cai, dee = four
-    event = services.record_side_match(
+    event = services.record_match(
         doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY, points="21-15"
     )
     assert event.kind == Event.Kind.SIDE_MATCH_RECORDED
@@ -55,7 +55,7 @@ def test_a_doubles_match_is_stored_with_its_participants(doubles, four):
 
 def test_two_sides_of_one_player_are_a_plain_one_vs_one_match(league, make_player):
     ann, bob = make_player(league, "Ann"), make_player(league, "Bob")
-    event = services.record_side_match(league, sides=[[ann], [bob]], score_a="0.5", played_at=DAY)
+    event = services.record_match(league, sides=[[ann], [bob]], score_a="0.5", played_at=DAY)
     assert event.kind == Event.Kind.MATCH_RECORDED
     assert (event.player_a_id, event.player_b_id, event.score_a) == (ann.pk, bob.pk, Decimal("0.5"))
     assert isinstance(fact_of(event), MatchRecorded)
@@ -66,7 +66,7 @@ def test_a_multi_side_game_keeps_its_finishing_order_with_ties(league, make_play
     league.match_format = MatchFormat.ANY
     league.save()
     players = [make_player(league, f"P{i}") for i in range(4)]
-    event = services.record_side_match(
+    event = services.record_match(
         league, sides=[[p] for p in players], places=[2, 1, 2, 4], played_at=DAY
     )
     assert event.score_a is None
@@ -77,13 +77,13 @@ def test_a_multi_side_game_keeps_its_finishing_order_with_ties(league, make_play
 def test_a_retry_with_the_same_key_stores_nothing_new(doubles, four):
     ana, ben, cai, dee = four
     kwargs = {"sides": [[ana, ben], [cai, dee]], "score_a": "0", "played_at": DAY}
-    first = services.record_side_match(doubles, idempotency_key="k1", **kwargs)
+    first = services.record_match(doubles, idempotency_key="k1", **kwargs)
     before = _counts(doubles)
-    again = services.record_side_match(doubles, idempotency_key="k1", **kwargs)
+    again = services.record_match(doubles, idempotency_key="k1", **kwargs)
     assert again.pk == first.pk
     assert _counts(doubles) == before
     with pytest.raises(ValidationError) as caught:
-        services.record_side_match(
+        services.record_match(
             doubles, idempotency_key="k1", **{**kwargs, "sides": [[ana, cai], [ben, dee]]}
         )
     assert "idempotency_key" in caught.value.message_dict
@@ -153,7 +153,7 @@ def test_every_refusal_names_its_field_and_stores_nothing(
             row["played_at"] = dt.date.today() + dt.timedelta(days=3)
     before = _counts(doubles)
     with pytest.raises(ValidationError) as caught:
-        services.record_side_match(doubles, **row)
+        services.record_match(doubles, **row)
     messages = caught.value.message_dict
     assert field in messages, messages
     assert any(needle in message for message in messages[field]), messages
@@ -169,9 +169,7 @@ def test_a_singles_league_refuses_teams_and_a_doubles_league_refuses_singles(
     ann, bob, cat, dan = (make_player(doubles, n) for n in ("Ann", "Bob", "Cat", "Dan"))
     before = _counts(doubles)
     with pytest.raises(ValidationError) as caught:
-        services.record_side_match(
-            doubles, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=DAY
-        )
+        services.record_match(doubles, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=DAY)
     assert "singles only" in " ".join(caught.value.message_dict["sides"])
     doubles.match_format = MatchFormat.FIXED
     doubles.save()
@@ -183,7 +181,7 @@ def test_a_singles_league_refuses_teams_and_a_doubles_league_refuses_singles(
 
 def test_void_and_correct_a_doubles_match(doubles, four):
     ana, ben, cai, dee = four
-    event = services.record_side_match(
+    event = services.record_match(
         doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY
     )
     voided, corrected = services.correct_match(
@@ -207,7 +205,7 @@ def test_void_and_correct_a_doubles_match(doubles, four):
 
 def test_participants_are_immutable_in_the_orm_and_the_database(doubles, four):
     ana, ben, cai, dee = four
-    event = services.record_side_match(
+    event = services.record_match(
         doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY
     )
     row = event.participants.first()
@@ -228,7 +226,7 @@ def test_participants_are_immutable_in_the_orm_and_the_database(doubles, four):
 
 def test_players_of_one_team_match_cannot_be_merged(doubles, four, organiser):
     ana, ben, cai, dee = four
-    services.record_side_match(doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY)
+    services.record_match(doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=DAY)
     before = _counts(doubles)
     for other in (ben, cai):  # a partner, an opponent
         with pytest.raises(ValidationError) as caught:
@@ -245,7 +243,7 @@ def test_a_doubles_match_dated_today_is_corrected_before_noon(doubles, four, mon
     monkeypatch.setattr(
         timezone, "now", lambda: dt.datetime.combine(today, dt.time(9), tzinfo=zone)
     )
-    event = services.record_side_match(
+    event = services.record_match(
         doubles, sides=[[ana, ben], [cai, dee]], score_a="1", played_at=today
     )
     _voided, corrected = services.correct_match(

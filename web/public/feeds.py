@@ -22,9 +22,9 @@ from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
 from league.calendar import league_zone, local_day, local_noon
-from league.event_log import SideMatchText, side_match_texts_of
+from league.event_log import SideMatchText, match_texts_of
 from league.models import Event, League, MatchParticipant, Player
-from league.scores import outcome_word, score_text
+from league.scores import outcome_word
 from ratings.selectors.players import counted_ids
 
 #: Entries in a feed (the newest results).
@@ -41,22 +41,17 @@ def _matches(league: League) -> QuerySet[Event]:
     )
 
 
-def _with_sides(matches: list[Event]) -> list[Event]:
-    """``matches`` with each match with sides given its sides' text (``feed_sides``; one
-    query for all)."""
-    texts = side_match_texts_of(matches)
+def _with_texts(matches: list[Event]) -> list[Event]:
+    """``matches`` with each match given its text (``feed_text``; one query for all the
+    matches with sides)."""
+    texts = match_texts_of(matches)
     for match in matches:
-        match.feed_sides = texts.get(match.pk)  # type: ignore[attr-defined]
+        match.feed_text = texts[match.pk]  # type: ignore[attr-defined]
     return matches
 
 
 def _title(match: Event) -> str:
-    sides: SideMatchText | None = getattr(match, "feed_sides", None)
-    if sides is not None:
-        text = sides.summary
-    else:
-        a, b = match.player_a.display_name, match.player_b.display_name
-        text = f"{a} {score_text(match.score_a)} {b}"
+    text = match.feed_text.summary  # type: ignore[attr-defined]
     return f"{text} ({match.points})" if match.points else text
 
 
@@ -81,7 +76,7 @@ class LeagueResultsFeed(Feed):
         return f"tag:honest-league,2024:{league.slug}:results"
 
     def items(self, league: League) -> list[Event]:
-        return _with_sides(list(_matches(league)[:ENTRIES]))
+        return _with_texts(list(_matches(league)[:ENTRIES]))
 
     def item_title(self, match: Event) -> str:
         return _title(match)
@@ -141,30 +136,24 @@ class PlayerResultsFeed(LeagueResultsFeed):
         matches = _matches(player.league).filter(
             Q(player_a_id__in=counted) | Q(player_b_id__in=counted) | Q(pk__in=in_sides)
         )
-        found = _with_sides(list(matches[:ENTRIES]))
+        found = _with_texts(list(matches[:ENTRIES]))
         for match in found:
             match.feed_counted = counted
         return found
 
     def item_title(self, match: Event) -> str:
         counted = match.feed_counted  # type: ignore[attr-defined]
-        sides: SideMatchText | None = match.feed_sides  # type: ignore[attr-defined]
-        if sides is not None:
-            return f"{_side_outcome(match, sides, counted)}: {_title(match)}"
-        as_a = match.player_a_id in counted
-        score = match.score_a if as_a else Decimal(1) - match.score_a
-        opponent = match.player_b if as_a else match.player_a
-        return f"{outcome_word(score)} against {opponent.display_name}: {_title(match)}"
+        return f"{_outcome(match, match.feed_text, counted)}: {_title(match)}"  # type: ignore[attr-defined]
 
 
-def _side_outcome(match: Event, sides: SideMatchText, counted: set[int]) -> str:
-    """The player's result in a match with sides, from their side: "Win with Ben against
+def _outcome(match: Event, text: SideMatchText, counted: set[int]) -> str:
+    """The player's result from their side: "Win against Bob", "Win with Ben against
     Cai & Dee", or "=2nd of 4"."""
-    own = next(side for side in sides.sides if any(p.id in counted for p in side.players))
-    if match.score_a is None or len(sides.sides) != 2:
-        return f"{own.position_text} of {len(sides.sides)}"
-    other = sides.sides[1] if own is sides.sides[0] else sides.sides[0]
-    score = match.score_a if own is sides.sides[0] else Decimal(1) - match.score_a
+    own = next(side for side in text.sides if any(p.id in counted for p in side.players))
+    if match.score_a is None or len(text.sides) != 2:
+        return f"{own.position_text} of {len(text.sides)}"
+    other = text.sides[1] if own is text.sides[0] else text.sides[0]
+    score = match.score_a if own is text.sides[0] else Decimal(1) - match.score_a
     partners = [p.name for p in own.players if p.id not in counted]
     with_whom = f" with {' & '.join(partners)}" if partners else ""
     return f"{outcome_word(score)}{with_whom} against {other.names}"

@@ -363,8 +363,11 @@ def _result_groups(league: League, player: Player, results: Page) -> list[dict[s
     return groups
 
 
-def _team_rows(league: League, rows: list[TeamResultRow]) -> list[dict[str, object]]:
+def _team_rows(
+    league: League, player: Player, rows: list[TeamResultRow]
+) -> list[dict[str, object]]:
     url = _player_urls(league)
+    explain = _explain_url(league, player)
 
     def linked(players: list[SidePlayer]) -> list[dict[str, str]]:
         return [{"name": p.name, "url": url.format(slug=p.slug)} for p in players]
@@ -388,6 +391,9 @@ def _team_rows(league: League, rows: list[TeamResultRow]) -> list[dict[str, obje
                 "period": "" if row.period is None else str(row.period),
                 "change": change,
                 "change_class": change_class,
+                "explain": None
+                if row.period is None or row.rating_change is None
+                else explain.format(period=row.period),
             }
         )
     return made
@@ -583,7 +589,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "has_draws": bool(model and model.has_draws),
         "draw_model": model.draw_model if model else None,
         "versus_url": reverse("pages:versus", kwargs={"league_slug": league.slug}),
-        "team_rows": _team_rows(league, team_rows),
+        "team_rows": _team_rows(league, player, team_rows),
         "team_total": team_total,
         "partner_rows": _side_record_rows(league, partners),
         "team_opponent_rows": _side_record_rows(league, opponents),
@@ -640,7 +646,8 @@ def player_period(
         {
             "date": _day(game.played_on),
             "opponent": game.opponent,
-            "url": url.format(slug=game.opponent_slug),
+            "url": url.format(slug=game.opponent_slug) if game.opponent_slug else "",
+            "partners": game.partners,
             "outcome": game.outcome,
             "outcome_class": game.outcome.lower(),
             "points": game.points,
@@ -664,6 +671,7 @@ def player_period(
         "player": player,
         "e": explanation,
         "games": games,
+        "team_games": any(game.partners or not game.opponent_slug for game in explanation.games),
         "change": f"{explanation.change:+.2f}",
         "effects_total": f"{explanation.effects_total:+.2f}",
         "advantage_text": (

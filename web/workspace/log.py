@@ -26,17 +26,9 @@ from league.models import Event, League
 from web.query_params import page_number
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.dates import echo
-from web.workspace.entry_forms import (
-    CorrectionForm,
-    LogSearchForm,
-    TeamCorrectionForm,
-    VoidForm,
-)
+from web.workspace.entry_forms import SERVICE_FIELDS, CorrectionForm, LogSearchForm, VoidForm
 from web.workspace.recorded import match_words, parse_range
 from web.workspace.recording import player_list
-
-#: The services' names of the one-vs-one correction form's fields.
-CORRECTION_RENAMED = {"played_at": "played_on", "score_a": "score"}
 
 
 def log_url(league: League, *events: Event) -> str:
@@ -144,9 +136,7 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
         return sign_in_redirect(request)
     match = _match(league, seq)
     data = request.POST if request.method == "POST" else None
-    with_sides = match.kind == Event.Kind.SIDE_MATCH_RECORDED
-    form_class = TeamCorrectionForm if with_sides else CorrectionForm
-    form = form_class(data, league=league, match=match)
+    form = CorrectionForm(data, league=league, match=match)
     if request.method == "POST" and form.is_valid():
         arguments = form.service_arguments()
         try:
@@ -158,8 +148,7 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
                 **arguments,
             )
         except ValidationError as error:
-            renamed = {"played_at": "played_on"} if with_sides else CORRECTION_RENAMED
-            add_service_errors(form, error, renamed)
+            add_service_errors(form, error, SERVICE_FIELDS)
         else:
             corrected = Event.objects.select_related("player_a", "player_b").get(pk=corrected.pk)
             day = league_day(league, corrected.played_at)

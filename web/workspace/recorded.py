@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from league.calendar import league_day
-from league.event_log import SideMatchText, side_match_texts, side_match_texts_of
+from league.event_log import SideMatchText, match_texts_of
 from league.models import Event, League
 from league.scores import DRAW, score_text
 from web.workspace.dates import echo
@@ -44,21 +44,18 @@ class Echo:
         return [match for match in self.matches if match.voided_by is None]
 
 
-def match_words(event: Event, sides: SideMatchText | None = None) -> str:
+def match_words(event: Event, text: SideMatchText | None = None) -> str:
     """``Ann Archer 3-1 Bob Baker: Ann Archer won`` (the result in words, never only digits),
     followed by ``, on neutral ground`` for a match marked so.
 
-    A match with sides reads ``Ann & Bob 21-15 Cy & Di: Ann & Bob won``, or its finishing
-    order for three or more sides (``1st Ann, =2nd Bob, =2nd Cy``); ``sides`` is its text
-    from ``league.event_log.side_match_texts`` (read here when not given).
+    A match of larger sides reads ``Ann & Bob 21-15 Cy & Di: Ann & Bob won``, or its
+    finishing order for three or more sides (``1st Ann, =2nd Bob, =2nd Cy``); ``text`` is
+    its text from ``league.event_log.match_texts_of`` (read here when not given).
     """
-    if event.kind == Event.Kind.SIDE_MATCH_RECORDED:
-        text = sides or side_match_texts([event.pk])[event.pk]
-        if event.score_a is None or len(text.sides) != 2:
-            return f"{text.summary} ({event.points})" if event.points else text.summary
-        a, b = (side.names for side in text.sides)
-    else:
-        a, b = event.player_a.display_name, event.player_b.display_name
+    text = text or match_texts_of([event])[event.pk]
+    if event.score_a is None or len(text.sides) != 2:
+        return f"{text.summary} ({event.points})" if event.points else text.summary
+    a, b = (side.names for side in text.sides)
     shown = event.points or score_text(event.score_a)
     winner = a if event.score_a > DRAW else b
     outcome = "a draw" if event.score_a == DRAW else f"{winner} won"
@@ -91,11 +88,11 @@ def read_echo(league: League, raw: str | None) -> Echo | None:
     )
     if not events:
         return None
-    sides = side_match_texts_of(events)
+    texts = match_texts_of(events)
     matches = [
         RecordedMatch(
             seq=event.seq,
-            words=match_words(event, sides.get(event.pk)),
+            words=match_words(event, texts[event.pk]),
             voided_by=event.voided_by.seq if hasattr(event, "voided_by") else None,
         )
         for event in events

@@ -11,7 +11,6 @@ the organiser confirms it (a second submission carrying ``confirmed`` = that day
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -33,15 +32,13 @@ from ratings.selectors.progress import league_progress
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.dates import date_warnings, league_today
 from web.workspace.entry_forms import (
-    MAX_ROUND_ROWS,
-    MAX_TEAM_ROUND_ROWS,
-    ROUND_ROWS,
-    TEAM_ROUND_ROWS,
-    ResultForm,
+    PAIR,
+    SERVICE_FIELDS,
+    SIDES,
+    MatchEntryForm,
     RoundForm,
-    TeamMatchForm,
     round_formset,
-    team_round_formset,
+    round_rows,
 )
 from web.workspace.recorded import parse_range, read_echo
 
@@ -87,81 +84,59 @@ def _unconfirmed(league: League, days: set[dt.date], confirmed: str) -> list[str
 @require_http_methods(["GET", "POST"])
 def record(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Record one result: first player, score, second player, day."""
-    try:
-        league = organiser_league(request, league_slug)
-    except SignInRequired:
-        return sign_in_redirect(request)
-    form = ResultForm(request.POST if request.method == "POST" else None, league=league)
-    saved, warnings = _save_one(
-        request,
-        league,
-        form,
-        services.record_match,
-        "workspace:record",
-        {"played_at": "played_on", "score_a": "score"},
-    )
-    if saved is not None:
-        return saved
-    context = _page_context(request, league)
-    context.update(form=form, warnings=warnings, confirm_value=_confirm_value(form))
-    return render(request, "workspace/record.html", context)
-
-
-def _save_one(
-    request: HttpRequest,
-    league: League,
-    form: Any,
-    record: Callable[..., Event],
-    page: str,
-    renamed: dict[str, str],
-) -> tuple[HttpResponse | None, list[str]]:
-    """Save the posted ``form``'s match with the service ``record`` once its day needs no
-    confirmation (or has it): the redirect to ``page``'s echo, or None and the date warnings
-    still to confirm (the service's refusals are put on the form, ``renamed``)."""
-    if request.method != "POST" or not form.is_valid():
-        return None, []
-    day = form.cleaned_data["played_on"]
-    warnings = _unconfirmed(league, {day}, form.cleaned_data["confirmed"])
-    if warnings:
-        return None, warnings
-    try:
-        event = record(league, recorded_by=request.user, **form.service_arguments())
-    except ValidationError as error:
-        add_service_errors(form, error, renamed)
-        return None, []
-    return HttpResponseRedirect(_recorded_url(page, league, [event])), []
+    return _match_page(request, league_slug, PAIR)
 
 
 @require_http_methods(["GET", "POST"])
 def team_match(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Record one match with sides: each side's players, then side A's result (two sides)
     or each side's finishing position (three or more)."""
+    return _match_page(request, league_slug, SIDES)
+
+
+def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResponse:
+    """The entry page of one match in ``layout``: the form, saved once its day needs no
+    confirmation (or has it), then the redirect to the page's echo."""
     try:
         league = organiser_league(request, league_slug)
     except SignInRequired:
         return sign_in_redirect(request)
-    context = _page_context(request, league)
-    if not league.takes_sides:
-        # Said on the page rather than a 404: the organiser may have followed an old link.
-        return render(request, "workspace/team_match.html", context)
-    form = TeamMatchForm(request.POST if request.method == "POST" else None, league=league)
-    saved, warnings = _save_one(
-        request,
-        league,
-        form,
-        services.record_side_match,
-        "workspace:team_match",
-        {"played_at": "played_on"},
+    page, heading = (
+        ("workspace:record", _("Record a result"))
+        if layout == PAIR
+        else ("workspace:team_match", _("Record a team match"))
     )
-    if saved is not None:
-        return saved
+    context = {
+        **_page_context(request, league),
+        "heading": heading,
+        "action": reverse(page, args=[league.slug]),
+    }
+    if layout == SIDES and not league.takes_sides:
+        # Said on the page rather than a 404: the organiser may have followed an old link.
+        return render(request, "workspace/record.html", context)
+    data = request.POST if request.method == "POST" else None
+    form = MatchEntryForm(data, league=league, layout=layout)
+    warnings: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        warnings = _unconfirmed(
+            league, {form.cleaned_data["played_on"]}, form.cleaned_data["confirmed"]
+        )
+        if not warnings:
+            try:
+                event = services.record_match(
+                    league, recorded_by=request.user, **form.service_arguments()
+                )
+            except ValidationError as error:
+                add_service_errors(form, error, SERVICE_FIELDS)
+            else:
+                return HttpResponseRedirect(_recorded_url(page, league, [event]))
     context.update(
         form=form,
         warnings=warnings,
         confirm_value=_confirm_value(form),
         format_label=format_label(league),
     )
-    return render(request, "workspace/team_match.html", context)
+    return render(request, "workspace/record.html", context)
 
 
 def _confirm_value(form: Any) -> str:
@@ -170,115 +145,80 @@ def _confirm_value(form: Any) -> str:
     return day.isoformat() if isinstance(day, dt.date) else ""
 
 
-def _rows_wanted(
-    request: HttpRequest, default: int = ROUND_ROWS, most: int = MAX_ROUND_ROWS
-) -> int:
+def _rows_wanted(request: HttpRequest, layout: str) -> int:
+    usual, most = round_rows(layout)
     raw = request.GET.get("rows", "")
     if raw.isascii() and raw.isdigit() and len(raw) <= 3:
         return max(1, min(int(raw), most))
-    return default
+    return usual
 
 
 @require_http_methods(["GET", "POST"])
 def round_entry(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Record a round (a club night): one day, one row per result, all saved or none."""
-    try:
-        league = organiser_league(request, league_slug)
-    except SignInRequired:
-        return sign_in_redirect(request)
-    data = request.POST if request.method == "POST" else None
-    round_form = RoundForm(data, league=league)
-    formset = round_formset(data, league=league, rows=_rows_wanted(request))
-    warnings: list[str] = []
-    if request.method == "POST" and round_form.is_valid() and formset.is_valid():
-        rows = formset.filled_forms()
-        day = round_form.cleaned_data["played_on"]
-        if not rows:
-            round_form.add_error(None, "Fill in at least one row: first player, score, second.")
-        else:
-            warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
-        if rows and not warnings:
-            key = round_form.cleaned_data["idempotency_key"] or None
-            results = []
-            for index, row in enumerate(rows):
-                score_a, points = row.cleaned_data["score"]
-                results.append(
-                    {
-                        "player_a": row.cleaned_data["player_a"],
-                        "player_b": row.cleaned_data["player_b"],
-                        "score_a": score_a,
-                        "points": points,
-                        "played_at": day,
-                        "neutral": row.cleaned_data["neutral"],
-                        "idempotency_key": round_row_key(key, index),
-                    }
-                )
-            try:
-                events = services.record_round(league, results, recorded_by=request.user)
-            except ValidationError as error:
-                show_round_errors(
-                    round_form,
-                    rows,
-                    error,
-                    {"played_at": "played_on", "score_a": "score", "points": "score"},
-                )
-            else:
-                return HttpResponseRedirect(_recorded_url("workspace:round", league, events))
-    context = _page_context(request, league)
-    context.update(
-        form=round_form,
-        formset=formset,
-        warnings=warnings,
-        confirm_value=_confirm_value(round_form),
-        more_rows=min(len(formset.forms) + ROUND_ROWS, MAX_ROUND_ROWS),
-    )
-    return render(request, "workspace/round.html", context)
+    return _round_page(request, league_slug, PAIR)
 
 
 @require_http_methods(["GET", "POST"])
 def team_round(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Record a round of team matches (doubles, teams, games of three or more sides): one day,
-    one row per match, all saved or none, every row's problems shown at once."""
+    one block per match, all saved or none."""
+    return _round_page(request, league_slug, SIDES)
+
+
+def _round_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResponse:
+    """The round page of ``layout``: the day, a row per match, every row's problems shown in
+    one answer, saved whole once its day needs no confirmation (or has it)."""
     try:
         league = organiser_league(request, league_slug)
     except SignInRequired:
         return sign_in_redirect(request)
+    page, template = (
+        ("workspace:round", "workspace/round.html")
+        if layout == PAIR
+        else ("workspace:team_round", "workspace/team_round.html")
+    )
     context = _page_context(request, league)
-    if not league.takes_sides:
+    if layout == SIDES and not league.takes_sides:
         # Said on the page rather than a 404: the organiser may have followed an old link.
-        return render(request, "workspace/team_round.html", context)
+        return render(request, template, context)
     data = request.POST if request.method == "POST" else None
     round_form = RoundForm(data, league=league)
-    rows_wanted = _rows_wanted(request, TEAM_ROUND_ROWS, MAX_TEAM_ROUND_ROWS)
-    formset = team_round_formset(data, league=league, rows=rows_wanted)
+    formset = round_formset(data, league=league, rows=_rows_wanted(request, layout), layout=layout)
     warnings: list[str] = []
     if request.method == "POST":
-        saved, warnings = _save_team_round(request, league, round_form, formset)
+        saved, warnings = _save_round(request, league, page, round_form, formset)
         if saved is not None:
             return saved
+    usual, most = round_rows(layout)
     context.update(
         form=round_form,
         formset=formset,
         warnings=warnings,
         confirm_value=_confirm_value(round_form),
         format_label=format_label(league),
-        more_rows=min(len(formset.forms) + TEAM_ROUND_ROWS, MAX_TEAM_ROUND_ROWS),
+        more_rows=min(len(formset.forms) + usual, most),
     )
-    return render(request, "workspace/team_round.html", context)
+    return render(request, template, context)
 
 
-def _save_team_round(
-    request: HttpRequest, league: League, round_form: RoundForm, formset: Any
+def _save_round(
+    request: HttpRequest, league: League, page: str, round_form: RoundForm, formset: Any
 ) -> tuple[HttpResponse | None, list[str]]:
-    """Save a posted round of team matches once its day needs no confirmation (or has it):
-    the redirect to the echo, or None and the date warnings still to confirm (every problem
-    is put on the form: the rows', the day's, the service's)."""
+    """Save a posted round once its day needs no confirmation (or has it): the redirect to
+    the echo, or None and the date warnings still to confirm (every problem is put on the
+    form: the rows', the day's, the service's)."""
     if not (round_form.is_valid() and formset.is_valid()):
         _check_filled_rows(league, round_form, formset)
         return None, []
     rows = formset.filled_forms()
     if not rows:
-        round_form.add_error(None, _("Fill in at least one match: each side's players."))
+        round_form.add_error(
+            None,
+            _("Fill in at least one row: first player, score, second.")
+            if formset.forms and formset.forms[0].layout == PAIR
+            else _("Fill in at least one match: each side's players."),
+        )
         return None, []
     day = round_form.cleaned_data["played_on"]
     warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
@@ -286,36 +226,37 @@ def _save_team_round(
         return None, warnings
     key = round_form.cleaned_data["idempotency_key"] or None
     results = [
-        {**row.result_arguments(), "played_at": day, "idempotency_key": round_row_key(key, index)}
+        {**row.service_arguments(), "played_at": day, "idempotency_key": round_row_key(key, index)}
         for index, row in enumerate(rows)
     ]
     try:
-        events = services.record_side_round(league, results, recorded_by=request.user)
+        events = services.record_round(league, results, recorded_by=request.user)
     except ValidationError as error:
-        show_round_errors(round_form, rows, error, {"played_at": "played_on"})
+        show_round_errors(round_form, rows, error, SERVICE_FIELDS)
         return None, []
-    return HttpResponseRedirect(_recorded_url("workspace:team_round", league, events)), []
+    return HttpResponseRedirect(_recorded_url(page, league, events)), []
 
 
 def _check_filled_rows(league: League, round_form: RoundForm, formset: Any) -> None:
-    """Put the service's objections to each filled row whose own fields are valid (a player
-    on both sides, a missing result, points against the result…) on that row too, so that a
-    round with bad rows of both kinds shows all of them in one answer."""
+    """Put the services' objections to each filled row whose own fields are valid (a player
+    on both sides or against themselves, points against the result…) on that row too, so
+    that a round with bad rows of both kinds shows all of them in one answer."""
     day = round_form.cleaned_data.get("played_on") if round_form.is_valid() else None
     for row in formset.filled_forms():
         if row.errors:
             continue
         found = Errors()
-        services.parse_side_match(
-            league, {**row.result_arguments(), "played_at": day or league_today(league)}, found
-        )
+        arguments = {**row.service_arguments(), "played_at": day or league_today(league)}
+        services.parse_match(league, arguments, found)
         if not found:
             continue
         for field, texts in ValidationError(found.by_field).message_dict.items():
             # The round's day has its own field, checked there.
-            if field != "played_at":
-                for message in texts:
-                    row.add_error(field if field in row.fields else None, message)
+            if field == "played_at":
+                continue
+            name = SERVICE_FIELDS.get(field, field)
+            for message in texts:
+                row.add_error(name if name in row.fields else None, message)
 
 
 @require_POST
