@@ -51,14 +51,19 @@ def round_data(league, rows: list[dict[str, str]], **fields) -> dict[str, str]:
     return data
 
 
+#: Side A's result as typed in the one score box of a league that records points.
+RESULT_WORDS = {"1": "w", "0.5": "d", "0": "l", "": ""}
+
+
 def match(a1: str, a2: str, b1: str, b2: str, score: str = "1", points: str = "") -> dict:
+    """A block of the round: the players of both sides, and the score box holding the points
+    (the result follows from them) or, without points, side A's result."""
     return {
         "side_0_0": a1,
         "side_0_1": a2,
         "side_1_0": b1,
         "side_1_1": b2,
-        "score_a": score,
-        "points": points,
+        "score": points or RESULT_WORDS[score],
     }
 
 
@@ -76,7 +81,7 @@ def test_a_round_of_doubles_is_recorded_and_echoed_with_its_undo(signed_in, doub
     assert response.status_code == 302
     stored = list(Event.objects.side_matches().filter(league=league).order_by("seq"))
     assert [(fact_of(e).sides, fact_of(e).places, e.points) for e in stored] == [
-        (((p["Ana"].pk, p["Ben"].pk), (p["Cai"].pk, p["Dee"].pk)), (0, 1), "21-15"),
+        (((p["Ana"].pk, p["Ben"].pk), (p["Cai"].pk, p["Dee"].pk)), (0, 1), "21–15"),
         (((p["Eve"].pk, p["Fay"].pk), (p["Gus"].pk, p["Hal"].pk)), (0, 0), ""),
     ]
     assert [(league_day(league, e.played_at), e.recorded_by) for e in stored] == [
@@ -84,7 +89,7 @@ def test_a_round_of_doubles_is_recorded_and_echoed_with_its_undo(signed_in, doub
     ] * 2
     echo = signed_in.get(response["Location"]).content.decode()
     assert "Recorded: 2 results" in echo
-    assert "Ana &amp; Ben 21-15 Cai &amp; Dee: Ana &amp; Ben won" in echo
+    assert "Ana &amp; Ben 21–15 Cai &amp; Dee: Ana &amp; Ben won" in echo
     assert "Undo all 2" in echo
     assert 'name="page" value="team_round"' in echo
 
@@ -117,7 +122,7 @@ def test_several_bad_rows_are_all_shown_at_once_and_nothing_is_stored(signed_in,
     assert errors[0] == ""
     assert "on side A and side B" in errors[1]
     assert "has no player named “Zed”" in errors[2]
-    assert "Give side A" in errors[3]
+    assert "Give side A&#x27;s result: Side A&#x27;s points first" in errors[3]
     assert "sides of 2 players each" in errors[4]
     page = response.content.decode()
     assert page.count('class="team-round__match row--error"') == 4
@@ -152,7 +157,7 @@ def test_a_board_game_round_takes_positions(signed_in, league):
     row = {
         "side_0_0": "Ann", "side_1_0": "Bob", "side_2_0": "Cat", "side_3_0": "Dan",
         "place_0": "2", "place_1": "1", "place_2": "2", "place_3": "4",
-        "score_a": "", "points": "",
+        "score": "",
     }  # fmt: skip
     response = signed_in.post(url(league), round_data(league, [row]))
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -99,6 +99,11 @@ class MatchEntryForm(forms.Form):
         score = self.fields["score"]
         score.label = score_label(league)
         score.help_text = score_help(league, layout)
+        score.error_messages["required"] = (
+            _("Give the result: %(help)s")
+            if layout == PAIR
+            else _("Give side A's result: %(help)s")
+        ) % {"help": score.help_text}
         if layout == PAIR:
             self.n_sides, self.slots = 2, 1
             self.slot_names = [["player_a"], ["player_b"]]
