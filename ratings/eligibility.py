@@ -88,7 +88,11 @@ class Eligibility:
             parts.append(f"a game in the last {self.window}")
         if self.max_rd is not None:
             parts.append(f"an RD of at most {self.max_rd:.0f}")
-        order = "the lower end of the 95 % interval" if self.by_lower_bound else "rating"
+        order = (
+            "the lower end of the interval (95 %, or the level the reader picks)"
+            if self.by_lower_bound
+            else "rating"
+        )
         return f"Ranked: players with {', '.join(parts)}; ordered by {order}."
 
 
