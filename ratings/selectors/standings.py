@@ -687,6 +687,63 @@ def leaderboard_ranks(
     return found
 
 
+@dataclass(frozen=True)
+class RankingSummary:
+    """How the league's rules split its rated players now, rule by rule.
+
+    ``ranked`` of ``rated`` are ranked; among the others (listed separately), how many each
+    rule keeps out (a player may fail more than one); ``provisional_ranked`` counts the
+    ranked players whose RD is above the provisional threshold (marked P on the pages).
+    """
+
+    rules: Eligibility
+    rated: int
+    ranked: int
+    withdrawn: int
+    too_few_games: int
+    inactive: int
+    above_rd: int
+    provisional_ranked: int
+
+    @property
+    def separate(self) -> int:
+        return self.rated - self.ranked
+
+
+def ranking_summary(
+    league: League,
+    config: RatingConfig,
+    *,
+    clock: ReadClock | None = None,
+    rules: Eligibility | None = None,
+) -> RankingSummary:
+    """The current split of the league's rated players by its rules (``RankingSummary``),
+    counted in one statement over the leaderboard's own field."""
+    rules = rules if rules is not None else eligibility(league, config)
+    period = ReadClock.period_for(config, clock)
+    field = _field_sql(as_of=False, active_only=False, min_games=0)
+    out = "f.eligible = 0 AND"
+    sql = f"""
+        WITH {field}
+        SELECT COUNT(*), COALESCE(SUM(f.eligible), 0),
+               COALESCE(SUM(CASE WHEN {out} NOT f.enrolled THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN {out} f.games < %(elig_games)s THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN {out} f.last_period < %(elig_since)s THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN {out} f.rd_now > %(elig_rd)s THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN f.eligible = 1 AND f.rd_now > %(provisional)s
+                                 THEN 1 ELSE 0 END), 0)
+        FROM field f
+    """
+    params = {
+        **_statement_params(config, period, rules, rules, DEFAULT_LEVEL.z),
+        "provisional": settings.PROVISIONAL_RD,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        counts = [int(value) for value in cursor.fetchone()]
+    return RankingSummary(rules, *counts)
+
+
 # --- The home page ---------------------------------------------------------------------
 
 
