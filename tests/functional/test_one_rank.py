@@ -122,8 +122,9 @@ def test_every_player_has_the_same_rank_on_every_page_embed_export_and_api_field
     assert len(seen["CSV export"]) == len(reference)
 
     # The season still running: its table's rank at the end is today's rank.
-    season = reverse("pages:season", args=[league.slug, "2026"])
-    for cells in client.get(season).context["rows"]:
+    season = client.get(reverse("pages:season", args=[league.slug, "2026"]))
+    assert "Ordered by season points (Pos is the place by points, not a rank)" in season.text
+    for cells in season.context["rows"]:
         rank = cells["rank_end"]
         seen["season page"][by_slug[cells["slug"]]] = None if rank == "\u2013" else int(rank)
     season_csv = client.get(reverse("pages:season_csv", args=[league.slug, "2026"]))
