@@ -36,7 +36,10 @@ class SeasonSerializer(serializers.Serializer):
 
 
 class SeasonLineSerializer(serializers.Serializer):
-    position = serializers.IntegerField()
+    position = serializers.IntegerField(
+        help_text="Place in the season table, by season points (then rating at the end): "
+        "not a rank."
+    )
     player_id = serializers.IntegerField()
     name = serializers.CharField()
     games = serializers.IntegerField()
@@ -47,10 +50,17 @@ class SeasonLineSerializer(serializers.Serializer):
     rating_start = serializers.FloatField(
         allow_null=True, help_text="Null: not rated before the season."
     )
-    rank_start = serializers.IntegerField(allow_null=True)
+    rank_start = serializers.IntegerField(
+        allow_null=True,
+        help_text="The leaderboard's rank before the season (the league's ranking rules, as "
+        "its past standings show it); null: not ranked then.",
+    )
     rating_end = serializers.FloatField(allow_null=True)
     rd_end = serializers.FloatField(allow_null=True)
-    rank_end = serializers.IntegerField(allow_null=True)
+    rank_end = serializers.IntegerField(
+        allow_null=True,
+        help_text="The leaderboard's rank at the season's end; null: not ranked then.",
+    )
     change = serializers.FloatField(
         allow_null=True, help_text="From the initial rating for a player new this season."
     )

@@ -723,7 +723,9 @@ class RulesSerializer(serializers.Serializer):
         allow_null=True, help_text="A game within this many periods (null: no rule)."
     )
     max_rd = serializers.FloatField(allow_null=True, help_text="RD limit (null: no rule).")
-    rank_by = serializers.CharField(help_text="rating or lower_bound (of the 95 % interval).")
+    rank_by = serializers.CharField(
+        help_text="rating or lower_bound (of the interval at the requested level)."
+    )
     custom = serializers.BooleanField(help_text="false: the defaults.")
 
 
@@ -818,7 +820,11 @@ class PlayerRatingSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
     slug = serializers.CharField()
-    rank = serializers.IntegerField(allow_null=True, help_text="null while unrated.")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The leaderboard's rank (the league's ranking rules); null while unrated "
+        "or when the rules list the player separately.",
+    )
     rating = serializers.FloatField()
     rd = serializers.FloatField(help_text="RD grown to the current period.")
     games = serializers.IntegerField()

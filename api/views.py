@@ -689,7 +689,7 @@ class ConfigListView(LeagueScopedMixin, generics.ListAPIView):
         serializer = CreateConfigSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         config = rating_services.create_config(
-            league, created_by=request.user, **serializer.validated_data
+            league, created_by=request.user, start_rules=True, **serializer.validated_data
         )
         body = ConfigSerializer(
             configurations.config_info(league, config), context=self.get_serializer_context()

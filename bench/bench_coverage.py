@@ -50,6 +50,8 @@ from engine.instant import fold_sides_instant
 from engine.params import CENTRE, SCALE, Glicko2Params
 from engine.side_fold import fold_sides
 from engine.sides import SideMatches, side_pairs
+from engine.simulation import TRUE_DRIFT, simulate_league
+from engine.simulation import SimulatedLeague as League
 from engine.teams import DEFAULT_METHOD, METHODS, TeamMethod
 
 FloatArray = npt.NDArray[np.float64]
@@ -60,9 +62,6 @@ RATES = (2, 10, 30)
 MODES = ("period", "instant")
 #: The 95 % interval's half-width in RDs, as the pages use it.
 Z95 = 1.96
-#: How fast true skills drift, per week on the Glicko-2 scale (about 10 rating points): fixed,
-#: not the configuration's volatility, so that a configuration is judged against one truth.
-TRUE_DRIFT = 0.06
 
 
 @dataclass(frozen=True)
@@ -83,15 +82,6 @@ class Task:
 
 
 @dataclass(frozen=True)
-class League:
-    """A simulated league: matches in played order, and the true skills at period ends."""
-
-    matches: SideMatches
-    moment: FloatArray
-    skill_at_end: FloatArray  # (periods, players), rating scale, pool average at initial
-
-
-@dataclass(frozen=True)
 class Outcome:
     task: Task
     coverage: dict[str, float]
@@ -101,46 +91,21 @@ class Outcome:
 
 
 def simulate(task: Task) -> League:
-    """The league of ``task``: the same task always gives the same league."""
+    """The league of ``task`` (``engine.simulation.simulate_league``): the same task always
+    gives the same league."""
     sides, size = FORMATS[task.format]
-    n, params = task.players, task.params
-    if n % (sides * size):
-        raise ValueError(f"{n} players do not split into {task.format} matches")
-    rng = np.random.default_rng([task.seed, task.rate, sides, size])
-    spread = (params.initial_rd if task.spread is None else task.spread) / SCALE
-    theta = rng.normal((params.initial_rating - CENTRE) / SCALE, spread, n)
-    per_match = sides * size
-    count = n // per_match
-    step = task.drift * math.sqrt(task.days / 7.0 / task.rate)
-    periods, moments, players, places = [], [], [], []
-    skill_at_end = np.empty((task.periods, n))
-    for p in range(task.periods):
-        for r in range(task.rate):
-            theta = theta + rng.normal(0.0, step, n)
-            seats = rng.permutation(n).reshape(count, sides, size)
-            strength = theta[seats].sum(axis=2)
-            if sides == 2:
-                won = rng.random(count) < 1.0 / (1.0 + np.exp(strength[:, 1] - strength[:, 0]))
-                place = np.stack([(~won).astype(np.int64), won.astype(np.int64)], axis=1)
-            else:
-                performance = strength + rng.gumbel(size=strength.shape)
-                place = np.argsort(np.argsort(-performance, axis=1), axis=1)
-            day = (r * task.days) // task.rate
-            periods.append(np.full(count, p))
-            moments.append(np.full(count, (day + 1) / task.days))
-            players.append(seats)
-            places.append(place)
-        skill_at_end[p] = params.initial_rating + SCALE * (theta - theta.mean())
-    period = np.concatenate(periods).astype(np.int64)
-    total = period.size
-    matches = SideMatches(
-        period,
-        np.repeat(np.arange(total, dtype=np.int64), per_match),
-        np.tile(np.repeat(np.arange(sides, dtype=np.int64), size), total),
-        np.concatenate(players).reshape(-1).astype(np.int64),
-        np.repeat(np.concatenate(places), size, axis=1).reshape(-1).astype(np.int64),
+    return simulate_league(
+        sides=sides,
+        size=size,
+        rate=task.rate,
+        seed=task.seed,
+        players=task.players,
+        periods=task.periods,
+        days=task.days,
+        params=task.params,
+        spread=task.spread,
+        drift=task.drift,
     )
-    return League(matches, np.concatenate(moments), skill_at_end)
 
 
 def pair_log_loss(

@@ -1,11 +1,14 @@
 """Who is ranked: a league's eligibility rules as plain values, and why a player is not ranked.
 
-An organiser sets the rules (``RankingRules``, on the workspace's ranking page); a league
-without its own rules uses the defaults: at least one game, played within the last two
-years' worth of rating periods, and an RD (grown while idle) at most the provisional
-threshold (``settings.PROVISIONAL_RD``), so that no provisional or long-idle player is ranked.
-"Active" means played within the activity window. A player the organisers withdrew (the
-player's ``active`` flag off) is never ranked either.
+An organiser sets the rules (``RankingRules``, on the workspace's ranking page). A league
+created now starts with rules of its own that fit a new, small league
+(:func:`new_league_rules`): at least one game within the last two years' worth of rating
+periods, and no RD limit, so a new club's first evening gives a full table in which the
+provisional ratings (RD above ``settings.PROVISIONAL_RD``) are ranked and marked "P". A
+league without a rules row (one created before those rules existed) keeps the older
+defaults: the same window and an RD at most the provisional threshold, so that no
+provisional player is ranked. "Active" means played within the activity window. A player
+the organisers withdrew (the player's ``active`` flag off) is never ranked either.
 """
 
 from __future__ import annotations
@@ -88,7 +91,11 @@ class Eligibility:
             parts.append(f"a game in the last {self.window}")
         if self.max_rd is not None:
             parts.append(f"an RD of at most {self.max_rd:.0f}")
-        order = "the lower end of the 95 % interval" if self.by_lower_bound else "rating"
+        order = (
+            "the lower end of the interval (95 %, or the level the reader picks)"
+            if self.by_lower_bound
+            else "rating"
+        )
         return f"Ranked: players with {', '.join(parts)}; ordered by {order}."
 
 
@@ -119,3 +126,20 @@ def eligibility(league: League, config: RatingConfig | None) -> Eligibility:
         custom=True,
         window=_periods_text(rules.active_periods or 0, config),
     )
+
+
+def new_league_rules(config: RatingConfig | None) -> dict[str, object]:
+    """The ``RankingRules`` fields a league starts with when it is created.
+
+    One game within two years of ``config``'s periods, no RD limit and ranked by rating: a
+    club of nine players sees nine ranked on its first evening, each provisional rating
+    marked "P" (as chess clubs' lists mark provisional ratings) rather than listed
+    separately until its RD falls below the threshold. An organiser who prefers settled
+    ratings only sets an RD limit on the ranking page.
+    """
+    return {
+        "min_games": DEFAULT_MIN_GAMES,
+        "active_periods": default_active_periods(config),
+        "max_rd": None,
+        "rank_by": RankingRules.RankBy.RATING,
+    }

@@ -21,6 +21,7 @@ from typing import IO, Any
 from django.db.models import Count
 from django.db.models.functions import Coalesce
 
+from engine.intervals import ConfidenceLevel
 from league.calendar import league_zone
 from league.csv_format import SIDE_LETTERS, SIDE_SEPARATOR
 from league.csv_safety import neutralise
@@ -28,7 +29,7 @@ from league.models import Event, League, MatchParticipant, Player
 from league.sides import positions_text
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.selectors.configurations import live_config
-from ratings.selectors.standings import every_standing
+from ratings.selectors.standings import DEFAULT_LEVEL, every_standing
 
 STANDINGS_COLUMNS = (
     "rank",
@@ -89,13 +90,16 @@ def _config(league: League, config: RatingConfig | None) -> RatingConfig:
     return config
 
 
-def standings(league: League, config: RatingConfig | None = None) -> Table:
+def standings(
+    league: League, config: RatingConfig | None = None, *, level: ConfidenceLevel = DEFAULT_LEVEL
+) -> Table:
     """The current standings as the leaderboard shows them: the ranked players by rank, then
-    those the league's rules list separately (no rank, with the reason), by rating."""
+    those the league's rules list separately (no rank, with the reason), by rating; the
+    intervals (and a rank by the interval's lower end) at ``level``."""
     chosen = _config(league, config)
 
     def rows() -> Iterator[tuple[Any, ...]]:
-        for row in every_standing(league, chosen):
+        for row in every_standing(league, chosen, level=level):
             yield (
                 row.rank,
                 row.name,

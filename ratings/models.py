@@ -273,11 +273,14 @@ class ReplayLease(models.Model):
 class RankingRules(models.Model):
     """Who a league's standings rank: an organiser's eligibility rules (display rules only).
 
-    Without a row the league uses :data:`ratings.eligibility.DEFAULT_RULES`-style defaults
-    (one game, played within two years of periods, RD at most the provisional threshold).
-    A blank limit means "no such rule". Players who fail a rule are not ranked; the pages
-    and the API list them separately with the reason. Changing the rules changes no
-    rating: the standings are read again, nothing is replayed.
+    A league created now gets a row when its first configuration is made
+    (``ratings.eligibility.new_league_rules``: one game within two years of periods, no RD
+    limit, provisional ratings ranked and marked). Without a row (a league from before
+    those rules) the league uses ``ratings.eligibility.eligibility``'s older defaults (the
+    same window, RD at most the provisional threshold). A blank limit means "no such
+    rule". Players who fail a rule are not ranked; the pages and the API list them
+    separately with the reason. Changing the rules changes no rating: the standings are
+    read again, nothing is replayed.
     """
 
     class RankBy(models.TextChoices):

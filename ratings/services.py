@@ -29,7 +29,8 @@ from django.utils.translation import gettext as _
 
 from league.event_store import lock_league
 from league.models import League
-from ratings.models import ProjectionState, Publication, RatingConfig, Replay
+from ratings.eligibility import new_league_rules
+from ratings.models import ProjectionState, Publication, RankingRules, RatingConfig, Replay
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
 from ratings.replay.runner import Outcome, execute
 from ratings.stranded import claim_resend, is_stranded, release_resend
@@ -75,13 +76,24 @@ def _publish(replay_id: int) -> None:
 
 
 def create_config(
-    league: League, *, created_by=None, based_on: int | None = None, **params: Any
+    league: League,
+    *,
+    created_by=None,
+    based_on: int | None = None,
+    start_rules: bool = False,
+    **params: Any,
 ) -> RatingConfig:
     """Store a new configuration version of ``league`` and start its full replay.
 
     Parameters not given are inherited from the latest version (or :func:`default_params`).
     ``based_on`` is the version a form showed (0 for none): when another version was saved
     since, nothing is stored, so a form opened before that save cannot silently undo it.
+    With ``start_rules`` (the paths where an organiser sets up a league's ratings:
+    ``create_league``, and the workspace's, the API's and ``set_config``'s first version),
+    a league's first version also gives it the ranking rules a new league starts with
+    (``ratings.eligibility.new_league_rules``), unless it has rules already. The version
+    made by a league's first result (``request_catch_up``) does not: a league created in
+    the admin keeps the older defaults until an organiser saves rules.
     Raises ``ValidationError`` (field -> messages; code ``stale`` for that case) and stores
     nothing on bad input.
     """
@@ -123,6 +135,11 @@ def create_config(
             status=Replay.Status.QUEUED,
             config__version__lt=config.version,
         ).update(status=Replay.Status.SUPERSEDED, finished_at=timezone.now())
+        if start_rules and config.version == 1:
+            RankingRules.objects.get_or_create(
+                league=league,
+                defaults={**new_league_rules(config), "updated_by": created_by},
+            )
         replay = Replay.objects.create(
             config=config, kind=Replay.Kind.FULL, requested_by=created_by
         )

@@ -19,12 +19,14 @@ import math
 from numbers import Real
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.utils.translation import ngettext
 
 from engine.errors import InvalidParameterError
 
 if TYPE_CHECKING:
     from ratings.selectors.predictions import Prediction
+    from ratings.selectors.standings import RankingSummary
 
 DASH = "\u2013"
 
@@ -113,3 +115,76 @@ def prediction_texts(prediction: Prediction) -> dict[str, str]:
             loss=format_probability(prediction.loss),
         )
     return texts
+
+
+def ranking_note(summary: RankingSummary) -> list[str]:
+    """The hub's sentences on who the league's rules rank: how many, which rule keeps the
+    others out (a player may fail more than one) and how many ranked ratings are provisional.
+    """
+    rules = summary.rules
+    lines = [
+        ngettext(
+            "%(ranked)d of %(rated)d rated player is ranked.",
+            "%(ranked)d of %(rated)d rated players are ranked.",
+            summary.rated,
+        )
+        % {"ranked": summary.ranked, "rated": summary.rated}
+    ]
+    reasons = []
+    if summary.above_rd and rules.max_rd is not None:
+        reasons.append(
+            ngettext(
+                "%(count)d has an RD above %(limit).0f (the rule “largest RD”: a "
+                "provisional rating)",
+                "%(count)d have an RD above %(limit).0f (the rule “largest RD”: "
+                "provisional ratings)",
+                summary.above_rd,
+            )
+            % {"count": summary.above_rd, "limit": rules.max_rd}
+        )
+    if summary.too_few_games:
+        reasons.append(
+            ngettext(
+                "%(count)d has fewer than %(games)d games (the rule “minimum games”)",
+                "%(count)d have fewer than %(games)d games (the rule “minimum games”)",
+                summary.too_few_games,
+            )
+            % {"count": summary.too_few_games, "games": rules.min_games}
+        )
+    if summary.inactive:
+        reasons.append(
+            ngettext(
+                "%(count)d has no game in the last %(window)s (the activity window)",
+                "%(count)d have no game in the last %(window)s (the activity window)",
+                summary.inactive,
+            )
+            % {"count": summary.inactive, "window": rules.window}
+        )
+    if summary.withdrawn:
+        reasons.append(
+            ngettext(
+                "%(count)d was withdrawn by the organisers",
+                "%(count)d were withdrawn by the organisers",
+                summary.withdrawn,
+            )
+            % {"count": summary.withdrawn}
+        )
+    if reasons:
+        lines.append(
+            ngettext(
+                "Not ranked, %(count)d player: %(reasons)s.",
+                "Not ranked, %(count)d players: %(reasons)s.",
+                summary.separate,
+            )
+            % {"count": summary.separate, "reasons": "; ".join(reasons)}
+        )
+    if summary.provisional_ranked:
+        lines.append(
+            ngettext(
+                "%(count)d ranked rating is provisional (RD above %(rd).0f), marked P.",
+                "%(count)d ranked ratings are provisional (RD above %(rd).0f), marked P.",
+                summary.provisional_ranked,
+            )
+            % {"count": summary.provisional_ranked, "rd": settings.PROVISIONAL_RD}
+        )
+    return lines

@@ -9,10 +9,13 @@ is each player's rating after the last period before the one holding the season'
 day, the rating at the end is their rating after the period holding its last day (or the
 current period, for a season still running). A season that starts and ends on period
 boundaries therefore reads exactly the ratings of its own days; the page names the periods
-it read. Ranks are among every player rated at that boundary (competition ranking: equal
-ratings share a rank).
+it read. The ranks beside those ratings are the leaderboard's at the same boundaries (its
+past standings: the league's ranking rules, ``ratings.selectors.standings.leaderboard_ranks``),
+None for a player it listed separately, so a season table never shows a rank the
+leaderboard does not.
 
-The season's order is by points, then by rating at the end, then by name.
+The season's order (its positions) is by season points, then by rating at the end, then
+by name: a different ordering from the rank, and the pages label it so.
 """
 
 from __future__ import annotations
@@ -34,15 +37,15 @@ from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.replay.identities import merges_at
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.selectors.configurations import period_for_date
+from ratings.selectors.standings import leaderboard_ranks
 
 
 @dataclass(frozen=True)
 class PlayerState:
-    """A player's rating after a period boundary, and their rank among the rated."""
+    """A player's rating after a period boundary, and the RD grown to it."""
 
     rating: float
     rd: float
-    rank: int
 
 
 @dataclass
@@ -159,12 +162,11 @@ def _tally_results(merged: dict[int, int], season: Season) -> dict[int, list[int
 def states_after(
     config: RatingConfig, period: int, *, rd_for: Collection[int] = ()
 ) -> dict[int, PlayerState]:
-    """Every player's rating after ``period`` (their last played period up to it), ranked.
+    """Every player's rating after ``period`` (their last played period up to it).
 
     One statement: each player's last history row at or before the period (the unique
     (config, player, period) index serves the inner MAX). The RD grown to the period is
-    computed for the players in ``rd_for`` only (the others get NaN): ranks need every
-    rated player, the RD only the table's.
+    computed for the players in ``rd_for`` only (the others get NaN).
     """
     if period < 0:
         return {}
@@ -183,15 +185,19 @@ def states_after(
     with connection.cursor() as cursor:
         cursor.execute(sql, [config.pk, period, config.pk])
         rows = cursor.fetchall()
-    rows.sort(key=lambda row: -row[1])
     states: dict[int, PlayerState] = {}
-    rank, previous = 0, None
-    for position, (player_id, rating, rd, volatility, last) in enumerate(rows, start=1):
-        if rating != previous:
-            rank, previous = position, rating
+    for player_id, rating, rd, volatility, last in rows:
         grown = rd_now(config, rd, volatility, last, period) if player_id in rd_for else nan
-        states[player_id] = PlayerState(rating, grown, rank)
+        states[player_id] = PlayerState(rating, grown)
     return states
+
+
+def ranks_after(league: League, config: RatingConfig, period: int) -> dict[int, int | None]:
+    """The leaderboard's rank of every player rated after ``period`` (None: not ranked)."""
+    if period < 0:
+        return {}
+    entries = leaderboard_ranks(league, config, as_of_period=period)
+    return {player_id: entry.rank for player_id, entry in entries.items()}
 
 
 def season_periods(season: Season, config: RatingConfig) -> tuple[int, int, bool]:
@@ -256,15 +262,16 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     before, end, end_open = season_periods(season, config)
     at_start = states_after(config, before)
     at_end = states_after(config, end, rd_for=set(lines))
+    ranks_start, ranks_end = ranks_after(league, config, before), ranks_after(league, config, end)
     for player_id, line in lines.items():
         start_state, end_state = at_start.get(player_id), at_end.get(player_id)
         if start_state is not None:
-            line.rating_start, line.rank_start = start_state.rating, start_state.rank
+            line.rating_start, line.rank_start = start_state.rating, ranks_start.get(player_id)
         if end_state is not None:
             line.rating_end, line.rd_end, line.rank_end = (
                 end_state.rating,
                 end_state.rd,
-                end_state.rank,
+                ranks_end.get(player_id),
             )
             base = config.initial_rating if start_state is None else start_state.rating
             line.change = end_state.rating - base

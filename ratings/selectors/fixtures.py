@@ -10,7 +10,6 @@ period with; a league without draws predicts none.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -45,11 +44,14 @@ STATUS_LABELS = {
 
 @dataclass(frozen=True)
 class Strength:
-    """A player's published rating and RD now, and rank among rated players (None: unrated)."""
+    """A player's published rating and RD now (the initial values while ``rated`` is False).
+
+    No rank: a rank is the leaderboard's (``ratings.selectors.standings.leaderboard_ranks``).
+    """
 
     rating: float
     rd: float
-    rank: int | None
+    rated: bool
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def strengths(
     """Each player's published rating and current RD (the initial values while unrated)."""
     ids = set(player_ids)
     if config is None:
-        return {pid: Strength(1500.0, 350.0, None) for pid in ids}
+        return {pid: Strength(1500.0, 350.0, False) for pid in ids}
     period = ReadClock.period_for(config, clock)
     rows = Standing.objects.filter(config=config, games__gt=0, player_id__in=ids).values_list(
         "player_id", "rating", "rd", "volatility", "last_period"
@@ -92,21 +94,13 @@ def strengths(
     found = {
         pid: (rating, rd_now(config, rd, vol, last, period)) for pid, rating, rd, vol, last in rows
     }
-    ranks = {}
-    if found:
-        # Rank = 1 + the number of rated players above: one read of the ratings, sorted.
-        ladder = sorted(
-            Standing.objects.filter(config=config, games__gt=0).values_list("rating", flat=True)
-        )
-        for pid, (rating, _rd) in found.items():
-            ranks[pid] = len(ladder) - bisect.bisect_right(ladder, rating) + 1
     result = {}
     for pid in ids:
         if pid in found:
             rating, rd = found[pid]
-            result[pid] = Strength(rating, rd, ranks[pid])
+            result[pid] = Strength(rating, rd, True)
         else:
-            result[pid] = Strength(config.initial_rating, config.initial_rd, None)
+            result[pid] = Strength(config.initial_rating, config.initial_rd, False)
     return result
 
 

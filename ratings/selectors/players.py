@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db.models import Count, Q
 
+from engine.intervals import ConfidenceLevel
 from engine.prediction import win_probability
 from league.calendar import league_zone, local_day
 from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page, last_page_at_most
@@ -23,11 +24,13 @@ from league.scores import outcome_word, points_for
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import Interval, ReadClock, local_date, period_changes, rd_now
 from ratings.selectors.configurations import live_config
+from ratings.selectors.standings import DEFAULT_LEVEL, leaderboard_ranks
 
 
 @dataclass(frozen=True)
 class PlayerSummary(Interval):
-    """A player's current standing under one configuration (``rank`` None when unrated)."""
+    """A player's current standing under one configuration: ``rank`` is the leaderboard's
+    (None when unrated or listed separately, ``reasons`` saying why)."""
 
     player_id: int
     name: str
@@ -43,6 +46,7 @@ class PlayerSummary(Interval):
     losses: int
     last_played: dt.date | None
     provisional: bool
+    reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,8 +96,12 @@ def player_summary(
     player: Player,
     *,
     clock: ReadClock | None = None,
+    level: ConfidenceLevel = DEFAULT_LEVEL,
 ) -> PlayerSummary:
-    """The player's current rank and rating (the initial values while unrated)."""
+    """The player's current rank and rating (the initial values while unrated).
+
+    The rank is the leaderboard's (``leaderboard_ranks``: the league's rules, at ``level``).
+    """
     standing = None
     if config is not None:
         standing = (
@@ -120,14 +128,14 @@ def player_summary(
             vol, 0, 0, 0, 0, None, True,
         )  # fmt: skip
     rating, rd, vol, last, games, wins, draws, losses, last_played_at = standing
-    rank = Standing.objects.filter(config=config, games__gt=0, rating__gt=rating).count() + 1
+    entry = leaderboard_ranks(league, config, [player.pk], level=level, clock=clock).get(player.pk)
     rd_shown = rd_now(config, rd, vol, last, ReadClock.period_for(config, clock))
     return PlayerSummary(
         player_id=player.pk,
         name=player.display_name,
         slug=player.slug,
         active=player.active,
-        rank=rank,
+        rank=None if entry is None else entry.rank,
         rating=rating,
         rd=rd_shown,
         volatility=vol,
@@ -137,6 +145,7 @@ def player_summary(
         losses=losses,
         last_played=local_date(last_played_at, league_zone(league)),
         provisional=rd_shown > settings.PROVISIONAL_RD,
+        reasons=() if entry is None else entry.reasons,
     )
 
 

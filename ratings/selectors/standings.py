@@ -9,7 +9,7 @@ period of a ``ReadClock`` (or to the period asked for, for past standings).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from math import ceil
 from typing import Any
@@ -182,22 +182,12 @@ def _rd_now_sql(prefix: str) -> str:
     )
 
 
-def _leaderboard_sql(
-    *,
-    as_of: bool,
-    active_only: bool,
-    min_games: int,
-    search: str,
-    sort: str,
-    by_lower_bound: bool = False,
-    paged: bool = True,
-) -> tuple[str, str]:
-    """The leaderboard's page and count statements; values are bound as parameters.
+def _field_sql(*, as_of: bool, active_only: bool, min_games: int) -> str:
+    """The ``field`` of the leaderboard's statements: every rated player the filters keep,
+    with the RD grown to ``%(period)s`` and whether the eligibility rules rank them.
 
-    The field (every rated player the filters keep) is split by the eligibility rules
-    (``%(elig_*)s``) and ranked within its part, so a player listed separately never
-    takes a rank; ``%(listed)s`` (1 or 0) picks the part returned. Names are joined after
-    ranking. Without ``paged``, the first statement returns every row (for the export).
+    Current standings read the ``Standing`` rows; past ones (``as_of``) each player's last
+    history row up to the period, with the totals up to it.
     """
     standing = Standing._meta.db_table
     history = PlayerPeriod._meta.db_table
@@ -260,10 +250,10 @@ def _leaderboard_sql(
         filters.append("s.last_period >= %(active_since)s AND a.active")
     where = f"WHERE {' AND '.join(filters)}" if filters else ""
     rd_now = _rd_now_sql("s")
-    field = f"""
+    return f"""
         field AS (
             SELECT s.player_id, s.rating, s.rd, s.volatility, s.last_period, s.games,
-                   s.wins, s.draws, s.losses, {rd_now} AS rd_now,
+                   s.wins, s.draws, s.losses, {rd_now} AS rd_now, a.active AS enrolled,
                    CASE WHEN (a.active OR %(everyone)s)
                              AND s.games >= %(elig_games)s
                              AND s.last_period >= %(elig_since)s
@@ -274,7 +264,33 @@ def _leaderboard_sql(
             {where}
         )
     """
-    rank_key = "f.rating - %(z95)s * f.rd_now" if by_lower_bound else "f.rating"
+
+
+def _leaderboard_sql(
+    *,
+    as_of: bool,
+    active_only: bool,
+    min_games: int,
+    search: str,
+    sort: str,
+    by_lower_bound: bool = False,
+    paged: bool = True,
+    both_lists: bool = False,
+    players: int = 0,
+) -> tuple[str, str]:
+    """The leaderboard's page and count statements; values are bound as parameters.
+
+    The field (every rated player the filters keep) is split by the eligibility rules
+    (``%(elig_*)s``) and ranked within its part, so a player listed separately never
+    takes a rank; ``%(listed)s`` (1 or 0) picks the part returned, or ``both_lists`` returns
+    both. Ranking by the interval's lower end uses the reader's level (``%(z)s``). Names
+    are joined after ranking; ``players`` > 0 keeps only the rows of that many players
+    (``%(player_0)s``…), after ranking too. Without ``paged``, the first statement returns
+    every row (for the export).
+    """
+    player = Player._meta.db_table
+    field = _field_sql(as_of=as_of, active_only=active_only, min_games=min_games)
+    rank_key = "f.rating - %(z)s * f.rd_now" if by_lower_bound else "f.rating"
     key = sort.lstrip("-")
     direction = "DESC" if sort.startswith("-") else "ASC"
     if key == "rank":
@@ -283,6 +299,10 @@ def _leaderboard_sql(
         column = SORT_COLUMNS[key].replace("rd_now", "r.rd_now")
         order = f"{column} {direction}"
     search_and = "AND LOWER(p.display_name) LIKE %(search)s ESCAPE '!'" if search else ""
+    kept = ["1 = 1" if both_lists else "r.eligible = %(listed)s"]
+    if players:
+        wanted = ", ".join(f"%(player_{index})s" for index in range(players))
+        kept.append(f"r.player_id IN ({wanted})")
     limit = "LIMIT %(limit)s OFFSET %(offset)s" if paged else ""
     page = f"""
         WITH {field},
@@ -294,7 +314,7 @@ def _leaderboard_sql(
                r.last_period, r.games, r.wins, r.draws, r.losses, r.rank, r.eligible
         FROM ranked r
         JOIN {player} p ON p.id = r.player_id
-        WHERE r.eligible = %(listed)s {search_and}
+        WHERE {" AND ".join(kept)} {search_and}
         ORDER BY {order}, r.rank, p.display_name, r.player_id
         {limit}
     """
@@ -451,7 +471,6 @@ def _statement_params(
         "elig_since": rules.active_since(period),
         "elig_rd": _NO_RD_LIMIT if rules.max_rd is None else rules.max_rd,
         "active_since": activity.active_since(period),
-        "z95": Z95,
         "z": z,
     }
 
@@ -555,12 +574,13 @@ def every_standing(
     *,
     clock: ReadClock | None = None,
     chunk: int = MAX_PER_PAGE,
+    level: ConfidenceLevel = DEFAULT_LEVEL,
 ) -> Iterator[LeaderboardRow]:
     """Every rated player of the current standings: the ranked ones by rank, then the others.
 
-    The same rows, in the same order, as the leaderboard's ranked pages followed by its
-    separate list sorted by rating; the field is ranked once per list and read ``chunk``
-    rows at a time, rather than ranked again for every page.
+    The same rows, in the same order, as the leaderboard's ranked pages at ``level``
+    followed by its separate list sorted by rating; the field is ranked once per list and
+    read ``chunk`` rows at a time, rather than ranked again for every page.
     """
     period = ReadClock.period_for(config, clock)
     rules = eligibility(league, config)
@@ -574,15 +594,154 @@ def every_standing(
         paged=False,
     )
     for listed in (1, 0):
-        params = {**_statement_params(config, period, rules, rules, Z95), "listed": listed}
+        params = {**_statement_params(config, period, rules, rules, level.z), "listed": listed}
         with connection.cursor() as cursor:
             # Within the separate list, "rank" is the order by rating among its players.
             cursor.execute(sql, params)
             while fetched := cursor.fetchmany(chunk):
                 yield from _leaderboard_rows(
                     league, config, fetched, period=period, as_of=False,
-                    change_periods=CHANGE_PERIODS, rules=rules, activity=rules,
+                    change_periods=CHANGE_PERIODS, rules=rules, activity=rules, z=level.z,
                 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class RankEntry:
+    """Where the leaderboard puts one rated player: ``rank`` (None: listed separately,
+    for ``reasons``), with the rating and the RD grown to the period read."""
+
+    rank: int | None
+    rating: float
+    rd: float
+    games: int
+    provisional: bool
+    reasons: tuple[str, ...] = ()
+
+
+#: Players a rank statement names one by one at most; a larger set reads the whole field.
+_NAMED_PLAYERS = 200
+
+
+def leaderboard_ranks(
+    league: League,
+    config: RatingConfig,
+    players: Collection[int] | None = None,
+    *,
+    level: ConfidenceLevel = DEFAULT_LEVEL,
+    as_of_period: int | None = None,
+    clock: ReadClock | None = None,
+    rules: Eligibility | None = None,
+) -> dict[int, RankEntry]:
+    """The leaderboard's rank of each rated player of ``players`` (None: every rated player).
+
+    The one definition of a rank, which every page, embed, export and API field showing
+    one reads: the leaderboard's own statement, under the league's eligibility rules
+    (``rules`` when the caller read them already) and, when they rank by the interval's
+    lower end, at the reader's ``level``; at the end of period ``as_of_period`` (None:
+    now), with RDs grown to it. A player without a rated game by then is absent.
+    """
+    rules = rules if rules is not None else eligibility(league, config)
+    now = ReadClock.period_for(config, clock)
+    period = now if as_of_period is None else max(0, min(int(as_of_period), now))
+    named = sorted(set(players)) if players is not None else []
+    if players is not None and not named:
+        return {}
+    by_name = 0 < len(named) <= _NAMED_PLAYERS
+    sql, _ = _leaderboard_sql(
+        as_of=period != now,
+        active_only=False,
+        min_games=0,
+        search="",
+        sort="rank",
+        by_lower_bound=rules.by_lower_bound,
+        paged=False,
+        both_lists=True,
+        players=len(named) if by_name else 0,
+    )
+    params = _statement_params(config, period, rules, rules, level.z)
+    if by_name:
+        params.update({f"player_{index}": pid for index, pid in enumerate(named)})
+    wanted = set(named)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        fetched = cursor.fetchall()
+    found = {}
+    for pid, _name, _slug, flag, rating, rd, vol, last, games, *_wdl, rank, eligible in fetched:
+        if players is not None and pid not in wanted:
+            continue
+        grown = rd_now(config, rd, vol, last, period)
+        reasons: tuple[str, ...] = ()
+        if not eligible:
+            reasons = rules.reasons(
+                games=int(games), last_period=int(last), rd=grown, withdrawn=not flag,
+                period=period,
+            )  # fmt: skip
+        found[pid] = RankEntry(
+            rank=int(rank) if eligible else None,
+            rating=rating,
+            rd=grown,
+            games=int(games),
+            provisional=grown > settings.PROVISIONAL_RD,
+            reasons=reasons,
+        )
+    return found
+
+
+@dataclass(frozen=True)
+class RankingSummary:
+    """How the league's rules split its rated players now, rule by rule.
+
+    ``ranked`` of ``rated`` are ranked; among the others (listed separately), how many each
+    rule keeps out (a player may fail more than one); ``provisional_ranked`` counts the
+    ranked players whose RD is above the provisional threshold (marked P on the pages).
+    """
+
+    rules: Eligibility
+    rated: int
+    ranked: int
+    withdrawn: int
+    too_few_games: int
+    inactive: int
+    above_rd: int
+    provisional_ranked: int
+
+    @property
+    def separate(self) -> int:
+        return self.rated - self.ranked
+
+
+def ranking_summary(
+    league: League,
+    config: RatingConfig,
+    *,
+    clock: ReadClock | None = None,
+    rules: Eligibility | None = None,
+) -> RankingSummary:
+    """The current split of the league's rated players by its rules (``RankingSummary``),
+    counted in one statement over the leaderboard's own field."""
+    rules = rules if rules is not None else eligibility(league, config)
+    period = ReadClock.period_for(config, clock)
+    field = _field_sql(as_of=False, active_only=False, min_games=0)
+    out = "f.eligible = 0 AND"
+    sql = f"""
+        WITH {field}
+        SELECT COUNT(*), COALESCE(SUM(f.eligible), 0),
+               COALESCE(SUM(CASE WHEN {out} NOT f.enrolled THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN {out} f.games < %(elig_games)s THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN {out} f.last_period < %(elig_since)s THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN {out} f.rd_now > %(elig_rd)s THEN 1 ELSE 0 END), 0),
+               COALESCE(SUM(CASE WHEN f.eligible = 1 AND f.rd_now > %(provisional)s
+                                 THEN 1 ELSE 0 END), 0)
+        FROM field f
+    """
+    params = {
+        **_statement_params(config, period, rules, rules, DEFAULT_LEVEL.z),
+        "provisional": settings.PROVISIONAL_RD,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        counts = [int(value) for value in cursor.fetchone()]
+    return RankingSummary(rules, *counts)
 
 
 # --- The home page ---------------------------------------------------------------------
@@ -670,14 +829,15 @@ def rank_history(
     *,
     clock: ReadClock | None = None,
     rules: Eligibility | None = None,
+    level: ConfidenceLevel = DEFAULT_LEVEL,
 ) -> list[RankPoint]:
     """The player's leaderboard rank at the end of each period they played, and now.
 
-    The same rank as the leaderboard's past standings of each period (``as_of_period``):
-    among the players the league's eligibility rules rank at that period, by the same key,
-    with RDs grown to it; ``rank`` is None where the player was not ranked (provisional,
-    inactive, too few games). One pass over the history rows up to the last point, in
-    NumPy: every player's state is carried forward period by period.
+    The same rank as the leaderboard's past standings of each period (``as_of_period``, at
+    ``level``): among the players the league's eligibility rules rank at that period, by
+    the same key, with RDs grown to it; ``rank`` is None where the player was not ranked
+    (provisional, inactive, too few games). One pass over the history rows up to the last
+    point, in NumPy: every player's state is carried forward period by period.
     """
     rules = rules if rules is not None else eligibility(league, config)
     played = list(
@@ -729,23 +889,12 @@ def rank_history(
         eligible &= last >= rules.active_since(point)
         if rules.max_rd is not None:
             eligible &= grown <= rules.max_rd
-        key = rating - Z95 * grown if rules.by_lower_bound else rating
+        key = rating - level.z * grown if rules.by_lower_bound else rating
         field = int(np.count_nonzero(eligible))
         rank = int(np.count_nonzero(eligible & (key > key[me]))) + 1 if eligible[me] else None
         info = period_info(config, point)
         result.append(RankPoint(point, info.end, rank, field))
     return result
-
-
-def _ranked_ratings(config: RatingConfig) -> dict[int, tuple[int, float]]:
-    standing = Standing._meta.db_table
-    sql = f"""
-        SELECT player_id, RANK() OVER (ORDER BY rating DESC), rating
-        FROM {standing} WHERE config_id = %s AND games > 0
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [config.pk])
-        return {pid: (int(rank), rating) for pid, rank, rating in cursor.fetchall()}
 
 
 def compare_versions(
@@ -756,10 +905,15 @@ def compare_versions(
     page: int = 1,
     per_page: int = DEFAULT_PER_PAGE,
 ) -> Page:
-    """Each player's rank and rating under two versions, ordered by rank under ``config_b``."""
+    """Each player's rank and rating under two versions, ordered by rank under ``config_b``.
+
+    The ranks are the leaderboard's under each version (``leaderboard_ranks``: the league's
+    rules, RDs grown to each version's current period); a player either version lists
+    separately has no rank there and comes after the ranked ones, by rating.
+    """
     page, per_page = clamp_page(page, per_page)
-    a = _ranked_ratings(config_a)
-    b = _ranked_ratings(config_b)
+    a = leaderboard_ranks(league, config_a)
+    b = leaderboard_ranks(league, config_b)
     ids = set(a) | set(b)
     names = {
         pid: (name, slug)
@@ -768,10 +922,14 @@ def compare_versions(
         )
     }
     missing = 10**12
-    ordered = sorted(
-        ids,
-        key=lambda pid: (b.get(pid, (missing,))[0], a.get(pid, (missing,))[0], names[pid][0]),
-    )
+
+    def order(entries: dict[int, RankEntry], pid: int) -> tuple[int, float]:
+        entry = entries.get(pid)
+        if entry is None:
+            return missing, 0.0
+        return (missing - 1 if entry.rank is None else entry.rank), -entry.rating
+
+    ordered = sorted(ids, key=lambda pid: (order(b, pid), order(a, pid), names[pid][0], pid))
     total = len(ordered)
     page = last_page_at_most(page, total, per_page)
     chosen = ordered[(page - 1) * per_page : page * per_page]
@@ -780,10 +938,10 @@ def compare_versions(
             player_id=pid,
             name=names[pid][0],
             slug=names[pid][1],
-            rank_a=a[pid][0] if pid in a else None,
-            rating_a=a[pid][1] if pid in a else None,
-            rank_b=b[pid][0] if pid in b else None,
-            rating_b=b[pid][1] if pid in b else None,
+            rank_a=a[pid].rank if pid in a else None,
+            rating_a=a[pid].rating if pid in a else None,
+            rank_b=b[pid].rank if pid in b else None,
+            rating_b=b[pid].rating if pid in b else None,
         )
         for pid in chosen
     ]

@@ -13,7 +13,8 @@ from league.models import Season
 from ratings.models import PlayerPeriod, SeasonRow, SeasonTable, Standing
 from ratings.seasons.archive import close_season, rederive_season
 from ratings.seasons.read import season_table
-from tests.functional.conftest import rate, record_results
+from ratings.selectors.standings import LeaderboardQuery, leaderboard
+from tests.functional.conftest import rank_everyone, rate, record_results
 
 WEEK = dt.timedelta(days=7)
 # Periods are weeks from Monday 1 Jan 2024; the autumn season is weeks 2 to 4 (periods 1-3).
@@ -157,8 +158,21 @@ def test_ratings_at_start_and_end_are_read_at_the_season_boundaries(club):
     assert (view.start.index, view.end.index) == (1, 3)
     # Ann played after the season? No: her standing is her rating after period 3.
     assert Standing.objects.get(config=config, player=ann).rating == pytest.approx(after, abs=1e-9)
-    ranks_end = sorted(line.rank_end for line in view.lines)
-    assert ranks_end == [1, 2, 3, 4]
+    # The ranks are the leaderboard's at the same boundaries, under the league's rules: after
+    # three weeks of a game or two each, the default rules rank nobody (all provisional).
+    assert [line.rank_end for line in view.lines] == [None, None, None, None]
+    rank_everyone(club["league"])
+    view = season_table(club["season"])
+    board = leaderboard(club["league"], LeaderboardQuery(as_of_period=3))
+    assert sorted(line.rank_end for line in view.lines) == [1, 2, 3, 4]
+    assert {line.player_id: line.rank_end for line in view.lines} == {
+        row.player_id: row.rank for row in board.rows
+    }
+    # Before the season (after period 0) only Ann, Bob, Cat and Dan had played once.
+    start = leaderboard(club["league"], LeaderboardQuery(as_of_period=0))
+    assert {line.player_id: line.rank_start for line in view.lines} == {
+        row.player_id: row.rank for row in start.rows
+    }
 
 
 @pytest.mark.django_db

@@ -6,12 +6,21 @@ never built in memory. ``?version=N`` picks a configuration version (default: th
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.core.exceptions import ValidationError
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404
 
 from league.models import League
 from ratings import exports
 from ratings.models import RatingConfig
+from ratings.selectors.standings import DEFAULT_LEVEL
+from web.forms import parse_level
 from web.query_params import version_number
 
 
@@ -38,9 +47,16 @@ def _table(request: HttpRequest, league_slug: str, build) -> tuple[League, expor
         raise Http404(str(error)) from None
 
 
-def export_standings(request: HttpRequest, league_slug: str) -> StreamingHttpResponse:
-    """The standings as the leaderboard shows them, one row per rated player."""
-    league, table = _table(request, league_slug, exports.standings)
+def export_standings(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The standings as the leaderboard shows them, one row per rated player; ``?level=``
+    as on the leaderboard (a level that is none is refused, naming the parameter)."""
+    try:
+        level = parse_level(request.GET.get("level")) or DEFAULT_LEVEL
+    except ValidationError as error:
+        return HttpResponseBadRequest(error.messages[0], content_type="text/plain; charset=utf-8")
+    league, table = _table(
+        request, league_slug, lambda league, config: exports.standings(league, config, level=level)
+    )
     return _download(league, table, "standings")
 
 

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -209,7 +210,8 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "separate_url": _query(params, listed="separate", page=None, sort=None),
         "ranked_url": _query(params, listed=None, page=None, sort=None),
         "progress": league_progress(league),
-        "export_url": reverse("pages:export_standings", args=[league.slug]),
+        "export_url": reverse("pages:export_standings", args=[league.slug])
+        + ("" if level == DEFAULT_LEVEL else "?" + urlencode({"level": params["level"]})),
         "history_export_url": reverse("pages:export_history", args=[league.slug]),
         "is_organiser": league.is_organiser(request.user),
         "rules_url": reverse("workspace:ranking", args=[league.slug]),
@@ -508,11 +510,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
     """
     league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
-    try:
-        level = parse_level(request.GET.get("level")) or DEFAULT_LEVEL
-    except ValidationError as error:
-        messages.warning(request, f"{error.messages[0]} (ignored)")
-        level = DEFAULT_LEVEL
+    level = _level(request)
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
     history = player_history(config, player) if config else []
@@ -539,11 +537,11 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         partners, opponents = side_records(league, player)
     else:
         team_rows, team_total, partners, opponents = [], 0, [], []
-    summary = player_summary(league, config, player, clock=clock)
+    summary = player_summary(league, config, player, clock=clock, level=level)
     standing = None
     ranked: list[float] = []
     if config is not None:
-        for row in every_standing(league, config, clock=clock):
+        for row in every_standing(league, config, clock=clock, level=level):
             if row.eligible:
                 ranked.append(row.rating)
             if row.player_id == player.pk:
@@ -589,6 +587,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "has_draws": bool(model and model.has_draws),
         "draw_model": model.draw_model if model else None,
         "versus_url": reverse("pages:versus", kwargs={"league_slug": league.slug}),
+        "ranks_url": reverse("pages:player_ranks", args=[league.slug, player.slug])
+        + ("" if level == DEFAULT_LEVEL else "?" + urlencode({"level": request.GET["level"]})),
         "team_rows": _team_rows(league, player, team_rows),
         "team_total": team_total,
         "partner_rows": _side_record_rows(league, partners),
@@ -785,19 +785,31 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     return render(request, "pages/compare.html", context)
 
 
-@cached_page("player_ranks", _league_state, {"page"})
+def _level(request: HttpRequest) -> ConfidenceLevel:
+    """``?level=`` of the request (the default, with a warning, when it is not a level)."""
+    try:
+        return parse_level(request.GET.get("level")) or DEFAULT_LEVEL
+    except ValidationError as error:
+        messages.warning(request, f"{error.messages[0]} (ignored)")
+        return DEFAULT_LEVEL
+
+
+@cached_page("player_ranks", _league_state, {"page", "level"})
 def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
     """The player's rank over time: an htmx fragment for the player page, or a page of its own.
 
     Kept out of the player page's own response because it carries every player's state
     through the history (the leaderboard's rank at each period), the one part of the page
     whose cost grows with the size of the league rather than with the player's history.
+    ``?level=`` is the player page's level (it orders players when the league ranks by
+    the interval's lower end).
     """
     league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
     config = live_config(league)
     clock = ReadClock.of(config) if config else None
-    ranks = rank_history(league, config, player, clock=clock) if config else []
+    level = _level(request)
+    ranks = rank_history(league, config, player, clock=clock, level=level) if config else []
     today = dt.date.today()
     context = {
         "league": league,

@@ -37,7 +37,9 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         form = ConfigForm(request.POST, league=league)
         if form.is_valid():
             try:
-                created = create_config(league, created_by=request.user, **form.cleaned_data)
+                created = create_config(
+                    league, created_by=request.user, start_rules=True, **form.cleaned_data
+                )
             except ValidationError as error:
                 if error.code == "stale":
                     # Another version was saved since this form was filled: show that one.

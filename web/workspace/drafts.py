@@ -80,7 +80,7 @@ def ranked(config: RatingConfig | None, players: list[Player]) -> list[Player]:
     known = strengths(config, [p.pk for p in players])
     return sorted(
         players,
-        key=lambda p: (known[p.pk].rank is None, -known[p.pk].rating, p.display_name),
+        key=lambda p: (not known[p.pk].rated, -known[p.pk].rating, p.display_name),
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -13,8 +14,8 @@ from ratings.eligibility import default_active_periods, eligibility
 from ratings.models import RankingRules
 from ratings.selectors.configurations import live_config
 from ratings.selectors.progress import league_progress
-from ratings.selectors.standings import LeaderboardQuery, leaderboard
-from web.formatting import describe_periods
+from ratings.selectors.standings import LeaderboardQuery, leaderboard, ranking_summary
+from web.formatting import describe_periods, ranking_note
 from web.forms import RankingRulesForm
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.sections import sections_for
@@ -22,7 +23,7 @@ from web.workspace.sections import sections_for
 
 @require_GET
 def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
-    """Every organiser task of the league, with the replay's progress."""
+    """Every organiser task of the league, with the replay's progress and who is ranked."""
     try:
         league = organiser_league(request, league_slug)
     except SignInRequired:
@@ -31,6 +32,8 @@ def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
         {"section": section, "url": reverse(section.url_name, args=[league.slug])}
         for section in sections_for(league)
     ]
+    config = live_config(league)
+    summary = ranking_summary(league, config) if config is not None else None
     return render(
         request,
         "workspace/hub.html",
@@ -39,6 +42,8 @@ def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
             "sections": sections,
             "progress": league_progress(league),
             "show_outcome": True,
+            "ranking_note": ranking_note(summary) if summary and summary.rated else [],
+            "ranking_url": reverse("workspace:ranking", args=[league.slug]),
         },
     )
 
@@ -83,6 +88,7 @@ def ranking(request: HttpRequest, league_slug: str) -> HttpResponse:
             "rules": in_force,
             "board": board,
             "default_window": default_active_periods(config),
+            "provisional_rd": f"{settings.PROVISIONAL_RD:.0f}",
             "period_description": describe_periods(
                 config.period_unit, config.period_length, config.period_anchor
             )

@@ -116,7 +116,7 @@ class Command(DataCommand):
                 # Organisers sign in and work through the admin, which admits staff only;
                 # the admin itself limits a non-superuser to the leagues they organise.
                 users.filter(is_staff=False).update(is_staff=True)
-                config = create_config(league, **params)
+                config = create_config(league, start_rules=True, **params)
         except ValidationError as error:
             raise CommandError(f"League not created:\n{validation_message(error)}") from None
         unit = "month" if config.period_unit == "months" else "day"

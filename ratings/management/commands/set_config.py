@@ -36,7 +36,7 @@ class Command(DataCommand):
                 "Give at least one parameter to change (see --help); nothing was created."
             )
         try:
-            config = create_config(league, note=options["note"], **params)
+            config = create_config(league, note=options["note"], start_rules=True, **params)
         except ValidationError as error:
             raise CommandError(f"Configuration not created:\n{validation_message(error)}") from None
         replay = Replay.objects.filter(config=config).order_by("-pk").first()
