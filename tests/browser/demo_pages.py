@@ -17,11 +17,11 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-# The demo's longest team names (32, 28 and 25 characters).
+# The demo's longest team names still playing (32, 28 and 24 characters).
 LONGEST = (
     "Saint Vincent and the Grenadines",
     "United States Virgin Islands",
-    "Saint Pierre and Miquelon",
+    "Turks and Caicos Islands",
 )
 SLUG = "international-football"
 LONG_SLUG = "saint-vincent-and-the-grenadines"
@@ -76,7 +76,7 @@ def build_demo_league(since: dt.date, *, sweep: bool = True) -> DemoLeague:
         player_a=players[LONGEST[2]],
         player_b=players[LONGEST[0]],
         scheduled_at=timezone.now() + dt.timedelta(days=7),
-        venue="Arnos Vale Stadium, Kingstown",
+        venue="Arnos Vale Stadium, Kingstown, Saint Vincent and the Grenadines",
         label="CONCACAF Nations League",
         recorded_by=organiser,
     )
