@@ -137,3 +137,60 @@ def organiser_pages(demo: DemoLeague) -> dict[str, str]:
     pages["matches, as organiser"] = reverse("pages:matches", args=[slug])
     pages["player, as organiser"] = reverse("pages:player", args=[slug, LONG_SLUG])
     return {f"organise: {name}": url for name, url in pages.items()}
+
+
+# Eight of the demo's longest names, as the players of a doubles league.
+DOUBLES_NAMES = (
+    *LONGEST,
+    "Central African Republic",
+    "Northern Mariana Islands",
+    "Bosnia and Herzegovina",
+    "British Virgin Islands",
+    "São Tomé and Príncipe",
+)
+
+
+def build_doubles_league(organiser: Any, folder: Any) -> Any:
+    """A doubles league of the demo's longest names: six weeks of rotating pairs."""
+    import csv
+    import io
+
+    from league.models import League
+
+    out = io.StringIO()
+    call_command(
+        "create_league", "long-doubles", "--name", "Long Names Doubles", "--format", "doubles",
+        "--start-date", "2024-01-01", "--period-days", "7", "--period-anchor", "2024-01-01",
+        stdout=out,
+    )  # fmt: skip
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(["date", "side_a", "side_b", "score_a", "points", "id"])
+    names = list(DOUBLES_NAMES)
+    for week in range(6):
+        day = dt.date(2024, 1, 6) + dt.timedelta(days=7 * week)
+        order = names[week:] + names[:week]
+        for i in (0, 4):
+            a1, b1, a2, b2 = order[i : i + 4]
+            score = ("1", "0", "0.5")[(week + i) % 3]
+            writer.writerow([day, f"{a1}; {a2}", f"{b1}; {b2}", score, "", f"d{week}-{i}"])
+    path = folder / "doubles.csv"
+    path.write_text(text.getvalue(), encoding="utf-8")
+    call_command("import_results", "long-doubles", str(path), "--create-players", stdout=out)
+    call_command("replay", "long-doubles", "--sync", stdout=out)
+    league = League.objects.get(slug="long-doubles")
+    league.organisers.add(organiser)
+    return league
+
+
+def doubles_pages(league: Any) -> dict[str, str]:
+    """The pages of a doubles league that a singles league has not: sides, partners, teams."""
+    slug = league.slug
+    player = league.players.get(display_name=LONGEST[0]).slug
+    return {
+        "doubles: standings": reverse("pages:league", args=[slug]) + "?everyone=on",
+        "doubles: matches": reverse("pages:matches", args=[slug]),
+        "doubles: player": reverse("pages:player", args=[slug, player]),
+        "organise: doubles: team match": reverse("workspace:team_match", args=[slug]),
+        "organise: doubles: team round": reverse("workspace:team_round", args=[slug]),
+    }
