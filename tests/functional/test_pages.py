@@ -732,7 +732,8 @@ def test_compare_two_versions_side_by_side(client, club):
         assert row.rating_change == pytest.approx(b.rating - a.rating)
         assert row.rank_a == 1 + Standing.objects.filter(config=v1, rating__gt=a.rating).count()
         assert row.rank_b == 1 + Standing.objects.filter(config=v2, rating__gt=b.rating).count()
-    assert response.text.count("<td>7 days from 01 Jan 2024</td>") == 2  # both versions
+    # Both versions, each cell captioned for the phone's card layout.
+    assert response.text.count('data-label="Periods">7 days from 01 Jan 2024</td>') == 2
     # Defaults: B is the live version, A the one before it.
     default = client.get(url)
     assert (default.context["a"], default.context["b"]) == (1, 2)

@@ -501,12 +501,35 @@ def _volatility_trend(history: list[HistoryPoint], span: int = 12) -> str:
     return f"{word} {abs(change):.4f} over {span_text}"
 
 
-@cached_page("player", _league_state, {"page", "level", "season"})
+#: Head-to-head rows shown before "Show all": the opponents played most often.
+HEAD_TO_HEAD_ROWS = 15
+
+
+def _head_to_head_view(request: HttpRequest, rows: list[dict]) -> dict[str, Any]:
+    """The head-to-head rows shown (the first ``HEAD_TO_HEAD_ROWS`` unless ``?opponents=all``)
+    and the links between the short and the full table."""
+    everyone = request.GET.get("opponents") == "all"
+    long_table = len(rows) > HEAD_TO_HEAD_ROWS
+    return {
+        "head_to_head_rows": rows if everyone else rows[:HEAD_TO_HEAD_ROWS],
+        "head_to_head_total": len(rows),
+        "head_to_head_cap": HEAD_TO_HEAD_ROWS,
+        "head_to_head_all_url": (
+            _query(request.GET, opponents="all") if long_table and not everyone else None
+        ),
+        "head_to_head_fewer_url": (
+            _query(request.GET, opponents=None) if long_table and everyone else None
+        ),
+    }
+
+
+@cached_page("player", _league_state, {"page", "level", "season", "opponents"})
 def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResponse:
     """A player's rating chart, results by period, head-to-head records and rank history.
 
     ``?season=`` narrows the results to one season's and shows the player's line of it;
-    ``?level=`` sets the interval's level.
+    ``?level=`` sets the interval's level; ``?opponents=all`` shows every head-to-head
+    record (the opponents played most often otherwise).
     """
     league = _league(league_slug, request)
     player = get_object_or_404(Player, league=league, slug=player_slug)
@@ -583,7 +606,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "pager": _pager(request.GET, results.page, results.num_pages),
         "result_groups": _result_groups(league, player, results),
         "head_to_head": records,
-        "head_to_head_rows": _head_to_head_rows(league, records, model),
+        **_head_to_head_view(request, _head_to_head_rows(league, records, model)),
         "has_draws": bool(model and model.has_draws),
         "draw_model": model.draw_model if model else None,
         "versus_url": reverse("pages:versus", kwargs={"league_slug": league.slug}),
