@@ -93,7 +93,7 @@ def test_an_organiser_imports_a_spreadsheets_file_and_undoes_it(
     assert "31/03/2024 is 2024-03-31" in page.inner_text("#date-order")
     assert page.locator("#import-preview tr.import-error").count() == 2
     assert "cannot play themselves" in page.inner_text("#line-3 td.import-outcome")
-    assert "unknown player 'Wallis Islands and Futuna'" in page.inner_text("#line-4")
+    assert "has no player named “Wallis Islands and Futuna”" in page.inner_text("#line-4")
     assert page.inner_text("#line-4 [data-label='Player_B']") == "Wallis Islands and Futuna"
     for line in (3, 4):
         for cell in KEY_CELLS:

@@ -129,7 +129,7 @@ def test_every_bad_row_is_shown_with_every_cell_and_its_message(signed_in, leagu
             lines.append(f"{day},Bob,Nobody,0,stranger {n},b{n}".encode())
             bad[n + 2] = (
                 [day, "Bob", "Nobody", "0", f"stranger {n}", f"b{n}"],
-                "unknown player &#x27;Nobody&#x27;",
+                "has no player named “Nobody”",
             )
     before = events(league)
     response = upload(signed_in, league, b"\n".join(lines) + b"\n")
@@ -173,7 +173,7 @@ def test_a_side_match_row_keeps_its_cells_in_the_preview(signed_in, league, make
     html = signed_in.get(response["Location"]).content.decode()
     row = row_html(html, 3)
     assert cells_of(row) == ["2024-03-02", "Ann; Bob", "Ann; Dee", "0"]
-    assert "on side_a and side_b" in row
+    assert "Ann is on side A and side B" in row
     assert cells_of(row_html(html, 2)) == ["2024-03-01", "Ann; Bob", "Cai; Dee", "1"]
 
 
@@ -189,7 +189,7 @@ def test_rows_already_recorded_are_shown_as_skipped(signed_in, league):
 def test_registering_new_players_is_an_explicit_choice(signed_in, league):
     data = b"date,player_a,player_b,score_a\n2024-03-01,Ann,Newcomer,1\n"
     refused = upload(signed_in, league, data)
-    assert "unknown player" in signed_in.get(refused["Location"]).content.decode()
+    assert "has no player named “Newcomer”" in signed_in.get(refused["Location"]).content.decode()
     allowed = upload(signed_in, league, data, create_players="on")
     assert "New players: Newcomer." in signed_in.get(allowed["Location"]).content.decode()
     signed_in.post(allowed["Location"], {"confirm": "1"})

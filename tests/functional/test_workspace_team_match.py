@@ -133,7 +133,7 @@ def test_a_game_of_four_sides_takes_positions_and_echoes_the_order(signed_in, le
         ({**DOUBLES, "side_1_1": ""}, None, "sides of 2 players each"),
         ({**DOUBLES, "side_1_1": "Zed"}, "side_1_1", "has no player named “Zed”"),
         ({"side_0_0": "Ana", "side_0_1": "Ben"}, None, "2 to 16 sides"),
-        ({**DOUBLES, "score": ""}, "score", "This field is required."),
+        ({**DOUBLES, "score": ""}, "score", "points first: 3-1 (w, d or l"),
         ({**DOUBLES, "played_on": ""}, "played_on", "This field is required."),
         ({**DOUBLES, "played_on": "2024-02-30"}, "played_on", "Enter a valid date."),
         ({**DOUBLES, "score": "2"}, "score", "Type the score as"),

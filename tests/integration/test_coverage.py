@@ -79,7 +79,7 @@ def test_the_shape_is_the_leagues_own(league, make_player):
     players = [make_player(league, name) for name in ("Ann", "Bob", "Cat", "Dan")]
     ann, bob, cat, dan = players
     for day in (2, 3, 4):
-        league_services.record_side_match(
+        league_services.record_match(
             league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=dt.date(2024, 1, day)
         )
     config = rating_services.create_config(
