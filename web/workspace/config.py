@@ -32,6 +32,10 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     if not league.is_organiser(request.user):
         raise PermissionDenied("Only this league's organisers can change its configuration.")
+    # The replay's progress is read before the live version: a replay that has finished had
+    # published its version in the same transaction, so the page never shows a finished replay
+    # (and stops polling) beside the version it replaced.
+    progress = league_progress(league)
     live = live_config(league)
     if request.method == "POST":
         form = ConfigForm(request.POST, league=league)
@@ -64,7 +68,7 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         "form": form,
         "live": describe_config(live, is_live=True) if live else None,
         "versions": config_versions(league),
-        "progress": league_progress(league),
+        "progress": progress,
         "replays": recent_replays(league),
         "show_outcome": True,
     }
