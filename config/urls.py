@@ -11,10 +11,21 @@ admin.autodiscover()
 # A database outage raised outside a view is a 503 too (config/db_outage.py).
 handler500 = "config.db_outage.server_error"
 
+
+class FaviconRedirect(RedirectView):
+    """/favicon.ico to the site's icon, its address looked up per request (with the manifest
+    storage of production settings it exists only once ``collectstatic`` has run)."""
+
+    permanent = True
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.png")
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Feed readers and some browsers ask for /favicon.ico whatever the pages link.
-    path("favicon.ico", RedirectView.as_view(url=static("favicon.png"), permanent=True)),
+    path("favicon.ico", FaviconRedirect.as_view()),
     path("api/", include("api.urls")),
     path("", include("web.workspace.urls")),
     path("", include("web.public.urls")),
