@@ -44,11 +44,11 @@ import numpy.typing as npt
 
 from engine.errors import InvalidParameterError
 from engine.fold import FoldResult, History, MatchArrays, check_fold_range, initial_state, keep
-from engine.glicko2 import _new_volatility, expectation, g, pre_period
+from engine.glicko2 import _new_volatility, pre_period
 from engine.params import CENTRE, SCALE, Glicko2Params
 from engine.sides import SideMatches
 from engine.state import NEVER, FloatArray, IntArray, RatingState
-from engine.teams import DEFAULT_METHOD, TeamMethod, VirtualGames, virtual_games
+from engine.teams import DEFAULT_METHOD, TeamMethod, VirtualGames, _sums, virtual_games
 
 __all__ = ["InstantFold", "fold_instant", "fold_sides_instant", "match_levels", "rank_weights"]
 
@@ -167,19 +167,7 @@ def _level_update(
     phi_all[players] = phi
     blocks, counted, scores = blocks_of(mu_all, phi_all)
     # Steps 3-4: the sums over each player's virtual games of this match.
-    v_inverse = np.zeros(n)
-    improvement_all = np.zeros(n)
-    for block in blocks:
-        g_j = g(block.opponent_phi)
-        E, v_terms = expectation(g_j * (mu_all[block.player] - block.opponent_mu))
-        v_terms *= g_j
-        v_terms *= g_j
-        v_terms *= block.weight
-        v_inverse += np.bincount(block.player, weights=v_terms, minlength=n)
-        surprise = block.score - E
-        surprise *= g_j
-        surprise *= block.weight
-        improvement_all += np.bincount(block.player, weights=surprise, minlength=n)
+    v_inverse, improvement_all = _sums(blocks, mu_all, n)
     v = 1.0 / v_inverse[players]
     improvement = improvement_all[players]
     delta = v * improvement
