@@ -203,6 +203,19 @@ AXES_CLIENT_IP_CALLABLE = "config.login_lockout.client_address"
 AXES_LOCKOUT_CALLABLE = "config.login_lockout.lockout_response"
 AXES_VERBOSE = False
 
+# --- Self-service: sign-up, new leagues, co-organiser invitations -----------------------
+# Anyone may create an account from the browser (/accounts/sign-up/) unless this is off;
+# accounts the operator makes (admin, createsuperuser) are unaffected.
+OPEN_SIGNUP = env_bool("LEAGUE_OPEN_SIGNUP", default=True)
+# Leagues one account may start from the browser (superusers and manage.py create_league are
+# not counted against it); 0 lets nobody start one from the browser.
+MAX_LEAGUES_PER_ACCOUNT = int(os.environ.get("LEAGUE_MAX_LEAGUES_PER_ACCOUNT", "3"))
+# Sign-up attempts (every submitted form, accepted or not) per client address, counted in
+# the default cache like the API's throttle, keyed on the address as sign-in failures are.
+SIGNUP_RATE = os.environ.get("LEAGUE_SIGNUP_RATE", "10/hour")
+# Days a co-organiser invitation link stays valid.
+INVITATION_DAYS = float(os.environ.get("LEAGUE_INVITATION_DAYS", "7"))
+
 # --- Security (check --deploy clean when DEBUG is off) ---------------------------------
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
 SESSION_COOKIE_SECURE = not DEBUG

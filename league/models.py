@@ -9,6 +9,7 @@ the admin (read-only).
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -82,6 +83,16 @@ class League(models.Model):
         help_text="Players per side when the format is a fixed side size (1 to 16).",
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # Who started the league from the browser: the per-account cap on new leagues counts
+    # these (LEAGUE_MAX_LEAGUES_PER_ACCOUNT). None for leagues made by the operator.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="created_leagues",
+    )
 
     objects = LeagueQuerySet.as_manager()
 
@@ -623,3 +634,41 @@ class ApiToken(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+class Invitation(models.Model):
+    """A link inviting someone to co-organise a league (``league.invitations``).
+
+    Single use, expiring, revocable; only the SHA-256 digest of its token is stored, so the
+    link cannot be read back from the database: it is shown once, to the organiser who
+    made it. Used, revoked and expired invitations stay listed as a record of who let whom in.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    digest = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=80, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.league}: invitation {self.label or self.pk}"
+
+    def is_pending(self, now: dt.datetime | None = None) -> bool:
+        """Neither used nor revoked, and not yet expired."""
+        now = now or timezone.now()
+        return self.accepted_at is None and self.revoked_at is None and self.expires_at > now

@@ -25,7 +25,7 @@ from django.urls import path, reverse
 from league.admin import LeagueAdmin
 from league.admin_scope import CheckedChangeListMixin, OrganisedLeagueFilter, scoped_league
 from league.models import League
-from ratings import services
+from ratings import new_league, services
 from ratings.models import Publication, RatingConfig, Replay
 from ratings.selectors.progress import league_progress
 
@@ -47,6 +47,14 @@ class RatedLeagueAdmin(LeagueAdmin):
             path("<int:league_id>/progress/", view(self.progress_view), name="league_progress"),
             *super().get_urls(),
         ]
+
+    def save_model(self, request: HttpRequest, obj: League, form: Any, change: bool) -> None:
+        """A league added here gets its first configuration and a new club's ranking rules
+        at once (``ratings.new_league``, as every new league), so it has standings from its
+        first result on."""
+        super().save_model(request, obj, form, change)
+        if not change:
+            new_league.start_ratings(obj, created_by=request.user)
 
     def league_context(self, request: HttpRequest, league: League) -> dict[str, Any]:
         return {

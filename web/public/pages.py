@@ -11,6 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
@@ -125,14 +126,20 @@ def _league_state(league_slug: str, **_: str) -> LeagueState | None:
     return league_state(league_slug)
 
 
-@cached_page("home", site_state)
+# Keyed by whether sign-up is open too (read at start-up, as the setting is): a shared cache
+# never serves a page offering sign-up after the operator has closed it, or the reverse.
+@cached_page("home" if settings.OPEN_SIGNUP else "home-closed", site_state)
 def home(request: HttpRequest) -> HttpResponse:
     """Every league with its size, and the top of the busiest leagues' standings."""
     leagues = league_summaries()
     return render(
         request,
         "pages/home.html",
-        {"leagues": leagues, "featured": featured_leaderboards(leagues)},
+        {
+            "leagues": leagues,
+            "featured": featured_leaderboards(leagues),
+            "open_signup": settings.OPEN_SIGNUP,
+        },
     )
 
 

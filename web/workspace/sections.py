@@ -109,6 +109,13 @@ SECTIONS: tuple[Section, ...] = (
         "Create, name and revoke your tokens for scripts and apps using the API.",
     ),
     Section(
+        "organisers",
+        "Organisers",
+        "workspace:organisers",
+        "Who organises the league; invite a co-organiser by a one-time link, revoke a link "
+        "not yet used.",
+    ),
+    Section(
         "seasons",
         "Seasons",
         "workspace:seasons",

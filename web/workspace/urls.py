@@ -4,11 +4,13 @@ from django.contrib.auth.views import LogoutView
 from django.urls import path, re_path
 
 from web.workspace import (
+    accounts,
     backtest,
     config,
     exports,
     fixture_views,
     imports,
+    invitations,
     log,
     players,
     recording,
@@ -23,7 +25,18 @@ organise = "<slug:league_slug>/organise/"
 urlpatterns = [
     # Signing out from any page returns to it (``next``), or to the home page.
     path("sign-out/", LogoutView.as_view(next_page="pages:home"), name="sign_out"),
+    # A club starts here: an account, a league, co-organisers by invitation link
+    # ("accounts" is a reserved slug: ratings.new_league.RESERVED_SLUGS).
+    path("accounts/sign-up/", accounts.sign_up, name="sign_up"),
+    path("accounts/new-league/", accounts.new_league, name="new_league"),
+    path("accounts/invitations/<str:token>/", invitations.invitation, name="invitation"),
     path(organise, views.hub, name="hub"),
+    path(f"{organise}organisers/", invitations.organisers, name="organisers"),
+    path(
+        f"{organise}organisers/invitations/<int:invitation_id>/revoke/",
+        invitations.revoke,
+        name="revoke_invitation",
+    ),
     path(f"{organise}ranking/", views.ranking, name="ranking"),
     path(f"{organise}record/", recording.record, name="record"),
     path(f"{organise}round/", recording.round_entry, name="round"),

@@ -12,12 +12,14 @@ from django.views.decorators.http import require_GET
 
 from ratings.eligibility import default_active_periods, eligibility
 from ratings.models import RankingRules
+from ratings.selectors.checklist import league_setup
 from ratings.selectors.configurations import live_config
 from ratings.selectors.progress import league_progress
 from ratings.selectors.standings import LeaderboardQuery, leaderboard, ranking_summary
 from web.formatting import describe_periods, ranking_note
 from web.forms import RankingRulesForm
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+from web.workspace.checklist import checklist
 from web.workspace.sections import sections_for
 
 
@@ -34,6 +36,7 @@ def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
     ]
     config = live_config(league)
     summary = ranking_summary(league, config) if config is not None else None
+    setup = league_setup(league)
     return render(
         request,
         "workspace/hub.html",
@@ -44,6 +47,8 @@ def hub(request: HttpRequest, league_slug: str) -> HttpResponse:
             "show_outcome": True,
             "ranking_note": ranking_note(summary) if summary and summary.rated else [],
             "ranking_url": reverse("workspace:ranking", args=[league.slug]),
+            "setup": setup,
+            "checklist": checklist(league, setup),
         },
     )
 

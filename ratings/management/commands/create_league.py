@@ -9,22 +9,18 @@ result alone (1-0, ½-½, 0-1) instead of the score.
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
-from django.core.validators import validate_slug
-from django.db import transaction
-from django.utils import timezone
 
 from league.management.cli import iso_date, validation_message
 from league.management.data_command import DataCommand
-from league.models import MAX_SIDE_PLAYERS, League, MatchFormat
+from league.models import MAX_SIDE_PLAYERS, MatchFormat
 from league.sides import format_label
 from ratings.management.options import add_config_arguments, config_params
-from ratings.services import create_config
+from ratings.new_league import create_league
 
 
 class Command(DataCommand):
@@ -66,57 +62,28 @@ class Command(DataCommand):
         add_config_arguments(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        slug, name = options["slug"], " ".join(options["name"].split())
-        try:
-            validate_slug(slug)
-        except ValidationError:
-            raise CommandError(
-                f"{slug!r} is not a valid slug: use letters, digits, hyphens and underscores."
-            ) from None
-        if League.objects.filter(slug=slug).exists():
-            raise CommandError(f"A league with the slug {slug!r} already exists.")
-        if not name:
+        if not " ".join(options["name"].split()):
             raise CommandError("--name must not be empty.")
-        try:
-            zone = zoneinfo.ZoneInfo(options["time_zone"])
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            raise CommandError(f"Unknown time zone {options['time_zone']!r}.") from None
         users = get_user_model().objects.filter(username__in=options["organiser"])
         missing = sorted(set(options["organiser"]) - {user.get_username() for user in users})
         if missing:
             raise CommandError(f"No such user(s): {', '.join(missing)}.")
-
-        params = config_params(options)
-        if params.get("period_unit") == "months" and "period_anchor" not in params:
-            # Calendar months start on the 1st unless told otherwise.
-            start = options["start_date"] or timezone.now().astimezone(zone).date()
-            params["period_anchor"] = start.replace(day=1)
-        start_date = (
-            options["start_date"]
-            or params.get("period_anchor")
-            or timezone.now().astimezone(zone).date()
-        )
         match_format, side_size = _match_format(options["format"])
-        league = League(
-            name=name,
-            slug=slug,
-            sport=options["sport"],
-            description=options["description"],
-            time_zone=options["time_zone"],
-            start_date=start_date,
-            records_points=not options["results_only"],
-            match_format=match_format,
-            side_size=side_size,
-        )
         try:
-            league.full_clean()
-            with transaction.atomic():
-                league.save()
-                league.organisers.set(users)
-                # Organisers sign in and work through the admin, which admits staff only;
-                # the admin itself limits a non-superuser to the leagues they organise.
-                users.filter(is_staff=False).update(is_staff=True)
-                config = create_config(league, start_rules=True, **params)
+            # The one path of every new league (the workspace's and the admin's too).
+            league, config = create_league(
+                name=options["name"],
+                slug=options["slug"],
+                sport=options["sport"],
+                description=options["description"],
+                time_zone=options["time_zone"],
+                start_date=options["start_date"],
+                records_points=not options["results_only"],
+                match_format=match_format,
+                side_size=side_size,
+                organisers=users,
+                **config_params(options),
+            )
         except ValidationError as error:
             raise CommandError(f"League not created:\n{validation_message(error)}") from None
         unit = "month" if config.period_unit == "months" else "day"
