@@ -27,7 +27,7 @@ from django.utils.translation import ngettext
 
 from league.models import League, MatchFormat
 from league.organisers import add_organisers
-from league.validation import Errors
+from league.validation import Errors, check_text
 from ratings.models import RatingConfig
 from ratings.services import create_config
 
@@ -74,6 +74,8 @@ def create_league(
     slug = (slug or "").strip()
     if not name:
         errors.add("name", _("Give the league a name."), "required")
+    for field, text in (("name", name), ("sport", sport or ""), ("description", description or "")):
+        check_text(text, errors, field)
     try:
         validate_slug(slug)
     except ValidationError:

@@ -64,7 +64,8 @@ def fresh_caches():
 def test_a_club_starts_from_an_empty_database(
     chromium_browser, watched_page, live_server, width, fresh_caches
 ):
-    assert not get_user_model().objects.exists() and not League.objects.exists()
+    assert not get_user_model().objects.exists()
+    assert not League.objects.exists()
     page = watched_page
     page.set_viewport_size({"width": width, "height": 900})
 
@@ -86,7 +87,8 @@ def test_a_club_starts_from_an_empty_database(
     assert [u.username for u in league.organisers.all()] == ["ann"]
     assert RatingConfig.objects.filter(league=league).count() == 1
     checklist = page.inner_text("#checklist")
-    assert "No players yet." in checklist and "No result recorded yet." in checklist
+    assert "No players yet." in checklist
+    assert "No result recorded yet." in checklist
     assert "The ratings have a configuration." in checklist
     check(page, "hub-new", width)
 
@@ -147,7 +149,8 @@ def test_a_club_starts_from_an_empty_database(
     rows = page.locator("#leaderboard tbody tr")
     assert rows.count() == len(PLAYERS)
     ranks = [int(text) for text in page.locator("#leaderboard tbody .col-rank").all_inner_texts()]
-    assert ranks[0] == 1 and ranks == sorted(ranks)
+    assert ranks[0] == 1
+    assert ranks == sorted(ranks)
     names = page.locator("#leaderboard tbody .col-name a").all_inner_texts()
     assert sorted(names) == sorted(PLAYERS)
     assert page.locator("#leaderboard .badge--prov").count() == len(PLAYERS)

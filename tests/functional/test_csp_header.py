@@ -34,6 +34,7 @@ PUBLIC = [
     ("pages:export_standings", {"league_slug": "{league}"}),
     ("pages:export_history", {"league_slug": "{league}"}),
     ("admin:login", {}),
+    ("workspace:sign_up", {}),
     ("api:league-list", {}),
     ("api:league-detail", {"league_slug": "{league}"}),
     ("api:standings", {"league_slug": "{league}"}),
@@ -49,6 +50,8 @@ ORGANISER = [
     ("admin:league_player_changelist", {}),
     ("workspace:import", {"league_slug": "{league}"}),
     ("workspace:team_round", {"league_slug": "{league}"}),
+    ("workspace:organisers", {"league_slug": "{league}"}),
+    ("workspace:new_league", {}),
 ]
 
 

@@ -73,7 +73,8 @@ def test_sign_up_creates_an_account_signs_it_in_and_goes_on_to_a_new_league(clie
     assert response["Location"] == reverse("workspace:new_league")
     user = User.objects.get(username="ann")
     assert user.check_password(PASSWORD)
-    assert user.is_staff and not user.is_superuser  # signs in at the admin's sign-in page
+    assert user.is_staff
+    assert not user.is_superuser
     assert client.get(reverse("workspace:new_league")).status_code == 200
     # The site's sign-in page admits the account afterwards.
     other = Client()
@@ -168,6 +169,10 @@ def test_a_new_league_form_names_each_bad_field_and_creates_nothing(client, leag
     assert "an address the site itself uses" in response.text
     response = start_league(client, slug=league.slug)
     assert "already exists" in response.text
+    response = start_league(client, slug="bell", name="Bell\x07 Club")
+    assert "control character" in response.context["form"].errors["name"][0]
+    response = start_league(client, slug="bell", sport="Chess\x00")
+    assert "sport" in response.context["form"].errors  # the form itself refuses a NUL byte
     response = start_league(client, slug="teams", match_format="teams", side_size="")
     assert "Say how many players a side has." in response.text
     assert League.objects.filter(created_by__username="ann").count() == 0
@@ -282,7 +287,8 @@ def test_an_invitation_makes_its_acceptor_a_co_organiser_and_is_then_used(client
     accepted = sam.post(path)
     assert accepted["Location"] == reverse("workspace:hub", args=[ann.slug])
     sam_user = User.objects.get(username="sam")
-    assert ann.is_organiser(sam_user) and sam_user.is_staff
+    assert ann.is_organiser(sam_user)
+    assert sam_user.is_staff
     assert sam.get(reverse("workspace:hub", args=[ann.slug])).status_code == 200
 
     # Single use: the link is spent, for anyone.
@@ -352,7 +358,8 @@ def test_an_invitation_opens_only_its_own_league(client, ann, other_league, othe
     revoke = reverse("workspace:revoke_invitation", args=[other_league.slug, invitation.pk])
     other.post(revoke)
     invitation.refresh_from_db()
-    assert invitation.revoked_at is None and invitation.accepted_by == sam
+    assert invitation.revoked_at is None
+    assert invitation.accepted_by == sam
 
 
 def test_a_non_organiser_cannot_invite(ann, other_organiser):
