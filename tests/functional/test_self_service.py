@@ -107,6 +107,20 @@ def test_sign_up_closed_shows_a_page_saying_so_and_creates_nothing(client):
     assert reverse("workspace:sign_up") not in client.get(reverse("pages:home")).text
 
 
+@override_settings(OPEN_SIGNUP=False)
+def test_with_sign_up_closed_a_pending_invitation_still_lets_its_person_sign_up(ann):
+    _invitation, token = create_invitation(ann, ann.organisers.get())
+    path = reverse("workspace:invitation", args=[token])
+    sam = Client()
+    assert sam.get(reverse("workspace:sign_up"), {"next": path}).status_code == 200
+    assert sign_up(sam, username="sam", next=path)["Location"] == path
+    sam.post(path)
+    assert ann.is_organiser(User.objects.get(username="sam"))
+    # The link is used now: it opens sign-up no more.
+    assert sign_up(Client(), username="tim", next=path).status_code == 403
+    assert not User.objects.filter(username="tim").exists()
+
+
 def test_the_home_page_offers_sign_up_while_it_is_open(client):
     assert reverse("workspace:sign_up") in client.get(reverse("pages:home")).text
 

@@ -1,6 +1,7 @@
 """A club starts from the browser: create an account, then a league.
 
-Sign-up is open unless the operator turns it off (``LEAGUE_OPEN_SIGNUP=0``); its attempts are
+Sign-up is open unless the operator turns it off (``LEAGUE_OPEN_SIGNUP=0``; even then a
+pending invitation's link lets its person create an account); its attempts are
 rate-limited per client address (``LEAGUE_SIGNUP_RATE``, counted in the default cache by the
 REST framework's throttle, keyed on the address sign-in failures are counted against). A new
 account is staff so that it can sign in at the site's sign-in page (the admin's, which
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import zoneinfo
 from typing import Any
+from urllib.parse import urlsplit
 
 from django import forms
 from django.conf import settings
@@ -23,7 +25,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -32,6 +34,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from config.login_lockout import client_address
 from league.forms import add_service_errors
+from league.invitations import InvitationRefused, check_invitation
 from league.models import MAX_SIDE_PLAYERS, MatchFormat
 from ratings.new_league import create_league, leagues_left
 
@@ -74,11 +77,27 @@ def _next_url(request: HttpRequest) -> str:
     return reverse("workspace:new_league")
 
 
+def _invited(next_url: str) -> bool:
+    """Whether ``next_url`` is a pending invitation's link: with sign-up closed, the person
+    an organiser invited may still create their account (the link is the permission)."""
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return False
+    if match.view_name != "workspace:invitation":
+        return False
+    try:
+        check_invitation(match.kwargs["token"])
+    except InvitationRefused:
+        return False
+    return True
+
+
 @require_http_methods(["GET", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponse:
     """Create an account and sign in with it."""
     next_url = _next_url(request)
-    if not settings.OPEN_SIGNUP:
+    if not settings.OPEN_SIGNUP and not _invited(next_url):
         return render(request, "workspace/sign_up_closed.html", status=403)
     if request.user.is_authenticated:
         return HttpResponseRedirect(next_url)
