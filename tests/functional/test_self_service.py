@@ -121,8 +121,13 @@ def test_with_sign_up_closed_a_pending_invitation_still_lets_its_person_sign_up(
     assert not User.objects.filter(username="tim").exists()
 
 
-def test_the_home_page_offers_sign_up_while_it_is_open(client):
+def test_the_home_and_sign_in_pages_offer_sign_up_while_it_is_open(client):
     assert reverse("workspace:sign_up") in client.get(reverse("pages:home")).text
+    sign_in = client.get(reverse("admin:login"), {"next": "/accounts/invitations/abc/"})
+    assert 'id="signup-offer"' in sign_in.text
+    assert "/accounts/sign-up/?next=/accounts/invitations/abc/" in sign_in.text
+    with override_settings(OPEN_SIGNUP=False):
+        assert 'id="signup-offer"' not in client.get(reverse("admin:login")).text
 
 
 @override_settings(SIGNUP_RATE="3/hour")

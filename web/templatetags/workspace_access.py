@@ -1,4 +1,5 @@
-"""``{% load workspace_access %}``: whether the signed-in user organises the page's league.
+"""``{% load workspace_access %}``: whether the signed-in user organises the page's league,
+and whether sign-up is open (the sign-in page offers it then).
 
 The public header links the workspace only for the league's organisers (anyone else would
 meet a 403 there); anonymous readers cost no query.
@@ -9,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.conf import settings
 
 register = template.Library()
 
@@ -19,3 +21,9 @@ def organised_by(league: Any, user: Any) -> bool:
     if league is None or not getattr(user, "is_authenticated", False):
         return False
     return bool(league.is_organiser(user))
+
+
+@register.simple_tag
+def signup_open() -> bool:
+    """Whether anyone may create an account from the browser (``LEAGUE_OPEN_SIGNUP``)."""
+    return bool(settings.OPEN_SIGNUP)
