@@ -88,12 +88,13 @@ def create_config(
     Parameters not given are inherited from the latest version (or :func:`default_params`).
     ``based_on`` is the version a form showed (0 for none): when another version was saved
     since, nothing is stored, so a form opened before that save cannot silently undo it.
-    With ``start_rules`` (the paths where an organiser sets up a league's ratings:
-    ``create_league``, and the workspace's, the API's and ``set_config``'s first version),
-    a league's first version also gives it the ranking rules a new league starts with
+    With ``start_rules`` (the paths where a league's ratings are set up: every new league,
+    ``ratings.new_league`` for ``create_league``, the workspace's "Start a league" and the
+    admin; and the workspace's, the API's and ``set_config``'s first version), a league's
+    first version also gives it the ranking rules a new league starts with
     (``ratings.eligibility.new_league_rules``), unless it has rules already. The version
-    made by a league's first result (``request_catch_up``) does not: a league created in
-    the admin keeps the older defaults until an organiser saves rules.
+    made by a league's first result (``request_catch_up``) does not: a league from before
+    this rule keeps the older defaults until an organiser saves rules.
     Raises ``ValidationError`` (field -> messages; code ``stale`` for that case) and stores
     nothing on bad input.
     """
