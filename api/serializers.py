@@ -667,6 +667,15 @@ class PairQuerySerializer(VersionQuerySerializer):
     )
 
 
+class WinProbabilityQuerySerializer(PairQuerySerializer):
+    neutral = QueryBooleanField(
+        required=False,
+        help_text="true: on neutral ground, neither side has an advantage. Default false: "
+        "player A is the first-named (home) side and gets the configuration's advantage, "
+        "as in a recorded match.",
+    )
+
+
 # --- Standings, history and predictions ----------------------------------------------------
 
 
@@ -836,9 +845,15 @@ class WinProbabilitySerializer(serializers.Serializer):
     player_a = PlayerRatingSerializer()
     player_b = PlayerRatingSerializer()
     probability_a = serializers.FloatField(
-        help_text="Expected score of A (Glicko-2, a draw counting half), 0 to 1."
+        help_text="Expected score of A (Glicko-2, a draw counting half), 0 to 1, with A's "
+        "advantage (advantage_a)."
     )
     probability_b = serializers.FloatField(help_text="1 - probability_a.")
+    neutral = serializers.BooleanField(help_text="Whether the pairing is on neutral ground.")
+    advantage_a = serializers.FloatField(
+        help_text="A's advantage in rating points: the configuration's advantage for the "
+        "first-named side, 0 on neutral ground."
+    )
 
 
 class ReplayProgressSerializer(serializers.Serializer):
