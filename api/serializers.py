@@ -674,6 +674,15 @@ class WinProbabilityQuerySerializer(PairQuerySerializer):
         "player A is the first-named (home) side and gets the configuration's advantage, "
         "as in a recorded match.",
     )
+    level = QueryLevelField(
+        required=False,
+        help_text="The standings' level the players' ranks are read at (it orders players "
+        "when the league ranks by the interval's lower end), written as for the standings' "
+        "level (68, 95, 99.9, z2 ...). Default 95.",
+    )
+
+    def validate_level(self, value: ConfidenceLevel) -> ConfidenceLevel:
+        return DEFAULT_LEVEL if value.percent == 95.0 else value
 
 
 # --- Standings, history and predictions ----------------------------------------------------
@@ -833,6 +842,10 @@ class PlayerRatingSerializer(serializers.Serializer):
         allow_null=True,
         help_text="The leaderboard's rank (the league's ranking rules); null while unrated "
         "or when the rules list the player separately.",
+    )
+    reasons = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Why the player is not ranked (empty for a ranked or unrated player).",
     )
     rating = serializers.FloatField()
     rd = serializers.FloatField(help_text="RD grown to the current period.")

@@ -64,6 +64,7 @@ from api.serializers import (
     WinProbabilitySerializer,
     recorded_match_body,
 )
+from engine.intervals import ConfidenceLevel
 from engine.prediction import win_probability
 from league import services as league_services
 from league.models import Event, League, Player
@@ -76,7 +77,7 @@ from ratings.selectors.players import PlayerSummary, head_to_head, player_histor
 from ratings.selectors.predictions import first_named_advantage
 from ratings.selectors.progress import league_progress
 from ratings.selectors.sides import SideRecordRow, side_records
-from ratings.selectors.standings import leaderboard
+from ratings.selectors.standings import DEFAULT_LEVEL, leaderboard
 
 
 def query_dict(request: Request) -> dict[str, str]:
@@ -625,11 +626,12 @@ def _matchup(
     player_b: Player,
     *,
     advantage: float,
+    level: ConfidenceLevel = DEFAULT_LEVEL,
 ) -> tuple[PlayerSummary, PlayerSummary, float]:
-    """Both players' current standing and A's expected score against B with A's
-    ``advantage`` (rating points)."""
-    a = player_summary(league, config, player_a, clock=clock)
-    b = player_summary(league, config, player_b, clock=clock)
+    """Both players' current standing (their ranks at ``level``) and A's expected score
+    against B with A's ``advantage`` (rating points)."""
+    a = player_summary(league, config, player_a, clock=clock, level=level)
+    b = player_summary(league, config, player_b, clock=clock, level=level)
     return a, b, float(win_probability(a.rating, a.rd, b.rating, b.rd, advantage))
 
 
@@ -650,11 +652,18 @@ class WinProbabilityView(LeagueScopedMixin, generics.GenericAPIView):
 
     def get(self, request: Request, league_slug: str) -> Response:
         player_a, player_b, config = self.pair_from_query(WinProbabilityQuerySerializer)
-        neutral = bool(self.query(WinProbabilityQuerySerializer).get("neutral"))
+        params = self.query(WinProbabilityQuerySerializer)
+        neutral = bool(params.get("neutral"))
         advantage = first_named_advantage(config, neutral=neutral)
         clock = ReadClock.of(config) if config else None
         a, b, p = _matchup(
-            self.get_league(), config, clock, player_a, player_b, advantage=advantage
+            self.get_league(),
+            config,
+            clock,
+            player_a,
+            player_b,
+            advantage=advantage,
+            level=params.get("level", DEFAULT_LEVEL),
         )
         body = {
             "version": None if config is None else config.version,
