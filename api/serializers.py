@@ -667,6 +667,24 @@ class PairQuerySerializer(VersionQuerySerializer):
     )
 
 
+class WinProbabilityQuerySerializer(PairQuerySerializer):
+    neutral = QueryBooleanField(
+        required=False,
+        help_text="true: on neutral ground, neither side has an advantage. Default false: "
+        "player A is the first-named (home) side and gets the configuration's advantage, "
+        "as in a recorded match.",
+    )
+    level = QueryLevelField(
+        required=False,
+        help_text="The standings' level the players' ranks are read at (it orders players "
+        "when the league ranks by the interval's lower end), written as for the standings' "
+        "level (68, 95, 99.9, z2 ...). Default 95.",
+    )
+
+    def validate_level(self, value: ConfidenceLevel) -> ConfidenceLevel:
+        return DEFAULT_LEVEL if value.percent == 95.0 else value
+
+
 # --- Standings, history and predictions ----------------------------------------------------
 
 
@@ -825,6 +843,10 @@ class PlayerRatingSerializer(serializers.Serializer):
         help_text="The leaderboard's rank (the league's ranking rules); null while unrated "
         "or when the rules list the player separately.",
     )
+    reasons = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Why the player is not ranked (empty for a ranked or unrated player).",
+    )
     rating = serializers.FloatField()
     rd = serializers.FloatField(help_text="RD grown to the current period.")
     games = serializers.IntegerField()
@@ -836,9 +858,15 @@ class WinProbabilitySerializer(serializers.Serializer):
     player_a = PlayerRatingSerializer()
     player_b = PlayerRatingSerializer()
     probability_a = serializers.FloatField(
-        help_text="Expected score of A (Glicko-2, a draw counting half), 0 to 1."
+        help_text="Expected score of A (Glicko-2, a draw counting half), 0 to 1, with A's "
+        "advantage (advantage_a)."
     )
     probability_b = serializers.FloatField(help_text="1 - probability_a.")
+    neutral = serializers.BooleanField(help_text="Whether the pairing is on neutral ground.")
+    advantage_a = serializers.FloatField(
+        help_text="A's advantage in rating points: the configuration's advantage for the "
+        "first-named side, 0 on neutral ground."
+    )
 
 
 class ReplayProgressSerializer(serializers.Serializer):

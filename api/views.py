@@ -60,9 +60,11 @@ from api.serializers import (
     VersionQuerySerializer,
     VoidEventSerializer,
     VoidRequestSerializer,
+    WinProbabilityQuerySerializer,
     WinProbabilitySerializer,
     recorded_match_body,
 )
+from engine.intervals import ConfidenceLevel
 from engine.prediction import win_probability
 from league import services as league_services
 from league.models import Event, League, Player
@@ -72,9 +74,10 @@ from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
+from ratings.selectors.predictions import first_named_advantage
 from ratings.selectors.progress import league_progress
 from ratings.selectors.sides import SideRecordRow, side_records
-from ratings.selectors.standings import leaderboard
+from ratings.selectors.standings import DEFAULT_LEVEL, leaderboard
 
 
 def query_dict(request: Request) -> dict[str, str]:
@@ -166,9 +169,11 @@ class LeagueScopedMixin:
             raise NotFound({field: [f"No player with id {player_id} in this league."]})
         return player
 
-    def pair_from_query(self) -> tuple[Player, Player, RatingConfig | None]:
+    def pair_from_query(
+        self, serializer_class: type[Serializer] = PairQuerySerializer
+    ) -> tuple[Player, Player, RatingConfig | None]:
         """``?player_a=&player_b=&version=``: the two players and the configuration."""
-        params = self.query(PairQuerySerializer)
+        params = self.query(serializer_class)
         player_a = self.player_from_query(params["player_a"], "player_a")
         player_b = self.player_from_query(params["player_b"], "player_b")
         return player_a, player_b, self.config_for(params.get("version"))
@@ -579,8 +584,9 @@ class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
         clock = ReadClock.of(config) if config else None
         rows = head_to_head(league, config, player_a, clock=clock)
         row = next((r for r in rows if r.opponent_id == player_b.pk), None)
+        # A's expected score on neutral ground, as the player page's head-to-head rows.
         if row is None:
-            _, _, expected = _matchup(league, config, clock, player_a, player_b)
+            _, _, expected = _matchup(league, config, clock, player_a, player_b, advantage=0.0)
             wins = draws = losses = 0
         else:
             expected = row.win_probability
@@ -618,37 +624,55 @@ def _matchup(
     clock: ReadClock | None,
     player_a: Player,
     player_b: Player,
+    *,
+    advantage: float,
+    level: ConfidenceLevel = DEFAULT_LEVEL,
 ) -> tuple[PlayerSummary, PlayerSummary, float]:
-    """Both players' current standing and A's expected score against B."""
-    a = player_summary(league, config, player_a, clock=clock)
-    b = player_summary(league, config, player_b, clock=clock)
-    return a, b, float(win_probability(a.rating, a.rd, b.rating, b.rd))
+    """Both players' current standing (their ranks at ``level``) and A's expected score
+    against B with A's ``advantage`` (rating points)."""
+    a = player_summary(league, config, player_a, clock=clock, level=level)
+    b = player_summary(league, config, player_b, clock=clock, level=level)
+    return a, b, float(win_probability(a.rating, a.rd, b.rating, b.rd, advantage))
 
 
 @extend_schema(
     tags=["standings"],
-    parameters=[PairQuerySerializer],
+    parameters=[WinProbabilityQuerySerializer],
     responses={200: WinProbabilitySerializer, **schema.errors(400, 404)},
 )
 class WinProbabilityView(LeagueScopedMixin, generics.GenericAPIView):
     """The Glicko-2 expected score of A against B (a draw counts half), from current ratings.
 
     Ratings and RDs are each player's current ones (RD grown to the current period); an
-    unrated player enters with the configuration's initial values.
+    unrated player enters with the configuration's initial values. A is the first-named
+    (home) side and gets the configuration's advantage unless ``?neutral=true``.
     """
 
     serializer_class = WinProbabilitySerializer
 
     def get(self, request: Request, league_slug: str) -> Response:
-        player_a, player_b, config = self.pair_from_query()
+        player_a, player_b, config = self.pair_from_query(WinProbabilityQuerySerializer)
+        params = self.query(WinProbabilityQuerySerializer)
+        neutral = bool(params.get("neutral"))
+        advantage = first_named_advantage(config, neutral=neutral)
         clock = ReadClock.of(config) if config else None
-        a, b, p = _matchup(self.get_league(), config, clock, player_a, player_b)
+        a, b, p = _matchup(
+            self.get_league(),
+            config,
+            clock,
+            player_a,
+            player_b,
+            advantage=advantage,
+            level=params.get("level", DEFAULT_LEVEL),
+        )
         body = {
             "version": None if config is None else config.version,
             "player_a": a,
             "player_b": b,
             "probability_a": p,
             "probability_b": 1.0 - p,
+            "neutral": neutral,
+            "advantage_a": advantage,
         }
         return Response(WinProbabilitySerializer(body).data)
 

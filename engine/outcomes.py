@@ -130,10 +130,13 @@ class OutcomeProbabilities:
 
 
 def outcome_probabilities(
-    rating_a: float, rd_a: float, rating_b: float, rd_b: float, nu: float
+    rating_a: float, rd_a: float, rating_b: float, rd_b: float, nu: float, advantage: float = 0.0
 ) -> OutcomeProbabilities:
-    """A's chances of winning, drawing and losing against B under the draw parameter ``nu``."""
-    expected = win_probability_array(rating_a, rd_a, rating_b, rd_b)
+    """A's chances of winning, drawing and losing against B under the draw parameter ``nu``.
+
+    ``advantage`` (rating points) is A's, as in :func:`engine.prediction.win_probability`.
+    """
+    expected = win_probability_array(rating_a, rd_a, rating_b, rd_b, advantage)
     win, draw, loss = outcome_probabilities_array(expected, nu)
     return OutcomeProbabilities(float(win), float(draw), float(loss))
 

@@ -20,12 +20,12 @@ from numbers import Real
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from engine.errors import InvalidParameterError
 
 if TYPE_CHECKING:
-    from ratings.selectors.predictions import Prediction
+    from ratings.selectors.predictions import Prediction, SideCalibration
     from ratings.selectors.standings import RankingSummary
 
 DASH = "\u2013"
@@ -115,6 +115,53 @@ def prediction_texts(prediction: Prediction) -> dict[str, str]:
             loss=format_probability(prediction.loss),
         )
     return texts
+
+
+def side_calibration_tables(sides: tuple[SideCalibration, ...]) -> list[dict]:
+    """The home and away sides' calibration as the head-to-head page shows it: per side an
+    ``id``, a ``caption``, a ``summary`` sentence and ``rows`` of text cells by band of the
+    side's expected score (``range``, ``games``, ``expected``, ``actual``, ``draws``)."""
+    captions = {
+        "home": gettext("Home sides (named first, not on neutral ground)"),
+        "away": gettext("Away sides (named second, not on neutral ground)"),
+    }
+    tables = []
+    for side in sides:
+        template = {
+            "home": ngettext(
+                "In %(games)d game not on neutral ground, home sides scored %(actual).3f on "
+                "average against an expected %(expected).3f.",
+                "In %(games)d games not on neutral ground, home sides scored %(actual).3f on "
+                "average against an expected %(expected).3f.",
+                side.games,
+            ),
+            "away": ngettext(
+                "In %(games)d game not on neutral ground, away sides scored %(actual).3f on "
+                "average against an expected %(expected).3f.",
+                "In %(games)d games not on neutral ground, away sides scored %(actual).3f on "
+                "average against an expected %(expected).3f.",
+                side.games,
+            ),
+        }[side.side]
+        tables.append(
+            {
+                "id": f"calibration-{side.side}",
+                "caption": captions[side.side],
+                "summary": template
+                % {"games": side.games, "actual": side.mean_score, "expected": side.mean_expected},
+                "rows": [
+                    {
+                        "range": format_percent_range(band.low, band.high),
+                        "games": str(band.games),
+                        "expected": f"{band.mean_expected:.3f}",
+                        "actual": f"{band.mean_score:.3f}",
+                        "draws": str(band.draws),
+                    }
+                    for band in side.bands
+                ],
+            }
+        )
+    return tables
 
 
 def ranking_note(summary: RankingSummary) -> list[str]:

@@ -5,7 +5,10 @@ not passed in the league's time zone, *overdue* once it has, *played* while a li
 names it and *cancelled* after a cancellation. Predictions come from the published ratings
 (RDs grown to the current period) and the league's draw model (``engine/OUTCOMES.md``),
 fitted on its own recent results, each predicted from the ratings both players entered its
-period with; a league without draws predicts none.
+period with; a league without draws predicts none. The first-named player of a fixture is
+the home side: it gets the configuration's advantage, as in a recorded match that is not on
+neutral ground (``ratings.selectors.predictions.first_named_advantage``; a fixture has no
+neutral flag yet), and the draw model is fitted on predictions with the same advantage.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from league.models import Event, Fixture, League, Player
 from league.scores import score_text
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig, Standing
 from ratings.selectors.common import ReadClock, rd_now
+from ratings.selectors.predictions import first_named_advantage
 from ratings.time import period_spec
 
 #: The draw model is fitted on at most this many of the league's latest results: enough for
@@ -131,16 +135,19 @@ def _fit_draw_parameter(league: League, config: RatingConfig) -> float:
         Event.objects.live_matches()
         .filter(league=league)
         .order_by("-played_at", "-seq")
-        .values_list("player_a_id", "player_b_id", "score_a", "played_at")[:DRAW_FIT_MATCHES]
+        .values_list("player_a_id", "player_b_id", "score_a", "played_at", "neutral")[
+            :DRAW_FIT_MATCHES
+        ]
     )
-    if not any(score == 0.5 for _a, _b, score, _when in matches):
+    if not any(score == 0.5 for _a, _b, score, _when, _neutral in matches):
         return 0.0
     spec = period_spec(config)
     zone = league_zone(league)
     indexed = []
-    for a, b, score, when in matches:
+    for a, b, score, when, neutral in matches:
+        shift = first_named_advantage(config, neutral=neutral)
         try:
-            indexed.append((a, b, float(score), spec.index_of(local_day(when, zone))))
+            indexed.append((a, b, float(score), shift, spec.index_of(local_day(when, zone))))
         except MatchBeforeAnchorError:
             continue
     if not indexed:
@@ -153,14 +160,16 @@ def _fit_draw_parameter(league: League, config: RatingConfig) -> float:
         ).values_list("player_id", "period_index", "rating_before", "rd_before")
     }
     rows = [
-        (*before[(a, index)], *before[(b, index)], score)
-        for a, b, score, index in indexed
+        (*before[(a, index)], *before[(b, index)], score, shift)
+        for a, b, score, shift, index in indexed
         if (a, index) in before and (b, index) in before
     ]
     if not rows:
         return 0.0
     table = np.array(rows, dtype=np.float64)
-    expected = win_probability_array(table[:, 0], table[:, 1], table[:, 2], table[:, 3])
+    expected = win_probability_array(
+        table[:, 0], table[:, 1], table[:, 2], table[:, 3], table[:, 5]
+    )
     return fit_draw_model(expected, table[:, 4]).nu
 
 
@@ -170,15 +179,17 @@ def forecasts(
     pairs: Iterable[tuple[int, int]],
     clock: ReadClock | None = None,
 ) -> dict[tuple[int, int], OutcomeProbabilities]:
-    """The first-named player's win / draw / loss chances for each pair of player ids."""
+    """The first-named player's win / draw / loss chances for each pair of player ids,
+    the first-named player at home (the configuration's advantage)."""
     pairs = list(pairs)
     if not pairs:
         return {}
     known = strengths(config, {pid for pair in pairs for pid in pair}, clock)
     nu = draw_parameter(league, config)
+    advantage = first_named_advantage(config)
     return {
         (a, b): outcome_probabilities(
-            known[a].rating, known[a].rd, known[b].rating, known[b].rd, nu
+            known[a].rating, known[a].rd, known[b].rating, known[b].rd, nu, advantage
         )
         for a, b in pairs
     }

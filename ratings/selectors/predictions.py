@@ -4,7 +4,12 @@ The league's draw model (``engine.outcomes``, documented in OUTCOMES.md) is fitt
 on the league's own results: every counted match, predicted from the ratings and RDs both
 players entered its period with (the projection's ``rating_before`` / ``rd_before``). The
 same predictions, compared with what happened, are the backtest of the live configuration:
-its calibration table says, for each band of expected score, how the favourites really did.
+its calibration table says, for each band of expected score, how the favourites really did,
+and two more say how the home and the away sides did (non-neutral matches only).
+
+Every prediction gives the first-named side the configuration's advantage unless the match
+is on neutral ground (``first_named_advantage``), through ``engine.prediction.win_probability``:
+the function the engine's backtest scores (``engine.scoring.match_predictions``).
 
 Both are computed once per state of the projection and kept in the default cache.
 """
@@ -28,6 +33,8 @@ from ratings.time import period_spec
 
 #: Calibration bands of the expected score of the first-named player (tenths).
 BANDS = 10
+#: The two sides of a non-neutral match: the first-named side is at home.
+HOME, AWAY = "home", "away"
 #: A league draws "enough" for win / draw / loss to be shown when this share of its
 #: games are draws (below it, expected score alone says as much).
 MIN_DRAW_SHARE = 0.005
@@ -46,12 +53,29 @@ class CalibrationBand:
 
 
 @dataclass(frozen=True)
+class SideCalibration:
+    """How one side (home or away) of the league's non-neutral matches did against its
+    predictions: over all of them, and by bands of the side's own expected score (tenths)."""
+
+    side: str
+    games: int
+    mean_expected: float
+    mean_score: float
+    bands: tuple[CalibrationBand, ...]
+
+
+@dataclass(frozen=True)
 class LeagueModel:
-    """The league's fitted draw model and the calibration of its predictions."""
+    """The league's fitted draw model and the calibration of its predictions.
+
+    ``bands`` are seen from each game's favourite; ``sides`` from the home and the away side
+    of the non-neutral games (empty when the league has none).
+    """
 
     draw_model: DrawModel | None
     bands: list[CalibrationBand]
     games: int
+    sides: tuple[SideCalibration, ...] = ()
 
     @property
     def has_draws(self) -> bool:
@@ -77,13 +101,31 @@ class Prediction:
     loss: float | None
 
 
+def first_named_advantage(config: RatingConfig | None, *, neutral: bool = False) -> float:
+    """The first-named side's advantage in rating points under ``config`` (0 on neutral
+    ground or without a configuration), as the engine gives it in a recorded match."""
+    if config is None or neutral:
+        return 0.0
+    return float(config.advantage)
+
+
 def predict(
-    model: LeagueModel, rating_a: float, rd_a: float, rating_b: float, rd_b: float
+    model: LeagueModel,
+    rating_a: float,
+    rd_a: float,
+    rating_b: float,
+    rd_b: float,
+    advantage: float = 0.0,
 ) -> Prediction:
-    """A's expected score against B and, where the league has draws, win / draw / loss."""
-    expected = float(win_probability(rating_a, rd_a, rating_b, rd_b))
+    """A's expected score against B and, where the league has draws, win / draw / loss.
+
+    ``advantage`` (rating points) is A's: ``first_named_advantage`` of the configuration.
+    """
+    expected = float(win_probability(rating_a, rd_a, rating_b, rd_b, advantage))
     if model.has_draws and model.draw_model is not None:
-        chances = outcome_probabilities(rating_a, rd_a, rating_b, rd_b, model.draw_model.nu)
+        chances = outcome_probabilities(
+            rating_a, rd_a, rating_b, rd_b, model.draw_model.nu, advantage
+        )
         return Prediction(expected, chances.win, chances.draw, chances.loss)
     return Prediction(expected, None, None, None)
 
@@ -119,7 +161,7 @@ def _fit(league: League, config: RatingConfig) -> LeagueModel:
     matches = list(
         Event.objects.live_matches()
         .filter(league=league, player_a__isnull=False, player_b__isnull=False)
-        .values_list("player_a_id", "player_b_id", "played_at", "score_a")
+        .values_list("player_a_id", "player_b_id", "played_at", "score_a", "neutral")
     )
     before = {
         (pid, index): (rating, rd)
@@ -128,7 +170,7 @@ def _fit(league: League, config: RatingConfig) -> LeagueModel:
         )
     }
     rows = []
-    for a, b, played_at, score in matches:
+    for a, b, played_at, score, neutral in matches:
         day = local_day(played_at, tz)
         if day < spec.anchor:
             continue
@@ -136,17 +178,77 @@ def _fit(league: League, config: RatingConfig) -> LeagueModel:
         state_a, state_b = before.get((a, index)), before.get((b, index))
         if state_a is None or state_b is None:
             continue
-        rows.append((*state_a, *state_b, float(score)))
+        rows.append((*state_a, *state_b, float(score), float(neutral)))
     if not rows:
         return LeagueModel(None, [], 0)
     data = np.array(rows, dtype=np.float64)
-    expected = win_probability_array(data[:, 0], data[:, 1], data[:, 2], data[:, 3])
+    neutral = data[:, 5] != 0.0
+    advantage = np.where(neutral, 0.0, first_named_advantage(config))
+    expected = win_probability_array(data[:, 0], data[:, 1], data[:, 2], data[:, 3], advantage)
     scores = data[:, 4]
     try:
         draw_model: DrawModel | None = fit_draw_model(expected, scores)
     except InvalidParameterError:
         draw_model = None
-    return LeagueModel(draw_model, _calibration(expected, scores), len(rows))
+    return LeagueModel(
+        draw_model,
+        _calibration(expected, scores),
+        len(rows),
+        _side_calibration(expected[~neutral], scores[~neutral]),
+    )
+
+
+def _bands(
+    expected: np.ndarray, scores: np.ndarray, edges: np.ndarray
+) -> tuple[CalibrationBand, ...]:
+    """The games of each band ``[low, high)`` of ``expected`` (the last closed), non-empty only."""
+    bands = []
+    for low, high in itertools.pairwise(edges):
+        last = math.isclose(high, 1.0)
+        inside = (expected >= low) & ((expected <= high) if last else (expected < high))
+        count = int(np.count_nonzero(inside))
+        if count == 0:
+            continue
+        bands.append(
+            CalibrationBand(
+                low=float(low),
+                high=float(high),
+                games=count,
+                mean_expected=float(np.mean(expected[inside])),
+                mean_score=float(np.mean(scores[inside])),
+                draws=int(np.count_nonzero(scores[inside] == 0.5)),
+            )
+        )
+    return tuple(bands)
+
+
+def _side_calibration(
+    home_expected: np.ndarray, home_scores: np.ndarray
+) -> tuple[SideCalibration, ...]:
+    """The home and the away side of the non-neutral games against their predictions.
+
+    The first-named side is at home; the away side's expected score and result are the
+    complements. A favourite-only table folds a home favourite and an away favourite
+    together, which hides an advantage the predictions miss; these keep them apart.
+    """
+    if home_expected.size == 0:
+        return ()
+    edges = np.linspace(0.0, 1.0, BANDS + 1)
+    sides = []
+    for side, expected, scores in (
+        (HOME, home_expected, home_scores),
+        (AWAY, 1.0 - home_expected, 1.0 - home_scores),
+    ):
+        sides.append(
+            SideCalibration(
+                side=side,
+                games=int(expected.size),
+                mean_expected=float(np.mean(expected)),
+                mean_score=float(np.mean(scores)),
+                bands=_bands(expected, scores, edges),
+            )
+        )
+    return tuple(sides)
 
 
 def _calibration(expected: np.ndarray, scores: np.ndarray) -> list[CalibrationBand]:
@@ -157,22 +259,4 @@ def _calibration(expected: np.ndarray, scores: np.ndarray) -> list[CalibrationBa
     """
     favourite = np.where(expected >= 0.5, expected, 1.0 - expected)
     score = np.where(expected >= 0.5, scores, 1.0 - scores)
-    edges = np.linspace(0.5, 1.0, BANDS // 2 + 1)
-    bands = []
-    for low, high in itertools.pairwise(edges):
-        last = math.isclose(high, 1.0)
-        inside = (favourite >= low) & ((favourite <= high) if last else (favourite < high))
-        count = int(np.count_nonzero(inside))
-        if count == 0:
-            continue
-        bands.append(
-            CalibrationBand(
-                low=float(low),
-                high=float(high),
-                games=count,
-                mean_expected=float(np.mean(favourite[inside])),
-                mean_score=float(np.mean(score[inside])),
-                draws=int(np.count_nonzero(score[inside] == 0.5)),
-            )
-        )
-    return bands
+    return list(_bands(favourite, score, np.linspace(0.5, 1.0, BANDS // 2 + 1)))

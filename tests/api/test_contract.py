@@ -670,9 +670,13 @@ def test_win_probability(anon, rated, players):
     response = anon.get(url("win-probability", rated), {"player_a": ann.pk, "player_b": bob.pk})
     assert response.status_code == 200
     data = response.data
-    assert set(data) == {"version", "player_a", "player_b", "probability_a", "probability_b"}
+    assert set(data) == {"version", "player_a", "player_b", "probability_a", "probability_b"} | {
+        "neutral",
+        "advantage_a",
+    }
     assert set(data["player_a"]) == {"id", "name", "slug", "rank", "rating", "rd", "games"} | {
-        "provisional"
+        "provisional",
+        "reasons",
     }
     assert data["probability_a"] + data["probability_b"] == pytest.approx(1)
     assert data["probability_a"] > 0.5

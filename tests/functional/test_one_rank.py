@@ -1,7 +1,8 @@
 """One rank everywhere: for every team of the demo league, the rank the leaderboard shows is
-the rank of the player page, its rank history, the embed, the home page, the CSV export,
-an open season's table (page, CSV and API) and every API field that carries one (the
-standings and the win probability).
+the rank of the player page, its rank history, the head-to-head page, the version comparison,
+the embeds (standings and season), the home page, the CSV export, an open season's table
+(page, CSV and API) and every API field that carries one (the standings and the win
+probability, at the default level and at another).
 
 The demo is loaded as ``load_demo`` loads it (its replay runs in this process), from July
 2025 on to keep it quick (about 35 s): over 200 teams, a score of them ranked and the others
@@ -123,7 +124,9 @@ def test_every_player_has_the_same_rank_on_every_page_embed_export_and_api_field
 
     # The season still running: its table's rank at the end is today's rank.
     season = client.get(reverse("pages:season", args=[league.slug, "2026"]))
-    assert "Ordered by season points (Pos is the place by points, not a rank)" in season.text
+    assert "the position by points is a place in this table, not a rank" in season.text
+    assert "Position<br>by points" in season.text
+    assert "Rating at end (rating rank)" in season.text
     for cells in season.context["rows"]:
         rank = cells["rank_end"]
         seen["season page"][by_slug[cells["slug"]]] = None if rank == "\u2013" else int(rank)
@@ -134,6 +137,13 @@ def test_every_player_has_the_same_rank_on_every_page_embed_export_and_api_field
     api_season = client.get(f"/api/leagues/{league.slug}/seasons/2026/standings/").json()
     for line in api_season["rows"]:
         seen["season API"][line["player_id"]] = line["rank_end"]
+    season_embed = client.get(
+        reverse("pages:embed_standings", args=[league.slug]), {"season": "2026", "rows": 500}
+    )
+    assert "position by points, not a rank" in season_embed.text
+    for cells in season_embed.context["rows"]:
+        rank = cells["rank_end"]
+        seen["season embed"][by_slug[cells["slug"]]] = None if rank == "\u2013" else int(rank)
     assert len(seen["season page"]) > 50
     assert seen["season page"].keys() == seen["season API"].keys() == seen["season CSV"].keys()
 
@@ -153,7 +163,42 @@ def test_every_player_has_the_same_rank_on_every_page_embed_export_and_api_field
         seen["API win probability, A"][pid] = body["player_a"]["rank"]
         seen["API win probability, B"][other] = body["player_b"]["rank"]
 
+    # The same at another level (this league ranks by rating, so the level changes nothing).
+    for pid in ranked[:5] + unranked[:5]:
+        body = client.get(probability, {"player_a": pid, "player_b": opponent, "level": "68"})
+        seen["API win probability, A, 68 %"][pid] = body.json()["player_a"]["rank"]
+
+    # The head-to-head page: both players' ranks beside their ratings.
+    versus = reverse("pages:versus", args=[league.slug])
+    for pid in reference:
+        other = opponent if pid != opponent else ranked[1]
+        response = client.get(versus, {"a": players[pid].slug, "b": players[other].slug})
+        seen["head-to-head, A"][pid] = response.context["summary_a"].rank
+        seen["head-to-head, B"][other] = response.context["summary_b"].rank
+        shown = response.text.split('id="versus-rank-a">', 1)[1].split("</span>", 1)[0]
+        if reference[pid] is None:
+            assert shown.startswith("not ranked: "), shown
+        else:
+            assert shown == f"rank {reference[pid]}"
+
+    # The version comparison, the live version against itself: every rated team, both ranks.
+    live = Standing.objects.filter(config__league=league).values_list("config__version").first()
+    compare = reverse("pages:compare", args=[league.slug])
+    page = 1
+    while True:
+        comparison = client.get(compare, {"a": live[0], "b": live[0], "page": page}).context[
+            "comparison"
+        ]
+        for row in comparison.items:
+            seen["comparison, a"][row.player_id] = row.rank_a
+            seen["comparison, b"][row.player_id] = row.rank_b
+        if page >= comparison.num_pages:
+            break
+        page += 1
+    assert set(seen["comparison, b"]) == set(reference)
+
     assert set(seen["player card"]) == set(reference)
+    assert set(seen["head-to-head, A"]) == set(reference)
     assert set(seen["API win probability, A"]) == set(reference)
     disagreements = [
         (surface, players[pid].display_name, rank, reference[pid])

@@ -28,6 +28,7 @@ from ratings.selectors.fixtures import (
     fixture_rows,
     league_today,
 )
+from ratings.selectors.predictions import first_named_advantage
 from web.fixture_display import chances_text, fixture_cells
 from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
@@ -59,6 +60,7 @@ def upcoming(request: HttpRequest, league_slug: str) -> HttpResponse:
         "overdue": [c for c in cells if c["status"] == OVERDUE],
         "calendar_url": reverse("pages:fixtures_ics", args=[league.slug]),
         "has_ratings": config is not None,
+        "advantage": first_named_advantage(config),
     }
     return render(request, "pages/fixtures.html", context)
 

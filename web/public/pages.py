@@ -51,7 +51,12 @@ from ratings.selectors.players import (
     player_summary,
     shared_matches,
 )
-from ratings.selectors.predictions import LeagueModel, league_model, predict
+from ratings.selectors.predictions import (
+    LeagueModel,
+    first_named_advantage,
+    league_model,
+    predict,
+)
 from ratings.selectors.progress import league_progress
 from ratings.selectors.sides import SideRecordRow, TeamResultRow, side_records, team_results
 from ratings.selectors.standings import (
@@ -67,7 +72,14 @@ from ratings.selectors.standings import (
     results_between,
 )
 from web.fixture_display import fixture_cells
-from web.formatting import DASH, format_percentile, format_probability, prediction_texts, signed
+from web.formatting import (
+    DASH,
+    format_percentile,
+    format_probability,
+    prediction_texts,
+    side_calibration_tables,
+    signed,
+)
 from web.forms import LeaderboardFilterForm, level_choices, parse_level
 from web.page_state import LeagueState, league_state, site_state
 from web.public.page_cache import cached_page, known_league
@@ -616,6 +628,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         **_head_to_head_view(request, _head_to_head_rows(league, records, model)),
         "has_draws": bool(model and model.has_draws),
         "draw_model": model.draw_model if model else None,
+        # The head-to-head rows' expected scores are on neutral ground (no venue to go by).
+        "advantage": first_named_advantage(config),
         "versus_url": reverse("pages:versus", kwargs={"league_slug": league.slug}),
         "ranks_url": reverse("pages:player_ranks", args=[league.slug, player.slug])
         + ("" if level == DEFAULT_LEVEL else "?" + urlencode({"level": request.GET["level"]})),
@@ -900,8 +914,12 @@ def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
         summary_a = player_summary(league, config, player_a, clock=clock)
         summary_b = player_summary(league, config, player_b, clock=clock)
         model = league_model(league, config) if config else None
+        # The first-named player is at home, as in a recorded match (the engine's advantage).
+        advantage = first_named_advantage(config)
         prediction = predict(model or LeagueModel(None, [], 0), summary_a.rating, summary_a.rd,
-                             summary_b.rating, summary_b.rd)  # fmt: skip
+                             summary_b.rating, summary_b.rd, advantage)  # fmt: skip
+        neutral = predict(model or LeagueModel(None, [], 0), summary_a.rating, summary_a.rd,
+                          summary_b.rating, summary_b.rd) if advantage else None  # fmt: skip
         favourite = max(prediction.expected_score, 1 - prediction.expected_score)
         context.update(
             summary_a=summary_a,
@@ -909,8 +927,11 @@ def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
             matches=shared_matches(league, player_a, player_b),
             prediction=prediction_texts(prediction),
             expected_b=format_probability(1 - prediction.expected_score),
+            advantage=advantage,
+            neutral_expected=format_probability(neutral.expected_score) if neutral else None,
             model=model,
             band=model.band_for(favourite) if model else None,
+            side_tables=side_calibration_tables(model.sides) if model else [],
             favourite=player_a if prediction.expected_score >= 0.5 else player_b,
         )
     return render(request, "pages/versus.html", context)
