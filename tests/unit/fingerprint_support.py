@@ -1,8 +1,18 @@
-"""Fingerprints of fold and scoring outputs: SHA-256 of every float written exactly (hex).
+"""Fingerprints of fold and scoring outputs.
 
-The constants in ``test_advantage.py`` were produced by this module running on the engine as
-it was before the advantage and margin options existed (commit d807aba), so the tests prove
-that those options, when off, change no bit.
+Two kinds:
+
+* :func:`history_fingerprint` and :func:`fingerprints`: SHA-256 of every float written
+  exactly (hex). Bit-exact, so they compare two computations made on the same machine (the
+  options off against the plain arrays); they are not stored, because numpy's vectorised
+  ``exp``/``log`` give last-bit differences between CPUs (AVX2 against AVX-512), and a hash
+  of the last bits is then a hash of the machine.
+* :func:`summary`: per output array its length, sum, sum of squares, minimum, maximum and
+  five values at fixed positions (integers exactly). ``tests/unit/engine_before.json`` holds
+  the summaries produced by the engine as it was before the advantage and margin options
+  existed (commit d807aba, ``python -m tests.unit.fingerprint_support --summaries``), and
+  ``test_advantage.py`` compares today's with a relative tolerance of 1e-9: far above
+  last-bit noise (about 1e-15 per operation), far below any change of the algorithm.
 """
 
 from __future__ import annotations
@@ -64,6 +74,39 @@ def fingerprints(index: int) -> tuple[str, str]:
     return history_fingerprint(result.history), digest.hexdigest()
 
 
+def _array_summary(values: np.ndarray) -> list[float | int]:
+    n = len(values)
+    picks = [values[(n - 1) * k // 4] for k in range(5)] if n else []
+    if values.dtype == np.float64:
+        return [
+            n,
+            float(values.sum()),
+            float((values * values).sum()),
+            float(values.min(initial=np.inf)),
+            float(values.max(initial=-np.inf)),
+            *(float(x) for x in picks),
+        ]
+    return [n, int(values.sum()), *(int(x) for x in picks)]
+
+
+def summary(index: int) -> dict[str, list[float | int]]:
+    """Per output array of league ``index`` (history fields, predictions, Elo's): its summary."""
+    matches, n_players, n_periods, params = league(index)
+    result = fold(matches, n_players, params, 0, n_periods - 1)
+    scores = score_fold(matches, n_players, params, 0, n_periods - 1)
+    out = {f.name: _array_summary(getattr(result.history, f.name)) for f in fields(History)}
+    out["predictions"] = _array_summary(scores.predictions)
+    out["elo_predictions"] = _array_summary(scores.elo_predictions)
+    out["elo_k"] = [float(scores.elo_k)]
+    return out
+
+
 if __name__ == "__main__":
-    for i in range(len(LEAGUES)):
-        print(i, *fingerprints(i))
+    import json
+    import sys
+
+    if "--summaries" in sys.argv:
+        print(json.dumps([summary(i) for i in range(len(LEAGUES))], indent=1))
+    else:
+        for i in range(len(LEAGUES)):
+            print(i, *fingerprints(i))
