@@ -44,7 +44,7 @@ from web.workspace.recorded import parse_range, read_echo
 
 UNDO_REASON = "Undone by the organiser right after recording it."
 #: The entry pages whose echo offers "Undo" (and which the undo returns to).
-UNDO_PAGES = ("record", "round", "team_match", "team_round")
+UNDO_PAGES = ("record", "round", "team_match", "team_round", "fixtures")
 
 
 def player_list(league: League) -> dict[str, Any]:
