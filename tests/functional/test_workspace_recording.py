@@ -307,8 +307,31 @@ def test_a_ticked_neutral_box_on_an_empty_round_row_names_the_missing_fields(
 # Behaviours the admin's entry pages had tested before they went: the workspace owns them.
 
 
+@pytest.mark.parametrize(
+    ("day", "message"),
+    [
+        ("2023-06-01", "2023-06-01 is before the league started (2024-01-01)."),
+        ("0001-01-01", "0001-01-01 is before the league started (2024-01-01)."),
+    ],
+)
+def test_a_day_that_would_be_refused_is_refused_at_once_not_confirmed_first(
+    signed_in, league, players, day, message
+):
+    # Asking "press Save again" for a day the services then refuse anyway wastes a submit:
+    # the refusal comes at once, on the day's field, with no confirmation box.
+    response = signed_in.post(url("record", league), entry(played_on=day))
+    assert response.status_code == 200
+    assert response.context["warnings"] == []
+    assert "Check the date before saving" not in response.content.decode()
+    assert response.context["form"].errors["played_on"] == [message]
+    rows = [("Ann Archer", "1-0", "Bob Baker")]
+    response = signed_in.post(url("round", league), round_data(dt.date.fromisoformat(day), rows))
+    assert response.context["warnings"] == []
+    assert response.context["form"].errors["played_on"] == [message]
+    assert not Event.objects.matches().filter(league=league).exists()
+
+
 def test_a_day_before_the_league_started_is_refused_on_the_day_field(signed_in, league, players):
-    # (The date check first asks to confirm the day; confirmed, the service refuses it.)
     data = entry(played_on="2023-06-01", confirmed="2023-06-01")
     response = signed_in.post(url("record", league), data)
     assert response.status_code == 200
