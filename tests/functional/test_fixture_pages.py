@@ -599,3 +599,14 @@ def test_a_move_or_cancel_posted_five_times_is_stored_once(client, league, club,
         )
         assert "was cancelled" not in response.content.decode()
     assert Event.objects.filter(kind=Event.Kind.FIXTURE_CANCELLED).count() == 1
+
+
+def test_the_schedule_form_refuses_31_december_9999_with_the_reason(
+    client, league, club, organiser
+):
+    client.force_login(organiser)
+    url = reverse("workspace:fixtures", args=[league.slug])
+    data = {"player_a": club["Ann"].pk, "player_b": club["Bob"].pk, "idempotency_key": "k"}
+    response = client.post(url, {**data, "scheduled_at": "9999-12-31T19:00"}, follow=True)
+    assert "years ahead" in response.content.decode()
+    assert not Fixture.objects.exists()
