@@ -257,6 +257,8 @@ def test_a_day_in_a_closed_season_is_confirmed_before_it_is_saved(signed_in, lea
 
 
 def test_a_result_on_neutral_ground_is_stored_and_echoed_as_such(signed_in, league, players):
+    league.sport = "Football"  # a sport with home grounds (the fixture's league plays chess)
+    league.save()
     day = today(league).isoformat()
     form = signed_in.get(url("record", league)).content.decode()
     assert 'type="checkbox" name="neutral"' in form
@@ -275,6 +277,8 @@ def test_a_result_on_neutral_ground_is_stored_and_echoed_as_such(signed_in, leag
 
 
 def test_a_round_stores_each_rows_neutral_ground_box(signed_in, league, players):
+    league.sport = "Football"  # a sport with home grounds (the fixture's league plays chess)
+    league.save()
     day = today(league)
     rows = [("Ann Archer", "3-1", "Bob Baker"), ("Cat Cooper", "2-2", "Ann Archer")]
     form = signed_in.get(url("round", league)).content.decode()
@@ -293,9 +297,28 @@ def test_a_round_stores_each_rows_neutral_ground_box(signed_in, league, players)
     assert "Ann Archer 3\u20131 Bob Baker: Ann Archer won, on neutral ground" not in page
 
 
+@pytest.mark.parametrize("sport", ["Chess", "chess (rapid)", "Go"])
+def test_a_sport_without_home_grounds_shows_no_neutral_ground_box(
+    signed_in, league, players, sport
+):
+    league.sport = sport
+    league.save()
+    for page in ("record", "round"):
+        body = signed_in.get(url(page, league)).content.decode()
+        assert "neutral" not in body.lower(), page
+    day = today(league).isoformat()
+    assert signed_in.post(url("record", league), entry(played_on=day)).status_code == 302
+    rows = [("Ann Archer", "1-0", "Bob Baker")]
+    response = signed_in.post(url("round", league), round_data(today(league), rows))
+    assert response.status_code == 302
+    assert [m.neutral for m in Event.objects.matches().filter(league=league)] == [False, False]
+
+
 def test_a_ticked_neutral_box_on_an_empty_round_row_names_the_missing_fields(
     signed_in, league, players
 ):
+    league.sport = "Football"
+    league.save()
     data = round_data(today(league), [("Ann Archer", "3-1", "Bob Baker")])
     data["results-1-neutral"] = "on"
     response = signed_in.post(url("round", league), data)
