@@ -395,3 +395,20 @@ def test_a_round_dated_in_the_future_is_refused_once_on_its_day(signed_in, leagu
         f"{day.isoformat()} is in the future: record a match once it has been played."
     ]
     assert not Event.objects.matches().filter(league=league).exists()
+
+
+def test_a_round_with_four_bad_rows_shows_every_rows_problem_in_one_answer(
+    signed_in, league, players
+):
+    rows = [
+        ("Ann Archer", "1-0", "Bob Baker"),
+        ("Zed Unknown", "1-0", "Bob Baker"),  # unknown player
+        ("Ann Archer", "banana", "Cat Cooper"),  # unreadable score
+        ("Bob Baker", "1-0", "Bob Baker"),  # against himself (a service rule)
+        ("Cat Cooper", "1-0", ""),  # second player missing
+    ]
+    response = signed_in.post(url("round", league), round_data(today(league), rows))
+    assert response.status_code == 200
+    flagged = [bool(form.errors) for form in response.context["formset"].forms[:5]]
+    assert flagged == [False, True, True, True, True]
+    assert not Event.objects.matches().filter(league=league).exists()
