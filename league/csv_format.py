@@ -12,7 +12,10 @@ Format: a header row naming the columns ``date``, ``player_a``, ``player_b`` and
 ``note``, ``points`` (the display text of the game score, e.g. "11-7 9-11 11-5", which
 overrides the text made from ``points_a``/``points_b``), ``neutral`` (true/false, yes/no,
 1/0 or empty: played on neutral ground, no advantage for ``player_a``) and ``void_reason`` (a
-row with one is recorded and then voided for that reason: the full event log's export); other
+row with one is recorded and then voided for that reason: the full event log's export) and
+``player_status`` (``inactive`` or ``active``: the row names one player in ``player_a`` or
+``side_a``, with the reason in ``note``, and states that player's status once the file's
+matches are in, instead of a match; the export writes one for each deactivated player); other
 columns are ignored. Line numbers are physical lines of the file, from 1 (the header).
 
 Matches with sides: instead of ``player_a``/``player_b``, columns ``side_a``, ``side_b`` (and
@@ -62,7 +65,9 @@ PLACE_COLUMNS = tuple(f"place_{letter}" for letter in SIDE_LETTERS)
 SIDE_SEPARATOR = ";"
 SCORE_COLUMN = "score_a"
 POINTS_COLUMNS = ("points_a", "points_b")
-OPTIONAL_COLUMNS = ("id", "note", "points", "neutral", "void_reason")
+OPTIONAL_COLUMNS = ("id", "note", "points", "neutral", "void_reason", "player_status")
+#: ``player_status`` cells: what the row makes of the player it names.
+PLAYER_STATUSES = {"inactive": False, "active": True}
 KNOWN_COLUMNS = (
     *REQUIRED_COLUMNS,
     SCORE_COLUMN,
@@ -111,6 +116,18 @@ class ResultRow:
     neutral: bool = False
     void_reason: str = ""
     pair: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatusRow:
+    """A row that states a player's status instead of a match (a ``player_status`` cell):
+    ``active`` False makes the import deactivate the player once the file's matches are in,
+    True reactivates them; ``reason`` is the row's ``note``."""
+
+    line: int
+    name: str
+    active: bool
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +266,7 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
     return positions
 
 
-def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | RowError]:
+def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
     """Parse a CSV byte stream (a file opened in binary mode) into rows and errors, in order.
 
     Streaming: one line is read at a time. A file-level problem (empty file, bad header,
@@ -283,6 +300,7 @@ class _Layout:
     points: int | None
     neutral: int | None
     void: int | None
+    status: int | None
     #: (column, index) of every column whose cells are read.
     read: tuple[tuple[str, int], ...]
 
@@ -308,11 +326,12 @@ class _Layout:
             points=columns.get("points"),
             neutral=columns.get("neutral"),
             void=columns.get("void_reason"),
+            status=columns.get("player_status"),
             read=tuple((name, columns[name]) for name in present),
         )
 
 
-def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
+def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
     reader = csv.reader(lines, strict=True)
     header, header_line = None, 0
     while header is None:
@@ -372,7 +391,33 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | RowError]:
         yield RowError(header_line, "no results: the file has a header but no data rows")
 
 
-def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowError:
+def _status_row(line: int, row: list[str], layout: _Layout) -> PlayerStatusRow | RowError:
+    """A ``player_status`` row: one player named in the first side's cell, no match."""
+    assert layout.status is not None
+    status = row[layout.status].strip().lower()
+    problems: list[str] = []
+    if status not in PLAYER_STATUSES:
+        problems.append(
+            _("player_status %(value)r is not a status: use inactive or active")
+            % {"value": row[layout.status].strip()[:40]}
+        )
+    first = row[layout.sides[0][1]].strip()
+    names = [n.strip() for n in first.split(SIDE_SEPARATOR)] if not layout.pair else [first]
+    others = [column for column, index in layout.sides[1:] if row[index].strip()]
+    if len(names) != 1 or not names[0] or others:
+        problems.append(
+            _("a player_status row names one player, in %(column)s, and no match")
+            % {"column": layout.sides[0][0]}
+        )
+    if problems:
+        return RowError(line, "; ".join(problems))
+    note = restore(row[layout.note].strip()) if layout.note is not None else ""
+    return PlayerStatusRow(line, restore(names[0]), PLAYER_STATUSES[status], note)
+
+
+def _check_row(
+    line: int, row: list[str], layout: _Layout
+) -> ResultRow | PlayerStatusRow | RowError:
     """One data row read by ``layout``: the match it states, or every problem it has.
 
     The rules that need the league (players known, active and on one side each, the
@@ -393,6 +438,8 @@ def _check_row(line: int, row: list[str], layout: _Layout) -> ResultRow | RowErr
     if problems:
         # The other checks would quote the same unprintable text again.
         return RowError(line, "; ".join(problems))
+    if layout.status is not None and row[layout.status].strip():
+        return _status_row(line, row, layout)
 
     played: dt.date | dt.datetime | None = None
     try:

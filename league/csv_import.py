@@ -15,11 +15,18 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from league import event_store
-from league.csv_format import SIDE_SEPARATOR, ResultRow, RowError, iter_results
+from league.csv_format import (
+    SIDE_SEPARATOR,
+    PlayerStatusRow,
+    ResultRow,
+    RowError,
+    iter_results,
+)
 from league.event_store import Submission
 from league.event_store.bulk import BulkAppender
 from league.event_store.vocabulary import MatchVoided
@@ -32,6 +39,7 @@ from league.player_names import (
     unknown_players_message,
 )
 from league.services.corrections import void_match
+from league.services.players import deactivate_player, reactivate_player
 from league.sides import PAIR_FIELDS
 from league.validation import Errors, check_reason, check_recorder
 
@@ -136,6 +144,7 @@ def import_results(
         )
         players = PlayerDirectory(league)
         to_void: list[tuple[str, str]] = []
+        statuses: list[tuple[PlayerStatusRow, Player]] = []
         for item in iter_results(stream):
             report.rows += 1
             if isinstance(item, RowError):
@@ -147,6 +156,14 @@ def import_results(
                 continue
             if len(preview) < preview_limit:
                 preview[item.line] = _preview_row(item)
+            if isinstance(item, PlayerStatusRow):
+                found = _player_of(item, players, appender, create_players, report.names_matched)
+                if isinstance(found, RowError):
+                    report.add_error(found)
+                    observe(item.line, "error", found.message)
+                else:
+                    statuses.append((item, found))
+                continue
             sides = _sides_of(item, players, appender, create_players, report.names_matched)
             if isinstance(sides, RowError):
                 report.add_error(sides)
@@ -176,6 +193,9 @@ def import_results(
         report.first_seq, report.last_seq = result.first_seq, result.last_seq
         if report.ok:
             report.voided = _void_rows(league, to_void, recorded_by)
+            for error in _set_statuses(league, statuses, recorded_by):
+                report.add_error(error)
+                observe(error.line, "error", error.message)
         if not report.committed:
             transaction.set_rollback(True)
     report.errors.sort(key=lambda error: error.line)
@@ -277,6 +297,38 @@ def _sides_of(
     return sides
 
 
+def _player_of(
+    row: PlayerStatusRow,
+    players: PlayerDirectory,
+    appender: BulkAppender,
+    create_players: bool,
+    matched: dict[str, str],
+) -> Player | RowError:
+    """The one player a ``player_status`` row names (registered when unknown and allowed)."""
+    as_match = ResultRow(row.line, dt.date.min, ((row.name,),), None, None, "", "", None)
+    sides = _sides_of(as_match, players, appender, create_players, matched)
+    return sides if isinstance(sides, RowError) else sides[0][0]
+
+
+def _set_statuses(
+    league: League, rows: list[tuple[PlayerStatusRow, Player]], recorded_by: Any
+) -> list[RowError]:
+    """Deactivate (or reactivate) the players of ``player_status`` rows, once the file's
+    matches are in; a player already so is left alone, so importing a file again changes
+    nothing. Returns the services' objections, each on its row's line."""
+    errors: list[RowError] = []
+    for row, player in rows:
+        player.refresh_from_db(fields=["active", "merged_into"])
+        if player.active == row.active:
+            continue
+        change = reactivate_player if row.active else deactivate_player
+        try:
+            change(league, player, reason=row.reason, recorded_by=recorded_by)
+        except ValidationError as error:
+            errors.append(RowError(row.line, " ".join(error.messages)))
+    return errors
+
+
 def _new_name_problem(name: str, players: PlayerDirectory) -> str:
     """Why ``name`` cannot be registered by the import ("" when it can)."""
     if players.ambiguous(name):
@@ -290,7 +342,10 @@ def _new_name_problem(name: str, players: PlayerDirectory) -> str:
     return "; ".join(f"{name!r}: {message}" for message in messages)
 
 
-def _preview_row(row: ResultRow) -> PreviewRow:
+def _preview_row(row: ResultRow | PlayerStatusRow) -> PreviewRow:
+    if isinstance(row, PlayerStatusRow):
+        status = _("active") if row.active else _("inactive")
+        return PreviewRow(line=row.line, player_a=row.name, note=row.reason, score_a=status)
     played = (
         row.played.isoformat(sep=" ", timespec="minutes")
         if isinstance(row.played, dt.datetime)

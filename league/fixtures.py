@@ -39,6 +39,17 @@ from league.validation import (
 VENUE_MAX = Fixture._meta.get_field("venue").max_length
 LABEL_MAX = Fixture._meta.get_field("label").max_length
 REASON_MAX = 1000
+#: A fixture (and its deadline) is at most this many years after today: a club's fixture list
+#: looks a season or two ahead, and 31 Dec 9999 is a slip of the keyboard.
+HORIZON_YEARS = 5
+
+
+def horizon(today: dt.date) -> dt.date:
+    """The last day a fixture or its deadline may fall on, seen from ``today``."""
+    try:
+        return today.replace(year=today.year + HORIZON_YEARS)
+    except ValueError:  # 29 February, in a year that has none
+        return today.replace(year=today.year + HORIZON_YEARS, day=28)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +145,8 @@ def _parse_deadline(
 def _check_when(
     league: League, scheduled_at: dt.datetime, deadline: dt.date, errors: Errors
 ) -> None:
-    """A fixture is on or after the league's start, with a deadline not yet passed."""
+    """A fixture is on or after the league's start and within :data:`HORIZON_YEARS` of today,
+    with a deadline not yet passed and within the same horizon."""
     day = league_day(league, scheduled_at)
     if day < league.start_date:
         errors.add(
@@ -145,6 +157,17 @@ def _check_when(
             start=league.start_date.isoformat(),
         )
     today = league_day(league, timezone.now())
+    last = horizon(today)
+    for field, value in (("scheduled_at", day), ("deadline", deadline)):
+        if value > last:
+            errors.add(
+                field,
+                "%(day)s is more than %(years)s years ahead: schedule fixtures up to %(last)s.",
+                "beyond_horizon",
+                day=value.isoformat(),
+                years=HORIZON_YEARS,
+                last=last.isoformat(),
+            )
     if deadline < today:
         errors.add(
             "deadline",

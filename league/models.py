@@ -19,6 +19,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from league.sports import has_home_ground
+
 
 class ImmutableEventError(Exception):
     """Raised on any attempt to change or remove a stored event."""
@@ -119,6 +121,12 @@ class League(models.Model):
         """Whether the league accepts matches with sides (doubles, teams, multi-player
         games): any format but singles only."""
         return self.match_format != MatchFormat.SINGLES
+
+    @property
+    def has_home_ground(self) -> bool:
+        """Whether its matches may be played at one side's ground, so marked as played on
+        neutral ground (``league.sports``: not chess and the other board games)."""
+        return has_home_ground(self.sport)
 
     @property
     def takes_one_vs_one(self) -> bool:

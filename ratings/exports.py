@@ -150,6 +150,7 @@ def results(league: League, *, with_voided: bool = False) -> Table:
     matches = Event.objects.all_matches() if with_voided else Event.objects.live_all_matches()
     matches = matches.filter(league=league).order_by("seq")
     width = _side_width(matches.filter(kind=Event.Kind.SIDE_MATCH_RECORDED))
+    inactive = _inactive_players(league)
     letters = SIDE_LETTERS[:width]
     pair = width == 0
     columns = (
@@ -161,6 +162,7 @@ def results(league: League, *, with_voided: bool = False) -> Table:
         "points",
         "note",
         *(("void_reason",) if with_voided else ()),
+        *(("player_status",) if inactive else ()),
     )
     # A merged player's matches are written under the name of the player they count for:
     # imported into an empty league they give the same standings.
@@ -197,11 +199,29 @@ def results(league: League, *, with_voided: bool = False) -> Table:
                 )
                 if with_voided:
                     # A void always states its reason; "voided" stands in for one stored empty.
-                    yield (*row, "" if void is None else (void or "voided"))
-                else:
-                    yield row
+                    row = (*row, "" if void is None else (void or "voided"))
+                yield (*row, "") if inactive else row
+        # After every match (an inactive player's results are recorded while they are
+        # active): each deactivated player, with the reason, as a player_status row.
+        # The other sides, score_a and the places stay empty; the reason goes in note.
+        blank = [""] * (max(width, 2) - 1 + 1 + (width if width > 2 else 0))
+        for pk, name, reason in inactive:
+            cells = (f"{league.slug}#player-{pk}", "", name, *blank, "", reason)
+            yield (*cells, *(("",) if with_voided else ()), "inactive")
 
     return Table(columns, rows())
+
+
+def _inactive_players(league: League) -> list[tuple[int, str, str]]:
+    """(id, name, reason of the latest deactivation) of the league's inactive players that
+    were not merged into another (a merged player's results count for the other)."""
+    players = Player.objects.filter(league=league, active=False, merged_into__isnull=True)
+    reasons = dict(
+        Event.objects.filter(league=league, kind=Event.Kind.PLAYER_DEACTIVATED, player__in=players)
+        .order_by("seq")
+        .values_list("player", "reason")
+    )
+    return [(p.pk, p.display_name, reasons.get(p.pk, "")) for p in players.order_by("pk")]
 
 
 def _side_width(side_matches: Any) -> int:

@@ -127,6 +127,20 @@ def test_bad_bodies_name_every_field_and_store_nothing(api, rated, players, orga
     assert response.status_code == 400
     errors = response.json()["errors"]
     assert {"player_b", "deadline"} <= set(errors)
+    # 31 Dec 9999 is a day of the calendar, not of a club's fixture list.
+    response = requests.post(
+        api("fixtures/"),
+        json={
+            **body,
+            "venue": "",
+            "player_b": players[1].pk,
+            "scheduled_at": "9999-12-31T19:00:00Z",
+        },
+        headers=token_headers(organiser),
+        timeout=TIMEOUT,
+    )
+    assert response.status_code == 400
+    assert "years ahead" in " ".join(response.json()["errors"]["scheduled_at"])
     assert not Fixture.objects.exists()
 
 

@@ -91,12 +91,14 @@ def test_organiser_creates_a_season_generates_a_swiss_round_enters_results_and_t
     assert page.locator("#open-fixtures > li").count() == 6
     screenshot(page, "fixtures-organiser")
 
-    # Enter every result by score: first-named side wins, except one draw.
+    # Enter every result by its score alone: first-named side wins, except one draw; each
+    # is echoed with an Undo.
     for i in range(6):
         form = page.locator("#open-fixtures > li").first.locator("form.result-form")
-        form.locator("select[name='score_a']").select_option("0.5" if i == 0 else "1")
-        form.locator("button[type='submit']").click()
-        page.wait_for_selector(".message--success")
+        form.locator("input[name='score']").fill("2-2" if i == 0 else "3-1")
+        form.locator("input[name='score']").press("Enter")
+        page.wait_for_selector("#echo")
+        assert "Undo" in page.inner_text("#echo")
     assert page.locator("#open-fixtures > li").count() == 0
     assert page.locator("#recent-fixtures > li").count() == 6
     recorded = Event.objects.filter(kind=Event.Kind.MATCH_RECORDED, fixture__isnull=False)

@@ -65,6 +65,8 @@ def test_organiser_walks_through_the_workspace(
 ):
     page = watched_page
     league = ladder["league"]
+    league.sport = "Football"  # a sport with home grounds: the rows have a neutral box
+    league.save()
     organiser.is_staff = True
     organiser.save()
     names = [player.display_name for player in ladder["players"]]

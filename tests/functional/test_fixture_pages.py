@@ -242,18 +242,29 @@ def test_organiser_schedules_a_fixture_and_enters_its_result_by_score(
     fixture = Fixture.objects.get()
     assert fixture.scheduled_at == _at(0, 0)
     assert Event.objects.get(fixture=fixture).recorded_by == organiser
+    page = client.get(url).content.decode()
+    result_form = page.split('class="inline-form result-form"')[1].split("</form>")[0]
+    # One box, the score: no second question for the result.
+    assert "<select" not in result_form
+    assert result_form.count('name="score"') == 1
     response = client.post(
         reverse("workspace:fixture_result", args=[league.slug, fixture.pk]),
-        {"score_a": "0", "points": "0–1"},
-        follow=True,
+        {"score": "0-1", "idempotency_key": _hidden(result_form, "idempotency_key")},
     )
-    assert "Recorded Cem v Ann" in response.content.decode()
     match = Event.objects.get(kind=Event.Kind.MATCH_RECORDED, fixture=fixture)
-    assert (match.player_a_id, match.player_b_id, str(match.score_a)) == (
+    assert (match.player_a_id, match.player_b_id, str(match.score_a), match.points) == (
         club["Cem"].pk,
         club["Ann"].pk,
         "0.0",
+        "0\u20131",
     )
+    # The echo of a single result: what was stored, in words, with an Undo.
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?recorded={match.seq}#echo")
+    echo = client.get(response["Location"]).content.decode().split('id="echo"')[1]
+    assert "Cem 0\u20131 Ann: Ann won" in echo
+    assert reverse("workspace:undo", args=[league.slug]) in echo
+    assert 'name="page" value="fixtures"' in echo
     rate(league)
     assert Standing.objects.get(player=club["Cem"]).games == 3
 
@@ -261,8 +272,9 @@ def test_organiser_schedules_a_fixture_and_enters_its_result_by_score(
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"score_a": "2"}, "score_a"),
-        ({"score_a": "1", "points": "x" * 200}, "points"),
+        ({"score": "2"}, "score"),
+        ({"score": ""}, "score"),
+        ({"score": "1-0 6-4 3-6 " + "x" * 200}, "score"),
     ],
 )
 def test_bad_results_name_the_field_and_record_nothing(
@@ -440,7 +452,9 @@ def test_the_schedule_form_posted_five_times_schedules_one_fixture(client, leagu
         assert response.status_code == 302
     assert Fixture.objects.count() == 1
     # A fresh page is a fresh form: the same pairing scheduled again is a second fixture.
-    fresh = _hidden(client.get(url).content.decode(), "idempotency_key")
+    fresh = _hidden(
+        client.get(url).content.decode().split('id="schedule-form"')[1], "idempotency_key"
+    )
     assert fresh != key
     client.post(url, _schedule_data(club, fresh))
     assert Fixture.objects.count() == 2
@@ -509,3 +523,90 @@ def test_concurrent_posts_of_one_schedule_form_or_draft_store_it_once(league, cl
     assert Fixture.objects.count() == 1
     assert post_five_at_once(pairings_url, publish) == [302] * 5
     assert Fixture.objects.count() == 1 + len(codes)
+
+
+def _result_form(client, league, fixture):
+    page = client.get(reverse("workspace:fixtures", args=[league.slug])).content.decode()
+    item = page.split(f'data-fixture="{fixture.pk}"')[1]
+    return item.split('class="inline-form result-form"')[1].split("</form>")[0]
+
+
+def test_a_results_only_league_takes_a_fixtures_result_alone_and_undo_reopens_it(
+    client, league, club, organiser
+):
+    league.records_points = False
+    league.save()
+    fixture = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(0, 0)
+    )
+    client.force_login(organiser)
+    form = _result_form(client, league, fixture)
+    assert "<select" not in form
+    assert "1-0" in form  # the box says what it takes: a result, not points
+    response = client.post(
+        reverse("workspace:fixture_result", args=[league.slug, fixture.pk]),
+        {"score": "½-½", "idempotency_key": _hidden(form, "idempotency_key")},
+    )
+    match = Event.objects.get(kind=Event.Kind.MATCH_RECORDED, fixture=fixture)
+    assert (str(match.score_a), match.points) == ("0.5", "")
+    echo = client.get(response["Location"]).content.decode().split('id="echo"')[1]
+    assert "Ann ½–½ Bob: a draw" in echo
+    # Undo is the single-result page's: a void, back on the fixtures page, which is open again.
+    response = client.post(
+        reverse("workspace:undo", args=[league.slug]),
+        {"recorded": f"{match.seq}-{match.seq}", "page": "fixtures"},
+    )
+    assert response["Location"].startswith(reverse("workspace:fixtures", args=[league.slug]))
+    assert Event.objects.live_matches().filter(fixture=fixture).count() == 0
+    assert f'data-fixture="{fixture.pk}"' in client.get(response["Location"]).content.decode()
+
+
+def test_a_fixture_result_posted_five_times_records_one_match(client, league, club, organiser):
+    fixture = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(0, 0)
+    )
+    client.force_login(organiser)
+    key = _hidden(_result_form(client, league, fixture), "idempotency_key")
+    url = reverse("workspace:fixture_result", args=[league.slug, fixture.pk])
+    for _ in range(5):
+        assert client.post(url, {"score": "2-1", "idempotency_key": key}).status_code == 302
+    assert Event.objects.filter(kind=Event.Kind.MATCH_RECORDED, fixture=fixture).count() == 1
+
+
+def test_a_move_or_cancel_posted_five_times_is_stored_once(client, league, club, organiser):
+    fixture = fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(1)
+    )
+    client.force_login(organiser)
+    page = client.get(reverse("workspace:fixtures", args=[league.slug])).content.decode()
+    item = page.split(f'data-fixture="{fixture.pk}"')[1]
+    move = item.split("/reschedule/")[1].split("</form>")[0]
+    cancel = item.split("/cancel/")[1].split("</form>")[0]
+    moved_to = _at(3).replace(tzinfo=None).strftime("%Y-%m-%dT%H:%M")
+    for _ in range(5):
+        response = client.post(
+            reverse("workspace:fixture_reschedule", args=[league.slug, fixture.pk]),
+            {"scheduled_at": moved_to, "idempotency_key": _hidden(move, "idempotency_key")},
+            follow=True,
+        )
+        assert "already at that time" not in response.content.decode()
+    assert Event.objects.filter(kind=Event.Kind.FIXTURE_RESCHEDULED).count() == 1
+    for _ in range(5):
+        response = client.post(
+            reverse("workspace:fixture_cancel", args=[league.slug, fixture.pk]),
+            {"reason": "rain", "idempotency_key": _hidden(cancel, "idempotency_key")},
+            follow=True,
+        )
+        assert "was cancelled" not in response.content.decode()
+    assert Event.objects.filter(kind=Event.Kind.FIXTURE_CANCELLED).count() == 1
+
+
+def test_the_schedule_form_refuses_31_december_9999_with_the_reason(
+    client, league, club, organiser
+):
+    client.force_login(organiser)
+    url = reverse("workspace:fixtures", args=[league.slug])
+    data = {"player_a": club["Ann"].pk, "player_b": club["Bob"].pk, "idempotency_key": "k"}
+    response = client.post(url, {**data, "scheduled_at": "9999-12-31T19:00"}, follow=True)
+    assert "years ahead" in response.content.decode()
+    assert not Fixture.objects.exists()

@@ -445,3 +445,18 @@ def test_the_hub_and_the_nav_lead_to_the_import_page(signed_in, league):
     assert f'href="{upload_url(league)}"' in hub
     nav = signed_in.get(reverse("workspace:log", args=[league.slug])).content.decode()
     assert f'<a href="{upload_url(league)}">Import</a>' in nav
+
+
+def test_a_player_status_row_is_previewed_and_applied_on_confirming(signed_in, league):
+    data = (
+        b"date,player_a,player_b,score_a,id,note,player_status\n"
+        b"2024-03-01,Ann,Bob,1-0,r1,,\n"
+        b",Bob,,,,moved away,inactive\n"
+    )
+    response = upload(signed_in, league, data)
+    html = signed_in.get(response["Location"]).content.decode()
+    assert 'class="import-recorded"' in row_html(html, 3)
+    assert Player.objects.get(display_name="Bob").active  # a preview changes nothing
+    assert signed_in.post(response["Location"], {"confirm": "1"}).status_code == 302
+    assert not Player.objects.get(display_name="Bob").active
+    assert Event.objects.matches().filter(league=league).count() == 1

@@ -247,6 +247,8 @@ def _neutral_box(page: str) -> str:
 
 
 def test_correcting_keeps_or_changes_the_neutral_ground_box(signed_in, league, history):
+    league.sport = "Football"  # a sport with home grounds (the fixture's league plays chess)
+    league.save()
     match = history["first"]
     form = signed_in.get(url("correct", league, match.seq)).content.decode()
     assert "checked" not in _neutral_box(form)  # recorded as not neutral
@@ -267,3 +269,24 @@ def test_correcting_keeps_or_changes_the_neutral_ground_box(signed_in, league, h
     assert corrected.score_a == match.score_a
     again = signed_in.get(url("correct", league, corrected.seq)).content.decode()
     assert "checked" in _neutral_box(again)  # prefilled from the stored match
+
+
+def test_correcting_a_chess_match_keeps_its_stored_neutral_flag(signed_in, league, history):
+    # A chess league's correction form has no neutral box; what was stored stays.
+    match = history["first"]
+    form = signed_in.get(url("correct", league, match.seq)).content.decode()
+    assert 'name="neutral"' not in form
+    signed_in.post(
+        url("correct", league, match.seq),
+        {
+            "player_a": "Ann Archer",
+            "score": "1-3",
+            "player_b": "Bob Baker",
+            "played_on": "2024-03-02",
+            "neutral": "on",  # ignored: the page has no such box
+            "note": "",
+            "reason": "result the other way round",
+        },
+    )
+    corrected = Event.objects.get(replaces=match)
+    assert corrected.neutral is match.neutral is False

@@ -257,6 +257,8 @@ def test_a_day_in_a_closed_season_is_confirmed_before_it_is_saved(signed_in, lea
 
 
 def test_a_result_on_neutral_ground_is_stored_and_echoed_as_such(signed_in, league, players):
+    league.sport = "Football"  # a sport with home grounds (the fixture's league plays chess)
+    league.save()
     day = today(league).isoformat()
     form = signed_in.get(url("record", league)).content.decode()
     assert 'type="checkbox" name="neutral"' in form
@@ -275,6 +277,8 @@ def test_a_result_on_neutral_ground_is_stored_and_echoed_as_such(signed_in, leag
 
 
 def test_a_round_stores_each_rows_neutral_ground_box(signed_in, league, players):
+    league.sport = "Football"  # a sport with home grounds (the fixture's league plays chess)
+    league.save()
     day = today(league)
     rows = [("Ann Archer", "3-1", "Bob Baker"), ("Cat Cooper", "2-2", "Ann Archer")]
     form = signed_in.get(url("round", league)).content.decode()
@@ -293,9 +297,28 @@ def test_a_round_stores_each_rows_neutral_ground_box(signed_in, league, players)
     assert "Ann Archer 3\u20131 Bob Baker: Ann Archer won, on neutral ground" not in page
 
 
+@pytest.mark.parametrize("sport", ["Chess", "chess (rapid)", "Go"])
+def test_a_sport_without_home_grounds_shows_no_neutral_ground_box(
+    signed_in, league, players, sport
+):
+    league.sport = sport
+    league.save()
+    for page in ("record", "round"):
+        body = signed_in.get(url(page, league)).content.decode()
+        assert "neutral" not in body.lower(), page
+    day = today(league).isoformat()
+    assert signed_in.post(url("record", league), entry(played_on=day)).status_code == 302
+    rows = [("Ann Archer", "1-0", "Bob Baker")]
+    response = signed_in.post(url("round", league), round_data(today(league), rows))
+    assert response.status_code == 302
+    assert [m.neutral for m in Event.objects.matches().filter(league=league)] == [False, False]
+
+
 def test_a_ticked_neutral_box_on_an_empty_round_row_names_the_missing_fields(
     signed_in, league, players
 ):
+    league.sport = "Football"
+    league.save()
     data = round_data(today(league), [("Ann Archer", "3-1", "Bob Baker")])
     data["results-1-neutral"] = "on"
     response = signed_in.post(url("round", league), data)
@@ -307,8 +330,31 @@ def test_a_ticked_neutral_box_on_an_empty_round_row_names_the_missing_fields(
 # Behaviours the admin's entry pages had tested before they went: the workspace owns them.
 
 
+@pytest.mark.parametrize(
+    ("day", "message"),
+    [
+        ("2023-06-01", "2023-06-01 is before the league started (2024-01-01)."),
+        ("0001-01-01", "0001-01-01 is before the league started (2024-01-01)."),
+    ],
+)
+def test_a_day_that_would_be_refused_is_refused_at_once_not_confirmed_first(
+    signed_in, league, players, day, message
+):
+    # Asking "press Save again" for a day the services then refuse anyway wastes a submit:
+    # the refusal comes at once, on the day's field, with no confirmation box.
+    response = signed_in.post(url("record", league), entry(played_on=day))
+    assert response.status_code == 200
+    assert response.context["warnings"] == []
+    assert "Check the date before saving" not in response.content.decode()
+    assert response.context["form"].errors["played_on"] == [message]
+    rows = [("Ann Archer", "1-0", "Bob Baker")]
+    response = signed_in.post(url("round", league), round_data(dt.date.fromisoformat(day), rows))
+    assert response.context["warnings"] == []
+    assert response.context["form"].errors["played_on"] == [message]
+    assert not Event.objects.matches().filter(league=league).exists()
+
+
 def test_a_day_before_the_league_started_is_refused_on_the_day_field(signed_in, league, players):
-    # (The date check first asks to confirm the day; confirmed, the service refuses it.)
     data = entry(played_on="2023-06-01", confirmed="2023-06-01")
     response = signed_in.post(url("record", league), data)
     assert response.status_code == 200
@@ -348,4 +394,21 @@ def test_a_round_dated_in_the_future_is_refused_once_on_its_day(signed_in, leagu
     assert response.context["form"].errors["played_on"] == [
         f"{day.isoformat()} is in the future: record a match once it has been played."
     ]
+    assert not Event.objects.matches().filter(league=league).exists()
+
+
+def test_a_round_with_four_bad_rows_shows_every_rows_problem_in_one_answer(
+    signed_in, league, players
+):
+    rows = [
+        ("Ann Archer", "1-0", "Bob Baker"),
+        ("Zed Unknown", "1-0", "Bob Baker"),  # unknown player
+        ("Ann Archer", "banana", "Cat Cooper"),  # unreadable score
+        ("Bob Baker", "1-0", "Bob Baker"),  # against himself (a service rule)
+        ("Cat Cooper", "1-0", ""),  # second player missing
+    ]
+    response = signed_in.post(url("round", league), round_data(today(league), rows))
+    assert response.status_code == 200
+    flagged = [bool(form.errors) for form in response.context["formset"].forms[:5]]
+    assert flagged == [False, True, True, True, True]
     assert not Event.objects.matches().filter(league=league).exists()

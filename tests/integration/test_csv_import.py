@@ -382,3 +382,37 @@ def test_exported_results_import_into_a_new_league_with_identical_standings(leag
         (e.played_at, e.points, e.note)
         for e in Event.objects.live_matches().filter(league=league).order_by("seq")
     ]
+
+
+STATUS_HEADER = "date,player_a,player_b,score_a,note,player_status\n"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (",Bob,,,,retired", "player_status 'retired' is not a status"),
+        (",Bob,Cy,,,inactive", "names one player, in player_a, and no match"),
+        (",Zed,,,,inactive", "no player named"),
+    ],
+)
+def test_a_bad_player_status_row_is_reported_on_its_line_and_nothing_changes(
+    league, players, line, message
+):
+    data = csv_bytes("2024-03-01,Ann,Bob,1,,", line, header=STATUS_HEADER)
+    report = run(league, data)
+    assert [(e.line, message in e.message) for e in report.errors] == [(3, True)]
+    assert not Event.objects.matches().filter(league=league).exists()
+    assert Player.objects.get(display_name="Bob").active
+
+
+def test_a_player_status_row_deactivates_after_the_files_matches(league, players):
+    data = csv_bytes(
+        ",Bob,,,left the club,inactive",  # before Bob's match in the file: applied after it
+        "2024-03-01,Ann,Bob,1,,",
+        header=STATUS_HEADER,
+    )
+    report = run(league, data)
+    assert (report.ok, report.recorded) == (True, 1)
+    bob = Player.objects.get(display_name="Bob")
+    assert not bob.active
+    assert Event.objects.get(kind=Event.Kind.PLAYER_DEACTIVATED).reason == "left the club"

@@ -138,3 +138,34 @@ def test_a_result_entered_today_by_date_exports_as_a_date_and_imports_back_today
     assert list(imported.values_list("played_at", flat=True)) == list(
         original.values_list("played_at", flat=True)
     )
+
+
+@pytest.mark.parametrize("flag", ["--results", "--event-log"])
+def test_a_deactivated_player_stays_inactive_through_export_and_import(
+    busy_league, make_player, tmp_path: Path, flag, organiser
+):
+    fay = busy_league.players.get(display_name="Fay Fox")
+    services.deactivate_player(busy_league, fay, reason="moved away", recorded_by=organiser)
+    # A player who never played and left: carried too, with the reason.
+    make_player(busy_league, "Gus Gray", active=False)
+    exported = tmp_path / "league.csv"
+    run("export_ratings", busy_league.slug, flag, "--output", str(exported))
+    run("create_league", "copy", "--name", "Copy", *PARAMS)
+    copy = League.objects.get(slug="copy")
+    copy.time_zone, copy.start_date = busy_league.time_zone, busy_league.start_date
+    copy.save()
+    run("import_results", "copy", str(exported), "--create-players")
+    status = dict(copy.players.values_list("display_name", "active"))
+    assert status == dict(busy_league.players.values_list("display_name", "active"))
+    assert (status["Fay Fox"], status["Gus Gray"], status["Ann Archer"]) == (False, False, True)
+    reasons = Event.objects.filter(league=copy, kind=Event.Kind.PLAYER_DEACTIVATED)
+    assert sorted(reasons.values_list("reason", flat=True)) == [
+        "inactive from the start",
+        "moved away",
+    ]
+    # The same standings, and importing the file again changes nothing.
+    run("replay", "copy", "--sync")
+    assert standings_bytes("copy") == standings_bytes(busy_league.slug)
+    before = Event.objects.filter(league=copy).count()
+    run("import_results", "copy", str(exported))
+    assert Event.objects.filter(league=copy).count() == before

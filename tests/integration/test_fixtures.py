@@ -256,3 +256,48 @@ def test_fixture_events_are_described_in_the_event_log(league, roster):
         f"Ann v Bob moved to {day2:%d %b %Y} 18:00 at Hall",
         f"Ann v Bob scheduled {day1:%d %b %Y} 19:00 at Hall (Round 1)",
     ]
+
+
+def _years_ahead(years: int) -> dt.datetime:
+    today = timezone.localdate(timezone=LONDON)
+    return dt.datetime.combine(today.replace(year=today.year + years, day=1), dt.time(19))
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"scheduled_at": "9999-12-31T19:00"}, "scheduled_at"),
+        ({"scheduled_at": _years_ahead(fixtures.HORIZON_YEARS + 1)}, "scheduled_at"),
+        ({"deadline": "9999-12-31"}, "deadline"),
+        ({"deadline": _years_ahead(fixtures.HORIZON_YEARS + 1).date()}, "deadline"),
+    ],
+)
+def test_a_fixture_beyond_the_horizon_is_refused_on_every_service(league, roster, changes, field):
+    values = {"player_a": roster["Ann"], "player_b": roster["Bob"], "scheduled_at": _soon()}
+    values.update(changes)
+    with pytest.raises(ValidationError) as caught:
+        fixtures.schedule_fixture(league, **values)
+    assert field in _messages(caught.value)
+    assert f"{fixtures.HORIZON_YEARS} years" in " ".join(_messages(caught.value)[field])
+    with pytest.raises(ValidationError) as caught:
+        fixtures.schedule_fixtures(league, [fixtures.FixtureRequest(**values)])
+    assert f"fixtures.0.{field}" in _messages(caught.value)
+    assert not Fixture.objects.exists()
+    fixture = fixtures.schedule_fixture(
+        league, player_a=roster["Ann"], player_b=roster["Bob"], scheduled_at=_soon()
+    )
+    moved = {"scheduled_at": values["scheduled_at"], "deadline": values.get("deadline")}
+    with pytest.raises(ValidationError) as caught:
+        fixtures.reschedule_fixture(league, fixture, **moved)
+    assert field in _messages(caught.value)
+    assert Event.objects.filter(kind=Event.Kind.FIXTURE_RESCHEDULED).count() == 0
+
+
+def test_a_fixture_within_the_horizon_is_accepted(league, roster):
+    fixture = fixtures.schedule_fixture(
+        league,
+        player_a=roster["Ann"],
+        player_b=roster["Bob"],
+        scheduled_at=_years_ahead(fixtures.HORIZON_YEARS - 1),
+    )
+    assert fixture.pk is not None

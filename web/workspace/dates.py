@@ -12,12 +12,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from engine.periods import PeriodSpec
 from league.calendar import league_zone
 from league.models import League
 from league.seasons import season_containing
+from league.validation import Errors, check_played_at, parse_played_at
 from ratings.selectors.configurations import live_config
 from ratings.services import latest_config
 from ratings.time import period_spec
@@ -96,6 +98,8 @@ def far_past(league: League, day: dt.date) -> str | None:
     today = league_today(league)
     if (today - day).days <= FAR_PAST_DAYS:
         return None
+    if live_config(league) is None and latest_config(league) is None:
+        return f"{day_words(day)} is {how_long_ago(day, today)}."
     return (
         f"{day_words(day)} is {how_long_ago(day, today)}: saving it recomputes "
         f"{recompute_words(league, day).removesuffix(' is being recomputed')}."
@@ -115,6 +119,20 @@ def closed_season(league: League, day: dt.date) -> str | None:
 
 #: Each check returns a sentence when ``day`` needs the organiser's confirmation, else None.
 DATE_CHECKS: tuple[Callable[[League, dt.date], str | None], ...] = (far_past, closed_season)
+
+
+def day_refusals(league: League, day: dt.date) -> list[str]:
+    """Why the write services would refuse a result played on ``day`` (before the league's
+    start, in the future, off the calendar), in their own words; empty when they would
+    accept it. Checked before :func:`date_warnings`, so that no one is asked to confirm a day
+    that is then refused anyway."""
+    found = Errors()
+    when = parse_played_at(league, day, found)
+    if when is not None:
+        check_played_at(league, when[0], when[1], found, "played_at")
+    if not found:
+        return []
+    return ValidationError(found.by_field).message_dict["played_at"]
 
 
 def date_warnings(league: League, days: set[dt.date]) -> list[str]:

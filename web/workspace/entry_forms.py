@@ -116,6 +116,9 @@ class MatchEntryForm(forms.Form):
                 label=_("Second player"), widget=PlayerNameInput(), max_length=120
             )
             self.order_fields(["player_a", "score", "player_b"])
+            if not league.has_home_ground:
+                # Chess and other board games: no side plays at home.
+                self.fields.pop("neutral")
         else:
             self.n_sides, self.slots = shape or side_form_shape(league)
             self.fields.pop("neutral")
@@ -197,7 +200,7 @@ class MatchEntryForm(forms.Form):
             )
         if self.layout == PAIR:
             arguments.update(player_a=data["player_a"], player_b=data["player_b"])
-            arguments["neutral"] = data["neutral"]
+            arguments["neutral"] = data.get("neutral", False)
         else:
             arguments.update(sides=data["sides"], places=data["places"])
         return arguments
@@ -252,6 +255,9 @@ class CorrectionForm(MatchEntryForm):
         # Points typed as free text before ("6-4 3-6 7-5") stay when the result is unchanged.
         if not arguments["points"] and arguments["score_a"] == self.match.score_a:
             arguments["points"] = self.match.points
+        if "neutral" in arguments and "neutral" not in self.fields:
+            # A page without the box (a sport without home grounds) keeps what was stored.
+            arguments["neutral"] = self.match.neutral
         # An unchanged day keeps the recorded moment (which may not be noon).
         if arguments["played_at"] == league_day(self.league, self.match.played_at):
             arguments["played_at"] = self.match.played_at
@@ -288,8 +294,9 @@ class RoundRowForm(MatchEntryForm):
             self.fields["player_a"].widget.attrs.pop("autofocus", None)
             self.fields["player_a"].widget.attrs["aria-label"] = _("First player")
             self.fields["player_b"].widget.attrs["aria-label"] = _("Second player")
-            self.fields["neutral"].widget.attrs["aria-label"] = _("Neutral ground")
-            self.fields["neutral"].help_text = ""
+            if "neutral" in self.fields:
+                self.fields["neutral"].widget.attrs["aria-label"] = _("Neutral ground")
+                self.fields["neutral"].help_text = ""
 
     def has_changed(self) -> bool:
         if self.layout == PAIR:

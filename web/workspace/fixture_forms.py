@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from league.calendar import league_zone
 from league.idempotency_keys import new_key
 from league.models import League, Player
+from league.scores import read_entry
 from web.workspace.drafts import METHODS, ROUND_ROBIN, SWISS
+from web.workspace.entry_forms import score_help, score_label
 
 #: The largest fields a generator takes in one request: a Swiss round is one weighted
 #: matching (Edmonds' blossom algorithm, cubic in the field: about 0.4 s for 60 players, 1.9 s
@@ -22,7 +26,6 @@ PRESELECT_UP_TO = 40
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-SCORES = (("1", "first-named side won"), ("0.5", "draw"), ("0", "second-named side won"))
 
 
 def next_evening(league: League) -> dt.datetime:
@@ -130,16 +133,36 @@ class ScheduleForm(forms.Form):
 
 
 class ResultForm(forms.Form):
-    """The score of one fixture (its players are the fixture's)."""
+    """A fixture's result in one box, as on the single-result page (its players are the
+    fixture's): the points ("3-1", the result follows from them) in a league that records
+    points, the result alone ("1-0", "½-½", "0-1") in one that does not."""
 
-    score_a = forms.ChoiceField(choices=SCORES, label="Result")
-    points = forms.CharField(max_length=120, required=False, label="Score (optional)")
+    score = forms.CharField(max_length=40)
+    # A fresh key per rendered form: a double click records the result once.
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, league: League, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.league = league
+        score = self.fields["score"]
+        score.label = score_label(league)
+        score.help_text = score_help(league)
+        score.error_messages["required"] = _("Give the result: %(help)s") % {
+            "help": score.help_text
+        }
+
+    def clean_score(self) -> tuple[Decimal, str]:
+        try:
+            return read_entry(self.cleaned_data["score"], records_points=self.league.records_points)
+        except ValueError as error:
+            raise forms.ValidationError(str(error), code="invalid_entry") from None
 
 
 class RescheduleForm(forms.Form):
     scheduled_at = forms.DateTimeField(widget=DATETIME_WIDGET, label="New date and time")
     deadline = forms.DateField(widget=DATE_WIDGET, required=False, label="Play by")
     reason = forms.CharField(max_length=1000, required=False, label="Reason")
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, league: League, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -153,3 +176,4 @@ class RescheduleForm(forms.Form):
 
 class CancelForm(forms.Form):
     reason = forms.CharField(max_length=1000, required=False, label="Reason")
+    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)

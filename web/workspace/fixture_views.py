@@ -43,6 +43,7 @@ from web.workspace.fixture_forms import (
     ResultForm,
     ScheduleForm,
 )
+from web.workspace.recorded import read_echo
 
 #: Played and cancelled fixtures are listed for this many days after their date.
 RECENT_DAYS = 30
@@ -104,6 +105,10 @@ def fixtures_page(request: HttpRequest, league_slug: str) -> HttpResponse:
     since = league_today(league) - dt.timedelta(days=RECENT_DAYS)
     rows = fixture_rows(league, config, statuses=(UPCOMING, OVERDUE, PLAYED, CANCELLED), since=None)
     cells = [fixture_cells(row) for row in rows]
+    for cell in cells:
+        # A fresh key per rendered form (result, move, cancel): a double click or a resent
+        # form is stored once.
+        cell["keys"] = {"result": new_key(), "move": new_key(), "cancel": new_key()}
     recent = [
         c
         for c, row in zip(cells, rows, strict=True)
@@ -114,7 +119,8 @@ def fixtures_page(request: HttpRequest, league_slug: str) -> HttpResponse:
         "form": form,
         "open": [c for c in cells if c["status"] in (UPCOMING, OVERDUE)],
         "recent": list(reversed(recent)),
-        "result_form": ResultForm(),
+        "result_form": ResultForm(league),
+        "echo": read_echo(league, request.GET.get("recorded")),
         "progress": league_progress(league),
         "pairings_url": reverse("workspace:pairings", args=[league.slug]),
     }
@@ -127,34 +133,32 @@ def _fixture(league: League, fixture_id: int) -> Fixture:
 
 @require_POST
 def fixture_result(request: HttpRequest, league_slug: str, fixture_id: int) -> HttpResponse:
-    """Record the result of one fixture from its score alone."""
+    """Record the result of one fixture from its score alone (its result alone in a league
+    without points), then echo it with an Undo as the single-result page does."""
     league = _guard(request, league_slug)
     if isinstance(league, HttpResponse):
         return league
     fixture = _fixture(league, fixture_id)
-    form = ResultForm(request.POST)
+    form = ResultForm(league, request.POST)
     if not form.is_valid():
         for line in _error_text(form.errors):
             messages.error(request, f"{fixture}: {line}")
         return redirect(_fixtures_url(league))
+    score_a, points = form.cleaned_data["score"]
     try:
         match = services.record_fixture_result(
             league,
             fixture,
-            score_a=form.cleaned_data["score_a"],
-            points=form.cleaned_data["points"],
+            score_a=score_a,
+            points=points,
             recorded_by=request.user,
+            idempotency_key=form.cleaned_data["idempotency_key"] or None,
         )
     except ValidationError as error:
         for line in _error_text(error):
             messages.error(request, f"{fixture}: {line}")
-    else:
-        messages.success(
-            request,
-            f"Recorded {fixture.player_a} v {fixture.player_b} as match #{match.seq}; "
-            "the standings update once the replay finishes.",
-        )
-    return redirect(_fixtures_url(league))
+        return redirect(_fixtures_url(league))
+    return redirect(f"{_fixtures_url(league)}?recorded={match.seq}#echo")
 
 
 @require_POST
@@ -177,6 +181,7 @@ def fixture_reschedule(request: HttpRequest, league_slug: str, fixture_id: int) 
             deadline=form.cleaned_data["deadline"],
             reason=form.cleaned_data["reason"],
             recorded_by=request.user,
+            idempotency_key=form.cleaned_data["idempotency_key"] or None,
         )
     except ValidationError as error:
         for line in _error_text(error):
@@ -194,9 +199,13 @@ def fixture_cancel(request: HttpRequest, league_slug: str, fixture_id: int) -> H
         return league
     fixture = _fixture(league, fixture_id)
     form = CancelForm(request.POST)
-    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    valid = form.is_valid()
+    reason = form.cleaned_data["reason"] if valid else ""
+    key = (form.cleaned_data["idempotency_key"] or None) if valid else None
     try:
-        fixture_services.cancel_fixture(league, fixture, reason=reason, recorded_by=request.user)
+        fixture_services.cancel_fixture(
+            league, fixture, reason=reason, recorded_by=request.user, idempotency_key=key
+        )
     except ValidationError as error:
         for line in _error_text(error):
             messages.error(request, f"{fixture}: {line}")

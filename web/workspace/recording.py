@@ -30,7 +30,7 @@ from league.sides import format_label
 from league.validation import Errors
 from ratings.selectors.progress import league_progress
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
-from web.workspace.dates import date_warnings, league_today
+from web.workspace.dates import date_warnings, day_refusals, league_today
 from web.workspace.entry_forms import (
     PAIR,
     SERVICE_FIELDS,
@@ -44,7 +44,7 @@ from web.workspace.recorded import parse_range, read_echo
 
 UNDO_REASON = "Undone by the organiser right after recording it."
 #: The entry pages whose echo offers "Undo" (and which the undo returns to).
-UNDO_PAGES = ("record", "round", "team_match", "team_round")
+UNDO_PAGES = ("record", "round", "team_match", "team_round", "fixtures")
 
 
 def player_list(league: League) -> dict[str, Any]:
@@ -73,8 +73,17 @@ def _recorded_url(name: str, league: League, events: list[Event]) -> str:
     return f"{reverse(name, args=[league.slug])}?recorded={span}"
 
 
-def _unconfirmed(league: League, days: set[dt.date], confirmed: str) -> list[str]:
-    """The date warnings still to confirm: all of them unless ``confirmed`` names the days."""
+def _unconfirmed(league: League, days: set[dt.date], confirmed: str, form: Any = None) -> list[str]:
+    """The date warnings still to confirm: all of them unless ``confirmed`` names the days.
+
+    A day the services would refuse is refused at once on ``form``'s day field (and nothing
+    is to confirm): a confirmation is asked only for a day that would then be accepted.
+    """
+    refusals = [message for day in sorted(days) for message in day_refusals(league, day)]
+    if refusals:
+        for message in refusals:
+            form.add_error("played_on", message)
+        return []
     warnings = date_warnings(league, days)
     if warnings and confirmed == ",".join(sorted(day.isoformat() for day in days)):
         return []
@@ -119,9 +128,9 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
     warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
         warnings = _unconfirmed(
-            league, {form.cleaned_data["played_on"]}, form.cleaned_data["confirmed"]
+            league, {form.cleaned_data["played_on"]}, form.cleaned_data["confirmed"], form
         )
-        if not warnings:
+        if not warnings and form.is_valid():
             try:
                 event = services.record_match(
                     league, recorded_by=request.user, **form.service_arguments()
@@ -221,8 +230,8 @@ def _save_round(
         )
         return None, []
     day = round_form.cleaned_data["played_on"]
-    warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"])
-    if warnings:
+    warnings = _unconfirmed(league, {day}, round_form.cleaned_data["confirmed"], round_form)
+    if warnings or round_form.errors:
         return None, warnings
     key = round_form.cleaned_data["idempotency_key"] or None
     results = [
