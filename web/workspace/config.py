@@ -13,13 +13,13 @@ from django.views.decorators.http import require_http_methods
 from engine.errors import InvalidParameterError
 from league.forms import add_service_errors
 from league.models import League
+from ratings.parameters import BY_NAME, stored_problems
 from ratings.selectors.configurations import (
     config_versions,
     describe_config,
     live_config,
     recent_replays,
 )
-from ratings.parameters import BY_NAME, stored_problems
 from ratings.selectors.progress import league_progress
 from ratings.services import create_config, latest_config
 from web.forms import ConfigForm
