@@ -1,5 +1,3 @@
-import ratings.parameters
-
 """Safe parameter bounds (issue 27): new labels, help and bounds for τ, the initial RD and
 volatility, the RD ceiling, the volatility ceiling (now required, default 0.1) and the
 advantage.
@@ -12,6 +10,8 @@ them. The volatility ceiling column stays nullable for those versions.
 """
 
 from django.db import migrations, models
+
+import ratings.parameters
 
 
 class Migration(migrations.Migration):
