@@ -231,9 +231,10 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         maximum=Bound(500.0),
         positive=True,
         reason=_(
-            "At least the initial RD. Below 300 some games' RD updates reached the ceiling "
-            "on the demo league (up to 15 at 200, 5 at 250), so the ceiling, not the "
-            "results, decided those RDs. Above 500 an interval spans the whole scale."
+            "At least the initial RD. At 200–250 some played games' RDs ended at the "
+            "ceiling on the demo league (up to 15), so the ceiling, not the results, set "
+            "them; from 300 none did within the other bounds. Above 500 an interval spans "
+            "the whole scale."
         ),
     ),
     Parameter(
@@ -280,8 +281,8 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         maximum=Bound(200.0),
         reason=_(
             "Real advantages are far smaller (home sides in football: about 70 points); "
-            "with ±300 or more, lopsided expected scores drove a game's RD update to the "
-            "RD ceiling on the demo league."
+            "with ±500, lopsided expected scores left some played games' RDs at the RD "
+            "ceiling on the demo league; ±200 keeps a margin from that."
         ),
     ),
     Parameter(
