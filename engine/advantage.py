@@ -56,13 +56,28 @@ def outcome_scores(score_a: npt.ArrayLike, margin: npt.ArrayLike, scale: float) 
 
     A win scores ``w = 0.5 + 0.5 tanh(|margin| / scale)``, a loss exactly ``1 - w``, a draw
     0.5; an unknown margin (NaN) gives the plain result (1 or 0), as ``tanh(inf) = 1``.
+    A margin that contradicts its result (a win by 0 or less, a loss by 0 or more, a draw by
+    anything but 0) is refused, not read as a draw or as its absolute value: every entry
+    path refuses such points (``league.validation.check_points_agree``), so one here is a bug.
     """
     s = np.asarray(score_a, dtype=np.float64)
-    m = np.abs(np.asarray(margin, dtype=np.float64))
-    if s.shape != m.shape:
+    signed = np.asarray(margin, dtype=np.float64)
+    if s.shape != signed.shape:
         raise InvalidParameterError("score_a and margin must have the same shape")
-    if np.any(np.isinf(m)):
+    if np.any(np.isinf(signed)):
         raise InvalidParameterError("a margin must be finite (or NaN when unknown)")
+    known = ~np.isnan(signed)
+    wrong = known & (
+        ((s == 1.0) & (signed <= 0)) | ((s == 0.0) & (signed >= 0)) | ((s == 0.5) & (signed != 0))
+    )
+    if np.any(wrong):
+        first = int(np.flatnonzero(wrong)[0])
+        raise InvalidParameterError(
+            f"game {first}: margin {signed.flat[first]:g} contradicts its score "
+            f"{s.flat[first]:g} ({int(wrong.sum())} such game(s)); a win needs a positive "
+            "margin, a loss a negative one, a draw 0"
+        )
+    m = np.abs(signed)
     win = margin_score(np.where(np.isnan(m), np.inf, m), scale)
     result: FloatArray = np.where(s == 1.0, win, np.where(s == 0.0, 1.0 - win, 0.5))
     return result

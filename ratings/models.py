@@ -61,6 +61,7 @@ class RatingConfig(models.Model):
         verbose_name=BY_NAME["period_anchor"].label, help_text=BY_NAME["period_anchor"].help
     )
     max_rd = models.FloatField(**_described("max_rd"))
+    # Required for a new version (the table), null in versions stored before it was.
     volatility_ceiling = models.FloatField(
         null=True, blank=True, **_described("volatility_ceiling")
     )

@@ -7,10 +7,14 @@ backtest grid's value checks and the management commands' options. So every surf
 the same values with the same message, :meth:`Parameter.problem`.
 
 The engine (``engine.params.Glicko2Params``) stays the engine's truth: its defaults
-are the table's, and :func:`clean_config_params` always asks it about the values too. The
-table's bounds are narrower than the engine's guards: they keep a league's parameters where
-the volatility iteration converges (it fails with τ = 1e-50, or a volatility of 1e-200) and
-where stored numbers fit their columns.
+are the table's (but for the volatility ceiling, off in the engine and 0.1 for a league), and
+:func:`clean_config_params` always asks it about the values too. The table's bounds are
+narrower than the engine's guards: they keep a league's parameters where the volatility
+iteration converges (it fails with τ = 1e-50, or a volatility of 1e-200), where stored numbers
+fit their columns, and where the demo league's ratings, RDs and volatilities stay finite and
+no played game's RD update reaches the RD ceiling (``tests/unit/test_safe_parameters.py``;
+the measurements behind each bound: ``docs/parameters.md``). Each parameter's ``reason`` says
+why, on the configuration page.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from engine.errors import InvalidParameterError
 from engine.params import Glicko2Params
 
 _ENGINE = Glicko2Params()
+#: A league's volatility ceiling unless it sets one. The engine's is off (the paper's
+#: algorithm); a league's is required, so that no τ makes volatility grow without bound.
+VOLATILITY_CEILING = 0.1
 UNITS = ("days", "months")
 #: How games update ratings: a period's games at once (the paper) or each game when played.
 UPDATE_MODES = ("period", "instant")
@@ -64,6 +71,8 @@ class Parameter:
     positive: bool = False
     optional: bool = False
     choices: tuple[str, ...] = ()
+    #: Why the bounds are where they are (shown beside them on the configuration page).
+    reason: Any = ""
 
     @property
     def flag(self) -> str:
@@ -137,8 +146,13 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=_ENGINE.tau,
         kind=float,
         minimum=Bound(0.01),
-        maximum=Bound(10.0),
+        maximum=Bound(2.0),
         positive=True,
+        reason=_(
+            "Below 0.01 the volatility iteration may not converge. Above 2 volatility "
+            "swings without bound: on the demo league ratings reached ±10⁴⁵ from τ = 8 "
+            "without a volatility ceiling; Glickman advises 0.3–1.2."
+        ),
     ),
     Parameter(
         "initial_rating",
@@ -150,6 +164,10 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         unit="rating points",
         minimum=Bound(-10000.0),
         maximum=Bound(10000.0),
+        reason=_(
+            "Ratings only compare with each other: any start works; these bounds keep "
+            "stored numbers in their columns."
+        ),
     ),
     Parameter(
         "initial_rd",
@@ -160,8 +178,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         kind=float,
         unit="rating points",
         minimum=Bound(1.0),
-        maximum=Bound(1000.0),
+        maximum=Bound(500.0),
         positive=True,
+        reason=_(
+            "At most the RD ceiling. Above 500 a newcomer's interval spans the whole scale "
+            "and their first results move ratings by hundreds of points."
+        ),
     ),
     Parameter(
         "initial_volatility",
@@ -171,8 +193,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=_ENGINE.initial_volatility,
         kind=float,
         minimum=Bound(0.0001),
-        maximum=Bound(1.0),
+        maximum=Bound(0.1),
         positive=True,
+        reason=_(
+            "At most the volatility ceiling (0.1 at most): with 1 and no ceiling the demo "
+            "league's ratings became astronomically large even at τ = 2."
+        ),
     ),
     Parameter(
         "period_unit",
@@ -201,21 +227,31 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=_ENGINE.max_rd,
         kind=float,
         unit="rating points",
-        minimum=Bound(1.0),
-        maximum=Bound(1000.0),
+        minimum=Bound(300.0),
+        maximum=Bound(500.0),
         positive=True,
+        reason=_(
+            "At least the initial RD. At 200–250 some played games' RDs ended at the "
+            "ceiling on the demo league (up to 15), so the ceiling, not the results, set "
+            "them; from 300 none did within the other bounds. Above 500 an interval spans "
+            "the whole scale."
+        ),
     ),
     Parameter(
         "volatility_ceiling",
-        label="Volatility ceiling (optional)",
+        label="Volatility ceiling",
         noun="The volatility ceiling",
-        help="No volatility grows above it; empty for none.",
-        default=_ENGINE.volatility_ceiling,
+        help="No volatility grows above it.",
+        default=VOLATILITY_CEILING,
         kind=float,
         minimum=Bound(0.0001),
-        maximum=Bound(1.0),
+        maximum=Bound(0.1),
         positive=True,
-        optional=True,
+        reason=_(
+            "Required: without it τ = 8 made the demo league's volatility 4·10⁴³. At most "
+            "0.1: with 0.2 and an RD ceiling of 300 a game's RD update hit the RD ceiling; "
+            "at the usual settings volatility stays near 0.06, where 0.1 never binds."
+        ),
     ),
     Parameter(
         "rating_floor",
@@ -228,6 +264,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         minimum=Bound(-10000.0),
         maximum=Bound(10000.0),
         optional=True,
+        reason=_("At most the initial rating."),
     ),
     Parameter(
         "advantage",
@@ -240,8 +277,13 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=_ENGINE.advantage,
         kind=float,
         unit="rating points",
-        minimum=Bound(-1000.0),
-        maximum=Bound(1000.0),
+        minimum=Bound(-200.0),
+        maximum=Bound(200.0),
+        reason=_(
+            "Real advantages are far smaller (home sides in football: about 70 points); "
+            "with ±500, lopsided expected scores left some played games' RDs at the RD "
+            "ceiling on the demo league; ±200 keeps a margin from that."
+        ),
     ),
     Parameter(
         "margin_scale",
@@ -259,6 +301,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         maximum=Bound(1000.0),
         positive=True,
         optional=True,
+        reason=_("Below 0.1 it counts results only; above 1000 every win scores nearly a draw."),
     ),
     Parameter(
         "update_mode",
@@ -383,8 +426,10 @@ def clean_config_params(
     cleaned: dict[str, Any] = {}
     for parameter in NUMBERS:
         value = params.get(parameter.name)
-        if parameter.optional and value in (None, ""):
+        if value in (None, ""):
             cleaned[parameter.name] = None
+            if not parameter.optional:
+                errors.setdefault(parameter.name, []).append(f"{parameter.noun} is required.")
             continue
         number = _as_number(errors, parameter, value)
         if number is not None:
@@ -412,6 +457,26 @@ def clean_config_params(
     if errors:
         raise ValidationError(errors)
     return cleaned
+
+
+def stored_problems(values: dict[str, Any]) -> dict[str, str]:
+    """Parameter name -> why a stored version's value is outside today's bounds.
+
+    Versions stored before the bounds narrowed (τ up to 10, no volatility ceiling, ...) stay
+    as they are: a version is immutable and its standings replay as stored. The
+    configuration page flags them with these messages; a new version must be inside.
+    """
+    found: dict[str, str] = {}
+    for parameter in NUMBERS:
+        value = values.get(parameter.name)
+        if value is None:
+            if not parameter.optional:
+                found[parameter.name] = f"{parameter.noun} is required."
+            continue
+        message = parameter.problem(float(value))
+        if message is not None:
+            found[parameter.name] = message
+    return found
 
 
 def _clean_anchor(

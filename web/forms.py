@@ -25,7 +25,7 @@ def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
     noun = parameter.noun
     kind = "a whole number" if parameter.kind is int else "a number"
     field_class = forms.IntegerField if parameter.kind is int else forms.FloatField
-    return field_class(
+    field = field_class(
         label=parameter.label,
         help_text=parameter.help_text,
         required=not parameter.optional,
@@ -33,6 +33,9 @@ def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
         error_messages={"required": f"{noun} is required.", "invalid": f"{noun} must be {kind}."},
         **kwargs,
     )
+    # Why the bounds are where they are: the page shows it under the allowed range.
+    field.reason = parameter.reason  # type: ignore[attr-defined]
+    return field
 
 
 class ConfigForm(forms.Form):

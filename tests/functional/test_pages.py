@@ -789,7 +789,7 @@ def valid_post(**changes: object) -> dict[str, object]:
         "period_length": "14",
         "period_anchor": "2024-01-01",
         "max_rd": "300",
-        "volatility_ceiling": "",
+        "volatility_ceiling": "0.1",
         "rating_floor": "",
         "advantage": "0",
         "margin_scale": "",
@@ -841,7 +841,11 @@ def test_valid_post_creates_a_new_version_and_starts_a_replay(client, club, orga
         ({"initial_volatility": "0"}, "initial_volatility", "must be greater than 0"),
         ({"period_length": "0"}, "period_length", "The period length must be at least 1."),
         ({"period_anchor": "2024-02-01"}, "period_anchor", "on or before the league's first day"),
-        ({"max_rd": "100"}, "max_rd", "at least the initial RD"),
+        ({"max_rd": "100"}, "max_rd", "The RD ceiling must be at least 300."),
+        ({"max_rd": "350", "initial_rd": "400"}, "max_rd", "at least the initial RD"),
+        ({"volatility_ceiling": ""}, "volatility_ceiling", "The volatility ceiling is required."),
+        ({"tau": "10"}, "tau", "τ must be at most 2."),
+        ({"advantage": "500"}, "advantage", "The advantage must be at most 200."),
         ({"volatility_ceiling": "0.01"}, "volatility_ceiling", "not be below"),
         ({"rating_floor": "1600"}, "rating_floor", "not be above the initial rating"),
         ({"period_unit": "years"}, "period_unit", "Select a valid choice"),
@@ -879,6 +883,34 @@ def test_config_page_for_a_league_without_configuration(client, league, organise
     created = client.post(config_url(league), valid_post())
     assert created.status_code == 302
     assert RatingConfig.objects.get(league=league).version == 1
+
+
+def test_config_page_flags_a_version_stored_before_the_bounds_and_says_why(
+    client, league, organiser
+):
+    """A version saved when τ could be 10 and the volatility ceiling off stays as stored (it
+    is immutable); the page names what a new version must change, and each field says why
+    its bounds are where they are."""
+    from ratings.services import default_params
+
+    RatingConfig.objects.create(
+        league=league,
+        version=1,
+        **{**default_params(league), "tau": 10.0, "volatility_ceiling": None},
+    )
+    client.force_login(organiser)
+    page = client.get(config_url(league)).text
+    assert 'id="outside-bounds"' in page
+    assert "System constant τ: τ must be at most 2." in page
+    assert "Volatility ceiling: The volatility ceiling is required." in page
+    assert 'id="id_volatility_ceiling_why"' in page
+    assert "Why these bounds:" in page
+    refused = client.post(config_url(league), valid_post(based_on="1", volatility_ceiling=""))
+    assert refused.status_code == 200
+    assert RatingConfig.objects.filter(league=league).count() == 1
+    fixed = client.post(config_url(league), valid_post(based_on="1"))
+    assert fixed.status_code == 302
+    assert 'id="outside-bounds"' not in client.get(config_url(league)).text
 
 
 @pytest.mark.parametrize(

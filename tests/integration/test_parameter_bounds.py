@@ -28,7 +28,7 @@ VALID = {
     "period_length": 7,
     "period_anchor": "2024-01-01",
     "max_rd": 350,
-    "volatility_ceiling": "",
+    "volatility_ceiling": 0.1,
     "rating_floor": "",
     "advantage": 0,
     "margin_scale": "",
@@ -138,11 +138,34 @@ def test_the_bounds_themselves_are_taken(client, league, organiser, parameter):
         value = int(bound.value) if parameter.kind is int else bound.value
         body = {parameter.name: value}
         # Keep the engine's rules across parameters satisfied at the ends of the range.
-        if parameter.name in ("initial_rd", "max_rd"):
-            body = {"initial_rd": value, "max_rd": value}
+        if parameter.name == "initial_rd":
+            body["max_rd"] = max(value, 350.0)
+        if parameter.name == "max_rd":
+            body["initial_rd"] = min(value, 350.0)
         if parameter.name == "volatility_ceiling":
             body["initial_volatility"] = min(value, 0.06)
         if parameter.name == "rating_floor":
             body["initial_rating"] = max(value, 1500.0)
         response = api.post(url, body, format="json")
         assert response.status_code == 201, (body, response.json())
+
+
+def test_every_surface_refuses_a_version_without_a_volatility_ceiling(client, league, organiser):
+    """The volatility ceiling is required (issue 27): without one, τ = 8 blew the demo up."""
+    services.create_config(league)
+    before = RatingConfig.objects.count()
+    client.force_login(organiser)
+    data = {**{key: str(v) for key, v in VALID.items()}, "volatility_ceiling": "", "note": ""}
+    page = client.post(reverse("workspace:config", kwargs={"league_slug": league.slug}), data)
+    assert page.context["form"].errors["volatility_ceiling"] == [
+        "The volatility ceiling is required."
+    ]
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = reverse("api:config-list", kwargs={"league_slug": league.slug})
+    response = api.post(url, {"volatility_ceiling": None}, format="json")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["volatility_ceiling"]
+    with pytest.raises(CommandError, match="volatility-ceiling"):
+        call_command("set_config", league.slug, "--volatility-ceiling=none", stdout=io.StringIO())
+    assert RatingConfig.objects.count() == before

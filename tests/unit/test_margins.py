@@ -42,12 +42,10 @@ def test_monotone_and_bounded(m1: float, m2: float, scale: float) -> None:
     low, high = sorted((m1, m2))
     s_low, s_high = float(margin_score(low, scale)), float(margin_score(high, scale))
     assert 0.0 <= s_low <= s_high <= 1.0
-    win = outcome_scores([1.0, 1.0], [low, high], scale)
-    # A win is worth at least a draw, and more the larger the margin.
-    assert 0.5 <= win[0] <= 1.0
-    assert 0.5 <= win[1] <= 1.0
-    if abs(low) <= abs(high):
-        assert win[0] <= win[1]
+    # A win's margin is positive (a point at least): the larger, the more it is worth.
+    small, large = sorted((abs(m1) + 1.0, abs(m2) + 1.0))
+    win = outcome_scores([1.0, 1.0], [small, large], scale)
+    assert 0.5 <= win[0] <= win[1] <= 1.0
 
 
 @pytest.mark.property
@@ -55,7 +53,7 @@ def test_monotone_and_bounded(m1: float, m2: float, scale: float) -> None:
 def test_symmetric(m: float, scale: float) -> None:
     assert float(margin_score(-m, scale)) == pytest.approx(1.0 - float(margin_score(m, scale)))
     # Seen from the other side, the loser's score is exactly 1 minus the winner's.
-    win, loss = outcome_scores([1.0, 0.0], [abs(m), -abs(m)], scale)
+    win, loss = outcome_scores([1.0, 0.0], [abs(m) + 1.0, -abs(m) - 1.0], scale)
     assert loss == 1.0 - win
 
 
@@ -77,6 +75,23 @@ def test_refusals() -> None:
         MatchArrays(np.array([0]), np.array([0]), np.array([1]), np.array([1.0]), None, [np.inf])
     with pytest.raises(InvalidParameterError, match=r"\[0, 1\]"):
         PeriodGames(np.array([0]), np.array([1]), np.array([1.0]), outcome=np.array([1.5]))
+
+
+@pytest.mark.parametrize(
+    ("score", "margin"),
+    [(1.0, 0.0), (1.0, -2.0), (0.0, 0.0), (0.0, 3.0), (0.5, 1.0), (0.5, -1.0)],
+)
+def test_a_margin_contradicting_its_result_is_refused(score: float, margin: float) -> None:
+    """A win by a level score is not counted as a draw, nor a win by -2 as a win by 2."""
+    with pytest.raises(InvalidParameterError, match="contradicts its score"):
+        outcome_scores([1.0, score], [1.0, margin], 2.0)
+    matches = MatchArrays(
+        np.array([0]), np.array([0]), np.array([1]), np.array([score]), None, np.array([margin])
+    )
+    with pytest.raises(InvalidParameterError, match="game 0: margin"):
+        fold(matches, 2, Glicko2Params(margin_scale=2.0), 0, 0)
+    # With margins off the margin is not read (and not judged).
+    fold(matches, 2, Glicko2Params(), 0, 0)
 
 
 def test_margins_off_change_no_bit() -> None:

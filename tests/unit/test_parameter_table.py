@@ -21,6 +21,7 @@ from ratings.parameters import (
     ParameterMaximum,
     ParameterMinimum,
     clean_config_params,
+    stored_problems,
 )
 
 START = dt.date(2024, 1, 1)
@@ -36,7 +37,9 @@ def test_the_defaults_are_the_engines() -> None:
     engine = Glicko2Params()
     for name in ("tau", "initial_rating", "initial_rd", "initial_volatility", "max_rd"):
         assert DEFAULTS[name] == getattr(engine, name)
-    assert (DEFAULTS["volatility_ceiling"], DEFAULTS["rating_floor"]) == (None, None)
+    # The engine's volatility ceiling is off (the paper); a league's is on and required.
+    assert (engine.volatility_ceiling, DEFAULTS["volatility_ceiling"]) == (None, 0.1)
+    assert DEFAULTS["rating_floor"] is None
     assert (DEFAULTS["period_unit"], DEFAULTS["period_length"]) == ("days", 7)
     assert PARAMETERS[-1] == "period_anchor"
     assert set(DEFAULTS) == set(PARAMETERS[:-1])
@@ -59,8 +62,10 @@ def test_the_engine_takes_every_end_of_every_range(parameter: Parameter) -> None
         assert bound is not None
         value = int(bound.value) if parameter.kind is int else bound.value
         changes: dict[str, object] = {parameter.name: value}
-        if parameter.name in ("initial_rd", "max_rd"):
-            changes = {"initial_rd": value, "max_rd": value}
+        if parameter.name == "initial_rd":
+            changes["max_rd"] = max(value, 350.0)
+        if parameter.name == "max_rd":
+            changes["initial_rd"] = min(value, 350.0)
         if parameter.name == "volatility_ceiling":
             changes["initial_volatility"] = min(value, 0.06)
         if parameter.name == "rating_floor":
@@ -74,8 +79,9 @@ def test_messages_name_the_parameter_and_the_bound_it_breaks() -> None:
     assert tau.problem(-3) == "τ must be greater than 0."
     assert tau.problem(0.001) == "τ must be at least 0.01."
     assert tau.problem(0.01) is None
-    assert tau.problem(10) is None
-    assert tau.problem(1e308) == "τ must be at most 10."
+    assert tau.problem(2) is None
+    assert tau.problem(2.01) == "τ must be at most 2."
+    assert tau.problem(1e308) == "τ must be at most 2."
     length = BY_NAME["period_length"]
     assert length.problem(0) == "The period length must be at least 1."
     assert length.problem(3_000_000_000) == "The period length must be at most 366."
@@ -93,7 +99,7 @@ def test_exclusive_bounds_refuse_the_bound_itself() -> None:
 
 
 def test_help_states_the_range_and_the_unit() -> None:
-    assert BY_NAME["initial_rd"].help_text.endswith("Allowed: from 1 to 1000 rating points.")
+    assert BY_NAME["initial_rd"].help_text.endswith("Allowed: from 1 to 500 rating points.")
     assert BY_NAME["period_anchor"].help_text == BY_NAME["period_anchor"].help
 
 
@@ -101,15 +107,15 @@ def test_validators_use_the_tables_messages_and_deconstruct_by_name() -> None:
     low, high = BY_NAME["initial_volatility"].validators()
     assert isinstance(low, ParameterMinimum)
     assert isinstance(high, ParameterMaximum)
-    assert (low.limit_value, high.limit_value) == (0.0001, 1.0)
+    assert (low.limit_value, high.limit_value) == (0.0001, 0.1)
     with pytest.raises(ValidationError) as refused:
         high(1e10)
-    assert refused.value.messages == ["The initial volatility must be at most 1."]
+    assert refused.value.messages == ["The initial volatility must be at most 0.1."]
     with pytest.raises(ValidationError) as refused:
         low(0)
     assert refused.value.messages == ["The initial volatility must be greater than 0."]
-    low(0.5)
-    high(0.5)
+    low(0.05)
+    high(0.05)
     path, args, kwargs = low.deconstruct()
     assert (path, args, kwargs) == (
         "ratings.parameters.ParameterMinimum",
@@ -123,7 +129,7 @@ def test_clean_config_params_reports_the_table_and_the_engine() -> None:
     with pytest.raises(ValidationError) as refused:
         _clean(tau=1e308, period_length=3_000_000_000)
     assert refused.value.message_dict == {
-        "tau": ["τ must be at most 10."],
+        "tau": ["τ must be at most 2."],
         "period_length": ["The period length must be at most 366."],
     }
     with pytest.raises(ValidationError) as refused:
@@ -166,3 +172,28 @@ def test_clean_config_params_normalises_text_input() -> None:
 def test_the_table_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         PARAMETER_TABLE[0].default = 1.0  # type: ignore[misc]
+
+
+def test_the_volatility_ceiling_is_required() -> None:
+    for empty in (None, ""):
+        with pytest.raises(ValidationError) as refused:
+            _clean(volatility_ceiling=empty)
+        assert refused.value.message_dict == {
+            "volatility_ceiling": ["The volatility ceiling is required."]
+        }
+
+
+def test_every_bound_that_keeps_ratings_safe_says_why() -> None:
+    for name in ("tau", "initial_rd", "initial_volatility", "max_rd", "volatility_ceiling"):
+        assert str(BY_NAME[name].reason), name
+    assert str(BY_NAME["advantage"].reason)
+
+
+def test_stored_versions_outside_the_bounds_are_named_not_refused() -> None:
+    stored = {**DEFAULTS, "tau": 10.0, "volatility_ceiling": None, "max_rd": 200.0}
+    assert stored_problems(stored) == {
+        "tau": "τ must be at most 2.",
+        "max_rd": "The RD ceiling must be at least 300.",
+        "volatility_ceiling": "The volatility ceiling is required.",
+    }
+    assert stored_problems(DEFAULTS) == {}

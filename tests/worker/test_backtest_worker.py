@@ -17,7 +17,7 @@ from tests.worker.conftest import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
 
-TAUS = [0.3, 0.5, 0.8, 1.2, 3.0, 6.0]
+TAUS = [0.3, 0.5, 0.8, 1.2, 1.6, 2.0]
 
 
 def build_league() -> League:

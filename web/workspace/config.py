@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 from engine.errors import InvalidParameterError
 from league.forms import add_service_errors
 from league.models import League
+from ratings.parameters import BY_NAME, stored_problems
 from ratings.selectors.configurations import (
     config_versions,
     describe_config,
@@ -63,6 +64,7 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
                 return redirect("workspace:config", league_slug=league.slug)
     else:
         form = _form_of_newest(league)
+    newest = latest_config(league)
     context = {
         "league": league,
         "form": form,
@@ -71,8 +73,21 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         "progress": progress,
         "replays": recent_replays(league),
         "show_outcome": True,
+        "outside_bounds": _outside_bounds(newest),
     }
     return render(request, "pages/config.html", context)
+
+
+def _outside_bounds(config: object | None) -> list[tuple[str, str]]:
+    """(label, message) for each parameter of ``config`` (the newest version) outside today's
+    bounds: a version stored before they narrowed keeps its values, and its next version must
+    change them."""
+    if config is None:
+        return []
+    values = {name: getattr(config, name) for name in BY_NAME}
+    return [
+        (str(BY_NAME[name].label), message) for name, message in stored_problems(values).items()
+    ]
 
 
 def _form_of_newest(league: League, *, bound: bool = False) -> ConfigForm:
