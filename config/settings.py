@@ -335,8 +335,8 @@ REPLAY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "360
 # The filesystem broker has no way to wake a worker: the worker lists its queue folder every
 # BROKER_POLL_SECONDS (kombu's default, 1 s, put a result's replay up to a second behind it).
 # 0.1 s takes about 0.1 % of a core more than 1 s while idle (0.6 % against 0.5 % for an idle
-# worker with its beat; 0.05 s: 0.95 %) and puts a result live within 0.25 s (p95) of its
-# POST: bench/bench_live.py measures both (docs/benchmarks.md).
+# worker with its beat; 0.05 s: 0.95 %) and takes the broker's pickup of a result's replay
+# from 0.69 s to 0.12 s (medians, as Redis's 0.10 s): bench/bench_live.py (docs/benchmarks.md).
 BROKER_POLL_SECONDS = float(os.environ.get("LEAGUE_BROKER_POLL_SECONDS", "0.1"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
