@@ -49,6 +49,8 @@ class ResultsExportView(LeagueScopedMixin, generics.GenericAPIView):
     renderer_classes = [JSONRenderer, CSVRenderer]
     pagination_class = None
     serializer_class = ExportQuerySerializer
+    # A streamed download: not stored (the CSV of a big league is megabytes).
+    cache_reads = False
 
     @extend_schema(
         tags=["matches"],

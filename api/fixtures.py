@@ -131,6 +131,7 @@ class FixtureMixin(LeagueScopedMixin):
 
 class FixtureListView(FixtureMixin, generics.GenericAPIView):
     serializer_class = FixtureSerializer
+    cache_query_serializers = (FixtureQuerySerializer,)
 
     @extend_schema(
         tags=["fixtures"],

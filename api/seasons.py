@@ -18,6 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import schema
+from api.caching import CachedReadMixin
 from league.models import League, Season
 from ratings.models import SeasonTable
 from ratings.seasons.read import Derivation, season_table
@@ -109,7 +110,7 @@ def _derivation(derivation: Derivation, organiser: bool) -> dict[str, Any]:
 
 
 @extend_schema(tags=["seasons"], responses={200: SeasonSerializer(many=True), **schema.errors(404)})
-class SeasonListView(generics.GenericAPIView):
+class SeasonListView(CachedReadMixin, generics.GenericAPIView):
     """The league's seasons, newest first."""
 
     serializer_class = SeasonSerializer
@@ -123,7 +124,7 @@ class SeasonListView(generics.GenericAPIView):
 
 
 @extend_schema(tags=["seasons"], responses={200: SeasonTableSerializer, **schema.errors(404)})
-class SeasonTableView(generics.GenericAPIView):
+class SeasonTableView(CachedReadMixin, generics.GenericAPIView):
     """One season's table: games, W-D-L, points, rating and rank at its start and end."""
 
     serializer_class = SeasonTableSerializer

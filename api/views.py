@@ -29,6 +29,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from api import idempotency, querysets, schema, standings
+from api.caching import CachedReadMixin
 from api.errors import error_body, fields_renamed
 from api.pagination import StrictLimitOffsetPagination
 from api.parsers import JSONBodyParser
@@ -89,8 +90,11 @@ def query_dict(request: Request) -> dict[str, str]:
     return request.query_params.dict()
 
 
-class LeagueScopedMixin:
-    """Resolves ``<league_slug>`` once per request and answers permission questions on it."""
+class LeagueScopedMixin(CachedReadMixin):
+    """Resolves ``<league_slug>`` once per request and answers permission questions on it.
+
+    Its anonymous reads are served from the pages' cache (``api.caching``).
+    """
 
     permission_classes = [LeagueOrganiserOrReadOnly]
     parser_classes = [JSONBodyParser]
@@ -187,9 +191,10 @@ class LeagueScopedMixin:
     parameters=[LeagueQuerySerializer],
     responses={200: LeagueSerializer(many=True), **schema.errors(400)},
 )
-class LeagueListView(generics.ListAPIView):
+class LeagueListView(CachedReadMixin, generics.ListAPIView):
     """Every league. ``?organised=true`` keeps the leagues the caller may change."""
 
+    cache_query_serializers = (LeagueQuerySerializer,)
     serializer_class = LeagueSerializer
     pagination_class = StrictLimitOffsetPagination
     filter_backends = [filters.SearchFilter, filters.OrderingFilter]
@@ -207,7 +212,7 @@ class LeagueListView(generics.ListAPIView):
 
 
 @extend_schema(tags=["leagues"], responses={200: LeagueSerializer, **schema.errors(404)})
-class LeagueDetailView(generics.RetrieveAPIView):
+class LeagueDetailView(CachedReadMixin, generics.RetrieveAPIView):
     """One league."""
 
     serializer_class = LeagueSerializer
@@ -226,6 +231,7 @@ class LeagueDetailView(generics.RetrieveAPIView):
 class PlayerListView(LeagueScopedMixin, generics.ListAPIView):
     """The league's players. ``?active=true|false`` filters on the active flag."""
 
+    cache_query_serializers = (PlayerQuerySerializer,)
     serializer_class = PlayerSerializer
     filter_backends = [filters.SearchFilter, filters.OrderingFilter]
     search_fields = ["display_name", "slug"]
@@ -269,6 +275,7 @@ class PlayerHistoryView(LeagueScopedMixin, generics.GenericAPIView):
     configuration version (default: the live one).
     """
 
+    cache_query_serializers = (VersionQuerySerializer,)
     serializer_class = HistoryPointSerializer
 
     def get(self, request: Request, league_slug: str, player_id: int) -> Response:
@@ -537,6 +544,7 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
     ``If-None-Match`` to poll cheaply (304 when nothing changed).
     """
 
+    cache_query_serializers = (StandingsQuerySerializer,)
     serializer_class = StandingsPageSerializer
     pagination_class = None
 
@@ -576,6 +584,7 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
 class HeadToHeadView(LeagueScopedMixin, generics.GenericAPIView):
     """Player A's record against player B (counted matches only) and A's expected score."""
 
+    cache_query_serializers = (PairQuerySerializer,)
     serializer_class = HeadToHeadSerializer
 
     def get(self, request: Request, league_slug: str) -> Response:
@@ -648,6 +657,7 @@ class WinProbabilityView(LeagueScopedMixin, generics.GenericAPIView):
     (home) side and gets the configuration's advantage unless ``?neutral=true``.
     """
 
+    cache_query_serializers = (PairQuerySerializer,)
     serializer_class = WinProbabilitySerializer
 
     def get(self, request: Request, league_slug: str) -> Response:
@@ -741,6 +751,10 @@ class ConfigDetailView(LeagueScopedMixin, generics.GenericAPIView):
 class ReplayListView(LeagueScopedMixin, generics.ListAPIView):
     """The league's replays (every version), newest first, with status and progress."""
 
+    # A replay's progress moves without its league's state (which shows the oldest
+    # running replay only): read afresh.
+    cache_reads = False
+
     serializer_class = ReplaySerializer
     filter_backends = [filters.OrderingFilter]
     ordering_fields = ["queued_at", "id"]
@@ -784,6 +798,10 @@ class ReplayListView(LeagueScopedMixin, generics.ListAPIView):
 class ReplayDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
     """One replay: status, progress, timings; its error only for the league's organisers."""
 
+    # A replay's progress moves without its league's state (which shows the oldest
+    # running replay only): read afresh.
+    cache_reads = False
+
     serializer_class = ReplaySerializer
     lookup_url_kwarg = "replay_id"
 
@@ -796,6 +814,10 @@ class ReplayDetailView(LeagueScopedMixin, generics.RetrieveAPIView):
 @extend_schema(tags=["replays"], responses={200: ProgressSerializer, **schema.errors(404)})
 class ProgressView(LeagueScopedMixin, generics.GenericAPIView):
     """Whether a replay is under way for the league, and how far it got."""
+
+    # A replay's progress moves without its league's state (which shows the oldest
+    # running replay only): read afresh.
+    cache_reads = False
 
     serializer_class = ProgressSerializer
 

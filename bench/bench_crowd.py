@@ -13,6 +13,15 @@ and the ratios. With ``LEAGUE_CACHE_URL`` set, the servers share that Redis cach
     .venv/bin/python -m bench.bench_crowd [--clients 200] [--seconds 20] [--workers 4]
 
 Target: p95 at least 5x better with the cache than without it.
+
+``--api`` compares, with the cache on and on one server, the standings API
+(``/api/leagues/<slug>/standings/``, JSON) with the cached leaderboard page under the same
+crowd, one after the other (page, API, page, API: each side's figures are the two runs
+together), and prints the ratio of their p95s::
+
+    .venv/bin/python -m bench.bench_crowd --api --clients 50 [--seconds 15]
+
+Target: the API's p95 within 1.5x the page's.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"  # never anywhere else
 TARGET_P95_RATIO = 5.0
+TARGET_API_RATIO = 1.5
 DEMO_SINCE = dt.date(1990, 1, 1)
 
 
@@ -52,6 +62,8 @@ def server_environment(var_dir: Path, *, page_cache: bool) -> dict[str, str]:
             # The load never records anything; replays of the set-up run in this process.
             "CELERY_TASK_ALWAYS_EAGER": "1",
             "DJANGO_LOG_LEVEL": "WARNING",
+            # One address reads the API hundreds of times a second (the throttle still counts).
+            "LEAGUE_API_ANON_RATE": "100000000/minute",
         }
     )
     return env
@@ -108,6 +120,7 @@ class Server:
             "--backlog", "2048",
             "--bind", f"{HOST}:{port}",
             "--log-level", "warning",
+            "--no-control-socket",  # gunicorn 27: one per user by default, shared
         ]  # fmt: skip
         process = subprocess.Popen(
             command, cwd=ROOT, env=server_environment(var_dir, page_cache=page_cache)
@@ -215,6 +228,39 @@ def measure(var_dir: Path, path: str, args: argparse.Namespace, *, page_cache: b
         server.stop()
 
 
+def compare_api(var_dir: Path, path: str, args: argparse.Namespace) -> None:
+    """The standings API against the cached leaderboard page, on one server (``--api``)."""
+    slug = path.strip("/").split("/")[0]
+    api_path = f"/api/leagues/{slug}/standings/"
+    server = Server.start(var_dir, args, page_cache=True)
+    page, api = Load(), Load()
+    try:
+        warm = argparse.Namespace(**{**vars(args), "seconds": args.warmup})
+        crowd(server.port, path, warm)
+        crowd(server.port, api_path, warm)
+        for _round in range(2):
+            for total, target in ((page, path), (api, api_path)):
+                load = crowd(server.port, target, args)
+                total.latencies += load.latencies
+                total.errors += load.errors
+                total.elapsed += load.elapsed
+    finally:
+        server.stop()
+    print(f"\n{'':16} {'responses':>9} {'errors':>7} {'p50 ms':>9} {'p95 ms':>9} {'req/s':>10}")
+    report("leaderboard page", page)
+    report("standings API", api)
+    ratio = api.percentile(95) / page.percentile(95)
+    verdict = "ok" if ratio <= TARGET_API_RATIO else "MISSED"
+    print(
+        f"\nstandings API p95 = {ratio:.2f}x the cached page's ({verdict}: target <= "
+        f"{TARGET_API_RATIO}x), p50 {api.percentile(50) / page.percentile(50):.2f}x"
+    )
+    for name, load in (("page", page), ("API", api)):
+        if load.errors:
+            print(f"{name}: {len(load.errors)} errors, e.g. {statistics.mode(load.errors)}")
+    sys.exit(0 if verdict == "ok" and not (page.errors or api.errors) else 1)
+
+
 def report(name: str, load: Load) -> None:
     print(
         f"{name:16} {len(load.latencies):>9} {len(load.errors):>7} "
@@ -238,9 +284,20 @@ def main() -> None:
         default=ROOT / "var" / "bench-crowd",
         help="where the embedded database lives (kept between runs)",
     )
+    parser.add_argument(
+        "--api",
+        action="store_true",
+        help="compare the standings API with the cached leaderboard page (cache on)",
+    )
     args = parser.parse_args()
     args.var_dir.mkdir(parents=True, exist_ok=True)
     path = prepare(args.var_dir)
+    if args.api:
+        print(
+            f"{args.clients} keep-alive readers, page {path} vs its standings API; gunicorn "
+            f"{args.workers} x {args.worker_class} ({args.threads} threads) on {HOST}"
+        )
+        compare_api(args.var_dir, path, args)
     print(
         f"{args.clients} keep-alive readers of {path} for at most {args.seconds:.0f} s or "
         f"{args.requests} responses; gunicorn {args.workers} x {args.worker_class} "

@@ -345,16 +345,28 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Longer than the slowest replay (a full replay of a million matches takes about a
 # minute): a message not acknowledged within it is redelivered to another worker.
 REPLAY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+# The filesystem broker has no way to wake a worker: the worker lists its queue folder every
+# BROKER_POLL_SECONDS (kombu's default, 1 s, put a result's replay up to a second behind it).
+# 0.1 s takes about 0.1 % of a core more than 1 s while idle (0.6 % against 0.5 % for an idle
+# worker with its beat; 0.05 s: 0.95 %) and takes the broker's pickup of a result's replay
+# from 0.69 s to 0.12 s (medians, as Redis's 0.10 s): bench/bench_live.py (docs/benchmarks.md).
+BROKER_POLL_SECONDS = float(os.environ.get("LEAGUE_BROKER_POLL_SECONDS", "0.1"))
 if CELERY_BROKER_URL.startswith("filesystem://"):
     CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "polling_interval": BROKER_POLL_SECONDS,
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
+        # Messages are written here and moved into the queue whole (config/filesystem_broker.py).
+        "staging_folder": str(BROKER_DIR / "staging"),
         "store_processed": False,
     }
-    for _folder in ("queue", "processed", "control"):
+    for _folder in ("queue", "processed", "control", "staging"):
         (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    # kombu's transport writes a message into the queue folder in place, where a worker's
+    # poll can take it half written and die on it: config/filesystem_broker.py.
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": REPLAY_VISIBILITY_TIMEOUT}
 if CELERY_BROKER_URL.startswith("redis://"):

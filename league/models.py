@@ -550,7 +550,7 @@ class Season(models.Model):
     from the event log and the projection (``ratings.seasons``). Seasons of one league never
     overlap (``league.seasons`` refuses it under the league lock). Closing a season archives
     its table; ``closed_at`` says when, and ``updated_at`` moves on every change so that the
-    public pages' cache key moves with it (``web.page_state``).
+    public pages' cache key moves with it (``ratings.page_state``).
     """
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="seasons")

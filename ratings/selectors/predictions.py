@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,9 +27,10 @@ from django.core.cache import cache
 from engine.errors import InvalidParameterError
 from engine.outcomes import DrawModel, fit_draw_model, outcome_probabilities
 from engine.prediction import win_probability, win_probability_array
-from league.calendar import league_zone, local_day
-from league.models import Event, League
+from league.calendar import league_zone
+from league.models import League
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
+from ratings.replay.snapshot import read_live_matches
 from ratings.time import period_spec
 
 #: Calibration bands of the expected score of the first-named player (tenths).
@@ -38,6 +40,8 @@ HOME, AWAY = "home", "away"
 #: A league draws "enough" for win / draw / loss to be shown when this share of its
 #: games are draws (below it, expected score alone says as much).
 MIN_DRAW_SHARE = 0.005
+#: How long a request waits for another's fit of the same model before fitting it itself.
+FIT_WAIT_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -142,50 +146,84 @@ def _cache_key(config: RatingConfig) -> str | None:
 
 
 def league_model(league: League, config: RatingConfig) -> LeagueModel:
-    """The league's draw model and calibration under ``config`` (cached per projection)."""
+    """The league's draw model and calibration under ``config`` (cached per projection).
+
+    One fit per projection: while one request fits it, the others asking for the same model
+    (a crowd on the player pages just after a replay) wait for its result instead of each
+    fitting it again, up to :data:`FIT_WAIT_SECONDS` (then they fit it themselves).
+    """
     key = _cache_key(config)
     if key is not None:
         cached = cache.get(key)
         if cached is not None:
             return cached
+        if not cache.add(f"{key}:fitting", True, FIT_WAIT_SECONDS):
+            deadline = time.monotonic() + FIT_WAIT_SECONDS
+            while time.monotonic() < deadline:
+                time.sleep(0.02)
+                cached = cache.get(key)
+                if cached is not None:
+                    return cached
     model = _fit(league, config)
     if key is not None:
         cache.set(key, model, 24 * 3600)
+        cache.delete(f"{key}:fitting")
     return model
 
 
 def _fit(league: League, config: RatingConfig) -> LeagueModel:
-    """Predict every counted match from its period's starting ratings; fit and calibrate."""
-    tz = league_zone(league)
-    spec = period_spec(config)
-    matches = list(
-        Event.objects.live_matches()
-        .filter(league=league, player_a__isnull=False, player_b__isnull=False)
-        .values_list("player_a_id", "player_b_id", "played_at", "score_a", "neutral")
+    """Predict every counted match from its period's starting ratings; fit and calibrate.
+
+    The matches are those the projection has folded in (through its ``through_seq``), read
+    as arrays by the replay's own reader, and matched to their players' period rows with
+    one sorted search: a page that misses the cache after a new result (every first reader
+    after each replay) costs one read of each table, not a Python loop over every match.
+    """
+    through_seq = (
+        ProjectionState.objects.filter(config=config).values_list("through_seq", flat=True).first()
     )
-    before = {
-        (pid, index): (rating, rd)
-        for pid, index, rating, rd in PlayerPeriod.objects.filter(config=config).values_list(
-            "player_id", "period_index", "rating_before", "rd_before"
-        )
-    }
-    rows = []
-    for a, b, played_at, score, neutral in matches:
-        day = local_day(played_at, tz)
-        if day < spec.anchor:
-            continue
-        index = spec.index_of(day)
-        state_a, state_b = before.get((a, index)), before.get((b, index))
-        if state_a is None or state_b is None:
-            continue
-        rows.append((*state_a, *state_b, float(score), float(neutral)))
-    if not rows:
+    if through_seq is None:
         return LeagueModel(None, [], 0)
-    data = np.array(rows, dtype=np.float64)
-    neutral = data[:, 5] != 0.0
+    spec = period_spec(config)
+    matches = read_live_matches(league.pk, league_zone(league), through_seq, extras=True)
+    counted = matches.day >= np.datetime64(spec.anchor, "D")
+    player_a, player_b = matches.player_a[counted], matches.player_b[counted]
+    score = matches.score_a[counted]
+    neutral_flags = (
+        np.zeros(player_a.size, dtype=bool)
+        if matches.neutral is None
+        else np.asarray(matches.neutral, dtype=bool)[counted]
+    )
+    index = spec.indices_of(matches.day[counted])
+    periods = np.array(
+        PlayerPeriod.objects.filter(config=config)
+        .order_by()
+        .values_list("player_id", "period_index", "rating_before", "rd_before"),
+        dtype=np.float64,
+    ).reshape(-1, 4)
+    if not player_a.size or not periods.size:
+        return LeagueModel(None, [], 0)
+    # (player, period) as one sortable integer key.
+    stride = int(max(periods[:, 1].max(), index.max())) + 1
+    keys = periods[:, 0].astype(np.int64) * stride + periods[:, 1].astype(np.int64)
+    order = np.argsort(keys)
+    keys, starts = keys[order], periods[order, 2:]
+
+    def lookup(players: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        wanted = players.astype(np.int64) * stride + index
+        at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+        return at, keys[at] == wanted
+
+    at_a, found_a = lookup(player_a)
+    at_b, found_b = lookup(player_b)
+    both = found_a & found_b
+    if not both.any():
+        return LeagueModel(None, [], 0)
+    a, b = starts[at_a[both]], starts[at_b[both]]
+    neutral = neutral_flags[both]
     advantage = np.where(neutral, 0.0, first_named_advantage(config))
-    expected = win_probability_array(data[:, 0], data[:, 1], data[:, 2], data[:, 3], advantage)
-    scores = data[:, 4]
+    expected = win_probability_array(a[:, 0], a[:, 1], b[:, 0], b[:, 1], advantage)
+    scores = score[both].astype(np.float64)
     try:
         draw_model: DrawModel | None = fit_draw_model(expected, scores)
     except InvalidParameterError:
@@ -193,7 +231,7 @@ def _fit(league: League, config: RatingConfig) -> LeagueModel:
     return LeagueModel(
         draw_model,
         _calibration(expected, scores),
-        len(rows),
+        int(both.sum()),
         _side_calibration(expected[~neutral], scores[~neutral]),
     )
 

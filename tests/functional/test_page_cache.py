@@ -22,8 +22,8 @@ from league import services as league_services
 from league.models import League, Player
 from ratings import services as rating_services
 from ratings.models import Replay
+from ratings.page_state import league_state, site_state
 from tests.functional.conftest import rate, run_queued_replays
-from web.page_state import league_state, site_state
 from web.public.page_cache import CACHE_ALIAS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]

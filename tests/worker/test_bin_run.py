@@ -183,8 +183,8 @@ def project(tmp_path) -> Path:
 def stop_with_sigterm(run: Run) -> None:
     """SIGTERM to bin/run's PID only; the server, then the worker, must be gone in time."""
     below = descendants(run.process.pid)
-    server = {pid for pid in below if b"runserver" in Path(f"/proc/{pid}/cmdline").read_bytes()}
-    assert server, "no runserver process under bin/run"
+    server = {pid for pid in below if b"gunicorn" in Path(f"/proc/{pid}/cmdline").read_bytes()}
+    assert server, "no gunicorn process under bin/run"
     assert len(below) >= 4, below  # the server, the worker and its two pool processes
     os.kill(run.process.pid, signal.SIGTERM)
 
@@ -206,6 +206,10 @@ def test_sigterm_to_bin_run_stops_the_server_and_the_worker(project):
     first = Run(project, port, "first")
     try:
         first.wait_until_serving()
+        # WhiteNoise serves the static files (DJANGO_DEBUG=1: from static/, no collectstatic).
+        with urllib.request.urlopen(first.url + "static/css/league.css", timeout=10) as css:
+            assert css.status == 200
+            assert b"{" in css.read()
         first.wait_until_idle()
         stop_with_sigterm(first)
     finally:
@@ -213,7 +217,9 @@ def test_sigterm_to_bin_run_stops_the_server_and_the_worker(project):
     output = first.text()
     assert re.search(r"\d+ matches recorded, 0 already there", output), output
     assert "No hostname was supplied" not in output + first.worker_log()
-    assert output.count("Starting WSGI development server") == 1
+    # gunicorn (runserver stalled keep-alive clients), one master, no autoreloader.
+    assert output.count("Starting gunicorn") == 1, output
+    assert "Starting WSGI development server" not in output
     assert "Watching for file changes" not in output
     assert "Stopping the web server and the Celery worker" in output
     assert "] succeeded" in first.worker_log()  # the worker computed the demo's standings

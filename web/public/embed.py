@@ -21,13 +21,13 @@ from django.shortcuts import get_object_or_404, render
 from config.csp import embed_policy
 from league.models import League, Player
 from league.website import frame_origins
+from ratings.page_state import LeagueState, league_state
 from ratings.seasons.read import season_table
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import UPCOMING, fixture_rows
 from ratings.selectors.standings import LeaderboardQuery, leaderboard
 from web.fixture_display import fixture_cells
-from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
 from web.public.pages import board_rows
 from web.public.seasons import find_season, season_context

@@ -18,6 +18,7 @@ from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
 from league.models import Event, League, Player
+from ratings.page_state import LeagueState, league_state
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import (
     CANCELLED,
@@ -30,7 +31,6 @@ from ratings.selectors.fixtures import (
 )
 from ratings.selectors.predictions import first_named_advantage
 from web.fixture_display import chances_text, fixture_cells
-from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
 
 #: The feeds carry fixtures scheduled up to this many days back (played, cancelled or

@@ -1,7 +1,7 @@
 """Public pages served from a cache keyed by the state they show, with ETags.
 
 A page decorated with :func:`cached_page` is rendered once per state of its data
-(``web.page_state``: the league's event log, publication, projection position,
+(``ratings.page_state``: the league's event log, publication, projection position,
 replay banner and local date), per path and query string, and then served from the
 ``pages`` cache until that state moves: a publication or an incremental replay changes
 the key, so no stale page can be served and nothing has to be invalidated. Every
@@ -18,9 +18,7 @@ before the cache; the crowd benchmark compares both).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -29,59 +27,21 @@ from django.contrib.messages import get_messages
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
-from django.utils.csp import CSP
-from django.utils.http import http_date, parse_etags
 
+from config.response_cache import CACHE_ALIAS, PageKey, policy_uses_nonces, response_key
 from league.models import League
-from web.page_state import LeagueState
+from ratings.page_state import LeagueState
 
-#: The cache alias holding rendered pages (``settings.CACHES``).
-CACHE_ALIAS = "pages"
-#: Bumped when the rendering of the cached pages changes in a way their state does not show.
-KEY_VERSION = 1
+__all__ = ["CACHE_ALIAS", "PageKey", "cached_page", "known_league", "page_key"]
 
 StateOf = Callable[..., LeagueState | Sequence[LeagueState] | None]
-
-
-@dataclass(frozen=True)
-class PageKey:
-    """The cache key and validators of one page request."""
-
-    key: str
-    etag: str
-    last_modified: float | None
-
-    def headers(self) -> dict[str, str]:
-        headers = {"ETag": self.etag, "Cache-Control": "no-cache"}
-        if self.last_modified is not None:
-            headers["Last-Modified"] = http_date(self.last_modified)
-        return headers
-
-    def matches(self, if_none_match: str | None) -> bool:
-        """True when ``If-None-Match`` names this ETag (weak comparison, as for GET)."""
-        if not if_none_match:
-            return False
-        tags = parse_etags(if_none_match)
-        return "*" in tags or any(tag.removeprefix("W/") == self.etag for tag in tags)
 
 
 def page_key(
     request: HttpRequest, name: str, states: LeagueState | Sequence[LeagueState]
 ) -> PageKey:
     """The key of page ``name`` at ``states`` for ``request``'s path, query and htmx flag."""
-    states = (states,) if isinstance(states, LeagueState) else tuple(states)
-    parts = (
-        KEY_VERSION,
-        name,
-        request.path,
-        request.META.get("QUERY_STRING", ""),
-        request.headers.get("HX-Request", ""),
-        tuple(state.parts for state in states),
-    )
-    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:40]
-    moments = [state.last_modified for state in states if state.last_modified is not None]
-    last_modified = max(moments).timestamp() if moments else None
-    return PageKey(f"page:{name}:{digest}", f'"{digest}"', last_modified)
+    return response_key(request, name, states, (request.headers.get("HX-Request", ""),))
 
 
 #: The request attribute holding the league the state read fetched (see :func:`known_league`).
@@ -106,32 +66,12 @@ def _shareable(request: HttpRequest) -> bool:
     return len(get_messages(request)) == 0
 
 
-def _policy_uses_nonces() -> bool:
-    """True when the site's Content-Security-Policy trusts per-response nonces.
-
-    Pages carry this response's nonce (django-htmx puts it on its script tag). The site's
-    policy trusts same-origin files only, so a nonce in a shared page is inert; under a
-    policy that trusted nonces, a page read by everyone would publish one.
-    """
-    policies = (
-        getattr(settings, "SECURE_CSP", None),
-        getattr(settings, "SECURE_CSP_REPORT_ONLY", None),
-    )
-    return any(
-        CSP.NONCE in sources
-        for policy in policies
-        if policy
-        for sources in policy.values()
-        if isinstance(sources, list | tuple)
-    )
-
-
 def _storable(request: HttpRequest, response: HttpResponse) -> bool:
     """True when ``response`` is the same for every anonymous reader of this state."""
     session = getattr(request, "session", None)
     return (
         response.status_code == 200
-        and not _policy_uses_nonces()
+        and not policy_uses_nonces()
         and not response.streaming
         and not response.cookies
         and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE")

@@ -27,6 +27,7 @@ from engine.state import grown_rd
 from league.event_log import Page, SidePlayer, event_log, match_list
 from league.models import League, Player
 from ratings.models import RatingConfig
+from ratings.page_state import LeagueState, league_state, site_state
 from ratings.seasons.derive import season_bounds
 from ratings.seasons.read import player_line, season_table
 from ratings.selectors.common import ReadClock, period_info
@@ -81,7 +82,6 @@ from web.formatting import (
     signed,
 )
 from web.forms import LeaderboardFilterForm, level_choices, parse_level
-from web.page_state import LeagueState, league_state, site_state
 from web.public.page_cache import cached_page, known_league
 from web.public.seasons import line_cells, season_choices, season_from_query
 from web.query_params import page_number, shown_param, slug_param, version_number
@@ -134,7 +134,7 @@ def _league(slug: str, request: HttpRequest | None = None) -> League:
 
 
 def _league_state(league_slug: str, **_: str) -> LeagueState | None:
-    """What a league's cached pages are keyed by (``web.page_state``)."""
+    """What a league's cached pages are keyed by (``ratings.page_state``)."""
     return league_state(league_slug)
 
 

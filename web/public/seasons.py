@@ -17,10 +17,10 @@ from django.utils.translation import gettext as _
 from league.models import League, Season
 from league.seasons import points_text, scheme_text
 from ratings import exports
+from ratings.page_state import LeagueState, league_state
 from ratings.seasons.derive import SeasonLine
 from ratings.seasons.read import SeasonView, league_seasons, season_table
 from web.formatting import DASH, signed
-from web.page_state import LeagueState, league_state
 from web.public.page_cache import cached_page, known_league
 from web.query_params import shown_param, slug_param
 
