@@ -188,6 +188,7 @@ def walk_forward_rows(sweep: Sweep, runs: list[SweepRun]) -> list[dict[str, Any]
             "setting": setting_label(by_id[run_id].parameters),
             "in_sample": by_id[run_id].in_sample,
             "out_of_sample": by_id[run_id].out_of_sample,
+            "parts": [("in", by_id[run_id].in_sample), ("out", by_id[run_id].out_of_sample)],
         }
         for run_id, names in roles.items()
         if run_id in by_id and by_id[run_id].out_of_sample

@@ -36,16 +36,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.bootstrap import PeriodBootstrap, compare_sums
 from engine.fold import MatchArrays
-from engine.prediction import brier_array, log_loss_array
 from engine.scoring import (
-    CALIBRATION_BINS,
     Metrics,
     Scores,
-    calibration_bin_of,
-    correct_array,
     metrics,
     score_fold,
     score_instant,
@@ -222,7 +219,19 @@ def _split(
     try:
         return walk_forward.choose_split(spec.indices_of(raw.day), spec, holdout_from, share)
     except walk_forward.SplitError as error:
-        raise ValidationError({"holdout_from": [str(error)]}) from None
+        messages = {
+            "before_anchor": gettext(
+                "The out-of-sample part must start on or after %(anchor)s, the first day of "
+                "the first rating period."
+            ),
+            "too_few": gettext(
+                "A cut on %(date)s leaves %(before)d rating period(s) with matches before it "
+                "and %(after)d from it on; each part needs at least %(minimum)d."
+            ),
+            "share": gettext("The out-of-sample share must be between 0 and 1, got %(share)s."),
+        }
+        field = "holdout_share" if error.kind == "share" else "holdout_from"
+        raise ValidationError({field: [messages[error.kind] % error.values]}) from None
 
 
 def _current_position(base: dict[str, Any], points: list[dict[str, Any]]) -> int | None:
@@ -374,33 +383,10 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
 
 def _period_sums(loaded: LoadedMatches, scores: Scores) -> dict[str, Any]:
     """The run's matches, log-loss and Brier score summed per base period (bootstrap units)."""
-    results = loaded.matches.score_a
-    units, index = np.unique(loaded.unit, return_inverse=True)
-
-    def per_unit(values: npt.NDArray[np.float64]) -> list[float]:
-        return np.bincount(index, weights=values, minlength=units.size).tolist()
-
-    # Per calibration decile and unit: the matches and their observed scores.
-    cell = calibration_bin_of(scores.predictions) * units.size + index
-    cells = CALIBRATION_BINS * units.size
-    decile_counts = np.bincount(cell, minlength=cells).reshape(CALIBRATION_BINS, units.size)
-    decile_observed = np.bincount(cell, weights=results, minlength=cells).reshape(
-        CALIBRATION_BINS, units.size
-    )
-    decile_predicted = np.bincount(cell, weights=scores.predictions, minlength=cells).reshape(
-        CALIBRATION_BINS, units.size
-    )
     return {
-        "period_sums": {
-            "units": units.tolist(),
-            "matches": np.bincount(index, minlength=units.size).tolist(),
-            "log_loss": per_unit(log_loss_array(scores.predictions, results)),
-            "brier": per_unit(brier_array(scores.predictions, results)),
-            "accuracy": per_unit(correct_array(scores.predictions, results)),
-            "decile_matches": decile_counts.tolist(),
-            "decile_observed": decile_observed.tolist(),
-            "decile_predicted": decile_predicted.tolist(),
-        }
+        "period_sums": walk_forward.period_sums(
+            loaded.unit, scores.predictions, loaded.matches.score_a
+        )
     }
 
 

@@ -27,6 +27,8 @@ import numpy.typing as npt
 
 from engine.bootstrap import PeriodBootstrap, compare_sums
 from engine.periods import PeriodSpec
+from engine.prediction import brier_array, log_loss_array
+from engine.scoring import CALIBRATION_BINS, calibration_bin_of, correct_array
 
 #: The share of the played periods scored out of sample when the organiser picks no cut.
 HOLDOUT_SHARE = 0.3
@@ -38,7 +40,13 @@ SAME, BETTER, WORSE, NOISE = "same", "better", "worse", "noise"
 
 
 class SplitError(ValueError):
-    """A requested cut that leaves too few rated periods on one side."""
+    """A requested cut that cannot be used: ``kind`` says why ("before_anchor", "too_few",
+    "share"), ``values`` holds the numbers for the message (the caller words it)."""
+
+    def __init__(self, kind: str, message: str, **values: Any) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.values = values
 
 
 @dataclass(frozen=True)
@@ -65,26 +73,71 @@ def choose_split(
     if holdout_from is not None:
         if holdout_from < spec.anchor:
             raise SplitError(
+                "before_anchor",
                 f"The out-of-sample part must start on or after {spec.anchor.isoformat()}, "
-                "the first day of the first rating period."
+                "the first day of the first rating period.",
+                anchor=spec.anchor.isoformat(),
             )
         cut = spec.index_of(holdout_from)
         before = int((units < cut).sum())
         after = int(units.size - before)
         if before < MIN_PERIODS or after < MIN_PERIODS:
             raise SplitError(
+                "too_few",
                 f"A cut on {holdout_from.isoformat()} leaves {before} rating period(s) with "
                 f"matches before it and {after} from it on; each part needs at least "
-                f"{MIN_PERIODS}."
+                f"{MIN_PERIODS}.",
+                date=holdout_from.isoformat(),
+                before=before,
+                after=after,
+                minimum=MIN_PERIODS,
             )
         return Split(cut, spec.start_of(cut))
     if not 0.0 < share < 1.0:
-        raise SplitError(f"The out-of-sample share must be between 0 and 1, got {share!r}.")
+        raise SplitError(
+            "share", f"The out-of-sample share must be between 0 and 1, got {share!r}.", share=share
+        )
     n_out = max(MIN_PERIODS, round(share * units.size))
     if units.size - n_out < MIN_PERIODS:
         return None
     cut = int(units[units.size - n_out])
     return Split(cut, spec.start_of(cut))
+
+
+def period_sums(
+    unit: npt.NDArray[np.int64], predictions: npt.NDArray[np.float64], results: npt.ArrayLike
+) -> dict[str, Any]:
+    """A run's scores summed per period (``unit``: each match's base period), JSON-ready.
+
+    Per period: the matches, log-loss, Brier score and accuracy; per calibration decile and
+    period, the matches, observed scores and predictions. What a sweep run stores and the
+    bootstrap and the walk-forward split need.
+    """
+    s = np.asarray(results, dtype=np.float64)
+    units, index = np.unique(unit, return_inverse=True)
+
+    def per_unit(values: npt.NDArray[np.float64]) -> list[float]:
+        summed: list[float] = np.bincount(index, weights=values, minlength=units.size).tolist()
+        return summed
+
+    cell = calibration_bin_of(predictions) * units.size + index
+    cells = CALIBRATION_BINS * units.size
+
+    def per_cell(weights: npt.NDArray[np.float64] | None) -> list[list[float]]:
+        counts = np.bincount(cell, weights=weights, minlength=cells)
+        table: list[list[float]] = counts.reshape(CALIBRATION_BINS, units.size).tolist()
+        return table
+
+    return {
+        "units": units.tolist(),
+        "matches": np.bincount(index, minlength=units.size).tolist(),
+        "log_loss": per_unit(log_loss_array(predictions, s)),
+        "brier": per_unit(brier_array(predictions, s)),
+        "accuracy": per_unit(correct_array(predictions, s)),
+        "decile_matches": per_cell(None),
+        "decile_observed": per_cell(s),
+        "decile_predicted": per_cell(predictions),
+    }
 
 
 def bootstraps(
