@@ -629,7 +629,7 @@ def _interval_words(low: float, high: float) -> str:
     """A difference's 95 % interval in words: "95 % interval: 0.0680 lower to 0.0267 lower"."""
 
     def change(x: float) -> str:
-        return f"{abs(x):.4f} {'lower' if x < 0 else 'higher'}"
+        return f"{abs(x):.5f} {'lower' if x < 0 else 'higher'}"
 
     return f"95 % interval: {change(low)} to {change(high)}"
 
@@ -659,13 +659,13 @@ def _verdict(
         if lead.within_noise:
             return (
                 "No meaningful difference; keep the current value. It scores best on this "
-                f"history, {-d.estimate:.4f} below the next best setting, but that is within "
+                f"history, {-d.estimate:.5f} below the next best setting, but that is within "
                 f"noise ({interval}, from resampling the rating periods).",
                 difference,
             )
         return (
             "The current configuration predicts meaningfully better than every other setting "
-            f"tried: keep it (log-loss {-d.estimate:.4f} below the next best, {interval}).",
+            f"tried: keep it (log-loss {-d.estimate:.5f} below the next best, {interval}).",
             difference,
         )
     comparison = compare_sums(
@@ -679,13 +679,13 @@ def _verdict(
     if comparison.within_noise:
         return (
             "No meaningful difference; keep the current value. The best setting's log-loss is "
-            f"{-d.estimate:.4f} lower on this history, but that is within noise ({interval}, "
+            f"{-d.estimate:.5f} lower on this history, but that is within noise ({interval}, "
             "from resampling the rating periods).",
             difference,
         )
     return (
         f"The best setting predicts meaningfully better than the current one: log-loss "
-        f"{-d.estimate:.4f} lower ({interval}, from resampling the rating periods).",
+        f"{-d.estimate:.5f} lower ({interval}, from resampling the rating periods).",
         difference,
     )
 

@@ -410,3 +410,13 @@ def test_period_sums_split_exactly(six):
     assert np.isclose(
         (n_in * run.in_sample["brier"] + n_out * run.out_of_sample["brier"]) / 6, run.brier
     )
+
+
+def test_the_demos_parameters_are_the_benchs_live_configuration():
+    """The walk-forward table of docs/backtests.md scores the demo's live configuration as
+    ``bench.football_walkforward.LIVE``: the two must not drift apart."""
+    from bench.football_walkforward import DEFAULT, LIVE
+    from ratings.management.commands.load_demo import DEMO_PARAMETERS
+
+    assert LIVE == {**DEFAULT, **DEMO_PARAMETERS}
+    assert LIVE != DEFAULT
