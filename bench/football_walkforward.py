@@ -230,7 +230,7 @@ def main() -> None:
         verdict = {
             walk_forward.BETTER: "better (interval below zero)",
             walk_forward.WORSE: "worse (interval above zero)",
-            walk_forward.NOISE: f"no better than {baseline} within the noise",
+            walk_forward.NOISE: f"no different from {baseline} within the noise",
             walk_forward.SAME: "the same setting",
         }[walk_forward.outcome(d_out if a != b else None)]
         lines.append(f"| {name} | {_diff(d_in)} | {_diff(d_out)} | {verdict} |")
