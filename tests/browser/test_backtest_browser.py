@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ratings.backtest.models import Sweep
 from ratings.models import RatingConfig
-from tests.browser.conftest import LOCAL_HOSTS, screenshot
+from tests.browser.conftest import ARTIFACTS, LOCAL_HOSTS, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -207,12 +207,14 @@ def test_walk_forward_shows_both_parts_and_the_out_of_sample_verdict(
     assert tuned_out.locator("th").inner_text().startswith("Tuned · out of sample")
     assert f"{tuned.out_of_sample['log_loss']:.5f}" in tuned_out.inner_text()
     # Key cells lie within the viewport (cards on a phone, a table in its wrapper otherwise).
-    for cell in (tuned_out.locator("th"), tuned_out.locator("td").nth(2)):
+    for cell in (tuned_out.locator("th"), tuned_out.locator("td").nth(1)):
         box = cell.bounding_box()
         assert box is not None
         assert box["x"] >= 0
         assert box["x"] + box["width"] <= width + 1
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
     screenshot(page, f"backtest-walk-forward-{width}")
+    ARTIFACTS.mkdir(exist_ok=True)
+    section.screenshot(path=str(ARTIFACTS / f"backtest-walk-forward-section-{width}.png"))
     assert errors == [], errors
     context.close()
