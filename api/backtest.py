@@ -13,6 +13,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import BasePermission
@@ -21,13 +22,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api import schema
-from api.bodies import BodySerializer
-from api.fields import StrictFloatField, StrictIntegerField
+from api.bodies import BodySerializer, FieldErrors, add_error
+from api.fields import StrictBooleanField, StrictFloatField, StrictIntegerField
 from api.pagination import StrictLimitOffsetPagination
 from api.parsers import JSONBodyParser
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
+from ratings.backtest.presentation import walk_forward_verdicts
 from ratings.models import RatingConfig
 from ratings.parameters import BY_NAME, UNITS
 
@@ -68,6 +70,9 @@ class SweepRunSerializer(serializers.ModelSerializer):
             "glicko_accuracy",
             "glicko_c",
             "is_current",
+            "is_default",
+            "in_sample",
+            "out_of_sample",
             "log_loss_low",
             "log_loss_high",
             "brier_low",
@@ -85,6 +90,20 @@ class SweepSerializer(serializers.ModelSerializer):
     best_run = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
     best_parameters = serializers.SerializerMethodField()
     current_run = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
+    default_run = serializers.PrimaryKeyRelatedField(
+        read_only=True, allow_null=True, help_text="The run of a new league's default parameters."
+    )
+    tuned_run = serializers.PrimaryKeyRelatedField(
+        read_only=True,
+        allow_null=True,
+        help_text="Walk-forward: the run with the lowest in-sample log-loss (null without one).",
+    )
+    tuned_parameters = serializers.SerializerMethodField()
+    walk_forward_verdicts = serializers.SerializerMethodField(
+        help_text="Walk-forward: the tuned run against the default and the live configuration "
+        "out of sample; better only when the 95 % interval of the log-loss difference lies "
+        "wholly below zero, otherwise 'no better than … within the noise'."
+    )
     runs = SweepRunSerializer(many=True, read_only=True)
 
     class Meta:
@@ -106,11 +125,24 @@ class SweepSerializer(serializers.ModelSerializer):
             "current_run",
             "verdict",
             "difference",
+            "holdout",
+            "holdout_from",
+            "default_run",
+            "tuned_run",
+            "tuned_parameters",
+            "walk_forward",
+            "walk_forward_verdicts",
             "runs",
         ]
 
     def get_best_parameters(self, sweep: Sweep) -> dict[str, Any] | None:
         return sweep.best_run.parameters if sweep.best_run else None
+
+    def get_tuned_parameters(self, sweep: Sweep) -> dict[str, Any] | None:
+        return sweep.tuned_run.parameters if sweep.tuned_run else None
+
+    def get_walk_forward_verdicts(self, sweep: Sweep) -> list[str]:
+        return walk_forward_verdicts(sweep)
 
 
 def _grid_value(name: str, *, allow_null: bool = False) -> serializers.Field:
@@ -151,6 +183,45 @@ class SweepGridSerializer(BodySerializer):
         required=False,
         help_text=BY_NAME["update_mode"].help,
     )
+    holdout = StrictBooleanField(
+        required=False,
+        default=True,
+        help_text="Walk-forward (default true): choose on the earlier periods, judge on the "
+        "later ones; false scores the whole history in sample only.",
+    )
+    holdout_from = serializers.DateField(
+        required=False,
+        help_text="Walk-forward: the first day scored out of sample (its whole rating period "
+        "is); default: the last 30 % of the rating periods with matches.",
+    )
+    holdout_share = StrictFloatField(
+        required=False,
+        min_value=0.01,
+        max_value=0.99,
+        help_text="Walk-forward: the share of the rating periods with matches scored out of "
+        "sample when holdout_from is not given (default 0.3).",
+    )
+
+    def check(self, data: Any, attrs: dict[str, Any], errors: FieldErrors) -> None:
+        if attrs.get("holdout") is False and ("holdout_from" in data or "holdout_share" in data):
+            add_error(
+                errors,
+                "holdout",
+                gettext("holdout is false: leave out holdout_from and holdout_share."),
+            )
+        if "holdout_from" in data and "holdout_share" in data:
+            add_error(
+                errors, "holdout_share", gettext("Give holdout_from or holdout_share, not both.")
+            )
+
+    def split(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The validated body as (grid, walk-forward arguments of ``tasks.start_sweep``)."""
+        grid = dict(self.validated_data)
+        holdout = {"holdout": grid.pop("holdout", True)}
+        for key in ("holdout_from", "holdout_share"):
+            if key in grid:
+                holdout[key] = grid.pop(key)
+        return grid, holdout
 
 
 class AdoptedConfigSerializer(serializers.Serializer):
@@ -183,7 +254,7 @@ class LeagueBacktestMixin:
     def sweeps(self) -> Any:
         return (
             Sweep.objects.filter(league=self.league)
-            .select_related("league", "best_run")
+            .select_related("league", "best_run", "tuned_run")
             .prefetch_related("runs")
         )
 
@@ -209,9 +280,8 @@ class SweepListCreate(LeagueBacktestMixin, generics.ListCreateAPIView):
         payload = SweepGridSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         # A service's ValidationError becomes a 400 in api.errors, like everywhere in the API.
-        sweep = tasks.start_sweep(
-            self.league, dict(payload.validated_data), requested_by=request.user
-        )
+        grid, holdout = payload.split()
+        sweep = tasks.start_sweep(self.league, grid, requested_by=request.user, **holdout)
         sweep = self.sweeps().get(pk=sweep.pk)
         return Response(SweepSerializer(sweep).data, status=status.HTTP_202_ACCEPTED)
 

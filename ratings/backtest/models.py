@@ -64,6 +64,42 @@ class Sweep(models.Model):
         blank=True,
         help_text="Best minus current log-loss: estimate and 95 % bootstrap interval.",
     )
+    holdout = models.BooleanField(
+        default=False,
+        help_text="Walk-forward: tune on the earlier periods, judge on the later ones.",
+    )
+    holdout_from = models.DateField(
+        null=True,
+        blank=True,
+        help_text="First day scored out of sample (the start of a rating period of the base).",
+    )
+    holdout_unit = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="Index of the first base period scored out of sample.",
+    )
+    default_run = models.ForeignKey(
+        "SweepRun",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The run of a new league's default parameters (on the base's periods).",
+    )
+    tuned_run = models.ForeignKey(
+        "SweepRun",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Walk-forward: the run with the lowest in-sample log-loss.",
+    )
+    walk_forward = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Walk-forward: the two parts' sizes and the tuned run's out-of-sample "
+        "log-loss differences from the default and the live configuration (95 % intervals).",
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -123,6 +159,19 @@ class SweepRun(models.Model):
     )
     is_current = models.BooleanField(
         default=False, help_text="The run of the base (current) configuration."
+    )
+    is_default = models.BooleanField(
+        default=False, help_text="The run of a new league's default parameters."
+    )
+    in_sample = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Walk-forward: scores on the earlier periods (used to choose), with intervals.",
+    )
+    out_of_sample = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Walk-forward: scores on the later periods (used to judge), with intervals.",
     )
     period_sums = models.JSONField(
         default=dict,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from ratings.backtest.models import Sweep, SweepRun
 
 
@@ -154,4 +156,132 @@ def text_table(sweep: Sweep, runs: list[SweepRun]) -> str:
             f"{run.n_matches:>8d} {run.constant_log_loss:>9.4f} {run.elo_log_loss:>8.4f} "
             f"{run.elo_k:>6g} {glicko} {run.elapsed:>6.2f}{mark}"
         )
+    return "\n".join(lines)
+
+
+def _baseline_name(name: str) -> str:
+    return {"default": gettext("default"), "live": gettext("live")}[name]
+
+
+def walk_forward_rows(sweep: Sweep, runs: list[SweepRun]) -> list[dict[str, Any]]:
+    """The tuned, the default and the live run with their in- and out-of-sample scores.
+
+    One row per run (a run can hold several roles: the tuned setting may be the live one),
+    the tuned first; empty when the sweep has no walk-forward figures.
+    """
+    if sweep.tuned_run_id is None:
+        return []
+    roles: dict[int, list[str]] = {}
+    for run_id, role in (
+        (sweep.tuned_run_id, gettext("tuned")),
+        (sweep.default_run_id, gettext("default")),
+        (sweep.current_run_id, gettext("live")),
+    ):
+        if run_id is not None:
+            roles.setdefault(run_id, []).append(role)
+    by_id = {run.pk: run for run in runs}
+    return [
+        {
+            "run": by_id[run_id],
+            "roles": " · ".join(names),
+            "tau": by_id[run_id].parameters["tau"],
+            "setting": setting_label(by_id[run_id].parameters),
+            "in_sample": by_id[run_id].in_sample,
+            "out_of_sample": by_id[run_id].out_of_sample,
+            "parts": [("in", by_id[run_id].in_sample), ("out", by_id[run_id].out_of_sample)],
+        }
+        for run_id, names in roles.items()
+        if run_id in by_id and by_id[run_id].out_of_sample
+    ]
+
+
+def walk_forward_verdicts(sweep: Sweep) -> list[str]:
+    """What the out-of-sample comparison says about the tuned setting, one sentence per
+    baseline (default, live): better only when the 95 % interval of its log-loss difference
+    lies wholly below zero, else "no better than … within the noise"."""
+    sentences = []
+    comparisons = (sweep.walk_forward or {}).get("comparisons", {})
+    for name in ("default", "live"):
+        entry = comparisons.get(name)
+        if entry is None:
+            continue
+        values = {"baseline": _baseline_name(name)}
+        if entry["outcome"] == "same":
+            sentences.append(
+                gettext("The tuned setting is the %(baseline)s configuration itself.") % values
+            )
+            continue
+        d = entry["out_of_sample"]
+        values.update(estimate=d["estimate"], low=d["low"], high=d["high"], gain=-d["estimate"])
+        if entry["outcome"] == "better":
+            text = gettext(
+                "Better than the %(baseline)s configuration out of sample: log-loss "
+                "%(gain).5f lower (95 %% interval of the difference %(low)+.5f to "
+                "%(high)+.5f, wholly below zero)."
+            )
+        elif entry["outcome"] == "worse":
+            text = gettext(
+                "Worse than the %(baseline)s configuration out of sample: log-loss "
+                "%(estimate).5f higher (95 %% interval of the difference %(low)+.5f to "
+                "%(high)+.5f)."
+            )
+        else:
+            text = gettext(
+                "No better than the %(baseline)s configuration within the noise: out of "
+                "sample the log-loss differs by %(estimate)+.5f, and the 95 %% interval of "
+                "the difference (%(low)+.5f to %(high)+.5f) includes zero."
+            )
+        sentences.append(text % values)
+    return sentences
+
+
+def _interval(part: dict[str, Any], name: str, digits: int) -> str:
+    if part.get(f"{name}_low") is None:
+        return ""
+    return f"{part[f'{name}_low']:.{digits}f}-{part[f'{name}_high']:.{digits}f}"
+
+
+def walk_forward_text(sweep: Sweep, runs: list[SweepRun]) -> str:
+    """The walk-forward figures as a fixed-width table for the terminal, with the verdicts."""
+    rows = walk_forward_rows(sweep, runs)
+    if not rows:
+        if sweep.holdout and sweep.holdout_from is None:
+            return gettext(
+                "Walk-forward: the history is too short to split (each part needs at least "
+                "two rating periods with matches); every figure above is in sample."
+            )
+        return ""
+    parts = sweep.walk_forward
+    lines = [
+        gettext(
+            "Walk-forward: in sample (used to choose) before %(date)s, %(in_matches)d matches "
+            "in %(in_periods)d periods; out of sample (used to judge) from %(date)s on, "
+            "%(out_matches)d matches in %(out_periods)d periods."
+        )
+        % {
+            "date": sweep.holdout_from.isoformat() if sweep.holdout_from else "?",
+            "in_matches": parts["in_sample"]["matches"],
+            "in_periods": parts["in_sample"]["periods"],
+            "out_matches": parts["out_of_sample"]["matches"],
+            "out_periods": parts["out_of_sample"]["periods"],
+        }
+    ]
+    width = max(28, *(len(row["setting"]) for row in rows))
+    header = (
+        f"{'role':<22} {'τ':>5}  {'setting':<{width}} {'part':<4} {'log-loss':>8} "
+        f"{'95 % interval':>15} {'Brier':>7} {'95 % interval':>15} {'accuracy':>8} "
+        f"{'95 % interval':>11} {'worst decile':>12}"
+    )
+    lines += [header, "-" * len(header)]
+    for row in rows:
+        for label, part in (("in", row["in_sample"]), ("out", row["out_of_sample"])):
+            gap = part.get("worst_gap")
+            lines.append(
+                f"{row['roles']:<22} {row['tau']:>5g}  {row['setting']:<{width}} {label:<4} "
+                f"{part['log_loss']:>8.5f} {_interval(part, 'log_loss', 5):>15} "
+                f"{part['brier']:>7.5f} {_interval(part, 'brier', 5):>15} "
+                f"{part['accuracy']:>8.4f} {_interval(part, 'accuracy', 3):>11} "
+                f"{gap if gap is not None else float('nan'):>12.3f}"
+            )
+    lines += walk_forward_verdicts(sweep)
     return "\n".join(lines)

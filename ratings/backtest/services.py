@@ -36,16 +36,13 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.bootstrap import PeriodBootstrap, compare_sums
 from engine.fold import MatchArrays
-from engine.prediction import brier_array, log_loss_array
 from engine.scoring import (
-    CALIBRATION_BINS,
     Metrics,
     Scores,
-    calibration_bin_of,
-    correct_array,
     metrics,
     score_fold,
     score_instant,
@@ -53,6 +50,7 @@ from engine.scoring import (
 from engine.yardsticks import DEFAULT_C, GlickoParams, glicko_predictions
 from league.models import Event, League
 from ratings import services as rating_services
+from ratings.backtest import walk_forward
 from ratings.backtest.grid import clean_grid, expand
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.models import RatingConfig
@@ -129,11 +127,23 @@ def _validate_points(league: League, base: dict[str, Any], points: list[dict[str
 
 
 def create_sweep(
-    league: League, grid: Any, *, requested_by: Any = None
+    league: League,
+    grid: Any,
+    *,
+    requested_by: Any = None,
+    holdout: bool = True,
+    holdout_from: dt.date | None = None,
+    holdout_share: float = walk_forward.HOLDOUT_SHARE,
 ) -> tuple[Sweep, list[SweepRun]]:
     """Validate the grid and store the sweep with one queued run per point (nothing sent).
 
-    Call inside a transaction; ``tasks.start_sweep`` and ``run_sweep_sync`` build on it.
+    Besides the grid's points, the sweep scores the live configuration and a new league's
+    default parameters (on the base's periods), unless a point equals them. With
+    ``holdout`` (walk-forward) the history is cut at the rating period holding
+    ``holdout_from``, else before the last ``holdout_share`` of the periods with matches;
+    a history too short for the default cut is scored without one, a requested cut that
+    leaves too little on either side is refused. Call inside a transaction;
+    ``tasks.start_sweep`` and ``run_sweep_sync`` build on it.
     """
     cleaned = clean_grid(grid)
     matches = Event.objects.live_matches().filter(league=league)
@@ -146,7 +156,12 @@ def create_sweep(
     if current is None:
         points.append({})
         current = len(points) - 1
+    default = _default_position(base, points)
+    if default is None:
+        points.append(default_point())
+        default = len(points) - 1
     through_seq = Event.objects.filter(league=league).aggregate(top=Max("seq"))["top"] or 0
+    split = _split(league, base, through_seq, holdout_from, holdout_share) if holdout else None
     sweep = Sweep.objects.create(
         league=league,
         requested_by=requester(requested_by),
@@ -154,6 +169,9 @@ def create_sweep(
         base=base,
         through_seq=through_seq,
         runs_total=len(points),
+        holdout=holdout,
+        holdout_from=split.first_day if split else None,
+        holdout_unit=split.unit if split else None,
     )
     first_tau = cleaned["tau"][0]
     runs = SweepRun.objects.bulk_create(
@@ -162,10 +180,58 @@ def create_sweep(
             position=i,
             parameters={**base, **point, "yardsticks": point.get("tau", first_tau) == first_tau},
             is_current=i == current,
+            is_default=i == default,
         )
         for i, point in enumerate(points)
     )
     return sweep, runs
+
+
+#: The parameters that say when the rating periods fall: the default run keeps the base's.
+PERIOD_FIELDS = ("period_unit", "period_length", "period_anchor")
+
+
+def default_point() -> dict[str, Any]:
+    """A new league's default parameters, as overrides of a base (its periods kept)."""
+    return {name: DEFAULTS[name] for name in CONFIG_FIELDS if name not in PERIOD_FIELDS}
+
+
+def _default_position(base: dict[str, Any], points: list[dict[str, Any]]) -> int | None:
+    """The grid point equal to the default parameters on the base's periods, if there is one."""
+    wanted = {**base, **default_point()}
+    for position, point in enumerate(points):
+        merged = {**base, **point}
+        if all(merged[name] == wanted[name] for name in CONFIG_FIELDS):
+            return position
+    return None
+
+
+def _split(
+    league: League,
+    base: dict[str, Any],
+    through_seq: int,
+    holdout_from: dt.date | None,
+    share: float,
+) -> walk_forward.Split | None:
+    """Where the walk-forward cuts the league's history, in the base's rating periods."""
+    spec = period_spec(run_config(league, base))
+    raw = read_matches(league, through_seq)
+    try:
+        return walk_forward.choose_split(spec.indices_of(raw.day), spec, holdout_from, share)
+    except walk_forward.SplitError as error:
+        messages = {
+            "before_anchor": gettext(
+                "The out-of-sample part must start on or after %(anchor)s, the first day of "
+                "the first rating period."
+            ),
+            "too_few": gettext(
+                "A cut on %(date)s leaves %(before)d rating period(s) with matches before it "
+                "and %(after)d from it on; each part needs at least %(minimum)d."
+            ),
+            "share": gettext("The out-of-sample share must be between 0 and 1, got %(share)s."),
+        }
+        field = "holdout_share" if error.kind == "share" else "holdout_from"
+        raise ValidationError({field: [messages[error.kind] % error.values]}) from None
 
 
 def _current_position(base: dict[str, Any], points: list[dict[str, Any]]) -> int | None:
@@ -176,14 +242,15 @@ def _current_position(base: dict[str, Any], points: list[dict[str, Any]]) -> int
     return None
 
 
-def run_sweep_sync(league: League, grid: Any, *, requested_by: Any = None) -> Sweep:
+def run_sweep_sync(league: League, grid: Any, *, requested_by: Any = None, **holdout: Any) -> Sweep:
     """Store a sweep and score every run in this process, one after the other.
 
     The same code path as the workers (``score_run``), with the matches read once per
-    period configuration instead of once per run.
+    period configuration instead of once per run. ``holdout`` takes ``create_sweep``'s
+    walk-forward arguments.
     """
     with transaction.atomic():
-        sweep, runs = create_sweep(league, grid, requested_by=requested_by)
+        sweep, runs = create_sweep(league, grid, requested_by=requested_by, **holdout)
     cache: dict[tuple[Any, ...], LoadedMatches] = {}
     for run in runs:
         score_run(run.pk, cache=cache)
@@ -316,29 +383,10 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
 
 def _period_sums(loaded: LoadedMatches, scores: Scores) -> dict[str, Any]:
     """The run's matches, log-loss and Brier score summed per base period (bootstrap units)."""
-    results = loaded.matches.score_a
-    units, index = np.unique(loaded.unit, return_inverse=True)
-
-    def per_unit(values: npt.NDArray[np.float64]) -> list[float]:
-        return np.bincount(index, weights=values, minlength=units.size).tolist()
-
-    # Per calibration decile and unit: the matches and their observed scores.
-    cell = calibration_bin_of(scores.predictions) * units.size + index
-    cells = CALIBRATION_BINS * units.size
-    decile_counts = np.bincount(cell, minlength=cells).reshape(CALIBRATION_BINS, units.size)
-    decile_observed = np.bincount(cell, weights=results, minlength=cells).reshape(
-        CALIBRATION_BINS, units.size
-    )
     return {
-        "period_sums": {
-            "units": units.tolist(),
-            "matches": np.bincount(index, minlength=units.size).tolist(),
-            "log_loss": per_unit(log_loss_array(scores.predictions, results)),
-            "brier": per_unit(brier_array(scores.predictions, results)),
-            "accuracy": per_unit(correct_array(scores.predictions, results)),
-            "decile_matches": decile_counts.tolist(),
-            "decile_observed": decile_observed.tolist(),
-        }
+        "period_sums": walk_forward.period_sums(
+            loaded.unit, scores.predictions, loaded.matches.score_a
+        )
     }
 
 
@@ -463,10 +511,13 @@ def judge(sweep: Sweep) -> list[str]:
     best = sweep.best_run
     current = next((run for run in runs if run.is_current), None)
     sweep.current_run = current
+    sweep.default_run = next((run for run in runs if run.is_default), None)
+    fields = ["current_run", "default_run", "verdict", "difference", "tuned_run", "walk_forward"]
+    sweep.tuned_run, sweep.walk_forward = None, {}
     if best is None or not usable or best not in usable:
         sweep.verdict = ""
         sweep.difference = {}
-        return ["current_run", "verdict", "difference"]
+        return fields
     first = usable[0].period_sums
     boot = PeriodBootstrap(
         np.repeat(np.arange(len(first["units"])), first["matches"]),
@@ -494,13 +545,56 @@ def judge(sweep: Sweep) -> list[str]:
             "calibration",
         ],
     )
+    if sweep.holdout_unit is not None:
+        _walk_forward(sweep, usable, current)
     runner_up = min(
         (run for run in usable if run.pk != best.pk),
         key=lambda run: (run.log_loss, run.position),
         default=None,
     )
     sweep.verdict, sweep.difference = _verdict(boot, best, current, runner_up)
-    return ["current_run", "verdict", "difference"]
+    return fields
+
+
+def _walk_forward(sweep: Sweep, usable: list[SweepRun], current: SweepRun | None) -> None:
+    """Score every run on the two parts of the history, choose the tuned run by its
+    in-sample log-loss and judge it out of sample against the default and the live runs."""
+    first = usable[0].period_sums
+    if any(run.period_sums["units"] != first["units"] for run in usable):
+        # Every run scores the same matches in the same base periods; if not, say nothing.
+        logger.error("Sweep %s: runs scored different periods; no walk-forward", sweep.pk)
+        return
+    later, boot_in, boot_out = walk_forward.bootstraps(
+        first, sweep.holdout_unit, draws=BOOTSTRAP_DRAWS, seed=BOOTSTRAP_SEED
+    )
+    for run in usable:
+        run.in_sample = walk_forward.part_scores(run.period_sums, ~later, boot_in)
+        run.out_of_sample = walk_forward.part_scores(run.period_sums, later, boot_out)
+    SweepRun.objects.bulk_update(usable, ["in_sample", "out_of_sample"])
+    tuned = usable[walk_forward.tuned_index([run.in_sample["log_loss"] for run in usable])]
+    sweep.tuned_run = tuned
+    comparisons = {}
+    for name, baseline in (("default", sweep.default_run), ("live", current)):
+        if baseline is None or baseline not in usable:
+            continue
+        entry: dict[str, Any] = {"run": baseline.pk, "same": baseline.pk == tuned.pk}
+        if not entry["same"]:
+            entry["out_of_sample"] = walk_forward.difference(
+                boot_out, later, tuned.period_sums, baseline.period_sums
+            )
+            entry["in_sample"] = walk_forward.difference(
+                boot_in, ~later, tuned.period_sums, baseline.period_sums
+            )
+        entry["outcome"] = walk_forward.outcome(entry.get("out_of_sample"))
+        comparisons[name] = entry
+    sweep.walk_forward = {
+        "in_sample": {"matches": tuned.in_sample["matches"], "periods": tuned.in_sample["periods"]},
+        "out_of_sample": {
+            "matches": tuned.out_of_sample["matches"],
+            "periods": tuned.out_of_sample["periods"],
+        },
+        "comparisons": comparisons,
+    }
 
 
 def _score_intervals(boot: PeriodBootstrap, run: SweepRun) -> None:
@@ -535,7 +629,7 @@ def _interval_words(low: float, high: float) -> str:
     """A difference's 95 % interval in words: "95 % interval: 0.0680 lower to 0.0267 lower"."""
 
     def change(x: float) -> str:
-        return f"{abs(x):.4f} {'lower' if x < 0 else 'higher'}"
+        return f"{abs(x):.5f} {'lower' if x < 0 else 'higher'}"
 
     return f"95 % interval: {change(low)} to {change(high)}"
 
@@ -565,13 +659,13 @@ def _verdict(
         if lead.within_noise:
             return (
                 "No meaningful difference; keep the current value. It scores best on this "
-                f"history, {-d.estimate:.4f} below the next best setting, but that is within "
+                f"history, {-d.estimate:.5f} below the next best setting, but that is within "
                 f"noise ({interval}, from resampling the rating periods).",
                 difference,
             )
         return (
             "The current configuration predicts meaningfully better than every other setting "
-            f"tried: keep it (log-loss {-d.estimate:.4f} below the next best, {interval}).",
+            f"tried: keep it (log-loss {-d.estimate:.5f} below the next best, {interval}).",
             difference,
         )
     comparison = compare_sums(
@@ -585,13 +679,13 @@ def _verdict(
     if comparison.within_noise:
         return (
             "No meaningful difference; keep the current value. The best setting's log-loss is "
-            f"{-d.estimate:.4f} lower on this history, but that is within noise ({interval}, "
+            f"{-d.estimate:.5f} lower on this history, but that is within noise ({interval}, "
             "from resampling the rating periods).",
             difference,
         )
     return (
         f"The best setting predicts meaningfully better than the current one: log-loss "
-        f"{-d.estimate:.4f} lower ({interval}, from resampling the rating periods).",
+        f"{-d.estimate:.5f} lower ({interval}, from resampling the rating periods).",
         difference,
     )
 

@@ -21,14 +21,15 @@ def score_sweep_run(*, run_id: int) -> None:
     services.score_run(run_id)
 
 
-def start_sweep(league: League, grid: Any, *, requested_by: Any = None) -> Sweep:
+def start_sweep(league: League, grid: Any, *, requested_by: Any = None, **holdout: Any) -> Sweep:
     """Store a sweep and its runs, and send one task per run (a group) once committed.
 
-    Raises ``ValidationError`` (dict of field -> messages) for a bad grid or a league
+    ``holdout`` takes ``services.create_sweep``'s walk-forward arguments. Raises
+    ``ValidationError`` (dict of field -> messages) for a bad grid, a bad cut or a league
     without matches; nothing is stored or sent then.
     """
     with transaction.atomic():
-        sweep, runs = services.create_sweep(league, grid, requested_by=requested_by)
+        sweep, runs = services.create_sweep(league, grid, requested_by=requested_by, **holdout)
         job = group(score_sweep_run.si(run_id=run.pk) for run in runs)
         transaction.on_commit(job.apply_async)
     return sweep

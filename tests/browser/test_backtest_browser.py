@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ratings.backtest.models import Sweep
 from ratings.models import RatingConfig
-from tests.browser.conftest import LOCAL_HOSTS, screenshot
+from tests.browser.conftest import ARTIFACTS, LOCAL_HOSTS, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -157,12 +157,64 @@ def test_calibration_chart_marks_the_best_and_the_current_setting(
     assert (
         page.locator("#verdict")
         .inner_text()
-        .startswith("Verdict: The best setting predicts meaningfully better")
+        .startswith(
+            "Verdict on the whole history (in sample): The best setting predicts meaningfully "
+            "better"
+        )
     )
     assert page.locator("table.results tr.best th").inner_text().startswith("0.5 (best)")
     assert "(current)" in page.locator("table.results tr.current th").inner_text()
     # The page never scrolls sideways; wide tables scroll inside their wrappers.
     assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
     screenshot(page, f"backtest-calibration-{width}")
+    assert errors == [], errors
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_walk_forward_shows_both_parts_and_the_out_of_sample_verdict(
+    chromium_browser, live_server, home_advantage_league, organiser, width
+):
+    from ratings.backtest import services
+
+    league = home_advantage_league
+    sweep = services.run_sweep_sync(league, {"tau": [0.5], "advantage": [0, 120]})
+    tuned = sweep.tuned_run
+    assert tuned.parameters["advantage"] == 120  # the true advantage wins in sample
+    outcome = sweep.walk_forward["comparisons"]["live"]["outcome"]
+    context, page, errors = _sign_in_context(chromium_browser, live_server, organiser, width)
+    page.goto(
+        live_server.url
+        + reverse(
+            "workspace:backtest_sweep", kwargs={"league_slug": league.slug, "sweep_id": sweep.pk}
+        )
+    )
+    section = page.locator("#walk-forward")
+    section.scroll_into_view_if_needed()
+    assert section.locator("h2").inner_text() == "Out of sample (walk-forward)"
+    intro = section.locator("p").first.inner_text()
+    assert f"before {sweep.holdout_from:%Y-%m-%d}" in intro
+    verdicts = section.locator("#walk-verdict li").all_inner_texts()
+    opening = {
+        "better": "Better than the live configuration out of sample",
+        "noise": "No better than the live configuration within the noise",
+        "worse": "Worse than the live configuration out of sample",
+    }[outcome]
+    assert verdicts[1].startswith(opening)
+    rows = section.locator("#walk-table tbody tr")
+    assert rows.count() == 4  # the tuned run, and the default (= live) run: in and out
+    tuned_out = section.locator("#walk-table tbody tr.walk-out").first
+    assert tuned_out.locator("th").inner_text().startswith("Tuned · out of sample")
+    assert f"{tuned.out_of_sample['log_loss']:.5f}" in tuned_out.inner_text()
+    # Key cells lie within the viewport (cards on a phone, a table in its wrapper otherwise).
+    for cell in (tuned_out.locator("th"), tuned_out.locator("td").nth(1)):
+        box = cell.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width + 1
+    assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
+    screenshot(page, f"backtest-walk-forward-{width}")
+    ARTIFACTS.mkdir(exist_ok=True)
+    section.screenshot(path=str(ARTIFACTS / f"backtest-walk-forward-section-{width}.png"))
     assert errors == [], errors
     context.close()

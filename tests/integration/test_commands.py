@@ -355,6 +355,9 @@ def test_load_demo_builds_a_rated_league_and_is_safe_to_run_again(db, demo_setti
     assert first.played_at.date() >= dt.date(2025, 1, 1)
     config = league.publication.config
     assert (config.period_unit, config.period_length) == ("months", 1)
+    # What the demo's walk-forward backtest recommends (docs/backtests.md).
+    assert (config.advantage, config.update_mode) == (115.0, "instant")
+    assert (config.tau, config.initial_rd, config.initial_volatility) == (0.5, 350.0, 0.06)
     assert (
         Standing.objects.filter(config=config).count()
         == Player.objects.filter(league=league).count()
@@ -395,6 +398,39 @@ def test_load_demo_refuses_the_demo_account_when_debug_is_off(db, demo_settings)
     assert not get_user_model().objects.filter(username="organiser").exists()
     command("load_demo", "--since", "2026-01-01", "--no-replay", "--force-demo-user")
     assert get_user_model().objects.get(username="organiser").is_staff
+
+
+def test_load_demo_gives_an_older_demo_the_recommended_parameters(db, demo_settings):
+    from ratings.management.commands.load_demo import OLD_DEMO_NOTE
+    from ratings.services import create_config
+
+    demo_settings.DEBUG = True
+    league = League.objects.create(
+        name="International football",
+        slug="international-football",
+        sport="Football",
+        time_zone="UTC",
+        start_date=dt.date(2026, 1, 1),
+    )
+    create_config(
+        league,
+        period_unit="months",
+        period_length=1,
+        period_anchor=dt.date(2026, 1, 1),
+        note=OLD_DEMO_NOTE,
+    )
+    out, _ = command("load_demo", "--since", "2026-01-01", "--no-replay")
+    assert "home advantage 115, instant updates" in out
+    latest = RatingConfig.objects.filter(league=league).latest("version")
+    assert (latest.version, latest.advantage, latest.update_mode) == (2, 115.0, "instant")
+    assert (latest.period_unit, latest.period_length) == ("months", 1)
+    # Loading again changes nothing more; a demo whose organiser chose its own is left alone.
+    command("load_demo", "--since", "2026-01-01", "--no-replay")
+    create_config(league, advantage=60.0, note="mine")
+    command("load_demo", "--since", "2026-01-01", "--no-replay")
+    assert list(
+        RatingConfig.objects.filter(league=league).order_by("version").values_list("advantage")
+    ) == [(0.0,), (115.0,), (60.0,)]
 
 
 def test_load_demo_refuses_a_bad_date(db):

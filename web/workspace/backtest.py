@@ -21,7 +21,14 @@ from league.forms import add_service_errors
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
-from ratings.backtest.presentation import calibration_chart, chart_data, run_rows, setting_label
+from ratings.backtest.presentation import (
+    calibration_chart,
+    chart_data,
+    run_rows,
+    setting_label,
+    walk_forward_rows,
+    walk_forward_verdicts,
+)
 from ratings.models import RatingConfig
 
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -73,6 +80,37 @@ class SweepForm(forms.Form):
         help_text=_("Optional: tick both to compare them (none ticked: as configured)."),
     )
 
+    holdout_from = forms.DateField(
+        label=_("Out of sample from"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_(
+            "Walk-forward: the setting is chosen on the matches before this day's rating period "
+            "and judged on the matches from it on. Blank: the last 30 % of the rating periods."
+        ),
+    )
+    no_holdout = forms.BooleanField(
+        label=_("Score the whole history in sample only (no walk-forward)"), required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("no_holdout") and data.get("holdout_from"):
+            self.add_error(
+                "holdout_from",
+                _("Leave this blank, or untick 'no walk-forward': the two do not go together."),
+            )
+        return data
+
+    def holdout(self) -> dict[str, Any]:
+        """The walk-forward arguments for ``tasks.start_sweep``."""
+        data = self.cleaned_data
+        if data.get("no_holdout"):
+            return {"holdout": False}
+        if data.get("holdout_from"):
+            return {"holdout_from": data["holdout_from"]}
+        return {}
+
     def grid(self) -> dict[str, Any]:
         """The raw grid for ``tasks.start_sweep`` (which validates the values)."""
         data = self.cleaned_data
@@ -121,7 +159,9 @@ def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
     form = SweepForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            sweep = tasks.start_sweep(league, form.grid(), requested_by=request.user)
+            sweep = tasks.start_sweep(
+                league, form.grid(), requested_by=request.user, **form.holdout()
+            )
         except ValidationError as error:
             add_service_errors(form, error)
         else:
@@ -159,6 +199,8 @@ def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpRes
             "calibration": calibration_chart(sweep, runs),
             "best": sweep.best_run,
             "best_setting": setting_label(sweep.best_run.parameters) if sweep.best_run else "",
+            "walk_rows": walk_forward_rows(sweep, runs),
+            "walk_verdicts": walk_forward_verdicts(sweep),
         },
     )
 

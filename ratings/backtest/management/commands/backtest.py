@@ -9,11 +9,12 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
 
+from league.management.cli import iso_date
 from league.management.data_command import DataCommand
 from league.models import League
-from ratings.backtest import services, tasks
+from ratings.backtest import services, tasks, walk_forward
 from ratings.backtest.models import Sweep
-from ratings.backtest.presentation import text_table
+from ratings.backtest.presentation import text_table, walk_forward_text
 from ratings.parameters import BY_NAME
 
 
@@ -65,6 +66,27 @@ class Command(DataCommand):
             dest="update_mode",
             help=f"update modes to compare. {mode.help}",
         )
+        split = parser.add_mutually_exclusive_group()
+        split.add_argument(
+            "--holdout-from",
+            "--split",
+            type=iso_date,
+            metavar="YYYY-MM-DD",
+            help="walk-forward: score out of sample from the rating period holding this day "
+            "(default: the last 30 %% of the periods with matches)",
+        )
+        split.add_argument(
+            "--holdout-share",
+            type=float,
+            metavar="SHARE",
+            help="walk-forward: the share of the periods with matches scored out of sample "
+            f"(default {walk_forward.HOLDOUT_SHARE:g})",
+        )
+        split.add_argument(
+            "--no-holdout",
+            action="store_true",
+            help="score every match in sample only (no walk-forward split)",
+        )
         parser.add_argument(
             "--workers",
             action="store_true",
@@ -94,20 +116,27 @@ class Command(DataCommand):
             except get_user_model().DoesNotExist:
                 raise CommandError(f"No user named {options['user']!r}.") from None
         grid = self._grid(options)
+        holdout = self._holdout(options)
         try:
             if options["workers"]:
-                sweep = tasks.start_sweep(league, grid, requested_by=user)
+                sweep = tasks.start_sweep(league, grid, requested_by=user, **holdout)
                 self.stdout.write(f"Sweep #{sweep.pk}: {sweep.runs_total} run(s) sent to workers.")
                 sweep = self._wait(sweep, options["timeout"])
             else:
-                sweep = services.run_sweep_sync(league, grid, requested_by=user)
+                sweep = services.run_sweep_sync(league, grid, requested_by=user, **holdout)
         except ValidationError as error:
             raise CommandError(_messages(error)) from error
 
         self.stdout.write(f"Sweep #{sweep.pk} of {league.slug}: {sweep.status}")
-        self.stdout.write(text_table(sweep, list(sweep.runs.all())))
+        runs = list(sweep.runs.all())
+        self.stdout.write("Whole history (in sample: the figures the best run was chosen by):")
+        self.stdout.write(text_table(sweep, runs))
         if sweep.verdict:
             self.stdout.write(sweep.verdict)
+        walk = walk_forward_text(sweep, runs)
+        if walk:
+            self.stdout.write("")
+            self.stdout.write(walk)
         if sweep.error:
             self.stderr.write(sweep.error)
         if options["adopt"]:
@@ -123,6 +152,21 @@ class Command(DataCommand):
             )
         if sweep.status != Sweep.Status.COMPLETE:
             raise CommandError("The sweep did not complete.")
+
+    @staticmethod
+    def _holdout(options: dict[str, Any]) -> dict[str, Any]:
+        if options["no_holdout"]:
+            return {"holdout": False}
+        if options["holdout_from"]:
+            return {"holdout_from": options["holdout_from"]}
+        share = options["holdout_share"]
+        if share is not None:
+            if not 0.0 < share < 1.0:
+                raise CommandError(
+                    f"--holdout-share must be between 0 and 1 (exclusive), got {share:g}."
+                )
+            return {"holdout_share": share}
+        return {}
 
     @staticmethod
     def _grid(options: dict[str, Any]) -> dict[str, Any]:
