@@ -4,7 +4,10 @@ An entry is one counted match, one-vs-one or with sides (voided ones leave the f
 correction appears as the new result it is), newest played first, the latest ``ENTRIES``.
 Its id is a tag URI built from the league and the match's sequence number, so a reader never
 shows the same result twice; ``published`` is the local day it was played (noon, as a result
-entered with a date alone stands for), ``updated`` the moment it was recorded.
+entered with a date alone stands for) but never later than the moment it was recorded (a match
+played this morning is not published at noon, hours ahead), ``updated`` the moment it was
+recorded. The response's Last-Modified is the newest of these dates, so it is never in the
+future either.
 """
 
 from __future__ import annotations
@@ -102,7 +105,9 @@ class LeagueResultsFeed(Feed):
 
     def item_pubdate(self, match: Event) -> dt.datetime:
         zone = league_zone(match.league)
-        return local_noon(local_day(match.played_at, zone), zone)
+        # Noon of the day played may be hours after the moment it was recorded; Django sets
+        # Last-Modified from the newest entry date, which must not lie in the future.
+        return min(local_noon(local_day(match.played_at, zone), zone), match.recorded_at)
 
     def item_updateddate(self, match: Event) -> dt.datetime:
         return match.recorded_at
