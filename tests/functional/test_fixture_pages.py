@@ -509,3 +509,18 @@ def test_concurrent_posts_of_one_schedule_form_or_draft_store_it_once(league, cl
     assert Fixture.objects.count() == 1
     assert post_five_at_once(pairings_url, publish) == [302] * 5
     assert Fixture.objects.count() == 1 + len(codes)
+
+
+def test_calendar_events_last_the_usual_match_length(client, league, club, settings):
+    # Without DTEND or DURATION a calendar shows a fixture as a moment of no length.
+    fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(2, 18)
+    )
+    url = reverse("pages:fixtures_ics", args=[league.slug])
+    (event,) = _calendar(client, url).walk("VEVENT")
+    assert event.decoded("DURATION") == dt.timedelta(minutes=settings.FIXTURE_MINUTES)
+    assert event.end == _at(2, 18) + dt.timedelta(minutes=settings.FIXTURE_MINUTES)
+    settings.FIXTURE_MINUTES = 45
+    settings.PAGE_CACHE = False
+    (event,) = _calendar(client, url).walk("VEVENT")
+    assert event.end - event.start == dt.timedelta(minutes=45)
