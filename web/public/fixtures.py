@@ -109,7 +109,8 @@ def fixtures_calendar(
     """The iCalendar text of ``rows``: one VEVENT per fixture, its UID stable across changes.
 
     ``SEQUENCE`` counts the fixture's reschedulings and cancellation, so calendar clients
-    replace an older copy; ``DURATION`` is the usual match length (``FIXTURE_MINUTES``); ``DTSTAMP`` is when its latest event was recorded.
+    replace an older copy; ``DURATION`` is the usual match length (``FIXTURE_MINUTES``);
+    ``DTSTAMP`` is when its latest event was recorded.
     """
     changes: dict[int, list[dt.datetime]] = {}
     for fixture_id, recorded_at in (
