@@ -259,6 +259,21 @@ def match_list(
     return Page(items, total, page, per_page)
 
 
+def match_position(league: League, seq: int) -> int | None:
+    """How many matches come before the match ``seq`` in ``match_list``'s order (newest
+    played first), or None when the league has no match ``seq``."""
+    match = Event.objects.all_matches().filter(league=league, seq=seq).values("played_at").first()
+    if match is None:
+        return None
+    played_at = match["played_at"]
+    return (
+        Event.objects.all_matches()
+        .filter(league=league)
+        .filter(Q(played_at__gt=played_at) | Q(played_at=played_at, seq__gt=seq))
+        .count()
+    )
+
+
 def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
     """For each rename among ``rows`` (by seq; a row's player id at 12), the name the player
     had just before it.

@@ -277,3 +277,26 @@ def test_feed_last_modified_and_dates_are_never_in_the_future(client, club):
         published = dt.datetime.fromisoformat(newest.published)
         assert published <= after, (published, after)
         assert dt.datetime.fromisoformat(newest.updated) <= after
+
+
+def test_feed_links_lead_to_the_page_holding_each_match(client, club, monkeypatch):
+    # The links pointed at the first page of the matches list with an anchor, which an
+    # older match is not on.
+    from web.public import pages
+
+    monkeypatch.setattr(pages, "MATCHES_PER_PAGE", 3)
+    league = club["league"]
+    feed = feedparser.parse(client.get(reverse("pages:results_feed", args=[league.slug])).content)
+    pages_seen = set()
+    for entry in feed.entries:
+        seq = entry.id.rsplit(":", 1)[1]
+        response = client.get(entry.link, follow=True)
+        assert response.status_code == 200
+        path, _, anchor = response.redirect_chain[-1][0].partition("#")
+        assert anchor == f"match-{seq}"
+        assert f'id="match-{seq}"' in response.content.decode(), entry.link
+        pages_seen.add(path)
+    # Seven matches, three a page: the links lead to three different pages.
+    assert len(pages_seen) == 3
+    unknown = reverse("pages:results_feed", args=[league.slug]).replace("results.atom", "")
+    assert client.get(f"{unknown}matches/99999/").status_code == 404

@@ -96,7 +96,9 @@ class LeagueResultsFeed(Feed):
         return escape(text)
 
     def item_link(self, match: Event) -> str:
-        return reverse("pages:matches", args=[match.league.slug]) + f"#match-{match.seq}"
+        # The permalink redirects to the page of the list holding the match, wherever
+        # later results have moved it.
+        return reverse("pages:match", args=[match.league.slug, match.seq])
 
     def item_guid(self, match: Event) -> str:
         return f"tag:honest-league,2024:{match.league.slug}:match:{match.seq}"

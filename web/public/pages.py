@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -23,7 +23,14 @@ from django.utils.translation import gettext as _
 from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
-from league.event_log import Page, SidePlayer, event_log, match_list
+from league.event_log import (
+    DEFAULT_PER_PAGE,
+    Page,
+    SidePlayer,
+    event_log,
+    match_list,
+    match_position,
+)
 from league.models import League, Player
 from ratings.models import RatingConfig
 from ratings.seasons.derive import season_bounds
@@ -748,6 +755,7 @@ def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
     page = match_list(
         league,
         page=page_number(request.GET.get("page")),
+        per_page=MATCHES_PER_PAGE,
         between=season_bounds(chosen) if chosen else None,
     )
     context = {
@@ -760,6 +768,23 @@ def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
         "show_recorder": league.is_organiser(request.user),
     }
     return render(request, "pages/matches.html", context)
+
+
+#: Matches on a page of the matches list.
+MATCHES_PER_PAGE = DEFAULT_PER_PAGE
+
+
+def match_permalink(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
+    """A lasting link to one match (the feeds' entries): a redirect to the page of the
+    matches list that holds it now, at its row (later results move it to later pages)."""
+    league = _league(league_slug)
+    position = match_position(league, seq)
+    if position is None:
+        raise Http404(_("No such match in this league."))
+    url = reverse("pages:matches", args=[league.slug])
+    page = position // MATCHES_PER_PAGE + 1
+    query = f"?{urlencode({'page': page})}" if page > 1 else ""
+    return redirect(f"{url}{query}#match-{seq}")
 
 
 def events(request: HttpRequest, league_slug: str) -> HttpResponse:
