@@ -938,3 +938,30 @@ def test_the_config_form_starts_from_the_newest_version_and_refuses_a_stale_save
     assert shown.data["based_on"] == 2
     assert client.post(config_url(league), valid_post(based_on="2")).status_code == 302
     assert RatingConfig.objects.filter(league=league).count() == 3
+
+
+def _options(html: str, name: str) -> list[str]:
+    """The option values of the select called ``name``."""
+    start = html.index(f'<select name="{name}"')
+    block = html[start : html.index("</select>", start)]
+    return re.findall(r'<option value="(\d+)"', block)
+
+
+def test_compare_never_offers_a_version_against_itself(client, club):
+    league = club["league"]
+    url = reverse("pages:compare", kwargs={"league_slug": league.slug})
+    # One version (the live one): nothing to compare it with, and no form offering it twice.
+    alone = client.get(url)
+    assert alone.context["a"] is None
+    assert '<select name="a"' not in alone.text
+    assert "only one configuration version" in alone.text
+    rate(league, tau=1.2)
+    # Asked for the same version twice: refused with a message, and A's list leaves out B's.
+    same = client.get(url, {"a": 2, "b": 2})
+    assert same.status_code == 200
+    assert same.context["comparison"] is None
+    assert "Version A and Version B are the same" in same.text
+    assert "2" not in _options(same.text, "a")
+    pair = client.get(url)
+    assert (pair.context["a"], pair.context["b"]) == (1, 2)
+    assert _options(pair.text, "a") == ["1"]

@@ -808,16 +808,20 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     if config_b is None:
         config_b = live_config(league)
     if config_a is None and config_b is not None:
-        older = [info for info in versions if info.version < config_b.version]
-        if older:
-            config_a = RatingConfig.objects.get(pk=older[0].id)
+        # The version before B, else the oldest one after it (when B is the oldest): never
+        # B itself, which would compare a version with itself.
+        others = [info for info in versions if info.version != config_b.version]
+        older = [info for info in others if info.version < config_b.version]
+        if older or others:
+            config_a = RatingConfig.objects.get(pk=(older or others[::-1])[0].id)
+    same = config_a is not None and config_b is not None and config_a.pk == config_b.pk
     comparison = None
     pending = [
         config.version
         for config in (config_a, config_b)
         if config is not None and not projection_ready(config)
     ]
-    if config_a is not None and config_b is not None and not pending:
+    if config_a is not None and config_b is not None and not pending and not same:
         comparison = compare_versions(
             league, config_a, config_b, page=page_number(request.GET.get("page"))
         )
@@ -828,6 +832,7 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
         "b": config_b.version if config_b else None,
         "comparison": comparison,
         "pending": sorted(set(pending)),
+        "same": same,
         "pager": _pager(request.GET, comparison.page, comparison.num_pages) if comparison else None,
     }
     return render(request, "pages/compare.html", context)
