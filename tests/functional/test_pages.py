@@ -7,6 +7,7 @@ docs/glicko2.md (RD growth, 95% interval, win probability), never by the selecto
 from __future__ import annotations
 
 import csv
+import html
 import datetime as dt
 import io
 import json
@@ -301,6 +302,25 @@ def test_standings_as_of_a_date_use_the_period_containing_it(client, club):
     board = client.get(league_url(club["league"], date="2024-01-10")).context["board"]
     assert board.as_of.index == 1
     assert board.as_of.start == dt.date(2024, 1, 8)
+
+
+def test_as_of_date_and_period_together_follow_one_stated_rule(client, club):
+    # A date and a period that disagree: the period was silently ignored. Now the date wins,
+    # the page says the period was not used, and the form keeps only the period shown, so the
+    # next choice of a period is not overridden by a date still filled in.
+    response = client.get(league_url(club["league"], date="2024-01-10", period="3"))
+    assert response.context["board"].as_of.index == 1
+    text = html.unescape(response.text)
+    assert "As of period 3 was not used: the date 10 Jan 2024 (period 1) comes first" in text
+    assert 'name="date" id="id_date" value=""' in response.text
+    assert re.search(r'<option value="1" selected>', response.text)
+    assert "a date comes first" in text  # the rule stated beside the inputs
+    # The same period as the date's: no message.
+    agreeing = client.get(league_url(club["league"], date="2024-01-10", period="1"))
+    assert "was not used" not in html.unescape(agreeing.text)
+    # The period alone is used.
+    alone = client.get(league_url(club["league"], period="3"))
+    assert alone.context["board"].as_of.index == 3
 
 
 def test_a_date_before_the_first_period_is_reported(client, club):

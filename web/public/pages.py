@@ -156,8 +156,20 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     as_of = form.value("period", None)
     day = form.value("date", None)
     if config is not None and day is not None:
+        # The rule when both are given: the date comes first (the form says so beside the
+        # inputs, and the page says when it overrode a different period).
+        asked = as_of
         try:
             as_of = period_for_date(config, day)
+            if asked is not None and asked != as_of:
+                messages.info(
+                    request,
+                    _(
+                        "As of period %(asked)s was not used: the date %(day)s (period "
+                        "%(period)s) comes first. Leave the date empty to choose a period."
+                    )
+                    % {"asked": asked, "day": f"{day:%d %b %Y}", "period": as_of},
+                )
         except MatchBeforeAnchorError:
             messages.warning(
                 request,
