@@ -7,8 +7,8 @@ docs/glicko2.md (RD growth, 95% interval, win probability), never by the selecto
 from __future__ import annotations
 
 import csv
-import html
 import datetime as dt
+import html
 import io
 import json
 import math
