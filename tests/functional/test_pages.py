@@ -160,6 +160,9 @@ def test_min_games_filter_reranks_the_remaining_field(client, club):
 
 
 def test_a_withdrawn_player_is_listed_separately_and_active_only_hides_them(client, club):
+    # An activity window wide enough for the club's 2024 results, whatever today is (the
+    # "played recently" filter uses the rules' window, else two years).
+    RankingRules.objects.filter(league=club["league"]).update(active_periods=1000)
     Player.objects.filter(pk=club["bob"].pk).update(active=False)
     ranked = client.get(league_url(club["league"])).context["board"]
     assert "Bob Baker" not in names(ranked)
@@ -985,3 +988,28 @@ def test_compare_never_offers_a_version_against_itself(client, club):
     pair = client.get(url)
     assert (pair.context["a"], pair.context["b"]) == (1, 2)
     assert _options(pair.text, "a") == ["1"]
+
+
+def test_the_played_recently_filter_is_offered_only_where_it_changes_something(
+    client, club, settings
+):
+    settings.PAGE_CACHE = False  # the rules change below without a page's state changing
+    league = club["league"]
+    # The club's results are of early 2024, more than two years before today (the tests
+    # run from 2026 on). Rules without an activity window: "Played in the last 2 years"
+    # filtered nobody out, whatever its label said; it now uses the default two years.
+    page = client.get(league_url(league))
+    assert "Played in the last 105 weeks only" in page.text
+    assert page.context["board"].total == 4
+    assert client.get(league_url(league, active="on")).context["board"].total == 0
+    # Rules with a window: every ranked player played within it, so the filter is offered
+    # on the separately listed players (where it removes some) and not on the ranked list.
+    RankingRules.objects.filter(league=league).update(active_periods=5)
+    ranked = client.get(league_url(league))
+    assert 'id="id_active"' not in ranked.text
+    separate = client.get(league_url(league, listed="separate"))
+    assert "Played in the last 5 weeks only" in separate.text
+    assert separate.context["board"].total == 4
+    assert (
+        client.get(league_url(league, listed="separate", active="on")).context["board"].total == 0
+    )
