@@ -1013,3 +1013,28 @@ def test_the_played_recently_filter_is_offered_only_where_it_changes_something(
     assert (
         client.get(league_url(league, listed="separate", active="on")).context["board"].total == 0
     )
+
+
+def test_player_results_pages_never_split_a_rating_period(client, club, record, monkeypatch):
+    # Page 1 showed a period's rating change over part of its games, the rest on page 2.
+    from web.public import pages
+
+    league, ann = club["league"], club["ann"]
+    third_week = dt.date(2024, 1, 23)
+    record(league, [(ann, club["cat"], "1", third_week), (club["dan"], ann, "1", third_week)])
+    rate(league)
+    monkeypatch.setattr(pages, "PLAYER_RESULTS_PER_PAGE", 3)
+    seen: dict[int, set[int]] = {}
+    shown = []
+    first = client.get(player_url(ann))
+    num_pages = first.context["results"].num_pages
+    for number in range(1, num_pages + 1):
+        results = client.get(player_url(ann), {"page": number}).context["results"]
+        assert results.page == number
+        for item in results.items:
+            seen.setdefault(item.period, set()).add(number)
+            shown.append(item.seq)
+    assert all(len(on) == 1 for on in seen.values()), seen
+    # Every result once, newest first, over as many pages as the pager offers.
+    assert len(shown) == len(set(shown)) == 7
+    assert num_pages == 3

@@ -564,6 +564,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         player,
         config=config,
         page=page_number(request.GET.get("page")),
+        per_page=PLAYER_RESULTS_PER_PAGE,
         counted=counted,
         between=season_bounds(chosen) if chosen else None,
     )
@@ -781,6 +782,9 @@ def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
     }
     return render(request, "pages/matches.html", context)
 
+
+#: Results on a page of a player's results (about: a page holds whole rating periods).
+PLAYER_RESULTS_PER_PAGE = DEFAULT_PER_PAGE
 
 #: Matches on a page of the matches list.
 MATCHES_PER_PAGE = DEFAULT_PER_PAGE
