@@ -756,7 +756,7 @@ def test_compare_two_versions_side_by_side(client, club):
         assert row.rank_a == 1 + Standing.objects.filter(config=v1, rating__gt=a.rating).count()
         assert row.rank_b == 1 + Standing.objects.filter(config=v2, rating__gt=b.rating).count()
     # Both versions, each cell captioned for the phone's card layout.
-    assert response.text.count('data-label="Periods">7 days from 01 Jan 2024</td>') == 2
+    assert response.text.count('data-label="Periods">7 days from 1 Jan 2024</td>') == 2
     # Defaults: B is the live version, A the one before it.
     default = client.get(url)
     assert (default.context["a"], default.context["b"]) == (1, 2)
@@ -978,6 +978,7 @@ def test_compare_never_offers_a_version_against_itself(client, club):
     assert alone.context["a"] is None
     assert '<select name="a"' not in alone.text
     assert "only one configuration version" in alone.text
+    assert 'id="params"' in alone.text  # its parameters are still shown
     rate(league, tau=1.2)
     # Asked for the same version twice: refused with a message, and A's list leaves out B's.
     same = client.get(url, {"a": 2, "b": 2})
