@@ -18,6 +18,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from league.calendar import day_text
+
 
 class ImmutableEventError(Exception):
     """Raised on any attempt to change or remove a stored event."""
@@ -563,7 +565,7 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.start_date:%d %b %Y} to {self.end_date:%d %b %Y})"
+        return f"{self.name} ({day_text(self.start_date)} to {day_text(self.end_date)})"
 
     def get_absolute_url(self) -> str:
         return reverse(

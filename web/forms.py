@@ -9,6 +9,7 @@ from django import forms
 
 from engine.errors import InvalidParameterError
 from engine.intervals import ConfidenceLevel
+from league.calendar import day_text
 from league.models import League
 from ratings.models import RankingRules, RatingConfig
 from ratings.parameters import BY_NAME, DEFAULTS
@@ -84,7 +85,7 @@ class ConfigForm(forms.Form):
         if value is not None and value > self.league.start_date:
             raise forms.ValidationError(
                 f"The first period must start on or before the league's first day "
-                f"({self.league.start_date:%d %b %Y}), so that every result falls in a period.",
+                f"({day_text(self.league.start_date)}), so that every result falls in a period.",
                 code="anchor_after_start",
             )
         return value

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
-from league.calendar import league_zone, local_day, local_noon
+from league.calendar import day_text, league_zone, local_day, local_noon
 from league.event_log import SideMatchText, match_texts_of
 from league.models import Event, League, MatchParticipant, Player
 from league.scores import outcome_word
@@ -88,7 +88,7 @@ class LeagueResultsFeed(Feed):
         # Atom carries the description as <summary type="html">, which a reader renders as
         # markup: the names, points and note typed by people are escaped to show as text.
         day = local_day(match.played_at, league_zone(match.league))
-        text = f"Played {day:%d %b %Y}: {_title(match)}."
+        text = f"Played {day_text(day)}: {_title(match)}."
         if match.replaces_id:
             text += " This result corrects an earlier one."
         if match.note:

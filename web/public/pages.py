@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
+from league.calendar import day_text
 from league.event_log import (
     DEFAULT_PER_PAGE,
     Page,
@@ -168,13 +169,13 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
                         "As of period %(asked)s was not used: the date %(day)s (period "
                         "%(period)s) comes first. Leave the date empty to choose a period."
                     )
-                    % {"asked": asked, "day": f"{day:%d %b %Y}", "period": as_of},
+                    % {"asked": asked, "day": day_text(day), "period": as_of},
                 )
         except MatchBeforeAnchorError:
             messages.warning(
                 request,
-                f"{day:%d %b %Y} is before the first rating period "
-                f"({config.period_anchor:%d %b %Y}); showing the current standings.",
+                f"{day_text(day)} is before the first rating period "
+                f"({day_text(config.period_anchor)}); showing the current standings.",
             )
             day = None
     sort = form.value("sort", "rank")
@@ -269,7 +270,7 @@ def _as_of_statement(league: League, board: Leaderboard, day: dt.date | None) ->
 
 
 def _day(day: dt.date | None) -> str:
-    return "" if day is None else f"{day.day} {day:%b %Y}"
+    return "" if day is None else day_text(day)
 
 
 def _player_urls(league: League) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from django.utils import timezone
 
 from engine.periods import PeriodSpec
-from league.calendar import league_zone
+from league.calendar import day_text, league_zone
 from league.models import League
 from league.seasons import season_containing
 from ratings.selectors.configurations import live_config
@@ -35,7 +35,7 @@ def league_today(league: League) -> dt.date:
 
 def day_words(day: dt.date) -> str:
     """``Sun 1 Feb 2026``: the weekday spelled out so that a wrong date stands out."""
-    return f"{day:%a} {day.day} {day:%b %Y}"
+    return f"{day:%a} {day_text(day)}"
 
 
 def how_long_ago(day: dt.date, today: dt.date) -> str:
