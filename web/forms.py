@@ -147,7 +147,12 @@ def parse_level(text: str | None) -> ConfidenceLevel | None:
 
 def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
     """The level picker's options, with ``level`` selected (added when it is not offered)."""
-    options = [ConfidenceLevel.from_percent(percent) for percent in LEVEL_CHOICES]
+    # The offered 95 % is the project's usual ± 1.96 RD (as ``parse_level`` reads "95"), not
+    # z 1.95996…: otherwise the default level was added beside it, "95 %" listed twice.
+    options = [
+        DEFAULT_LEVEL if percent == 95 else ConfidenceLevel.from_percent(percent)
+        for percent in LEVEL_CHOICES
+    ]
     if not any(abs(option.z - level.z) < 1e-9 for option in options):
         options.append(level)
         options.sort(key=lambda option: option.z)
