@@ -290,6 +290,11 @@ SPECTACULAR_SETTINGS = {
 # Local memory is per process; with several web processes set LEAGUE_CACHE_URL
 # (redis://host:6379/1) so that they share one. LEAGUE_PAGE_CACHE=0 renders every page per
 # request (the crowd benchmark's baseline).
+# How long a fixture lasts in the iCalendar feeds (each VEVENT's DURATION): the club's usual
+# match length in minutes. Two hours covers a club-night chess game at a rapid time control,
+# a football match with its break, a best-of-five squash or table tennis match with warm-up.
+FIXTURE_MINUTES = int(os.environ.get("LEAGUE_FIXTURE_MINUTES", "120"))
+
 # The Redis cache is optional at run time (config/cache.py): while it cannot be reached, each
 # process caches in its own memory (pages, throttle counters), says so once in the log, and
 # tries Redis again every CACHE_RETRY_SECONDS; short socket timeouts keep a Redis that hangs

@@ -72,3 +72,13 @@ def local_midnight(day: dt.date, tz: ZoneInfo | str) -> dt.datetime:
 def local_noon(day: dt.date, tz: ZoneInfo | str) -> dt.datetime:
     """Noon of ``day`` in ``tz``: the moment a result entered with a date alone stands for."""
     return dt.datetime.combine(day, dt.time(12), tzinfo=_zone(tz))
+
+
+def day_text(day: dt.date) -> str:
+    """A day as every page, feed and message writes it: "2 Jan 2024"."""
+    return f"{day.day} {day:%b %Y}"
+
+
+def moment_text(moment: dt.datetime) -> str:
+    """A moment as every page writes it, in its own time zone: "2 Jan 2024, 18:30"."""
+    return f"{day_text(moment.date())}, {moment:%H:%M}"

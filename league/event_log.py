@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from django.db.models import Q
 
-from league.calendar import league_zone, local_day, local_midnight
+from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
 from league.models import MATCH_KINDS, Event, League, MatchParticipant
 from league.scores import score_text
 from league.sides import places_of_score, positions_text, side_label
@@ -259,6 +259,21 @@ def match_list(
     return Page(items, total, page, per_page)
 
 
+def match_position(league: League, seq: int) -> int | None:
+    """How many matches come before the match ``seq`` in ``match_list``'s order (newest
+    played first), or None when the league has no match ``seq``."""
+    match = Event.objects.all_matches().filter(league=league, seq=seq).values("played_at").first()
+    if match is None:
+        return None
+    played_at = match["played_at"]
+    return (
+        Event.objects.all_matches()
+        .filter(league=league)
+        .filter(Q(played_at__gt=played_at) | Q(played_at=played_at, seq__gt=seq))
+        .count()
+    )
+
+
 def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
     """For each rename among ``rows`` (by seq; a row's player id at 12), the name the player
     had just before it.
@@ -410,13 +425,13 @@ def event_log(
             if kind in MATCH_KINDS:
                 if points:
                     summary += f" ({points})"
-                summary += f", played {local_day(played_at, tz):%d %b %Y}"
+                summary += f", played {day_text(local_day(played_at, tz))}"
                 if replaces:
                     summary += f"; corrects match #{replaces}"
         elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):
             verb = "scheduled" if kind == Event.Kind.FIXTURE_SCHEDULED else "moved to"
             when = scheduled_at.astimezone(tz)
-            summary = f"{fixture_a} v {fixture_b} {verb} {when:%d %b %Y %H:%M}"
+            summary = f"{fixture_a} v {fixture_b} {verb} {moment_text(when)}"
             if venue:
                 summary += f" at {venue}"
             if label and kind == Event.Kind.FIXTURE_SCHEDULED:

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from league.calendar import day_text
 from league.sports import has_home_ground
 
 
@@ -582,7 +583,7 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.start_date:%d %b %Y} to {self.end_date:%d %b %Y})"
+        return f"{self.name} ({day_text(self.start_date)} to {day_text(self.end_date)})"
 
     def get_absolute_url(self) -> str:
         return reverse(

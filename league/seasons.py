@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.text import slugify
 
+from league.calendar import day_text
 from league.event_store import store as event_store
 from league.models import League, Season
 from league.validation import Errors, check_text
@@ -137,7 +138,7 @@ def check_season(
             "start_date",
             "The season starts before the league does (%(start)s).",
             "before_league",
-            start=f"{league.start_date:%d %b %Y}",
+            start=day_text(league.start_date),
         )
     win = _points(points_win, "points_win", errors)
     draw = _points(points_draw, "points_draw", errors)
@@ -176,8 +177,8 @@ def _check_free(
             "seasons never overlap.",
             "season_overlap",
             other=f"“{overlapping.name}”",
-            start=f"{overlapping.start_date:%d %b %Y}",
-            end=f"{overlapping.end_date:%d %b %Y}",
+            start=day_text(overlapping.start_date),
+            end=day_text(overlapping.end_date),
         )
     if seasons.filter(name=checked.name).exists():
         errors.add("name", "Another season of this league has this name.", "name_taken")

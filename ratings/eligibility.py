@@ -128,6 +128,23 @@ def eligibility(league: League, config: RatingConfig | None) -> Eligibility:
     )
 
 
+def activity_filter(rules: Eligibility, config: RatingConfig | None) -> Eligibility:
+    """The window of the leaderboard's "played recently" filter: the rules' own activity
+    window, or the default two years when the rules have none (so that the filter always
+    removes those idle longer than the window its label names)."""
+    if rules.active_periods is not None:
+        return rules
+    periods = default_active_periods(config)
+    return Eligibility(
+        min_games=0,
+        active_periods=periods,
+        max_rd=None,
+        rank_by=rules.rank_by,
+        custom=False,
+        window=_periods_text(periods, config),
+    )
+
+
 def new_league_rules(config: RatingConfig | None) -> dict[str, object]:
     """The ``RankingRules`` fields a league starts with when it is created.
 

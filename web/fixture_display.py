@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.outcomes import OutcomeProbabilities
+from league.calendar import day_text
 from ratings.selectors.fixtures import FixtureRow
 from web.formatting import format_probability
 
@@ -40,10 +41,10 @@ def fixture_cells(row: FixtureRow) -> dict[str, Any]:
     return {
         "id": row.id,
         "when_iso": row.scheduled_at.isoformat(),
-        "day": f"{row.scheduled_at:%a} {row.scheduled_at.day} {row.scheduled_at:%b %Y}",
+        "day": f"{row.scheduled_at:%a} {day_text(row.scheduled_at.date())}",
         # With the zone's abbreviation: a player elsewhere must not misread the hour.
         "time": f"{row.scheduled_at:%H:%M} {row.scheduled_at.tzname()}",
-        "deadline": f"{row.deadline.day} {row.deadline:%b %Y}",
+        "deadline": day_text(row.deadline),
         "deadline_iso": row.deadline.isoformat(),
         "player_a": row.player_a,
         "player_a_slug": row.player_a_slug,

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.utils.translation import gettext, ngettext
 
 from engine.errors import InvalidParameterError
+from league.calendar import day_text
 
 if TYPE_CHECKING:
     from ratings.selectors.predictions import Prediction, SideCalibration
@@ -101,7 +102,7 @@ def describe_periods(unit: str, length: int, anchor: dt.date) -> str:
         text = ngettext(
             "%(n)s calendar month from %(day)s", "%(n)s calendar months from %(day)s", length
         )
-    return text % {"n": length, "day": f"{anchor:%d %b %Y}"}
+    return text % {"n": length, "day": day_text(anchor)}
 
 
 def prediction_texts(prediction: Prediction) -> dict[str, str]:

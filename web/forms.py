@@ -9,6 +9,7 @@ from django import forms
 
 from engine.errors import InvalidParameterError
 from engine.intervals import ConfidenceLevel
+from league.calendar import day_text
 from league.models import League
 from ratings.models import RankingRules, RatingConfig
 from ratings.parameters import BY_NAME, DEFAULTS
@@ -87,7 +88,7 @@ class ConfigForm(forms.Form):
         if value is not None and value > self.league.start_date:
             raise forms.ValidationError(
                 f"The first period must start on or before the league's first day "
-                f"({self.league.start_date:%d %b %Y}), so that every result falls in a period.",
+                f"({day_text(self.league.start_date)}), so that every result falls in a period.",
                 code="anchor_after_start",
             )
         return value
@@ -149,7 +150,12 @@ def parse_level(text: str | None) -> ConfidenceLevel | None:
 
 def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
     """The level picker's options, with ``level`` selected (added when it is not offered)."""
-    options = [ConfidenceLevel.from_percent(percent) for percent in LEVEL_CHOICES]
+    # The offered 95 % is the project's usual ± 1.96 RD (as ``parse_level`` reads "95"), not
+    # z 1.95996…: otherwise the default level was added beside it, "95 %" listed twice.
+    options = [
+        DEFAULT_LEVEL if percent == 95 else ConfidenceLevel.from_percent(percent)
+        for percent in LEVEL_CHOICES
+    ]
     if not any(abs(option.z - level.z) < 1e-9 for option in options):
         options.append(level)
         options.sort(key=lambda option: option.z)

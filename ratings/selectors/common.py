@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from engine.state import grown_rd
-from league.calendar import local_day
+from league.calendar import day_text, local_day
 from ratings.models import PlayerPeriod, RatingConfig
 from ratings.time import current_period, period_spec
 
@@ -53,8 +53,8 @@ class PeriodInfo:
     @property
     def label(self) -> str:
         if self.start == self.end:
-            return f"Period {self.index} ({self.start:%d %b %Y})"
-        return f"Period {self.index} ({self.start:%d %b %Y} to {self.end:%d %b %Y})"
+            return f"Period {self.index} ({day_text(self.start)})"
+        return f"Period {self.index} ({day_text(self.start)} to {day_text(self.end)})"
 
 
 def period_info(config: RatingConfig, index: int) -> PeriodInfo:

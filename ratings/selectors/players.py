@@ -18,13 +18,20 @@ from django.db.models import Count, Q
 from engine.intervals import ConfidenceLevel
 from engine.prediction import win_probability
 from league.calendar import league_zone, local_day
-from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page, last_page_at_most
+from league.event_log import DEFAULT_PER_PAGE, Page, Span, clamp_page
 from league.models import Event, League, Player
 from league.scores import outcome_word, points_for
 from ratings.models import PlayerPeriod, RatingConfig, Standing
-from ratings.selectors.common import Interval, ReadClock, local_date, period_changes, rd_now
+from ratings.selectors.common import (
+    Interval,
+    ReadClock,
+    local_date,
+    period_changes,
+    rd_now,
+)
 from ratings.selectors.configurations import live_config
 from ratings.selectors.standings import DEFAULT_LEVEL, leaderboard_ranks
+from ratings.time import period_spec
 
 
 @dataclass(frozen=True)
@@ -201,6 +208,10 @@ def player_results(
     A player's matches include those of the players merged into them (they count as theirs);
     ``counted`` is ``counted_ids(player)`` when the caller has read it already. ``between``
     keeps the matches played from its first moment to before its second.
+
+    A page holds whole rating periods (``period_pages``): about ``per_page`` results, more
+    when one period alone has more, so that a period's rating change is shown with every
+    game that made it.
     """
     page, per_page = clamp_page(page, per_page)
     config = config or live_config(league)
@@ -213,9 +224,15 @@ def player_results(
     )
     if between is not None:
         matches = matches.filter(played_at__gte=between[0], played_at__lt=between[1])
-    total = matches.count()
-    page = last_page_at_most(page, total, per_page)
-    offset = (page - 1) * per_page
+    tz = league_zone(league)
+    spec = period_spec(config) if config else None
+    days = [local_day(moment, tz) for _seq, moment in matches.values_list("seq", "played_at")]
+    keys = [spec.index_of(day) if spec and day >= spec.anchor else None for day in days]
+    starts = period_pages(keys, per_page)
+    total = len(keys)
+    page = min(page, len(starts))
+    offset = starts[page - 1]
+    end = starts[page] if page < len(starts) else total
     fetched = list(
         matches.values_list(
             "seq",
@@ -228,9 +245,8 @@ def player_results(
             "score_a",
             "points",
             "note",
-        )[offset : offset + per_page]
+        )[offset:end]
     )
-    tz = league_zone(league)
     days = {seq: local_day(played_at, tz) for seq, played_at, *_ in fetched}
     periods, changes = period_changes(config, player.pk, days)
     items = []
@@ -252,7 +268,38 @@ def player_results(
                 note=note,
             )
         )
-    return Page(items, total, page, per_page)
+    return PeriodPage(items, total, page, per_page, pages=len(starts))
+
+
+@dataclass(frozen=True)
+class PeriodPage(Page):
+    """A page of results cut at rating periods: its own count of pages."""
+
+    pages: int = 1
+
+    @property
+    def num_pages(self) -> int:
+        return self.pages
+
+
+def period_pages[K](keys: Sequence[K], per_page: int) -> list[int]:
+    """The first index of each page of ``keys`` (each a row's period, rows grouped by
+    period): a page takes whole runs of equal keys while it holds at most ``per_page``
+    rows; a run longer than that is a page of its own. Always at least one page."""
+    starts = [0]
+    size = 0
+    index = 0
+    while index < len(keys):
+        run_end = index + 1
+        while run_end < len(keys) and keys[run_end] == keys[index]:
+            run_end += 1
+        run = run_end - index
+        if size > 0 and size + run > per_page:
+            starts.append(index)
+            size = 0
+        size += run
+        index = run_end
+    return starts
 
 
 def absorbed_players(player: Player) -> list[Player]:

@@ -25,7 +25,7 @@ from engine.state import grown_rd
 from league.calendar import league_zone, local_day, local_midnight
 from league.event_log import DEFAULT_PER_PAGE, MAX_PER_PAGE, Page, clamp_page, last_page_at_most
 from league.models import Event, League, Player
-from ratings.eligibility import EVERYONE, Eligibility, eligibility
+from ratings.eligibility import EVERYONE, Eligibility, activity_filter, eligibility
 from ratings.models import PlayerPeriod, RatingConfig, Standing
 from ratings.selectors.common import (
     Z95,
@@ -148,6 +148,19 @@ class Leaderboard:
     ranked_total: int = 0
     separate_total: int = 0
     level: ConfidenceLevel = DEFAULT_LEVEL
+    #: The window of the "played recently" filter in words ("2 years", "105 weeks").
+    active_window: str = ""
+
+    @property
+    def active_filter_matters(self) -> bool:
+        """False on the ranked list under rules with an activity window: every ranked
+        player played within it, so the "played recently" filter would change nothing."""
+        return (
+            self.everyone
+            or self.listed != "ranked"
+            or self.rules is None
+            or self.rules.active_periods is None
+        )
 
     @property
     def num_pages(self) -> int:
@@ -522,8 +535,12 @@ def leaderboard(
         sort=sort,
         by_lower_bound=in_force.by_lower_bound,
     )
+    recent = activity_filter(league_rules, config)
     params = {
         **_statement_params(config, period, in_force, league_rules, level.z),
+        # ``active_only`` keeps those who played within the filter's window (the rules' own,
+        # else two years), which the page names.
+        "active_since": recent.active_since(period),
         "min_games": max(int(query.min_games), 0),
         "search": _like_pattern(search),
         "listed": 1 if listed == "ranked" else 0,
@@ -562,6 +579,7 @@ def leaderboard(
         rules=league_rules,
         everyone=query.everyone,
         listed=listed,
+        active_window=recent.window,
         ranked_total=ranked_total,
         separate_total=everybody - ranked_total,
         level=level,

@@ -236,3 +236,67 @@ def test_the_embed_snippets_keep_a_hostile_league_name_inside_the_title(
     assert tag == "iframe"
     assert [name for name, _ in attributes] == ["src", "title", "width", "height", "loading"]
     assert dict(attributes)["title"] == f"{league.name} {title}"
+
+
+def _morning_zone(now: dt.datetime) -> str:
+    """A fixed-offset zone in which ``now`` is about 08:00, so today's noon is hours away."""
+    offset = 8 - now.hour
+    if offset < -12:
+        offset += 24
+    # Etc/GMT signs are inverted: Etc/GMT+6 is six hours behind UTC.
+    return "Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}"
+
+
+def test_feed_last_modified_and_dates_are_never_in_the_future(client, club):
+    # A match played this morning and recorded at once: "published" was the local noon of
+    # its day, hours ahead, and the header's Last-Modified (the newest entry date) with it.
+    from email.utils import parsedate_to_datetime
+
+    from django.utils import timezone
+
+    league = club["league"]
+    now = timezone.now()
+    league.time_zone = _morning_zone(now)
+    league.save(update_fields=["time_zone"])
+    league_services.record_match(
+        league, player_a=club["ann"], player_b=club["bob"], score_a="1",
+        played_at=now - dt.timedelta(minutes=5),
+    )  # fmt: skip
+    for url in (
+        reverse("pages:results_feed", args=[league.slug]),
+        reverse("pages:player_results_feed", args=[league.slug, club["ann"].slug]),
+    ):
+        response = client.get(url)
+        after = timezone.now()
+        last_modified = parsedate_to_datetime(response["Last-Modified"])
+        # http_date has whole seconds: a second of tolerance.
+        assert last_modified <= after + dt.timedelta(seconds=1), (last_modified, after)
+        assert last_modified >= now - dt.timedelta(seconds=1)
+        feed = feedparser.parse(response.content)
+        newest = feed.entries[0]
+        published = dt.datetime.fromisoformat(newest.published)
+        assert published <= after, (published, after)
+        assert dt.datetime.fromisoformat(newest.updated) <= after
+
+
+def test_feed_links_lead_to_the_page_holding_each_match(client, club, monkeypatch):
+    # The links pointed at the first page of the matches list with an anchor, which an
+    # older match is not on.
+    from web.public import pages
+
+    monkeypatch.setattr(pages, "MATCHES_PER_PAGE", 3)
+    league = club["league"]
+    feed = feedparser.parse(client.get(reverse("pages:results_feed", args=[league.slug])).content)
+    pages_seen = set()
+    for entry in feed.entries:
+        seq = entry.id.rsplit(":", 1)[1]
+        response = client.get(entry.link, follow=True)
+        assert response.status_code == 200
+        path, _, anchor = response.redirect_chain[-1][0].partition("#")
+        assert anchor == f"match-{seq}"
+        assert f'id="match-{seq}"' in response.content.decode(), entry.link
+        pages_seen.add(path)
+    # Seven matches, three a page: the links lead to three different pages.
+    assert len(pages_seen) == 3
+    unknown = reverse("pages:results_feed", args=[league.slug]).replace("results.atom", "")
+    assert client.get(f"{unknown}matches/99999/").status_code == 404

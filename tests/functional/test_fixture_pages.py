@@ -610,3 +610,18 @@ def test_the_schedule_form_refuses_31_december_9999_with_the_reason(
     response = client.post(url, {**data, "scheduled_at": "9999-12-31T19:00"}, follow=True)
     assert "years ahead" in response.content.decode()
     assert not Fixture.objects.exists()
+
+
+def test_calendar_events_last_the_usual_match_length(client, league, club, settings):
+    # Without DTEND or DURATION a calendar shows a fixture as a moment of no length.
+    fixture_services.schedule_fixture(
+        league, player_a=club["Ann"], player_b=club["Bob"], scheduled_at=_at(2, 18)
+    )
+    url = reverse("pages:fixtures_ics", args=[league.slug])
+    (event,) = _calendar(client, url).walk("VEVENT")
+    assert event.decoded("DURATION") == dt.timedelta(minutes=settings.FIXTURE_MINUTES)
+    assert event.end == _at(2, 18) + dt.timedelta(minutes=settings.FIXTURE_MINUTES)
+    settings.FIXTURE_MINUTES = 45
+    settings.PAGE_CACHE = False
+    (event,) = _calendar(client, url).walk("VEVENT")
+    assert event.end - event.start == dt.timedelta(minutes=45)

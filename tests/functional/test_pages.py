@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import html
 import io
 import json
 import math
@@ -159,6 +160,9 @@ def test_min_games_filter_reranks_the_remaining_field(client, club):
 
 
 def test_a_withdrawn_player_is_listed_separately_and_active_only_hides_them(client, club):
+    # An activity window wide enough for the club's 2024 results, whatever today is (the
+    # "played recently" filter uses the rules' window, else two years).
+    RankingRules.objects.filter(league=club["league"]).update(active_periods=1000)
     Player.objects.filter(pk=club["bob"].pk).update(active=False)
     ranked = client.get(league_url(club["league"])).context["board"]
     assert "Bob Baker" not in names(ranked)
@@ -301,6 +305,25 @@ def test_standings_as_of_a_date_use_the_period_containing_it(client, club):
     board = client.get(league_url(club["league"], date="2024-01-10")).context["board"]
     assert board.as_of.index == 1
     assert board.as_of.start == dt.date(2024, 1, 8)
+
+
+def test_as_of_date_and_period_together_follow_one_stated_rule(client, club):
+    # A date and a period that disagree: the period was silently ignored. Now the date wins,
+    # the page says the period was not used, and the form keeps only the period shown, so the
+    # next choice of a period is not overridden by a date still filled in.
+    response = client.get(league_url(club["league"], date="2024-01-10", period="3"))
+    assert response.context["board"].as_of.index == 1
+    text = html.unescape(response.text)
+    assert "As of period 3 was not used: the date 10 Jan 2024 (period 1) comes first" in text
+    assert 'name="date" id="id_date" value=""' in response.text
+    assert re.search(r'<option value="1" selected>', response.text)
+    assert "a date comes first" in text  # the rule stated beside the inputs
+    # The same period as the date's: no message.
+    agreeing = client.get(league_url(club["league"], date="2024-01-10", period="1"))
+    assert "was not used" not in html.unescape(agreeing.text)
+    # The period alone is used.
+    alone = client.get(league_url(club["league"], period="3"))
+    assert alone.context["board"].as_of.index == 3
 
 
 def test_a_date_before_the_first_period_is_reported(client, club):
@@ -733,7 +756,7 @@ def test_compare_two_versions_side_by_side(client, club):
         assert row.rank_a == 1 + Standing.objects.filter(config=v1, rating__gt=a.rating).count()
         assert row.rank_b == 1 + Standing.objects.filter(config=v2, rating__gt=b.rating).count()
     # Both versions, each cell captioned for the phone's card layout.
-    assert response.text.count('data-label="Periods">7 days from 01 Jan 2024</td>') == 2
+    assert response.text.count('data-label="Periods">7 days from 1 Jan 2024</td>') == 2
     # Defaults: B is the live version, A the one before it.
     default = client.get(url)
     assert (default.context["a"], default.context["b"]) == (1, 2)
@@ -970,3 +993,81 @@ def test_the_config_form_starts_from_the_newest_version_and_refuses_a_stale_save
     assert shown.data["based_on"] == 2
     assert client.post(config_url(league), valid_post(based_on="2")).status_code == 302
     assert RatingConfig.objects.filter(league=league).count() == 3
+
+
+def _options(html: str, name: str) -> list[str]:
+    """The option values of the select called ``name``."""
+    start = html.index(f'<select name="{name}"')
+    block = html[start : html.index("</select>", start)]
+    return re.findall(r'<option value="(\d+)"', block)
+
+
+def test_compare_never_offers_a_version_against_itself(client, club):
+    league = club["league"]
+    url = reverse("pages:compare", kwargs={"league_slug": league.slug})
+    # One version (the live one): nothing to compare it with, and no form offering it twice.
+    alone = client.get(url)
+    assert alone.context["a"] is None
+    assert '<select name="a"' not in alone.text
+    assert "only one configuration version" in alone.text
+    assert 'id="params"' in alone.text  # its parameters are still shown
+    rate(league, tau=1.2)
+    # Asked for the same version twice: refused with a message, and A's list leaves out B's.
+    same = client.get(url, {"a": 2, "b": 2})
+    assert same.status_code == 200
+    assert same.context["comparison"] is None
+    assert "Version A and Version B are the same" in same.text
+    assert "2" not in _options(same.text, "a")
+    pair = client.get(url)
+    assert (pair.context["a"], pair.context["b"]) == (1, 2)
+    assert _options(pair.text, "a") == ["1"]
+
+
+def test_the_played_recently_filter_is_offered_only_where_it_changes_something(
+    client, club, settings
+):
+    settings.PAGE_CACHE = False  # the rules change below without a page's state changing
+    league = club["league"]
+    # The club's results are of early 2024, more than two years before today (the tests
+    # run from 2026 on). Rules without an activity window: "Played in the last 2 years"
+    # filtered nobody out, whatever its label said; it now uses the default two years.
+    page = client.get(league_url(league))
+    assert "Played in the last 105 weeks only" in page.text
+    assert page.context["board"].total == 4
+    assert client.get(league_url(league, active="on")).context["board"].total == 0
+    # Rules with a window: every ranked player played within it, so the filter is offered
+    # on the separately listed players (where it removes some) and not on the ranked list.
+    RankingRules.objects.filter(league=league).update(active_periods=5)
+    ranked = client.get(league_url(league))
+    assert 'id="id_active"' not in ranked.text
+    separate = client.get(league_url(league, listed="separate"))
+    assert "Played in the last 5 weeks only" in separate.text
+    assert separate.context["board"].total == 4
+    assert (
+        client.get(league_url(league, listed="separate", active="on")).context["board"].total == 0
+    )
+
+
+def test_player_results_pages_never_split_a_rating_period(client, club, record, monkeypatch):
+    # Page 1 showed a period's rating change over part of its games, the rest on page 2.
+    from web.public import pages
+
+    league, ann = club["league"], club["ann"]
+    third_week = dt.date(2024, 1, 23)
+    record(league, [(ann, club["cat"], "1", third_week), (club["dan"], ann, "1", third_week)])
+    rate(league)
+    monkeypatch.setattr(pages, "PLAYER_RESULTS_PER_PAGE", 3)
+    seen: dict[int, set[int]] = {}
+    shown = []
+    first = client.get(player_url(ann))
+    num_pages = first.context["results"].num_pages
+    for number in range(1, num_pages + 1):
+        results = client.get(player_url(ann), {"page": number}).context["results"]
+        assert results.page == number
+        for item in results.items:
+            seen.setdefault(item.period, set()).add(number)
+            shown.append(item.seq)
+    assert all(len(on) == 1 for on in seen.values()), seen
+    # Every result once, newest first, over as many pages as the pager offers.
+    assert len(shown) == len(set(shown)) == 7
+    assert num_pages == 3

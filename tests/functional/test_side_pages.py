@@ -56,7 +56,7 @@ def test_the_match_list_shows_sides_and_finishing_orders(client, club):
 def test_the_event_log_describes_team_matches_and_their_voids(client, club):
     league = club["league"]
     text = _text(client.get(reverse("pages:events", args=[league.slug])))
-    assert "Ana & Ben 1–0 Cai & Dee (21-15), played 03 Jan 2024" in text
+    assert "Ana & Ben 1–0 Cai & Dee (21-15), played 3 Jan 2024" in text
     assert "1st Ben, =2nd Ana, =2nd Cai, 4th Dee" in text
     assert re.search(r"Match #\d+ \(Ana & Dee v Ben & Cai\) voided", text)
 

@@ -64,5 +64,5 @@ def test_matches_and_voids_are_described_with_the_result(league, organiser):
 
     assert summaries[:2] == [
         f"Match #{match.seq} (Ann Lee v Bo Chen) voided",
-        "Ann Lee \u00bd\u2013\u00bd Bo Chen (2-2), played 02 Mar 2024",
+        "Ann Lee \u00bd\u2013\u00bd Bo Chen (2-2), played 2 Mar 2024",
     ]

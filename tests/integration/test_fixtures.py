@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league import fixtures, services
+from league.calendar import day_text
 from league.event_store import facts_of
 from league.event_store.vocabulary import (
     FixtureCancelled,
@@ -253,8 +254,8 @@ def test_fixture_events_are_described_in_the_event_log(league, roster):
     summaries = [row.summary for row in event_log(league).items[:3]]
     assert summaries == [
         "Ann v Bob cancelled",
-        f"Ann v Bob moved to {day2:%d %b %Y} 18:00 at Hall",
-        f"Ann v Bob scheduled {day1:%d %b %Y} 19:00 at Hall (Round 1)",
+        f"Ann v Bob moved to {day_text(day2)}, 18:00 at Hall",
+        f"Ann v Bob scheduled {day_text(day1)}, 19:00 at Hall (Round 1)",
     ]
 
 

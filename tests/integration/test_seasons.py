@@ -316,7 +316,7 @@ def test_closing_waits_for_the_period_holding_the_last_day_to_end(club, monkeypa
     )
     with pytest.raises(ValidationError) as caught:
         close_season(late)
-    assert "Period 4 (29 Jan 2024 to 04 Feb 2024), is still open" in str(caught.value)
+    assert "Period 4 (29 Jan 2024 to 4 Feb 2024), is still open" in str(caught.value)
     assert not SeasonTable.objects.filter(season=late).exists()
     # The winter season ended on Sunday 28 Jan, the last day of period 3: it can close.
     table = close_season(club["season"])

@@ -103,10 +103,10 @@ def test_format_percent_range(low: float, high: float, text: str) -> None:
 @pytest.mark.parametrize(
     ("unit", "length", "text"),
     [
-        ("days", 1, "1 day from 02 Jan 2024"),
-        ("days", 7, "7 days from 02 Jan 2024"),
-        ("months", 1, "1 calendar month from 02 Jan 2024"),
-        ("months", 3, "3 calendar months from 02 Jan 2024"),
+        ("days", 1, "1 day from 2 Jan 2024"),
+        ("days", 7, "7 days from 2 Jan 2024"),
+        ("months", 1, "1 calendar month from 2 Jan 2024"),
+        ("months", 3, "3 calendar months from 2 Jan 2024"),
     ],
 )
 def test_describe_periods(unit: str, length: int, text: str) -> None:

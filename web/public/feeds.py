@@ -4,7 +4,10 @@ An entry is one counted match, one-vs-one or with sides (voided ones leave the f
 correction appears as the new result it is), newest played first, the latest ``ENTRIES``.
 Its id is a tag URI built from the league and the match's sequence number, so a reader never
 shows the same result twice; ``published`` is the local day it was played (noon, as a result
-entered with a date alone stands for), ``updated`` the moment it was recorded.
+entered with a date alone stands for) but never later than the moment it was recorded (a match
+played this morning is not published at noon, hours ahead), ``updated`` the moment it was
+recorded. The response's Last-Modified is the newest of these dates, so it is never in the
+future either.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.html import escape
 
-from league.calendar import league_zone, local_day, local_noon
+from league.calendar import day_text, league_zone, local_day, local_noon
 from league.event_log import SideMatchText, match_texts_of
 from league.models import Event, League, MatchParticipant, Player
 from league.scores import outcome_word
@@ -85,7 +88,7 @@ class LeagueResultsFeed(Feed):
         # Atom carries the description as <summary type="html">, which a reader renders as
         # markup: the names, points and note typed by people are escaped to show as text.
         day = local_day(match.played_at, league_zone(match.league))
-        text = f"Played {day:%d %b %Y}: {_title(match)}."
+        text = f"Played {day_text(day)}: {_title(match)}."
         if match.replaces_id:
             text += " This result corrects an earlier one."
         if match.note:
@@ -93,7 +96,9 @@ class LeagueResultsFeed(Feed):
         return escape(text)
 
     def item_link(self, match: Event) -> str:
-        return reverse("pages:matches", args=[match.league.slug]) + f"#match-{match.seq}"
+        # The permalink redirects to the page of the list holding the match, wherever
+        # later results have moved it.
+        return reverse("pages:match", args=[match.league.slug, match.seq])
 
     def item_guid(self, match: Event) -> str:
         return f"tag:honest-league,2024:{match.league.slug}:match:{match.seq}"
@@ -102,7 +107,9 @@ class LeagueResultsFeed(Feed):
 
     def item_pubdate(self, match: Event) -> dt.datetime:
         zone = league_zone(match.league)
-        return local_noon(local_day(match.played_at, zone), zone)
+        # Noon of the day played may be hours after the moment it was recorded; Django sets
+        # Last-Modified from the newest entry date, which must not lie in the future.
+        return min(local_noon(local_day(match.played_at, zone), zone), match.recorded_at)
 
     def item_updateddate(self, match: Event) -> dt.datetime:
         return match.recorded_at

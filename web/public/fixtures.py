@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import get_object_or_404, render
@@ -110,7 +111,8 @@ def fixtures_calendar(
     """The iCalendar text of ``rows``: one VEVENT per fixture, its UID stable across changes.
 
     ``SEQUENCE`` counts the fixture's reschedulings and cancellation, so calendar clients
-    replace an older copy; ``DTSTAMP`` is when its latest event was recorded.
+    replace an older copy; ``DURATION`` is the usual match length (``FIXTURE_MINUTES``);
+    ``DTSTAMP`` is when its latest event was recorded.
     """
     changes: dict[int, list[dt.datetime]] = {}
     for fixture_id, recorded_at in (
@@ -132,6 +134,8 @@ def fixtures_calendar(
         event.add("dtstamp", stamps[-1].astimezone(dt.UTC))
         event.add("sequence", len(stamps) - 1)
         event.add("dtstart", row.scheduled_at.astimezone(dt.UTC))
+        # DURATION rather than DTEND: a rescheduled fixture keeps its length.
+        event.add("duration", dt.timedelta(minutes=settings.FIXTURE_MINUTES))
         title = f"{row.player_a} v {row.player_b}"
         if row.label:
             title += f" ({row.label})"

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
@@ -24,7 +24,15 @@ from django.utils.translation import gettext as _
 from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
-from league.event_log import Page, SidePlayer, event_log, match_list
+from league.calendar import day_text
+from league.event_log import (
+    DEFAULT_PER_PAGE,
+    Page,
+    SidePlayer,
+    event_log,
+    match_list,
+    match_position,
+)
 from league.models import League, Player
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
@@ -168,13 +176,25 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     as_of = form.value("period", None)
     day = form.value("date", None)
     if config is not None and day is not None:
+        # The rule when both are given: the date comes first (the form says so beside the
+        # inputs, and the page says when it overrode a different period).
+        asked = as_of
         try:
             as_of = period_for_date(config, day)
+            if asked is not None and asked != as_of:
+                messages.info(
+                    request,
+                    _(
+                        "As of period %(asked)s was not used: the date %(day)s (period "
+                        "%(period)s) comes first. Leave the date empty to choose a period."
+                    )
+                    % {"asked": asked, "day": day_text(day), "period": as_of},
+                )
         except MatchBeforeAnchorError:
             messages.warning(
                 request,
-                f"{day:%d %b %Y} is before the first rating period "
-                f"({config.period_anchor:%d %b %Y}); showing the current standings.",
+                f"{day_text(day)} is before the first rating period "
+                f"({day_text(config.period_anchor)}); showing the current standings.",
             )
             day = None
     sort = form.value("sort", "rank")
@@ -269,7 +289,7 @@ def _as_of_statement(league: League, board: Leaderboard, day: dt.date | None) ->
 
 
 def _day(day: dt.date | None) -> str:
-    return "" if day is None else f"{day.day} {day:%b %Y}"
+    return "" if day is None else day_text(day)
 
 
 def _player_urls(league: League) -> str:
@@ -564,6 +584,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         player,
         config=config,
         page=page_number(request.GET.get("page")),
+        per_page=PLAYER_RESULTS_PER_PAGE,
         counted=counted,
         between=season_bounds(chosen) if chosen else None,
     )
@@ -769,6 +790,7 @@ def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
     page = match_list(
         league,
         page=page_number(request.GET.get("page")),
+        per_page=MATCHES_PER_PAGE,
         between=season_bounds(chosen) if chosen else None,
     )
     context = {
@@ -781,6 +803,26 @@ def matches(request: HttpRequest, league_slug: str) -> HttpResponse:
         "show_recorder": league.is_organiser(request.user),
     }
     return render(request, "pages/matches.html", context)
+
+
+#: Results on a page of a player's results (about: a page holds whole rating periods).
+PLAYER_RESULTS_PER_PAGE = DEFAULT_PER_PAGE
+
+#: Matches on a page of the matches list.
+MATCHES_PER_PAGE = DEFAULT_PER_PAGE
+
+
+def match_permalink(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
+    """A lasting link to one match (the feeds' entries): a redirect to the page of the
+    matches list that holds it now, at its row (later results move it to later pages)."""
+    league = _league(league_slug)
+    position = match_position(league, seq)
+    if position is None:
+        raise Http404(_("No such match in this league."))
+    url = reverse("pages:matches", args=[league.slug])
+    page = position // MATCHES_PER_PAGE + 1
+    query = f"?{urlencode({'page': page})}" if page > 1 else ""
+    return redirect(f"{url}{query}#match-{seq}")
 
 
 def events(request: HttpRequest, league_slug: str) -> HttpResponse:
@@ -804,16 +846,20 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     if config_b is None:
         config_b = live_config(league)
     if config_a is None and config_b is not None:
-        older = [info for info in versions if info.version < config_b.version]
-        if older:
-            config_a = RatingConfig.objects.get(pk=older[0].id)
+        # The version before B, else the oldest one after it (when B is the oldest): never
+        # B itself, which would compare a version with itself.
+        others = [info for info in versions if info.version != config_b.version]
+        older = [info for info in others if info.version < config_b.version]
+        if older or others:
+            config_a = RatingConfig.objects.get(pk=(older or others[::-1])[0].id)
+    same = config_a is not None and config_b is not None and config_a.pk == config_b.pk
     comparison = None
     pending = [
         config.version
         for config in (config_a, config_b)
         if config is not None and not projection_ready(config)
     ]
-    if config_a is not None and config_b is not None and not pending:
+    if config_a is not None and config_b is not None and not pending and not same:
         comparison = compare_versions(
             league, config_a, config_b, page=page_number(request.GET.get("page"))
         )
@@ -824,6 +870,7 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
         "b": config_b.version if config_b else None,
         "comparison": comparison,
         "pending": sorted(set(pending)),
+        "same": same,
         "pager": _pager(request.GET, comparison.page, comparison.num_pages) if comparison else None,
     }
     return render(request, "pages/compare.html", context)

@@ -26,6 +26,7 @@ urlpatterns = [
         name="player_fixtures_ics",
     ),
     path("<slug:league_slug>/matches/", pages.matches, name="matches"),
+    path("<slug:league_slug>/matches/<int:seq>/", pages.match_permalink, name="match"),
     path("<slug:league_slug>/fixtures/", fixtures.upcoming, name="fixtures"),
     path("<slug:league_slug>/fixtures.ics", fixtures.league_calendar, name="fixtures_ics"),
     path("<slug:league_slug>/events/", pages.events, name="events"),

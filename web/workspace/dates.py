@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from engine.periods import PeriodSpec
-from league.calendar import league_zone
+from league.calendar import day_text, league_zone
 from league.models import League
 from league.seasons import season_containing
 from league.validation import Errors, check_played_at, parse_played_at
@@ -37,7 +37,7 @@ def league_today(league: League) -> dt.date:
 
 def day_words(day: dt.date) -> str:
     """``Sun 1 Feb 2026``: the weekday spelled out so that a wrong date stands out."""
-    return f"{day:%a} {day.day} {day:%b %Y}"
+    return f"{day:%a} {day_text(day)}"
 
 
 def how_long_ago(day: dt.date, today: dt.date) -> str:
