@@ -22,9 +22,10 @@ from rest_framework.utils.urls import replace_query_param
 from engine.errors import MatchBeforeAnchorError
 from league.models import League, Player
 from ratings.eligibility import Eligibility
-from ratings.models import ProjectionState, Publication, RatingConfig
+from ratings.models import IntervalCoverage, ProjectionState, Publication, RatingConfig
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import period_for_date
+from ratings.selectors.coverage import CoverageAtLevel
 from ratings.selectors.standings import Leaderboard, LeaderboardQuery
 
 #: The standings' query parameters -> the fields of the leaderboard's query they set.
@@ -121,14 +122,27 @@ def validators(
         if publication is not None:
             parts += [publication.config_id, publication.published_at.isoformat()]
         parts += [config.pk, ReadClock.period_for(config, clock)]
+        # A coverage measurement stored later changes the body (``interval_coverage``).
+        measured = (
+            IntervalCoverage.objects.filter(config=config)
+            .values_list("measured_at", flat=True)
+            .first()
+        )
+        parts.append(measured.isoformat() if measured else None)
         moments = [m for m in (computed_at, publication and publication.published_at) if m]
         last_modified = max(moments) if moments else None
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
     return Validators(f'"{digest}"', computed_at, last_modified)
 
 
-def page_body(request: Request, board: Leaderboard, computed_at: Any) -> dict:
-    """The ``StandingsPageSerializer`` data of one leaderboard page."""
+def page_body(
+    request: Request,
+    board: Leaderboard,
+    computed_at: Any,
+    coverage: CoverageAtLevel | None = None,
+) -> dict:
+    """The ``StandingsPageSerializer`` data of one leaderboard page (``coverage``: the measured
+    coverage of its level's intervals, None when not measured)."""
     url = request.build_absolute_uri()
     page, pages = board.page, board.num_pages
     return {
@@ -144,6 +158,7 @@ def page_body(request: Request, board: Leaderboard, computed_at: Any) -> dict:
         "separate_count": board.separate_total,
         "rules": board.rules,
         "level": board.level,
+        "interval_coverage": coverage,
         "page": page,
         "per_page": board.per_page,
         "num_pages": pages,

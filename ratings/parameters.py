@@ -6,8 +6,11 @@ configuration page's form (through :func:`clean_config_params`), the API's seria
 backtest grid's value checks and the management commands' options. So every surface refuses
 the same values with the same message, :meth:`Parameter.problem`.
 
-The engine (``engine.params.Glicko2Params``) stays the engine's truth: its defaults
-are the table's, and :func:`clean_config_params` always asks it about the values too. The
+The engine (``engine.params.Glicko2Params``) stays the engine's truth about what values are
+valid: :func:`clean_config_params` always asks it about the values too. Its defaults are the
+paper's and are the table's, except two that a new league takes from the coverage benchmark
+(docs/intervals.md): instant updates, and a volatility of 0.10 for weekly periods
+(:func:`default_volatility` scales it to other period lengths). The
 table's bounds are narrower than the engine's guards: they keep a league's parameters where
 the volatility iteration converges (it fails with τ = 1e-50, or a volatility of 1e-200) and
 where stored numbers fit their columns.
@@ -33,6 +36,13 @@ _ENGINE = Glicko2Params()
 UNITS = ("days", "months")
 #: How games update ratings: a period's games at once (the paper) or each game when played.
 UPDATE_MODES = ("period", "instant")
+#: A new league's volatility for weekly periods: with instant updates its 95 % intervals cover
+#: 93-97 % of true skills in every cell of ``bench/bench_coverage.py`` (docs/intervals.md).
+WEEKLY_VOLATILITY = 0.10
+#: The period length, in days, ``WEEKLY_VOLATILITY`` is for.
+WEEKLY_DAYS = 7
+#: Days of an average calendar month (a month-long period's length in days).
+MONTH_DAYS = 365.2425 / 12
 
 
 @dataclass(frozen=True)
@@ -167,8 +177,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         "initial_volatility",
         label="Initial volatility σ",
         noun="The initial volatility",
-        help="Volatility of a player before their first game; 0.06 is usual.",
-        default=_ENGINE.initial_volatility,
+        help=(
+            "Volatility of a player before their first game: how far a skill is believed to "
+            "move in one period. A new league has 0.1 for weekly periods, scaled with the "
+            "square root of other period lengths (0.06 is the paper's)."
+        ),
+        default=WEEKLY_VOLATILITY,
         kind=float,
         minimum=Bound(0.0001),
         maximum=Bound(1.0),
@@ -270,7 +284,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
             "growing with the time since their last game (as Lichess does); its intervals "
             "cover their level better when players play several games a period."
         ),
-        default="period",
+        default="instant",
         kind=str,
         choices=UPDATE_MODES,
     ),
@@ -294,6 +308,27 @@ DEFAULTS: dict[str, Any] = {
     for parameter in PARAMETER_TABLE
     if parameter.name != "period_anchor"
 }
+
+
+def period_days(unit: str, length: int) -> float:
+    """A period of ``length`` days or calendar months, in days (a month: its average)."""
+    return float(length) * (MONTH_DAYS if unit == "months" else 1.0)
+
+
+def default_volatility(unit: str, length: int) -> float:
+    """A new league's initial volatility for periods of ``length`` ``unit``.
+
+    The volatility is a skill's drift per period, so it grows with the square root of the
+    period's length to keep the weekly default's coverage (docs/intervals.md, "The period
+    length"), within the table's bounds: 0.0378 for one-day periods, 0.2085 for months.
+    """
+    volatility = WEEKLY_VOLATILITY * math.sqrt(period_days(unit, length) / WEEKLY_DAYS)
+    bounds = BY_NAME["initial_volatility"]
+    low = bounds.minimum.value if bounds.minimum is not None else volatility
+    high = bounds.maximum.value if bounds.maximum is not None else volatility
+    return round(min(max(volatility, low), high), 4)
+
+
 #: The numbers, checked against their bounds.
 NUMBERS: tuple[Parameter, ...] = tuple(p for p in PARAMETER_TABLE if p.kind in (float, int))
 

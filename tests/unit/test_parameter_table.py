@@ -21,6 +21,7 @@ from ratings.parameters import (
     ParameterMaximum,
     ParameterMinimum,
     clean_config_params,
+    default_volatility,
 )
 
 START = dt.date(2024, 1, 1)
@@ -32,11 +33,15 @@ def _clean(**changes: object) -> dict:
     )
 
 
-def test_the_defaults_are_the_engines() -> None:
+def test_the_defaults_are_the_engines_but_the_benchmarks_update_mode_and_volatility() -> None:
     engine = Glicko2Params()
-    for name in ("tau", "initial_rating", "initial_rd", "initial_volatility", "max_rd"):
+    for name in ("tau", "initial_rating", "initial_rd", "max_rd"):
         assert DEFAULTS[name] == getattr(engine, name)
     assert (DEFAULTS["volatility_ceiling"], DEFAULTS["rating_floor"]) == (None, None)
+    # A new league: instant updates and volatility 0.10 for weekly periods (docs/intervals.md); the
+    # engine keeps the paper's volatility 0.06.
+    assert (DEFAULTS["update_mode"], DEFAULTS["initial_volatility"]) == ("instant", 0.10)
+    assert engine.initial_volatility == 0.06
     assert (DEFAULTS["period_unit"], DEFAULTS["period_length"]) == ("days", 7)
     assert PARAMETERS[-1] == "period_anchor"
     assert set(DEFAULTS) == set(PARAMETERS[:-1])
@@ -166,3 +171,20 @@ def test_clean_config_params_normalises_text_input() -> None:
 def test_the_table_is_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         PARAMETER_TABLE[0].default = 1.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("unit", "length", "volatility"),
+    [
+        ("days", 7, 0.1),
+        ("days", 1, 0.0378),  # 0.1 / sqrt(7)
+        ("days", 28, 0.2),
+        ("months", 1, 0.2085),  # 30.44 days
+        ("days", 366, 0.7231),
+        ("months", 366, 1.0),  # the table's upper bound
+    ],
+)
+def test_the_default_volatility_scales_with_the_square_root_of_the_period(
+    unit: str, length: int, volatility: float
+) -> None:
+    assert default_volatility(unit, length) == pytest.approx(volatility, abs=1e-9)

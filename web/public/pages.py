@@ -37,6 +37,7 @@ from ratings.selectors.configurations import (
     period_for_date,
     projection_ready,
 )
+from ratings.selectors.coverage import interval_coverage
 from ratings.selectors.explanation import GameTerm, explain_period
 from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
 from ratings.selectors.players import (
@@ -66,7 +67,14 @@ from ratings.selectors.standings import (
     results_between,
 )
 from web.fixture_display import fixture_cells
-from web.formatting import DASH, format_percentile, format_probability, prediction_texts, signed
+from web.formatting import (
+    DASH,
+    coverage_texts,
+    format_percentile,
+    format_probability,
+    prediction_texts,
+    signed,
+)
 from web.forms import LeaderboardFilterForm, level_choices, parse_level
 from web.page_state import LeagueState, league_state, site_state
 from web.public.page_cache import cached_page, known_league
@@ -207,6 +215,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         ],
         "as_of_day": _as_of_statement(league, board, day),
         "levels": level_choices(level),
+        "coverage": coverage_texts(level, interval_coverage(config, level)) if config else None,
         "separate_url": _query(params, listed="separate", page=None, sort=None),
         "ranked_url": _query(params, listed=None, page=None, sort=None),
         "progress": league_progress(league),
@@ -594,6 +603,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "percentile": percentile,
         "level": level,
         "levels": level_choices(level),
+        "coverage": coverage_texts(level, interval_coverage(config, level)) if config else None,
         "interval": f"{low:.0f}{DASH}{high:.0f}",
         "volatility_trend": _volatility_trend(history),
         # A game of three or more sides counts one result against each other side.

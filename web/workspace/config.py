@@ -13,15 +13,18 @@ from django.views.decorators.http import require_http_methods
 from engine.errors import InvalidParameterError
 from league.forms import add_service_errors
 from league.models import League
+from ratings.models import RatingConfig
 from ratings.selectors.configurations import (
     config_versions,
     describe_config,
     live_config,
     recent_replays,
 )
+from ratings.selectors.coverage import interval_coverage_levels
 from ratings.selectors.progress import league_progress
 from ratings.services import create_config, latest_config
-from web.forms import ConfigForm
+from web.formatting import coverage_texts
+from web.forms import LEVEL_CHOICES, ConfigForm, level_of_percent
 
 
 @require_http_methods(["GET", "POST"])
@@ -71,8 +74,18 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         "progress": progress,
         "replays": recent_replays(league),
         "show_outcome": True,
+        "coverage": _coverage_lines(live) if live else [],
     }
     return render(request, "pages/config.html", context)
+
+
+def _coverage_lines(live: RatingConfig) -> list[dict[str, str]]:
+    """What the page says of the live version's coverage at each level the pages offer."""
+    levels = [level_of_percent(percent) for percent in LEVEL_CHOICES]
+    return [
+        coverage_texts(level, measured)
+        for level, measured in interval_coverage_levels(live, levels)
+    ]
 
 
 def _form_of_newest(league: League, *, bound: bool = False) -> ConfigForm:
