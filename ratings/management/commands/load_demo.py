@@ -217,6 +217,10 @@ class Command(DataCommand):
                     period_unit="months",
                     period_length=1,
                     period_anchor=since.replace(day=1),
+                    # The demo's own choice, not a new league's defaults (instant updates,
+                    # volatility scaled to months): the paper's period updates and volatility 0.06.
+                    update_mode="period",
+                    initial_volatility=0.06,
                     note="Demo: calendar-month periods",
                 )
         except ValidationError as error:
