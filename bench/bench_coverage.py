@@ -1,7 +1,7 @@
 """Coverage of the 95 % intervals on simulated leagues with known skills, both update modes.
 
 The configuration is a new league's default (``ratings.parameters``: τ 0.5, initial RD 350,
-volatility 0.10 for weekly periods, scaled with the square root of ``--days`` otherwise);
+volatility 0.10 for weekly periods, times (days / 7) ** (1/4) for other ``--days``);
 every league is rated with both update modes (the default is instant). Run (the tables of
 docs/intervals.md; one table in two to ten minutes on 2 cores, as busy as they are; time
 printed):

@@ -1,5 +1,5 @@
 """A new league's first configuration: instant updates and a volatility of 0.10 a week,
-scaled with the square root of another period length (docs/intervals.md)."""
+scaled to another period length (its fourth root) (docs/intervals.md)."""
 
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ def test_a_first_version_has_instant_updates_and_volatility_point_one(league):
 @pytest.mark.parametrize(
     ("period", "volatility"),
     [
-        ({"period_length": 1}, 0.0378),
-        ({"period_length": 28}, 0.2),
-        ({"period_unit": "months", "period_length": 1}, 0.2085),
+        ({"period_length": 1}, 0.0615),
+        ({"period_length": 28}, 0.1414),
+        ({"period_unit": "months", "period_length": 1}, 0.1444),
     ],
 )
 def test_a_first_version_of_another_period_length_scales_the_volatility(league, period, volatility):
@@ -52,4 +52,4 @@ def test_create_league_without_parameters_uses_the_new_defaults():
     )  # fmt: skip
     config = RatingConfig.objects.get(league__slug="chess-club")
     assert config.update_mode == "instant"
-    assert config.initial_volatility == pytest.approx(0.1414, abs=1e-9)
+    assert config.initial_volatility == pytest.approx(0.1189, abs=1e-9)

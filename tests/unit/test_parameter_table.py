@@ -177,14 +177,14 @@ def test_the_table_is_frozen() -> None:
     ("unit", "length", "volatility"),
     [
         ("days", 7, 0.1),
-        ("days", 1, 0.0378),  # 0.1 / sqrt(7)
-        ("days", 28, 0.2),
-        ("months", 1, 0.2085),  # 30.44 days
-        ("days", 366, 0.7231),
-        ("months", 366, 1.0),  # the table's upper bound
+        ("days", 1, 0.0615),  # 0.1 * (1 / 7) ** 0.25
+        ("days", 28, 0.1414),
+        ("months", 1, 0.1444),  # 30.44 days
+        ("days", 366, 0.2689),
+        ("months", 366, 0.6316),
     ],
 )
-def test_the_default_volatility_scales_with_the_square_root_of_the_period(
+def test_the_default_volatility_grows_with_the_fourth_root_of_the_period(
     unit: str, length: int, volatility: float
 ) -> None:
     assert default_volatility(unit, length) == pytest.approx(volatility, abs=1e-9)
