@@ -27,6 +27,7 @@ from engine.fold import fold
 from engine.params import Glicko2Params
 from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League
+from ratings import services as rating_services
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.models import RatingConfig
@@ -64,6 +65,7 @@ def known() -> object:
 @pytest.fixture
 def synthetic(league, make_player, known) -> League:
     _store(league, make_player, known.matches, N_PLAYERS)
+    paper_configuration(league)
     return league
 
 
@@ -71,7 +73,14 @@ def synthetic(league, make_player, known) -> League:
 def small(league, make_player) -> League:
     small_league = synthetic_league(6, 60, 4, seed=3)
     _store(league, make_player, small_league.matches, 6)
+    paper_configuration(league)
     return league
+
+
+def paper_configuration(league: League) -> None:
+    """The configuration the sweeps vary: the paper's period updates and volatility 0.06
+    (what the direct computations here use; a new league's defaults are instant and 0.10)."""
+    rating_services.create_config(league, update_mode="period", initial_volatility=0.06)
 
 
 # --- direct computation, independent of engine.scoring --------------------------------
