@@ -65,7 +65,6 @@ def known() -> object:
 @pytest.fixture
 def synthetic(league, make_player, known) -> League:
     _store(league, make_player, known.matches, N_PLAYERS)
-    paper_configuration(league)
     return league
 
 
@@ -73,7 +72,6 @@ def synthetic(league, make_player, known) -> League:
 def small(league, make_player) -> League:
     small_league = synthetic_league(6, 60, 4, seed=3)
     _store(league, make_player, small_league.matches, 6)
-    paper_configuration(league)
     return league
 
 
@@ -134,6 +132,7 @@ def _elo_log_loss(matches, k: float) -> float:
 
 
 def test_sync_sweep_ranks_a_sensible_tau_best_and_beats_both_baselines(synthetic):
+    paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": GRID})
 
     assert sweep.status == Sweep.Status.COMPLETE
@@ -152,6 +151,7 @@ def test_sync_sweep_ranks_a_sensible_tau_best_and_beats_both_baselines(synthetic
 
 
 def test_scores_match_a_direct_computation(synthetic, known):
+    paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": [0.6, 6.0]})
 
     results = known.matches.score_a
@@ -169,6 +169,7 @@ def test_scores_match_a_direct_computation(synthetic, known):
 
 
 def test_calibration_deciles_match_the_predictions(synthetic, known):
+    paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": [0.5]})
     run = sweep.runs.get()
     history = fold(known.matches, N_PLAYERS, Glicko2Params(tau=0.5), 0, N_PERIODS - 1).history
@@ -196,6 +197,7 @@ def test_calibration_deciles_match_the_predictions(synthetic, known):
 def test_group_sweep_on_the_embedded_default_completes(
     synthetic, organiser, django_capture_on_commit_callbacks
 ):
+    paper_configuration(synthetic)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         sweep = tasks.start_sweep(synthetic, {"tau": [0.3, 10.0]}, requested_by=organiser)
         # Two grid points and the current configuration (τ 0.5).
@@ -275,6 +277,7 @@ def test_a_redelivered_run_is_not_scored_twice(small):
 
 
 def test_a_failed_run_does_not_block_the_sweep(small, monkeypatch):
+    paper_configuration(small)
     real = services.score_fold
 
     def failing_for_big_tau(matches, n_players, params, *args):

@@ -31,6 +31,9 @@ TABLE = PlayerPeriod._meta.db_table
 
 
 def recorded(league, players, count: int, seed: int) -> list[KeptMatch]:
+    """``count`` random results, rated with period updates (what ``expected_projection``
+    folds; a league's first result would otherwise make the default, instant, version)."""
+    services.create_config(league, update_mode="period")
     rng = random.Random(seed)
     kept = []
     for _ in range(count):
