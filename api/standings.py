@@ -68,11 +68,13 @@ def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int
 
 @dataclass(frozen=True)
 class Validators:
-    """The standings' ETag and Last-Modified for one request."""
+    """The standings' ETag and Last-Modified for one request, and the configuration's coverage
+    measurement read with them (part of the ETag; the body shows it)."""
 
     etag: str
     computed_at: dt.datetime | None
     last_modified: dt.datetime | None
+    coverage: IntervalCoverage | None = None
 
     def headers(self) -> dict[str, str]:
         headers = {"ETag": self.etag}
@@ -109,8 +111,15 @@ def validators(
     )
     parts: list[Any] = [league.pk, players, sorted(request.query_params.lists()), rules]
     computed_at = last_modified = None
+    coverage = None
     if config is not None:
-        projection = ProjectionState.objects.filter(config=config).first()
+        # The coverage measurement comes with it (one statement): its time is a validator,
+        # and the body shows it (``interval_coverage``).
+        projection = (
+            ProjectionState.objects.filter(config=config)
+            .select_related("config__interval_coverage")
+            .first()
+        )
         if projection is not None:
             computed_at = projection.computed_at
             parts += [
@@ -122,17 +131,22 @@ def validators(
         if publication is not None:
             parts += [publication.config_id, publication.published_at.isoformat()]
         parts += [config.pk, ReadClock.period_for(config, clock)]
-        # A coverage measurement stored later changes the body (``interval_coverage``).
-        measured = (
-            IntervalCoverage.objects.filter(config=config)
-            .values_list("measured_at", flat=True)
-            .first()
-        )
-        parts.append(measured.isoformat() if measured else None)
+        coverage = _stored_coverage(projection)
+        parts.append(coverage.measured_at.isoformat() if coverage else None)
         moments = [m for m in (computed_at, publication and publication.published_at) if m]
         last_modified = max(moments) if moments else None
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
-    return Validators(f'"{digest}"', computed_at, last_modified)
+    return Validators(f'"{digest}"', computed_at, last_modified, coverage)
+
+
+def _stored_coverage(projection: ProjectionState | None) -> IntervalCoverage | None:
+    """The coverage measurement read with ``projection`` (None when there is none)."""
+    if projection is None:
+        return None
+    try:
+        return projection.config.interval_coverage
+    except IntervalCoverage.DoesNotExist:
+        return None
 
 
 def page_body(

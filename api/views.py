@@ -71,7 +71,7 @@ from ratings.eligibility import eligibility
 from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
-from ratings.selectors.coverage import interval_coverage
+from ratings.selectors.coverage import coverage_at
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
 from ratings.selectors.progress import league_progress
 from ratings.selectors.sides import SideRecordRow, side_records
@@ -560,7 +560,8 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
             clock=clock,
             rules=rules,
         )
-        coverage = interval_coverage(config, board.level) if config else None
+        stored = validators.coverage
+        coverage = coverage_at(stored, board.level) if stored is not None else None
         body = standings.page_body(request, board, validators.computed_at, coverage)
         return Response(StandingsPageSerializer(body).data, headers=headers)
 
