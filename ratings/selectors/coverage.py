@@ -59,15 +59,26 @@ def interval_coverage(
     """``config``'s measured coverage at ``level``, or None when it is not measured yet."""
     if config is None:
         return None
-    stored = IntervalCoverage.objects.filter(config_id=config.pk).first()
+    stored = stored_coverage(config)
     return None if stored is None else coverage_at(stored, level)
+
+
+def stored_coverage(config: RatingConfig) -> IntervalCoverage | None:
+    """``config``'s measurement: the one read with it when it was (``publication`` reads it
+    with the live version), else from the database."""
+    if RatingConfig.interval_coverage.is_cached(config):
+        try:
+            return config.interval_coverage
+        except IntervalCoverage.DoesNotExist:
+            return None
+    return IntervalCoverage.objects.filter(config_id=config.pk).first()
 
 
 def interval_coverage_levels(
     config: RatingConfig, levels: list[ConfidenceLevel]
 ) -> list[tuple[ConfidenceLevel, CoverageAtLevel | None]]:
     """``config``'s measured coverage at each of ``levels`` (None for each when not measured)."""
-    stored = IntervalCoverage.objects.filter(config_id=config.pk).first()
+    stored = stored_coverage(config)
     return [(level, None if stored is None else coverage_at(stored, level)) for level in levels]
 
 
