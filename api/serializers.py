@@ -733,6 +733,23 @@ class LevelSerializer(serializers.Serializer):
     z = serializers.FloatField(help_text="Deviations either side: low/high are rating ± z RD.")
 
 
+class IntervalCoverageSerializer(serializers.Serializer):
+    """How often intervals at the requested level held the true skill on simulated leagues like
+    this one (``ratings.selectors.coverage.CoverageAtLevel``)."""
+
+    level_percent = serializers.FloatField(help_text="The intervals' level in percent.")
+    z = serializers.FloatField(help_text="Deviations either side.")
+    coverage = serializers.FloatField(
+        help_text="Measured share of intervals holding the true skill (0 to 1)."
+    )
+    error = serializers.FloatField(help_text="Its Monte Carlo standard error (a fraction).")
+    leagues = serializers.IntegerField(help_text="Simulated leagues measured.")
+    players = serializers.IntegerField(help_text="Players in each simulated league.")
+    periods = serializers.IntegerField(help_text="Rating periods of each simulated league.")
+    games = serializers.IntegerField(help_text="Games per player per period simulated.")
+    measured_at = serializers.DateTimeField()
+
+
 class RulesSerializer(serializers.Serializer):
     """The league's eligibility rules (``ratings.eligibility.Eligibility``)."""
 
@@ -770,6 +787,11 @@ class StandingsPageSerializer(serializers.Serializer):
     )
     rules = RulesSerializer(allow_null=True, help_text="The league's eligibility rules.")
     level = LevelSerializer(help_text="The level of every row's low/high.")
+    interval_coverage = IntervalCoverageSerializer(
+        allow_null=True,
+        help_text="The measured coverage of this level's intervals under this configuration, "
+        "on simulated leagues like this one (null: not measured yet).",
+    )
     page = serializers.IntegerField()
     per_page = serializers.IntegerField()
     num_pages = serializers.IntegerField()

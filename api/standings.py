@@ -22,9 +22,10 @@ from rest_framework.utils.urls import replace_query_param
 from engine.errors import MatchBeforeAnchorError
 from league.models import League, Player
 from ratings.eligibility import Eligibility
-from ratings.models import ProjectionState, Publication, RatingConfig
+from ratings.models import IntervalCoverage, ProjectionState, Publication, RatingConfig
 from ratings.selectors.common import ReadClock
 from ratings.selectors.configurations import period_for_date
+from ratings.selectors.coverage import CoverageAtLevel
 from ratings.selectors.standings import Leaderboard, LeaderboardQuery
 
 #: The standings' query parameters -> the fields of the leaderboard's query they set.
@@ -67,11 +68,13 @@ def requested_period(config: RatingConfig | None, params: dict[str, Any]) -> int
 
 @dataclass(frozen=True)
 class Validators:
-    """The standings' ETag and Last-Modified for one request."""
+    """The standings' ETag and Last-Modified for one request, and the configuration's coverage
+    measurement read with them (part of the ETag; the body shows it)."""
 
     etag: str
     computed_at: dt.datetime | None
     last_modified: dt.datetime | None
+    coverage: IntervalCoverage | None = None
 
     def headers(self) -> dict[str, str]:
         headers = {"ETag": self.etag}
@@ -108,8 +111,15 @@ def validators(
     )
     parts: list[Any] = [league.pk, players, sorted(request.query_params.lists()), rules]
     computed_at = last_modified = None
+    coverage = None
     if config is not None:
-        projection = ProjectionState.objects.filter(config=config).first()
+        # The coverage measurement comes with it (one statement): its time is a validator,
+        # and the body shows it (``interval_coverage``).
+        projection = (
+            ProjectionState.objects.filter(config=config)
+            .select_related("config__interval_coverage")
+            .first()
+        )
         if projection is not None:
             computed_at = projection.computed_at
             parts += [
@@ -121,14 +131,32 @@ def validators(
         if publication is not None:
             parts += [publication.config_id, publication.published_at.isoformat()]
         parts += [config.pk, ReadClock.period_for(config, clock)]
+        coverage = _stored_coverage(projection)
+        parts.append(coverage.measured_at.isoformat() if coverage else None)
         moments = [m for m in (computed_at, publication and publication.published_at) if m]
         last_modified = max(moments) if moments else None
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
-    return Validators(f'"{digest}"', computed_at, last_modified)
+    return Validators(f'"{digest}"', computed_at, last_modified, coverage)
 
 
-def page_body(request: Request, board: Leaderboard, computed_at: Any) -> dict:
-    """The ``StandingsPageSerializer`` data of one leaderboard page."""
+def _stored_coverage(projection: ProjectionState | None) -> IntervalCoverage | None:
+    """The coverage measurement read with ``projection`` (None when there is none)."""
+    if projection is None:
+        return None
+    try:
+        return projection.config.interval_coverage
+    except IntervalCoverage.DoesNotExist:
+        return None
+
+
+def page_body(
+    request: Request,
+    board: Leaderboard,
+    computed_at: Any,
+    coverage: CoverageAtLevel | None = None,
+) -> dict:
+    """The ``StandingsPageSerializer`` data of one leaderboard page (``coverage``: the measured
+    coverage of its level's intervals, None when not measured)."""
     url = request.build_absolute_uri()
     page, pages = board.page, board.num_pages
     return {
@@ -144,6 +172,7 @@ def page_body(request: Request, board: Leaderboard, computed_at: Any) -> dict:
         "separate_count": board.separate_total,
         "rules": board.rules,
         "level": board.level,
+        "interval_coverage": coverage,
         "page": page,
         "per_page": board.per_page,
         "num_pages": pages,

@@ -74,6 +74,7 @@ from ratings.eligibility import eligibility
 from ratings.models import RatingConfig, Replay
 from ratings.selectors import configurations
 from ratings.selectors.common import ReadClock
+from ratings.selectors.coverage import coverage_at
 from ratings.selectors.players import PlayerSummary, head_to_head, player_history, player_summary
 from ratings.selectors.predictions import first_named_advantage
 from ratings.selectors.progress import league_progress
@@ -572,7 +573,9 @@ class StandingsView(LeagueScopedMixin, generics.GenericAPIView):
             clock=clock,
             rules=rules,
         )
-        body = standings.page_body(request, board, validators.computed_at)
+        stored = validators.coverage
+        coverage = coverage_at(stored, board.level) if stored is not None else None
+        body = standings.page_body(request, board, validators.computed_at, coverage)
         return Response(StandingsPageSerializer(body).data, headers=headers)
 
 

@@ -1,6 +1,10 @@
 """Coverage of the 95 % intervals on simulated leagues with known skills, both update modes.
 
-Run (the tables of docs/intervals.md; one table in about two minutes on 2 cores, time printed):
+The configuration is a new league's default (``ratings.parameters``: τ 0.5, initial RD 350,
+volatility 0.10 for weekly periods, times (days / 7) ** (1/4) for other ``--days``);
+every league is rated with both update modes (the default is instant). Run (the tables of
+docs/intervals.md; one table in two to ten minutes on 2 cores, as busy as they are; time
+printed):
 
     .venv/bin/python -m bench.bench_coverage
     .venv/bin/python -m bench.bench_coverage --seed-base 1000      # the check on other seeds
@@ -53,6 +57,7 @@ from engine.sides import SideMatches, side_pairs
 from engine.simulation import TRUE_DRIFT, simulate_league
 from engine.simulation import SimulatedLeague as League
 from engine.teams import DEFAULT_METHOD, METHODS, TeamMethod
+from ratings.parameters import DEFAULTS, default_volatility
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -204,9 +209,14 @@ def main() -> None:
         "--spread", type=float, default=None, help="sd of the true skills (default: initial RD)"
     )
     parser.add_argument("--drift", type=float, default=TRUE_DRIFT, help="skill drift a week")
-    parser.add_argument("--tau", type=float, default=defaults.tau)
-    parser.add_argument("--initial-rd", type=float, default=defaults.initial_rd)
-    parser.add_argument("--volatility", type=float, default=defaults.initial_volatility)
+    parser.add_argument("--tau", type=float, default=DEFAULTS["tau"])
+    parser.add_argument("--initial-rd", type=float, default=DEFAULTS["initial_rd"])
+    parser.add_argument(
+        "--volatility",
+        type=float,
+        default=None,
+        help="initial volatility (default: a new league's for --days: 0.1 for 7)",
+    )
     parser.add_argument("--method", choices=METHODS, default=DEFAULT_METHOD)
     parser.add_argument(
         "--no-rank-weight",
@@ -217,6 +227,8 @@ def main() -> None:
     parser.add_argument("--rates", default=",".join(map(str, RATES)))
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    if args.volatility is None:
+        args.volatility = default_volatility("days", args.days)
     params = replace(
         defaults,
         tau=args.tau,

@@ -39,7 +39,7 @@ from engine.params import Glicko2Params
 from engine.periods import PeriodSpec
 from engine.scoring import score_fold, score_instant
 from ratings.backtest import walk_forward
-from ratings.parameters import DEFAULTS
+from ratings.parameters import DEFAULTS, default_volatility
 
 DEFAULT_CSV = (
     Path(__file__).resolve().parent.parent / "league" / "demo" / "international_football.csv.gz"
@@ -59,12 +59,13 @@ DEFAULT = {
     "advantage": DEFAULTS["advantage"],
     "tau": DEFAULTS["tau"],
     "initial_rd": DEFAULTS["initial_rd"],
-    "initial_volatility": DEFAULTS["initial_volatility"],
+    # A new league's on the demo's monthly periods (0.1444), not the weekly 0.10.
+    "initial_volatility": default_volatility("months", 1),
 }
 #: The demo's live configuration (``load_demo``'s ``DEMO_PARAMETERS`` over the defaults): the
 #: tuned setting's values where they predict better out of sample beyond the noise (update
 #: mode, advantage), the defaults where no value tried does (τ, RD, volatility).
-LIVE = {**DEFAULT, "update_mode": "instant", "advantage": 115.0}
+LIVE = {**DEFAULT, "update_mode": "instant", "advantage": 115.0, "initial_volatility": 0.06}
 
 
 def read_demo(path: Path, since: dt.date, until: dt.date) -> tuple[dict[str, Any], PeriodSpec]:

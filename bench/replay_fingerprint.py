@@ -57,6 +57,10 @@ ANCHOR = dt.date(2023, 1, 2)  # a Monday
 LEAGUES = ("demo", "doubles", "synthetic")
 SCORE_TEXT = {1.0: "1", 0.5: "0.5", 0.0: "0"}
 
+#: The configuration the fingerprinted leagues are rated with besides their periods: the
+#: paper's period updates and volatility (a new league's defaults are instant and 0.10).
+PAPER = ("--update-mode", "period", "--initial-volatility", "0.06")
+
 
 def synthetic_csv(path: Path, matches: int, players: int, periods: int) -> None:
     """The synthetic league as an import file (seeded: the same file every time)."""
@@ -272,6 +276,8 @@ def main() -> None:
         raise SystemExit(f"The database already holds leagues ({', '.join(slugs())})")
     connection.close()
 
+    # The leagues state their update mode and volatility, so that a checkout whose new-league
+    # defaults differ still fingerprints the same configurations.
     if "demo" in args.only:
         manage(env, "load_demo")
     if "doubles" in args.only:
@@ -289,6 +295,7 @@ def main() -> None:
             "7",
             "--period-anchor",
             ANCHOR.isoformat(),
+            *PAPER,
         )
         manage(env, "import_results", "doubles", str(csv_path), "--create-players")
     if "synthetic" in args.only:
@@ -304,6 +311,7 @@ def main() -> None:
             "7",
             "--period-anchor",
             ANCHOR.isoformat(),
+            *PAPER,
         )
         manage(env, "import_results", "synthetic", str(csv_path), "--create-players")
 

@@ -432,6 +432,9 @@ REPLAY_LEASE_SECONDS = float(os.environ.get("LEAGUE_REPLAY_LEASE_SECONDS", "60")
 # moment of exclusive lock on the shared parent table, which many small leagues replaying at
 # once would queue on (ratings/replay/partitions.py).
 REPLAY_SWAP_MIN_MATCHES = int(os.environ.get("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "20000"))
+# Measure each configuration's interval coverage on simulated leagues when its replay
+# completes (a task of a few seconds, ratings/coverage_jobs.py; the pages show the result).
+RATINGS_MEASURE_COVERAGE = env_bool("LEAGUE_MEASURE_COVERAGE", default=True)
 # Test hook only (worker tests slow a replay down to kill it mid-way): seconds per period.
 REPLAY_PERIOD_DELAY = float(os.environ.get("LEAGUE_REPLAY_PERIOD_DELAY", "0"))
 

@@ -31,6 +31,7 @@ from engine.side_fold import fold_sides
 from engine.simulation import TRUE_DRIFT, simulate_league
 from league.models import Event, League, MatchParticipant
 from ratings.models import PlayerPeriod, RatingConfig, Standing
+from ratings.parameters import period_days
 from ratings.time import engine_params
 
 #: Coverage is kept at z = 0, 0.01, …, 5 RDs (any level's by interpolation).
@@ -47,8 +48,6 @@ SETTLED_FOR_SPREAD = 20
 #: Recent matches and periods read to find the league's shape and game rate.
 RECENT_MATCHES = 2000
 RECENT_PERIODS = 12
-#: Days of an average calendar month.
-MONTH_DAYS = 365.2425 / 12
 
 
 @dataclass(frozen=True)
@@ -120,9 +119,7 @@ def league_shape(league: League, config: RatingConfig) -> LeagueShape:
             ).values_list("games", flat=True)
         )
         games = max(1, min(MAX_GAMES, round(statistics.median(counts))))
-    days = float(config.period_length) * (
-        MONTH_DAYS if config.period_unit == RatingConfig.PeriodUnit.MONTHS else 1.0
-    )
+    days = period_days(config.period_unit, config.period_length)
     settled = list(
         Standing.objects.filter(
             config=config, games__gt=0, rd__lte=settings.PROVISIONAL_RD

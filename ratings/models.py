@@ -389,3 +389,34 @@ class SeasonRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.position}. player {self.player_id}: {self.points} points"
+
+
+class IntervalCoverage(models.Model):
+    """How often a configuration's intervals held the true skill on simulated leagues like its
+    league (``ratings.coverage``), measured after its replay completes (``ratings.coverage_jobs``).
+
+    ``coverage`` and ``error`` are the share of rating ± z RD intervals holding the true skill,
+    and its Monte Carlo error, at z = 0, 0.01, …, 5 (``ratings.coverage.GRID``): any level's
+    figure by interpolation. The shape fields say what was simulated, so a later replay
+    measures again only when the league's shape has changed.
+    """
+
+    config = models.OneToOneField(
+        RatingConfig, on_delete=models.CASCADE, primary_key=True, related_name="interval_coverage"
+    )
+    coverage = models.JSONField(help_text="Coverage at z = 0, 0.01, ..., 5 RDs (fractions).")
+    error = models.JSONField(help_text="Monte Carlo standard error of each coverage.")
+    leagues = models.PositiveIntegerField()
+    players = models.PositiveIntegerField()
+    periods = models.PositiveIntegerField()
+    sides = models.PositiveIntegerField()
+    side_size = models.PositiveIntegerField()
+    games = models.PositiveIntegerField(help_text="Games per player per period simulated.")
+    period_days = models.FloatField()
+    spread = models.FloatField(help_text="Standard deviation of the simulated true skills.")
+    spread_from_league = models.BooleanField()
+    seconds = models.FloatField(help_text="Time the measurement took.")
+    measured_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.config} coverage ({self.measured_at:%Y-%m-%d})"

@@ -10,10 +10,12 @@ replay banner (a replay queued or running, and its progress); its seasons (their
 dates and archived tables); the league's ranking rules (who is ranked,
 ``ratings.eligibility``: saving them stamps ``updated_at``); and the league's local
 date (the current rating period, and with it every RD shown, follows the clock; with the
-log fixed, the date fixes the period). All of it is read in one statement, without
-computing any standings and without reading the publication a second time (the page
-itself reads it), so that a page cache can be keyed by it: a new publication or an
-incremental replay is a new state, hence a new key, and nothing has to be invalidated.
+log fixed, the date fixes the period); and the newest coverage measurement of its
+configurations (shown beside every interval's level, stored after a replay completes).
+All of it is read in one statement, without computing any standings and without reading
+the publication a second time (the page itself reads it), so that a page cache can be
+keyed by it: a new publication or an incremental replay is a new state, hence a new key,
+and nothing has to be invalidated.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from django.utils.dateparse import parse_datetime
 
 from league.calendar import local_day
 from league.models import Event, League, Season
-from ratings.models import ProjectionState, RankingRules, Replay
+from ratings.models import IntervalCoverage, ProjectionState, RankingRules, Replay
 from ratings.selectors.progress import ACTIVE
 
 #: Every column of the league, in model order (the row is also the page's ``League``).
@@ -40,6 +42,7 @@ _PROJECTION = ("config_id", "through_seq", "through_period", "computed_at", "com
 _ACTIVE = ("pk", "status", "periods_done", "periods_total", "attempts")
 _RULES = ("updated_at",)
 _SEASON = ("pk", "updated_at")
+_COVERAGE = ("config_id", "measured_at")
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,10 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
     )
     # Every change of a season (created, edited, closed, re-derived) moves its updated_at.
     season = Season.objects.filter(league=league).order_by("-updated_at", "-pk")
+    # A measurement stored after its replay finished changes what the pages say of coverage.
+    coverage = IntervalCoverage.objects.filter(config__league=league).order_by(
+        "-measured_at", "-config_id"
+    )
     sources = (
         ("season", season, _SEASON),
         ("event", last_event, _EVENT),
@@ -77,6 +84,7 @@ def _with_positions(leagues: QuerySet[League]) -> QuerySet:
         ("projection", projection, _PROJECTION),
         ("active", active, _ACTIVE),
         ("rules", RankingRules.objects.filter(league=league), _RULES),
+        ("coverage", coverage, _COVERAGE),
     )
     annotations = {
         f"{prefix}_{name}": Subquery(rows.values(name)[:1])
@@ -124,7 +132,12 @@ def _state(league: League, now: dt.datetime, columns: tuple[str, ...]) -> League
     """The state of one league read by :func:`_read`, on the league's date at ``now``."""
     moments = [
         _moment(getattr(league, name))
-        for name in ("finished_finished_at", "projection_computed_at", "event_recorded_at")
+        for name in (
+            "finished_finished_at",
+            "projection_computed_at",
+            "event_recorded_at",
+            "coverage_measured_at",
+        )
     ]
     known = [moment for moment in moments if moment is not None]
     today = local_day(now, league.time_zone)

@@ -6,15 +6,18 @@ configuration page's form (through :func:`clean_config_params`), the API's seria
 backtest grid's value checks and the management commands' options. So every surface refuses
 the same values with the same message, :meth:`Parameter.problem`.
 
-The engine (``engine.params.Glicko2Params``) stays the engine's truth: its defaults
-are the table's (but for the volatility ceiling, off in the engine and 0.1 for a league), and
-:func:`clean_config_params` always asks it about the values too. The table's bounds are
-narrower than the engine's guards: they keep a league's parameters where the volatility
-iteration converges (it fails with τ = 1e-50, or a volatility of 1e-200), where stored numbers
-fit their columns, and where the demo league's ratings, RDs and volatilities stay finite and
-no played game's RD update reaches the RD ceiling (``tests/unit/test_safe_parameters.py``;
-the measurements behind each bound: ``docs/parameters.md``). Each parameter's ``reason`` says
-why, on the configuration page.
+The engine (``engine.params.Glicko2Params``) stays the engine's truth about what values are
+valid: :func:`clean_config_params` always asks it about the values too. Its defaults are the
+paper's and are the table's, except three that a new league takes from the benchmarks:
+instant updates and a volatility of 0.10 for weekly periods (the coverage benchmark,
+docs/intervals.md; :func:`default_volatility` scales it to other period lengths), and a
+volatility ceiling of 0.2 (off in the engine). The table's bounds are narrower than the
+engine's guards: they keep a league's parameters where the volatility iteration converges
+(it fails with τ = 1e-50, or a volatility of 1e-200), where stored numbers fit their columns,
+and where the demo league's ratings, RDs and volatilities stay finite and no played game's RD
+update reaches the RD ceiling (``tests/unit/test_safe_parameters.py``; the measurements
+behind each bound: ``docs/parameters.md``). Each parameter's ``reason`` says why, on the
+configuration page.
 """
 
 from __future__ import annotations
@@ -36,10 +39,19 @@ from engine.params import Glicko2Params
 _ENGINE = Glicko2Params()
 #: A league's volatility ceiling unless it sets one. The engine's is off (the paper's
 #: algorithm); a league's is required, so that no τ makes volatility grow without bound.
-VOLATILITY_CEILING = 0.1
+VOLATILITY_CEILING = 0.2
 UNITS = ("days", "months")
 #: How games update ratings: a period's games at once (the paper) or each game when played.
 UPDATE_MODES = ("period", "instant")
+#: A new league's volatility for weekly periods: with instant updates its 95 % intervals cover
+#: 93-97 % of true skills in every cell of ``bench/bench_coverage.py`` (docs/intervals.md).
+WEEKLY_VOLATILITY = 0.10
+#: The period length, in days, ``WEEKLY_VOLATILITY`` is for.
+WEEKLY_DAYS = 7
+#: How the default volatility grows with the period's length: (days / 7) to this power.
+PERIOD_EXPONENT = 0.25
+#: Days of an average calendar month (a month-long period's length in days).
+MONTH_DAYS = 365.2425 / 12
 
 
 @dataclass(frozen=True)
@@ -189,14 +201,18 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         "initial_volatility",
         label="Initial volatility σ",
         noun="The initial volatility",
-        help="Volatility of a player before their first game; 0.06 is usual.",
-        default=_ENGINE.initial_volatility,
+        help=(
+            "Volatility of a player before their first game: how far a skill is believed to "
+            "move in one period. A new league has 0.1 for weekly periods, 0.06 for daily ones "
+            "and 0.14 for monthly ones (0.06 is the paper's for any period)."
+        ),
+        default=WEEKLY_VOLATILITY,
         kind=float,
         minimum=Bound(0.0001),
-        maximum=Bound(0.1),
+        maximum=Bound(0.2),
         positive=True,
         reason=_(
-            "At most the volatility ceiling (0.1 at most): with 1 and no ceiling the demo "
+            "At most the volatility ceiling (0.2 at most): with 1 and no ceiling the demo "
             "league's ratings became astronomically large even at τ = 2."
         ),
     ),
@@ -227,13 +243,13 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=_ENGINE.max_rd,
         kind=float,
         unit="rating points",
-        minimum=Bound(300.0),
+        minimum=Bound(350.0),
         maximum=Bound(500.0),
         positive=True,
         reason=_(
-            "At least the initial RD. At 200–250 some played games' RDs ended at the "
+            "At least the initial RD. At 200–300 some played games' RDs ended at the "
             "ceiling on the demo league (up to 15), so the ceiling, not the results, set "
-            "them; from 300 none did within the other bounds. Above 500 an interval spans "
+            "them; from 350 none did within the other bounds. Above 500 an interval spans "
             "the whole scale."
         ),
     ),
@@ -245,12 +261,13 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=VOLATILITY_CEILING,
         kind=float,
         minimum=Bound(0.0001),
-        maximum=Bound(0.1),
+        maximum=Bound(0.2),
         positive=True,
         reason=_(
             "Required: without it τ = 8 made the demo league's volatility 4·10⁴³. At most "
-            "0.1: with 0.2 and an RD ceiling of 300 a game's RD update hit the RD ceiling; "
-            "at the usual settings volatility stays near 0.06, where 0.1 never binds."
+            "0.2: with 0.2 and an RD ceiling of 300 a game's RD update hit the RD ceiling "
+            "(none from an RD ceiling of 350); a new league's volatility (0.06–0.14 by its "
+            "period length) leaves it room to grow, twice a weekly league's 0.1."
         ),
     ),
     Parameter(
@@ -313,7 +330,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
             "growing with the time since their last game (as Lichess does); its intervals "
             "cover their level better when players play several games a period."
         ),
-        default="period",
+        default="instant",
         kind=str,
         choices=UPDATE_MODES,
     ),
@@ -337,6 +354,30 @@ DEFAULTS: dict[str, Any] = {
     for parameter in PARAMETER_TABLE
     if parameter.name != "period_anchor"
 }
+
+
+def period_days(unit: str, length: int) -> float:
+    """A period of ``length`` days or calendar months, in days (a month: its average)."""
+    return float(length) * (MONTH_DAYS if unit == "months" else 1.0)
+
+
+def default_volatility(unit: str, length: int) -> float:
+    """A new league's initial volatility for periods of ``length`` ``unit``.
+
+    0.10 * (days / 7) ** (1/4), within the table's bounds: 0.0615 for one-day periods,
+    0.1414 for 28 days, 0.1444 for calendar months. A skill's drift per period grows with the
+    square root of its length, but the volatility must also make up for the instant update's
+    approximation, which does not grow with the period: on the coverage benchmark the square
+    root left one-day periods at 90-93 % and 28-day ones at up to 98 %, the fourth root kept
+    both within 92.4-95.5 % (docs/intervals.md, "Other period lengths").
+    """
+    volatility = WEEKLY_VOLATILITY * (period_days(unit, length) / WEEKLY_DAYS) ** PERIOD_EXPONENT
+    bounds = BY_NAME["initial_volatility"]
+    low = bounds.minimum.value if bounds.minimum is not None else volatility
+    high = bounds.maximum.value if bounds.maximum is not None else volatility
+    return round(min(max(volatility, low), high), 4)
+
+
 #: The numbers, checked against their bounds.
 NUMBERS: tuple[Parameter, ...] = tuple(p for p in PARAMETER_TABLE if p.kind in (float, int))
 

@@ -2,7 +2,9 @@
 
 A league's first configuration (used when results arrive before any was chosen) is defined in
 one place, :func:`default_params`: weekly periods anchored at the league's start date and the
-Glicko-2 defaults of ``ratings.parameters.DEFAULTS``.
+defaults of ``ratings.parameters.DEFAULTS`` (instant updates, volatility 0.10); a first
+version given another period length and no volatility gets the weekly volatility scaled to
+it (``ratings.parameters.default_volatility``).
 
 Every queued replay leaves for the workers through :func:`send_replay`, once the transaction
 that queued it commits. Tests that need a replay to stay queued either never commit (the
@@ -31,7 +33,7 @@ from league.event_store import lock_league
 from league.models import League
 from ratings.eligibility import new_league_rules
 from ratings.models import ProjectionState, Publication, RankingRules, RatingConfig, Replay
-from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
+from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
 from ratings.replay.runner import Outcome, execute
 from ratings.stranded import claim_resend, is_stranded, release_resend
 from ratings.tasks import replay_league
@@ -112,11 +114,16 @@ def create_config(
                 code="stale",
                 params={"newest": newest},
             )
-        base = (
-            default_params(league)
-            if latest is None
-            else {name: getattr(latest, name) for name in PARAMETERS}
-        )
+        if latest is None:
+            base = default_params(league)
+            if "initial_volatility" not in params:
+                # The default volatility is a drift per week: scale it to the chosen period.
+                period = {**base, **params}
+                unit, length = period["period_unit"], period["period_length"]
+                if unit in ("days", "months") and type(length) is int and length >= 1:
+                    base["initial_volatility"] = default_volatility(unit, length)
+        else:
+            base = {name: getattr(latest, name) for name in PARAMETERS}
         cleaned = clean_config_params(
             {**base, **params},
             start_date=league.start_date,

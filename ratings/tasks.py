@@ -7,11 +7,15 @@ import logging
 from celery import shared_task
 from celery.signals import worker_ready
 
+from ratings.coverage_jobs import measure_config_coverage
 from ratings.models import Replay
 from ratings.replay.runner import Outcome, execute
 from ratings.stranded import release_resend, stranded_replays
 
 logger = logging.getLogger(__name__)
+
+#: Tasks defined beside what they run, listed here so the worker's autodiscovery finds them.
+__all__ = ["measure_config_coverage", "replay_league", "resend_stranded_replays"]
 
 #: Seconds before a replay that found its league locked tries again.
 LOCK_RETRY_SECONDS = 2

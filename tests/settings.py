@@ -17,6 +17,9 @@ from config.settings import *  # noqa: F403
 REPLAY_SWAP_MIN_MATCHES = int(os.environ.setdefault("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "0"))
 # A real worker started by tests/worker gets CELERY_TASK_ALWAYS_EAGER=0 from its environment.
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=True)  # noqa: F405
+# The suite's replays (eager) do not each run a coverage simulation; the tests of it
+# (tests/integration/test_interval_coverage.py) switch it on.
+RATINGS_MEASURE_COVERAGE = env_bool("LEAGUE_MEASURE_COVERAGE", default=False)  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Lets league.testing lift the event store triggers, e.g. for the flush after transactional tests.
 LEAGUE_ALLOW_EVENT_MUTATION_FOR_TESTS = True

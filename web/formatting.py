@@ -26,6 +26,8 @@ from engine.errors import InvalidParameterError
 from league.calendar import day_text
 
 if TYPE_CHECKING:
+    from engine.intervals import ConfidenceLevel
+    from ratings.selectors.coverage import CoverageAtLevel
     from ratings.selectors.predictions import Prediction, SideCalibration
     from ratings.selectors.standings import RankingSummary
 
@@ -236,3 +238,52 @@ def ranking_note(summary: RankingSummary) -> list[str]:
             % {"count": summary.provisional_ranked, "rd": settings.PROVISIONAL_RD}
         )
     return lines
+
+
+def format_coverage_percent(fraction: float) -> str:
+    """A measured coverage (a fraction) to one decimal: 0.94123 is "94.1 %"."""
+    return f"{100 * _fraction('coverage', fraction):.1f} %"
+
+
+def coverage_texts(level: ConfidenceLevel, measured: CoverageAtLevel | None) -> dict[str, str]:
+    """What is said beside an interval's level about its measured coverage.
+
+    ``short`` goes beside a level picker ("measured coverage 94.1 % ± 0.5"), ``sentence`` on
+    its own ("95 % intervals: measured coverage 94.1 % ± 0.5 on simulated leagues like this
+    one") and ``detail`` says what was simulated; each says "not measured yet" without a
+    measurement (then ``detail`` is empty).
+    """
+    label = level.label()
+    if measured is None:
+        return {
+            "short": gettext("coverage not measured yet"),
+            "sentence": gettext("%(level)s intervals: coverage not measured yet.")
+            % {"level": label},
+            "detail": "",
+        }
+    numbers = {
+        "level": label,
+        "coverage": format_coverage_percent(measured.coverage),
+        "error": f"{100 * measured.error:.1f}",
+    }
+    return {
+        "short": gettext("measured coverage %(coverage)s ± %(error)s") % numbers,
+        "sentence": gettext(
+            "%(level)s intervals: measured coverage %(coverage)s ± %(error)s on simulated "
+            "leagues like this one."
+        )
+        % numbers,
+        "detail": gettext(
+            "Measured in %(leagues)s simulated leagues of %(players)s players over "
+            "%(periods)s rating periods, %(games)s games a player a period, whose true skills "
+            "are known, rated with this configuration: the share of intervals that held the "
+            "true skill; ± is its Monte Carlo standard error."
+        )
+        % {
+            **numbers,
+            "leagues": measured.leagues,
+            "players": measured.players,
+            "periods": measured.periods,
+            "games": measured.games,
+        },
+    }

@@ -148,14 +148,18 @@ def parse_level(text: str | None) -> ConfidenceLevel | None:
     return DEFAULT_LEVEL if level.percent == 95.0 else level
 
 
+def level_of_percent(percent: float) -> ConfidenceLevel:
+    """The level of ``percent`` as the site shows it: 95 is the usual ± 1.96 RD."""
+    return DEFAULT_LEVEL if percent == 95.0 else ConfidenceLevel.from_percent(percent)
+
+
 def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
-    """The level picker's options, with ``level`` selected (added when it is not offered)."""
-    # The offered 95 % is the project's usual ± 1.96 RD (as ``parse_level`` reads "95"), not
-    # z 1.95996…: otherwise the default level was added beside it, "95 %" listed twice.
-    options = [
-        DEFAULT_LEVEL if percent == 95 else ConfidenceLevel.from_percent(percent)
-        for percent in LEVEL_CHOICES
-    ]
+    """The level picker's options, with ``level`` selected (added when it is not offered).
+
+    The 95 % option is the site's ± 1.96 RD, the level a page shows by default, so that the
+    default is selected in the list rather than added to it a second time.
+    """
+    options = [level_of_percent(percent) for percent in LEVEL_CHOICES]
     if not any(abs(option.z - level.z) < 1e-9 for option in options):
         options.append(level)
         options.sort(key=lambda option: option.z)

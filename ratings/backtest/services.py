@@ -54,7 +54,7 @@ from ratings.backtest import walk_forward
 from ratings.backtest.grid import clean_grid, expand
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.models import RatingConfig
-from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params
+from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
 from ratings.replay.compute import engine_matches
 from ratings.replay.positions import league_player_ids
 from ratings.replay.snapshot import needs_extras, read_matches
@@ -158,7 +158,7 @@ def create_sweep(
         current = len(points) - 1
     default = _default_position(base, points)
     if default is None:
-        points.append(default_point())
+        points.append(default_point(base))
         default = len(points) - 1
     through_seq = Event.objects.filter(league=league).aggregate(top=Max("seq"))["top"] or 0
     split = _split(league, base, through_seq, holdout_from, holdout_share) if holdout else None
@@ -191,14 +191,20 @@ def create_sweep(
 PERIOD_FIELDS = ("period_unit", "period_length", "period_anchor")
 
 
-def default_point() -> dict[str, Any]:
-    """A new league's default parameters, as overrides of a base (its periods kept)."""
-    return {name: DEFAULTS[name] for name in CONFIG_FIELDS if name not in PERIOD_FIELDS}
+def default_point(base: dict[str, Any]) -> dict[str, Any]:
+    """A new league's default parameters on ``base``'s periods, as overrides of it.
+
+    The volatility is the one a new league with those periods gets
+    (:func:`ratings.parameters.default_volatility`), not the weekly default.
+    """
+    point = {name: DEFAULTS[name] for name in CONFIG_FIELDS if name not in PERIOD_FIELDS}
+    point["initial_volatility"] = default_volatility(base["period_unit"], base["period_length"])
+    return point
 
 
 def _default_position(base: dict[str, Any], points: list[dict[str, Any]]) -> int | None:
     """The grid point equal to the default parameters on the base's periods, if there is one."""
-    wanted = {**base, **default_point()}
+    wanted = {**base, **default_point(base)}
     for position, point in enumerate(points):
         merged = {**base, **point}
         if all(merged[name] == wanted[name] for name in CONFIG_FIELDS):

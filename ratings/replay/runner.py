@@ -8,7 +8,9 @@ for a full replay; every other pass is incremental from the projection's own pos
 a pass, the replay finalises in one transaction holding the league's write lock: if no event
 was stored meanwhile, the projection is current and the configuration is published when it
 is the newest version (a full replay of an older one is superseded); otherwise another pass
-catches up first. Then the lock holder runs the league's replays queued meanwhile.
+catches up first. Then the lock holder runs the league's replays queued meanwhile. A
+completed replay sends its configuration's coverage measurement once it commits
+(``ratings.coverage_jobs``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.event_store import lock_league
+from ratings.coverage_jobs import schedule_coverage
 from ratings.locks import LeagueReplayLock, LockLost
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
 from ratings.replay.compute import Projection, RowsSink, compute, compute_full
@@ -224,6 +227,9 @@ def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: T
             timings=timer.as_dict(),
             error="",
         )
+        if status == Replay.Status.COMPLETE:
+            # After the commit, in its own task: the replay never waits for the simulation.
+            schedule_coverage(config.pk)
     return True
 
 

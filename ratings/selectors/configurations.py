@@ -72,10 +72,13 @@ def publication(league: League) -> Publication | None:
     """The league's publication with its configuration (and that one's league and author).
 
     One query answers which version readers see, since when, and everything a request
-    needs to describe that version and compute its current period.
+    needs to describe that version, compute its current period and say how often its
+    intervals cover (its ``IntervalCoverage``, when measured).
     """
     return (
-        Publication.objects.select_related("config__league", "config__created_by")
+        Publication.objects.select_related(
+            "config__league", "config__created_by", "config__interval_coverage"
+        )
         .filter(league=league)
         .first()
     )

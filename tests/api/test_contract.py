@@ -501,6 +501,7 @@ def test_standings_current(anon, rated, players):
         "separate_count",
         "rules",
         "level",
+        "interval_coverage",
         "page",
         "per_page",
         "num_pages",
@@ -509,6 +510,7 @@ def test_standings_current(anon, rated, players):
         "results",
     }
     assert response.data["version"] == 1
+    assert response.data["interval_coverage"] is None  # not measured in the suite
     assert response.data["is_live"] is True
     rows = response.data["results"]
     assert set(rows[0]) == STANDING_KEYS

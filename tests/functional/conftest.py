@@ -82,7 +82,7 @@ def record() -> Callable[..., list]:
 
 @pytest.fixture
 def club(league, make_player, record):
-    """A small league with five weeks of results, rated with weekly periods.
+    """A small league with five weeks of results, rated with weekly period updates.
 
     Ann plays every week, Bob most weeks, Cat twice, Dan once (one game), and Eve is
     registered but has never played.
@@ -103,7 +103,15 @@ def club(league, make_player, record):
             (cat, bob, "0", first + 4 * week),
         ],
     )
-    config = rate(league, period_anchor=dt.date(2024, 1, 1), period_length=7)
+    # The paper's period updates and volatility, stated: the tests of this club were written
+    # for them (a new league's defaults are instant updates and 0.10, tested on their own).
+    config = rate(
+        league,
+        period_anchor=dt.date(2024, 1, 1),
+        period_length=7,
+        update_mode="period",
+        initial_volatility=0.06,
+    )
     return {
         "league": league,
         "config": config,

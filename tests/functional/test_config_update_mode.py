@@ -61,3 +61,16 @@ def test_the_explanation_page_says_when_games_were_rated_one_by_one(
     assert after.context["e"].instant
     assert 'id="instant-note"' in after.text
     assert "the period's change." not in after.text
+
+
+def test_the_level_picker_offers_95_percent_once(client, club):
+    # The default level (± 1.96 RD) is the 95 % option, not a second one beside it.
+    league, ann = club["league"], club["ann"]
+    for url in (
+        reverse("pages:league", args=[league.slug]),
+        reverse("pages:player", args=[league.slug, ann.slug]),
+    ):
+        for query in ({}, {"level": "95"}):
+            page = client.get(url, query).content.decode()
+            assert page.count(">95 %</option>") == 1
+            assert page.count("selected>95 %</option>") == 1

@@ -227,7 +227,13 @@ def home_away(organiser, make_player, django_capture_on_commit_callbacks):
     teams = [make_player(league, name) for name in ("Spain", "Italy", "Ghana", "Chile")]
     with django_capture_on_commit_callbacks(execute=True):
         config = services.create_config(
-            league, tau=0.6, period_length=7, advantage=100.0, margin_scale=1.0
+            league,
+            tau=0.6,
+            period_length=7,
+            advantage=100.0,
+            margin_scale=1.0,
+            # The explanation adds up with the period formula (period updates, stated).
+            update_mode="period",
         )
         for home, away, (h, a), day, neutral in _HOME_AWAY:
             league_services.record_match(
@@ -354,7 +360,9 @@ def mixed(league, make_player, django_capture_on_commit_callbacks):
             league, sides=sides, score_a=score, places=places, played_at=day, points=""
         )
     with django_capture_on_commit_callbacks(execute=True):
-        config = rate(league, period_anchor=dt.date(2024, 1, 1), period_length=7)
+        config = rate(
+            league, period_anchor=dt.date(2024, 1, 1), period_length=7, update_mode="period"
+        )
     return {"league": league, "config": config, "ann": ann}
 
 

@@ -143,7 +143,9 @@ def test_advantage_zero_and_margins_off_give_byte_identical_standings(
     for league, with_flags in ((flagged, True), (plain, False)):
         players = [make_player(league, f"Team {i}") for i in range(3)]
         with django_capture_on_commit_callbacks(execute=True):
-            configs.append(services.create_config(league, tau=0.6, period_length=7))
+            configs.append(
+                services.create_config(league, tau=0.6, period_length=7, update_mode="period")
+            )
             for a, b, (home, away), day, neutral in results:
                 league_services.record_match(
                     league,
@@ -189,7 +191,12 @@ def test_incremental_equals_full_with_advantage_and_margins(
     kept: list[KeptMatch] = []
     with django_capture_on_commit_callbacks(execute=True):
         config = services.create_config(
-            league, tau=0.6, period_length=5, advantage=advantage, margin_scale=margin_scale
+            league,
+            tau=0.6,
+            period_length=5,
+            advantage=advantage,
+            margin_scale=margin_scale,
+            update_mode="period",
         )
     for home, offset, goals, day, neutral in steps:
         with django_capture_on_commit_callbacks(execute=True):
@@ -223,7 +230,7 @@ def test_the_advantage_changes_the_numbers_and_neutral_matches_are_spared(
         league = _new_league(organiser)
         a, b = make_player(league, "Home"), make_player(league, "Away")
         with django_capture_on_commit_callbacks(execute=True):
-            config = services.create_config(league, advantage=advantage)
+            config = services.create_config(league, advantage=advantage, update_mode="period")
             league_services.record_match(
                 league, player_a=a, player_b=b, score_a="1", played_at=START, neutral=neutral
             )
@@ -237,7 +244,7 @@ def test_the_advantage_changes_the_numbers_and_neutral_matches_are_spared(
 def test_set_config_takes_the_advantage_and_switches_margins_off(
     league, django_capture_on_commit_callbacks
 ):
-    services.create_config(league)
+    services.create_config(league, update_mode="period")
     with django_capture_on_commit_callbacks(execute=True):
         call_command(
             "set_config", league.slug, "--advantage", "65", "--margin-scale", "2",

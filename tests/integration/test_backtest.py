@@ -27,6 +27,7 @@ from engine.fold import fold
 from engine.params import Glicko2Params
 from league.event_store.bulk import NewMatch, append_matches_bulk
 from league.models import League
+from ratings import services as rating_services
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.models import RatingConfig
@@ -74,6 +75,12 @@ def small(league, make_player) -> League:
     small_league = synthetic_league(6, 60, 4, seed=3)
     _store(league, make_player, small_league.matches, 6)
     return league
+
+
+def paper_configuration(league: League) -> None:
+    """The configuration the sweeps vary: the paper's period updates and volatility 0.06
+    (what the direct computations here use; a new league's defaults are instant and 0.10)."""
+    rating_services.create_config(league, update_mode="period", initial_volatility=0.06)
 
 
 # --- direct computation, independent of engine.scoring --------------------------------
@@ -128,6 +135,7 @@ def _elo_log_loss(matches, k: float) -> float:
 
 
 def test_sync_sweep_ranks_a_sensible_tau_best_and_beats_both_baselines(synthetic):
+    paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": GRID})
 
     assert sweep.status == Sweep.Status.COMPLETE
@@ -145,6 +153,7 @@ def test_sync_sweep_ranks_a_sensible_tau_best_and_beats_both_baselines(synthetic
 
 
 def test_scores_match_a_direct_computation(synthetic, known):
+    paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": [0.6, 2.0]})
 
     results = known.matches.score_a
@@ -162,6 +171,7 @@ def test_scores_match_a_direct_computation(synthetic, known):
 
 
 def test_calibration_deciles_match_the_predictions(synthetic, known):
+    paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": [0.5]})
     run = sweep.runs.get()
     history = fold(known.matches, N_PLAYERS, Glicko2Params(tau=0.5), 0, N_PERIODS - 1).history
@@ -189,6 +199,7 @@ def test_calibration_deciles_match_the_predictions(synthetic, known):
 def test_group_sweep_on_the_embedded_default_completes(
     synthetic, organiser, django_capture_on_commit_callbacks
 ):
+    paper_configuration(synthetic)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         sweep = tasks.start_sweep(synthetic, {"tau": [0.3, 2.0]}, requested_by=organiser)
         # Two grid points and the current configuration (τ 0.5).
@@ -268,6 +279,7 @@ def test_a_redelivered_run_is_not_scored_twice(small):
 
 
 def test_a_failed_run_does_not_block_the_sweep(small, monkeypatch):
+    paper_configuration(small)
     real = services.score_fold
 
     def failing_for_big_tau(matches, n_players, params, *args):

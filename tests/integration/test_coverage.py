@@ -106,7 +106,7 @@ def test_the_command_prints_every_levels_coverage_with_its_error(league, make_pl
         [(players[0], players[1], "1", dt.date(2024, 1, 2)),
          (players[2], players[3], "0", dt.date(2024, 1, 3))],
     )  # fmt: skip
-    rating_services.create_config(league, period_length=7)
+    rating_services.create_config(league, period_length=7, update_mode="period")
     run_queued_replays(league)
     out = io.StringIO()
     call_command("measure_coverage", league.slug, "--leagues", "2", stdout=out)

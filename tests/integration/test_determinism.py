@@ -65,6 +65,7 @@ def test_projection_matches_the_pure_engine_bit_for_bit(
             tau=tau,
             max_rd=300.0,
             initial_rd=300.0,
+            update_mode="period",
         )
     assert Replay.objects.get(config=config).status == Replay.Status.COMPLETE
     assert snapshot(config) == expected_projection(config, kept, current_period(config))

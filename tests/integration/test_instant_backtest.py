@@ -19,7 +19,15 @@ from engine.params import Glicko2Params
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep
 from ratings.backtest.presentation import setting_label
-from tests.integration.test_backtest import N_MATCHES, N_PERIODS, N_PLAYERS, SCALE, SEED, _store
+from tests.integration.test_backtest import (
+    N_MATCHES,
+    N_PERIODS,
+    N_PLAYERS,
+    SCALE,
+    SEED,
+    _store,
+    paper_configuration,
+)
 
 
 @pytest.fixture
@@ -30,6 +38,7 @@ def known() -> object:
 @pytest.fixture
 def synthetic(league, make_player, known):
     _store(league, make_player, known.matches, N_PLAYERS)
+    paper_configuration(league)
     return league
 
 

@@ -193,7 +193,7 @@ def test_switching_to_instant_updates_replays_with_other_numbers_and_back(
             league, player_a=x, player_b=y, score_a=score, played_at=START + dt.timedelta(days=day)
         )
     with django_capture_on_commit_callbacks(execute=True):
-        period = services.create_config(league)
+        period = services.create_config(league, update_mode="period")
     with django_capture_on_commit_callbacks(execute=True):
         instant = services.create_config(league, update_mode="instant")
     with django_capture_on_commit_callbacks(execute=True):

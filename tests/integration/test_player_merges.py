@@ -273,7 +273,7 @@ def test_incremental_replays_after_merges_and_unmerges_equal_a_replay_from_scrat
     kept: list[KeptMatch] = []
     merged: dict[int, int] = {}
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, tau=0.6, period_length=5)
+        config = services.create_config(league, tau=0.6, period_length=5, update_mode="period")
     seen = set()
     for _ in range(40):
         with django_capture_on_commit_callbacks(execute=True):
@@ -307,7 +307,7 @@ def test_a_merge_moves_the_matches_to_the_survivor_and_an_unmerge_moves_them_bac
 ):
     ann, bob, bob2, cy = (make_player(league, n) for n in ("Ann", "Bob Baker", "Bob Bakr", "Cy"))
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, tau=0.5, period_length=7)
+        config = services.create_config(league, tau=0.5, period_length=7, update_mode="period")
     with django_capture_on_commit_callbacks(execute=True):
         for day, (a, b) in enumerate([(ann, bob), (bob2, cy), (cy, bob2), (ann, cy)]):
             league_services.record_match(
@@ -344,7 +344,7 @@ def test_an_export_after_a_merge_imports_into_an_empty_league_with_the_same_stan
     ann, bob, bob2, cy = (make_player(league, n) for n in ("Ann", "Bob Baker", "Bob Bakr", "Cy"))
     params = {"period_length": 7, "period_anchor": START}
     with django_capture_on_commit_callbacks(execute=True):
-        services.create_config(league, **params)
+        services.create_config(league, **params, update_mode="period")
         for day, (a, b, score) in enumerate(
             [(ann, bob, "1"), (bob2, cy, "0.5"), (cy, bob2, "0"), (ann, cy, "1"), (bob2, ann, "1")]
         ):
@@ -366,7 +366,7 @@ def test_an_export_after_a_merge_imports_into_an_empty_league_with_the_same_stan
     with django_capture_on_commit_callbacks(execute=True):
         report = import_results(copy, io.BytesIO(out.getvalue().encode()), create_players=True)
         assert report.ok
-        services.create_config(copy, **params)
+        services.create_config(copy, **params, update_mode="period")
 
     def by_name(of):
         config = of.publication.config

@@ -31,6 +31,9 @@ TABLE = PlayerPeriod._meta.db_table
 
 
 def recorded(league, players, count: int, seed: int) -> list[KeptMatch]:
+    """``count`` random results, rated with period updates (what ``expected_projection``
+    folds; a league's first result would otherwise make the default, instant, version)."""
+    services.create_config(league, update_mode="period")
     rng = random.Random(seed)
     kept = []
     for _ in range(count):
@@ -384,9 +387,9 @@ def test_postgres_replays_a_league_below_the_swap_size_by_deleting_and_inserting
 
 @pytest.mark.postgres
 def test_a_configuration_version_comes_and_goes_with_its_own_partition(league):
-    config = services.create_config(league)
+    config = services.create_config(league, update_mode="period")
     assert table_exists(partition_name(config.pk))
-    newer = services.create_config(league, tau=0.9)
+    newer = services.create_config(league, tau=0.9, update_mode="period")
     newer_partition = partition_name(newer.pk)
     assert table_exists(newer_partition)
     newer.delete()

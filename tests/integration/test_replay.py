@@ -17,6 +17,8 @@ from ratings.models import ProjectionState, Publication, RatingConfig, Replay, S
 from ratings.replay import compute as replay_compute
 from ratings.selectors.progress import league_progress
 from ratings.time import current_period
+from tests.integration.test_instant_replay import Kept
+from tests.integration.test_instant_replay import expected_projection as expected_instant
 from tests.replay_support import KeptMatch, expected_projection, snapshot
 
 LONDON = ZoneInfo("Europe/London")
@@ -59,7 +61,7 @@ def run_queued() -> None:
 
 def create_and_run(league, django_capture_on_commit_callbacks, **params) -> RatingConfig:
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, **params)
+        config = services.create_config(league, **params, update_mode="period")
     return config
 
 
@@ -100,7 +102,7 @@ def test_new_version_goes_live_only_when_its_replay_is_complete(
     before = snapshot(v1)
 
     with django_capture_on_commit_callbacks(execute=False):
-        v2 = services.create_config(league, tau=1.1)
+        v2 = services.create_config(league, tau=1.1, update_mode="period")
     queued = Replay.objects.get(config=v2)
     assert queued.status == Replay.Status.QUEUED
     assert Publication.objects.get(league=league).config == v1
@@ -118,9 +120,9 @@ def test_a_stale_replay_is_superseded_and_never_goes_live(
     seeded_matches(league, players, 30)
     v1 = create_and_run(league, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=False):
-        v2 = services.create_config(league, tau=0.9)
+        v2 = services.create_config(league, tau=0.9, update_mode="period")
         stale = Replay.objects.get(config=v2)
-        v3 = services.create_config(league, tau=0.4)
+        v3 = services.create_config(league, tau=0.4, update_mode="period")
     assert Replay.objects.get(pk=stale.pk).status == Replay.Status.SUPERSEDED
 
     services.run_replay(stale.pk)
@@ -137,14 +139,14 @@ def test_a_version_created_during_a_replay_supersedes_it(
     seeded_matches(league, players, 30)
     v1 = create_and_run(league, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=False):
-        v2 = services.create_config(league, tau=0.9)
+        v2 = services.create_config(league, tau=0.9, update_mode="period")
     real_fold = replay_compute.fold
     created = []
 
     def fold_then_change(*args, **kwargs):
         if not created:
             with django_capture_on_commit_callbacks(execute=False):
-                created.append(services.create_config(league, tau=0.3))
+                created.append(services.create_config(league, tau=0.3, update_mode="period"))
         return real_fold(*args, **kwargs)
 
     monkeypatch.setattr(replay_compute, "fold", fold_then_change)
@@ -190,7 +192,7 @@ def test_a_failing_replay_records_its_error_and_leaves_live_standings(
 
 def test_a_replay_whose_worker_died_too_often_is_failed(league, players, settings):
     settings.REPLAY_MAX_ATTEMPTS = 2
-    config = services.create_config(league)
+    config = services.create_config(league, update_mode="period")
     replay = Replay.objects.get(config=config)
     # Two workers took it and died (status left at running, attempts counted at start).
     Replay.objects.filter(pk=replay.pk).update(status=Replay.Status.RUNNING, attempts=2)
@@ -260,7 +262,7 @@ def test_current_period_is_included_and_idle_rd_grows(
 )
 def test_bad_parameters_are_refused_and_nothing_is_stored(league, params, field):
     with pytest.raises(ValidationError) as caught:
-        services.create_config(league, **params)
+        services.create_config(league, **params, update_mode="period")
     assert field in caught.value.message_dict
     assert not RatingConfig.objects.filter(league=league).exists()
     assert not Replay.objects.exists()
@@ -272,13 +274,13 @@ def test_anchor_after_the_first_match_is_refused(league, players, make_player):
     kept: list[KeptMatch] = []
     record(league, kept, players[0], players[1], "1", dt.date(2024, 1, 3))
     with pytest.raises(ValidationError) as caught:
-        services.create_config(league, period_anchor=dt.date(2024, 1, 4))
+        services.create_config(league, period_anchor=dt.date(2024, 1, 4), update_mode="period")
     assert "first match" in " ".join(caught.value.message_dict["period_anchor"])
 
 
 def test_unspecified_parameters_are_inherited(league):
-    v1 = services.create_config(league, tau=0.8, period_length=14)
-    v2 = services.create_config(league, initial_rd=300.0, max_rd=300.0)
+    v1 = services.create_config(league, tau=0.8, period_length=14, update_mode="period")
+    v2 = services.create_config(league, initial_rd=300.0, max_rd=300.0, update_mode="period")
     assert (v1.version, v2.version) == (1, 2)
     assert (v2.tau, v2.period_length, v2.initial_rd, v2.period_anchor) == (
         0.8,
@@ -301,5 +303,16 @@ def test_first_result_creates_the_default_configuration(
         7,
         league.start_date,
     )
+    # A new league's defaults: instant updates, volatility 0.10 for weekly periods.
+    assert (config.update_mode, config.initial_volatility) == ("instant", 0.1)
     assert Publication.objects.get(league=league).config == config
-    assert snapshot(config) == expected_projection(config, kept, current_period(config))
+    as_sides = [
+        Kept(
+            sides=[[m.a], [m.b]],
+            places=[0, 0] if m.score == 0.5 else [0, 1] if m.score == 1 else [1, 0],
+            day=m.day,
+            voided=m.voided,
+        )
+        for m in kept
+    ]
+    assert snapshot(config) == expected_instant(config, as_sides, current_period(config))

@@ -26,7 +26,7 @@ def rated(league, make_player, django_capture_on_commit_callbacks):
     players = [make_player(league, f"Player {i}") for i in range(4)]
     kept: list[KeptMatch] = []
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, tau=0.6, period_length=5)
+        config = services.create_config(league, tau=0.6, period_length=5, update_mode="period")
     for offset, (a, b, score) in enumerate(
         [(0, 1, "1"), (2, 3, "0.5"), (0, 2, "0"), (1, 3, "1"), (0, 3, "0.5"), (1, 2, "1")]
     ):

@@ -72,7 +72,7 @@ def test_incremental_replays_equal_a_full_fold_after_every_step(
     players = [make_player(league, f"Player {i}") for i in range(5)]
     kept: list[KeptMatch] = []
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, tau=0.6, period_length=5)
+        config = services.create_config(league, tau=0.6, period_length=5, update_mode="period")
     seen = set()
     for _step_number in range(30):
         with django_capture_on_commit_callbacks(execute=True):
@@ -95,7 +95,7 @@ def test_incremental_replays_equal_a_full_fold_after_every_step(
 
 
 def test_a_queued_incremental_replay_absorbs_later_requests(league, make_player):
-    config = services.create_config(league)
+    config = services.create_config(league, update_mode="period")
     Replay.objects.filter(config=config).update(status=Replay.Status.COMPLETE)
     ProjectionState.objects.create(config=config, complete=True)
     Publication.objects.create(league=league, config=config)
@@ -107,7 +107,7 @@ def test_a_queued_incremental_replay_absorbs_later_requests(league, make_player)
 
 
 def test_a_queued_full_replay_absorbs_a_catch_up_request(league, make_player):
-    config = services.create_config(league)
+    config = services.create_config(league, update_mode="period")
     Replay.objects.filter(config=config).update(status=Replay.Status.COMPLETE)
     ProjectionState.objects.create(config=config, complete=True)
     Publication.objects.create(league=league, config=config)
@@ -131,7 +131,7 @@ def test_a_replay_reading_an_event_queued_for_another_replay_replays_its_periods
     players = [make_player(league, f"Player {i}") for i in range(4)]
     kept: list[KeptMatch] = []
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, tau=0.6, period_length=5)
+        config = services.create_config(league, tau=0.6, period_length=5, update_mode="period")
     for offset, (a, b, score) in enumerate([(0, 1, "1"), (2, 3, "0.5"), (0, 2, "0"), (1, 3, "1")]):
         day = START + dt.timedelta(days=3 + 6 * offset)
         with django_capture_on_commit_callbacks(execute=True):
@@ -180,7 +180,7 @@ def test_an_incremental_replay_leaves_the_rows_it_does_not_change_in_place(
     a, b, c, d = (make_player(league, name) for name in ("Ann", "Bob", "Cat", "Dan"))
     kept = []
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league)
+        config = services.create_config(league, update_mode="period")
     for x, y in ((a, b), (c, d), (a, c)):
         with django_capture_on_commit_callbacks(execute=True):
             event = league_services.record_match(

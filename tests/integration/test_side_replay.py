@@ -113,7 +113,7 @@ def test_incremental_equals_full_for_random_team_results_multi_side_games_and_vo
     players = [league_services.register_player(league, f"Player {i}") for i in range(8)]
     kept: list[KeptSideMatch] = []
     with django_capture_on_commit_callbacks(execute=True):
-        config = services.create_config(league, tau=0.6, period_length=7)
+        config = services.create_config(league, tau=0.6, period_length=7, update_mode="period")
     for step in steps:
         with django_capture_on_commit_callbacks(execute=True):
             live = [m for m in kept if not m.voided]
@@ -148,7 +148,7 @@ def test_a_league_of_singles_replays_through_the_plain_fold(
     a, b = make_player(league, "Ann"), make_player(league, "Bob")
     league_services.record_match(league, player_a=a, player_b=b, score_a="1", played_at=START)
     with django_capture_on_commit_callbacks(execute=True):
-        services.create_config(league, tau=0.5)
+        services.create_config(league, tau=0.5, update_mode="period")
         replay = services.request_full_replay(league)
     replay.refresh_from_db()
     assert replay.status == Replay.Status.COMPLETE

@@ -21,6 +21,7 @@ from ratings.parameters import (
     ParameterMaximum,
     ParameterMinimum,
     clean_config_params,
+    default_volatility,
     stored_problems,
 )
 
@@ -33,13 +34,17 @@ def _clean(**changes: object) -> dict:
     )
 
 
-def test_the_defaults_are_the_engines() -> None:
+def test_the_defaults_are_the_engines_but_the_benchmarks_update_mode_and_volatility() -> None:
     engine = Glicko2Params()
-    for name in ("tau", "initial_rating", "initial_rd", "initial_volatility", "max_rd"):
+    for name in ("tau", "initial_rating", "initial_rd", "max_rd"):
         assert DEFAULTS[name] == getattr(engine, name)
     # The engine's volatility ceiling is off (the paper); a league's is on and required.
-    assert (engine.volatility_ceiling, DEFAULTS["volatility_ceiling"]) == (None, 0.1)
+    assert (engine.volatility_ceiling, DEFAULTS["volatility_ceiling"]) == (None, 0.2)
     assert DEFAULTS["rating_floor"] is None
+    # A new league: instant updates and volatility 0.10 for weekly periods (docs/intervals.md); the
+    # engine keeps the paper's volatility 0.06.
+    assert (DEFAULTS["update_mode"], DEFAULTS["initial_volatility"]) == ("instant", 0.10)
+    assert engine.initial_volatility == 0.06
     assert (DEFAULTS["period_unit"], DEFAULTS["period_length"]) == ("days", 7)
     assert PARAMETERS[-1] == "period_anchor"
     assert set(DEFAULTS) == set(PARAMETERS[:-1])
@@ -193,7 +198,23 @@ def test_stored_versions_outside_the_bounds_are_named_not_refused() -> None:
     stored = {**DEFAULTS, "tau": 10.0, "volatility_ceiling": None, "max_rd": 200.0}
     assert stored_problems(stored) == {
         "tau": "τ must be at most 2.",
-        "max_rd": "The RD ceiling must be at least 300.",
+        "max_rd": "The RD ceiling must be at least 350.",
         "volatility_ceiling": "The volatility ceiling is required.",
     }
     assert stored_problems(DEFAULTS) == {}
+
+
+@pytest.mark.parametrize(
+    ("unit", "length", "volatility"),
+    [
+        ("days", 7, 0.1),
+        ("days", 1, 0.0615),  # 0.1 * (1 / 7) ** 0.25
+        ("days", 28, 0.1414),
+        ("months", 1, 0.1444),  # 30.44 days
+        ("days", 366, 0.2)("months", 366, 0.2),  # 0.2689, held at the bound,
+    ],
+)
+def test_the_default_volatility_grows_with_the_fourth_root_of_the_period(
+    unit: str, length: int, volatility: float
+) -> None:
+    assert default_volatility(unit, length) == pytest.approx(volatility, abs=1e-9)

@@ -47,6 +47,7 @@ from ratings.selectors.configurations import (
     period_for_date,
     projection_ready,
 )
+from ratings.selectors.coverage import interval_coverage
 from ratings.selectors.explanation import GameTerm, explain_period
 from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
 from ratings.selectors.players import (
@@ -83,6 +84,7 @@ from ratings.selectors.standings import (
 from web.fixture_display import fixture_cells
 from web.formatting import (
     DASH,
+    coverage_texts,
     format_percentile,
     format_probability,
     prediction_texts,
@@ -246,6 +248,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         ],
         "as_of_day": _as_of_statement(league, board, day),
         "levels": level_choices(level),
+        "coverage": coverage_texts(level, interval_coverage(config, level)) if config else None,
         "separate_url": _query(params, listed="separate", page=None, sort=None),
         "ranked_url": _query(params, listed=None, page=None, sort=None),
         "progress": league_progress(league),
@@ -634,6 +637,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "percentile": percentile,
         "level": level,
         "levels": level_choices(level),
+        "coverage": coverage_texts(level, interval_coverage(config, level)) if config else None,
         "interval": f"{low:.0f}{DASH}{high:.0f}",
         "volatility_trend": _volatility_trend(history),
         # A game of three or more sides counts one result against each other side.

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 from engine.errors import InvalidParameterError
 from league.forms import add_service_errors
 from league.models import League
+from ratings.models import RatingConfig
 from ratings.parameters import BY_NAME, stored_problems
 from ratings.selectors.configurations import (
     config_versions,
@@ -20,9 +21,11 @@ from ratings.selectors.configurations import (
     live_config,
     recent_replays,
 )
+from ratings.selectors.coverage import interval_coverage_levels
 from ratings.selectors.progress import league_progress
 from ratings.services import create_config, latest_config
-from web.forms import ConfigForm
+from web.formatting import coverage_texts
+from web.forms import LEVEL_CHOICES, ConfigForm, level_of_percent
 
 
 @require_http_methods(["GET", "POST"])
@@ -74,6 +77,7 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
         "replays": recent_replays(league),
         "show_outcome": True,
         "outside_bounds": _outside_bounds(newest),
+        "coverage": _coverage_lines(live) if live else [],
     }
     return render(request, "pages/config.html", context)
 
@@ -87,6 +91,15 @@ def _outside_bounds(config: object | None) -> list[tuple[str, str]]:
     values = {name: getattr(config, name) for name in BY_NAME}
     return [
         (str(BY_NAME[name].label), message) for name, message in stored_problems(values).items()
+    ]
+
+
+def _coverage_lines(live: RatingConfig) -> list[dict[str, str]]:
+    """What the page says of the live version's coverage at each level the pages offer."""
+    levels = [level_of_percent(percent) for percent in LEVEL_CHOICES]
+    return [
+        coverage_texts(level, measured)
+        for level, measured in interval_coverage_levels(live, levels)
     ]
 
 
