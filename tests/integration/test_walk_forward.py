@@ -33,6 +33,8 @@ from league.models import League
 from ratings.backtest import services, walk_forward
 from ratings.backtest.models import Sweep
 from ratings.backtest.presentation import walk_forward_verdicts
+from ratings.parameters import DEFAULTS
+from ratings.services import create_config
 
 SCALE = 173.7178
 ADVANTAGE = 100.0
@@ -192,6 +194,9 @@ def test_choose_split_default_share_and_requested_days():
 def test_out_of_sample_predictions_come_from_ratings_of_the_whole_history(league, make_player):
     """Only the scoring is split: the later matches are predicted with ratings updated by the
     earlier ones (a fold of the whole history), not by a fold restarted at the cut."""
+    # The paper's period updates and volatility (a new league's are instant and 0.10), which
+    # the direct fold below computes.
+    create_config(league, update_mode="period", initial_volatility=0.06)
     known = synthetic_league(8, 120, 6, seed=5)
     players = [make_player(league, f"Player {i}") for i in range(8)]
     append_matches_bulk(
@@ -213,10 +218,10 @@ def test_out_of_sample_predictions_come_from_ratings_of_the_whole_history(league
         ],
     )
     sweep = services.run_sweep_sync(league, {"tau": [0.5]})
-    run = sweep.runs.get()
+    run = sweep.runs.get(is_default=False)  # the grid's one run (the default run is added)
     m = known.matches
     assert sweep.holdout_unit == 4  # six weeks: the last two out of sample
-    params = Glicko2Params(tau=0.5)
+    params = Glicko2Params(tau=0.5, volatility_ceiling=DEFAULTS["volatility_ceiling"])
     whole = fold(m, 8, params, 0, 5).history
     p = match_predictions(m, whole, 8)
     later = m.period >= 4
