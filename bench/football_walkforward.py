@@ -122,6 +122,8 @@ def predictions(setting: dict[str, Any]) -> np.ndarray:
         initial_rd=setting["initial_rd"],
         initial_volatility=setting["initial_volatility"],
         advantage=setting["advantage"],
+        # Every league's configuration has one (ratings.parameters); it never binds here.
+        volatility_ceiling=DEFAULTS["volatility_ceiling"],
     )
     last = int(matches.period.max())
     if setting["update_mode"] == "instant":
