@@ -217,6 +217,12 @@ def main() -> None:
         default=None,
         help="initial volatility (default: a new league's for --days: 0.1 for 7)",
     )
+    parser.add_argument(
+        "--volatility-ceiling",
+        type=float,
+        default=DEFAULTS["volatility_ceiling"],
+        help="no volatility grows above it (default: a new league's, 0.2)",
+    )
     parser.add_argument("--method", choices=METHODS, default=DEFAULT_METHOD)
     parser.add_argument(
         "--no-rank-weight",
@@ -235,6 +241,7 @@ def main() -> None:
         initial_rd=args.initial_rd,
         max_rd=max(defaults.max_rd, args.initial_rd),
         initial_volatility=args.volatility,
+        volatility_ceiling=args.volatility_ceiling,
     )
     formats = args.formats.split(",")
     rates = [int(rate) for rate in args.rates.split(",")]
