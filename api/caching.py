@@ -6,7 +6,8 @@ response is rendered once per state and served from the ``pages`` cache until th
 moves (a result, a publication, an incremental replay, a season or rules change: a new key,
 so nothing is invalidated and nothing stale is served). Every such response carries the
 ``ETag`` and ``Last-Modified`` of ``config.response_cache``; ``If-None-Match`` naming the
-ETag gets 304 without the body being computed or read.
+ETag gets 304 without the body being computed, once a 200 for that state and query is stored
+(so a query the view refuses is refused whatever its validators say).
 
 What is shared, and with whom:
 
@@ -99,12 +100,15 @@ class CachedReadMixin:
         self._response_key = key = self._cache_key(request)
         if key is None:
             return
+        stored = caches[CACHE_ALIAS].get(key.key)
+        if stored is None:
+            # Not answered with 200 for this state yet: the handler runs, so a request it
+            # refuses (a bad query) is refused even when it names the ETag or "*".
+            return
         if key.matches(request.headers.get("If-None-Match")):
             raise _Answered(HttpResponse(status=304))
-        stored = caches[CACHE_ALIAS].get(key.key)
-        if stored is not None:
-            content, content_type = stored
-            raise _Answered(HttpResponse(content, content_type=content_type))
+        content, content_type = stored
+        raise _Answered(HttpResponse(content, content_type=content_type))
 
     def cache_answered(self) -> bool:
         """True when this request was answered from the cache (or with 304) by the mixin."""

@@ -209,3 +209,13 @@ def test_the_cache_switched_off_computes_every_response(anon, rated, settings):
     url = standings_url(rated)
     anon.get(url)
     assert queries_of(lambda: anon.get(url)) >= 3
+
+
+@pytest.mark.parametrize("validator", ['"*"', "*"])
+def test_a_bad_query_is_refused_whatever_its_validators_say(anon, rated, validator):
+    """A query the view refuses is refused before any 304: no 200 was ever stored for it
+    (Schemathesis found `If-None-Match: *` turning a bad `period` into 304)."""
+    url = standings_url(rated) + "?period=99999999"
+    assert anon.get(url, HTTP_IF_NONE_MATCH=validator).status_code == 400
+    assert anon.get(url).status_code == 400
+    assert anon.get(url, HTTP_IF_NONE_MATCH=validator).status_code == 400

@@ -94,10 +94,10 @@ def test_a_real_home_advantage_is_called_meaningfully_better(organiser, make_pla
     _play(league, make_player, weeks=40, players=16, home_edge=250.0, seed=6)
     rating_services.create_config(league, tau=0.5, period_length=7)
 
-    sweep = services.run_sweep_sync(league, {"tau": [0.5], "advantage": [0, 150, 250]})
+    sweep = services.run_sweep_sync(league, {"tau": [0.5], "advantage": [0, 100, 200]})
 
     runs = {run.parameters["advantage"]: run for run in sweep.runs.all()}
-    assert set(runs) == {0.0, 150.0, 250.0}  # advantage 0 is the current configuration
+    assert set(runs) == {0.0, 100.0, 200.0}  # advantage 0 is the current configuration
     assert runs[0.0].is_current
     assert sweep.best_run.parameters["advantage"] > 0
     assert sweep.verdict.startswith("The best setting predicts meaningfully better")
@@ -105,7 +105,7 @@ def test_a_real_home_advantage_is_called_meaningfully_better(organiser, make_pla
     assert runs[0.0].within_noise_of_best is False
     # The yardsticks were scored beside Glicko-2 with the same advantage.
     assert all(run.glicko_log_loss is not None for run in runs.values())
-    assert runs[250.0].elo_log_loss < runs[0.0].elo_log_loss
+    assert runs[200.0].elo_log_loss < runs[0.0].elo_log_loss
 
 
 def test_intervals_are_a_bootstrap_over_the_base_periods(organiser, make_player):
