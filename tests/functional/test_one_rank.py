@@ -21,8 +21,9 @@ from django.urls import reverse
 
 from league import seasons
 from league.models import League, Player
-from ratings.models import RankingRules, Standing
+from ratings.models import Publication, RankingRules, Standing
 from ratings.selectors.standings import leaderboard
+from ratings.services import create_config
 from tests.functional.conftest import rank_everyone, rate
 
 pytestmark = pytest.mark.django_db
@@ -181,12 +182,16 @@ def test_every_player_has_the_same_rank_on_every_page_embed_export_and_api_field
         else:
             assert shown == f"rank {reference[pid]}"
 
-    # The version comparison, the live version against itself: every rated team, both ranks.
-    live = Standing.objects.filter(config__league=league).values_list("config__version").first()
+    # The version comparison: the page never offers a version against itself, so the same
+    # parameters are saved again (inherited from the live version: the same standings) and
+    # compared with it; version b is the new live one.
+    before = Standing.objects.filter(config__league=league).values_list("config__version")[0][0]
+    after = create_config(league, note="the same parameters again").version
+    assert Publication.objects.get(league=league).config.version == after
     compare = reverse("pages:compare", args=[league.slug])
     page = 1
     while True:
-        comparison = client.get(compare, {"a": live[0], "b": live[0], "page": page}).context[
+        comparison = client.get(compare, {"a": before, "b": after, "page": page}).context[
             "comparison"
         ]
         for row in comparison.items:
