@@ -23,7 +23,6 @@ from league import seasons
 from league.models import League, Player
 from ratings.models import Publication, RankingRules, Standing
 from ratings.selectors.standings import leaderboard
-from ratings.services import create_config
 from tests.functional.conftest import rank_everyone, rate
 
 pytestmark = pytest.mark.django_db
@@ -186,7 +185,7 @@ def test_every_player_has_the_same_rank_on_every_page_embed_export_and_api_field
     # parameters are saved again (inherited from the live version: the same standings) and
     # compared with it; version b is the new live one.
     before = Standing.objects.filter(config__league=league).values_list("config__version")[0][0]
-    after = create_config(league, note="the same parameters again").version
+    after = rate(league, note="the same parameters again").version
     assert Publication.objects.get(league=league).config.version == after
     compare = reverse("pages:compare", args=[league.slug])
     page = 1
