@@ -11,7 +11,7 @@ valid: :func:`clean_config_params` always asks it about the values too. Its defa
 paper's and are the table's, except three that a new league takes from the benchmarks:
 instant updates and a volatility of 0.10 for weekly periods (the coverage benchmark,
 docs/intervals.md; :func:`default_volatility` scales it to other period lengths), and a
-volatility ceiling of 0.2 (off in the engine). The table's bounds are narrower than the
+volatility ceiling of 0.15 (off in the engine). The table's bounds are narrower than the
 engine's guards: they keep a league's parameters where the volatility iteration converges
 (it fails with τ = 1e-50, or a volatility of 1e-200), where stored numbers fit their columns,
 and where the demo league's ratings, RDs and volatilities stay finite and no played game's RD
@@ -39,7 +39,7 @@ from engine.params import Glicko2Params
 _ENGINE = Glicko2Params()
 #: A league's volatility ceiling unless it sets one. The engine's is off (the paper's
 #: algorithm); a league's is required, so that no τ makes volatility grow without bound.
-VOLATILITY_CEILING = 0.2
+VOLATILITY_CEILING = 0.15
 UNITS = ("days", "months")
 #: How games update ratings: a period's games at once (the paper) or each game when played.
 UPDATE_MODES = ("period", "instant")
@@ -209,10 +209,10 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=WEEKLY_VOLATILITY,
         kind=float,
         minimum=Bound(0.0001),
-        maximum=Bound(0.2),
+        maximum=Bound(0.15),
         positive=True,
         reason=_(
-            "At most the volatility ceiling (0.2 at most): with 1 and no ceiling the demo "
+            "At most the volatility ceiling (0.15 at most): with 1 and no ceiling the demo "
             "league's ratings became astronomically large even at τ = 2."
         ),
     ),
@@ -261,13 +261,13 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
         default=VOLATILITY_CEILING,
         kind=float,
         minimum=Bound(0.0001),
-        maximum=Bound(0.2),
+        maximum=Bound(0.15),
         positive=True,
         reason=_(
             "Required: without it τ = 8 made the demo league's volatility 4·10⁴³. At most "
-            "0.2: with 0.2 and an RD ceiling of 300 a game's RD update hit the RD ceiling "
-            "(none from an RD ceiling of 350); a new league's volatility (0.06–0.14 by its "
-            "period length) leaves it room to grow, twice a weekly league's 0.1."
+            "0.15: with 0.2, τ = 2 and an RD ceiling of 350 a game's RD update hit the RD "
+            "ceiling on the demo league; a new league's volatility (0.06–0.14 by its period "
+            "length) stays under it, with room to grow for a weekly league's 0.1."
         ),
     ),
     Parameter(

@@ -1,4 +1,4 @@
-"""Help texts and validators of the bounds widened for a new league's defaults (volatility up to 0.2, RD ceiling from 350): field metadata only."""
+"""Help texts and validators of the bounds set for a new league's defaults (volatility up to 0.15, RD ceiling from 350): field metadata only."""
 
 from django.db import migrations, models
 
@@ -16,7 +16,7 @@ class Migration(migrations.Migration):
             name="initial_volatility",
             field=models.FloatField(
                 default=0.1,
-                help_text="Volatility of a player before their first game: how far a skill is believed to move in one period. A new league has 0.1 for weekly periods, 0.06 for daily ones and 0.14 for monthly ones (0.06 is the paper's for any period). Allowed: from 0.0001 to 0.2.",
+                help_text="Volatility of a player before their first game: how far a skill is believed to move in one period. A new league has 0.1 for weekly periods, 0.06 for daily ones and 0.14 for monthly ones (0.06 is the paper's for any period). Allowed: from 0.0001 to 0.15.",
                 validators=[
                     ratings.parameters.ParameterMinimum("initial_volatility"),
                     ratings.parameters.ParameterMaximum("initial_volatility"),
@@ -42,8 +42,8 @@ class Migration(migrations.Migration):
             name="volatility_ceiling",
             field=models.FloatField(
                 blank=True,
-                default=0.2,
-                help_text="No volatility grows above it. Allowed: from 0.0001 to 0.2.",
+                default=0.15,
+                help_text="No volatility grows above it. Allowed: from 0.0001 to 0.15.",
                 null=True,
                 validators=[
                     ratings.parameters.ParameterMinimum("volatility_ceiling"),

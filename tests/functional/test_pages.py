@@ -742,7 +742,7 @@ def test_matches_and_events_empty_states(client, league):
 
 def test_compare_two_versions_side_by_side(client, club):
     league, v1 = club["league"], club["config"]
-    v2 = rate(league, tau=1.2, initial_rd=200.0, max_rd=300.0)
+    v2 = rate(league, tau=1.2, initial_rd=200.0, max_rd=350.0)
     url = reverse("pages:compare", kwargs={"league_slug": league.slug})
     response = client.get(url, {"a": v1.version, "b": v2.version})
     assert response.status_code == 200
@@ -811,7 +811,7 @@ def valid_post(**changes: object) -> dict[str, object]:
         "period_unit": "days",
         "period_length": "14",
         "period_anchor": "2024-01-01",
-        "max_rd": "300",
+        "max_rd": "350",
         "volatility_ceiling": "0.1",
         "rating_floor": "",
         "advantage": "0",
@@ -848,7 +848,7 @@ def test_valid_post_creates_a_new_version_and_starts_a_replay(client, club, orga
     assert response.status_code == 200
     newest = RatingConfig.objects.filter(league=league).latest("version")
     assert newest.version == 2
-    assert (newest.tau, newest.period_length, newest.max_rd) == (0.7, 14, 300.0)
+    assert (newest.tau, newest.period_length, newest.max_rd) == (0.7, 14, 350.0)
     assert newest.created_by == organiser
     assert newest.note == "Fortnightly periods"
     assert Replay.objects.filter(config=newest, kind="full").exists()
@@ -864,7 +864,7 @@ def test_valid_post_creates_a_new_version_and_starts_a_replay(client, club, orga
         ({"initial_volatility": "0"}, "initial_volatility", "must be greater than 0"),
         ({"period_length": "0"}, "period_length", "The period length must be at least 1."),
         ({"period_anchor": "2024-02-01"}, "period_anchor", "on or before the league's first day"),
-        ({"max_rd": "100"}, "max_rd", "The RD ceiling must be at least 300."),
+        ({"max_rd": "100"}, "max_rd", "The RD ceiling must be at least 350."),
         ({"max_rd": "350", "initial_rd": "400"}, "max_rd", "at least the initial RD"),
         ({"volatility_ceiling": ""}, "volatility_ceiling", "The volatility ceiling is required."),
         ({"tau": "10"}, "tau", "τ must be at most 2."),

@@ -31,6 +31,7 @@ from ratings import services as rating_services
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
 from ratings.models import RatingConfig
+from ratings.parameters import DEFAULTS
 
 SCALE = 173.7178
 N_PLAYERS, N_MATCHES, N_PERIODS, SEED = 24, 1600, 10, 0
@@ -38,7 +39,7 @@ N_PLAYERS, N_MATCHES, N_PERIODS, SEED = 24, 1600, 10, 0
 SENSIBLE = (0.3, 0.6, 1.2)
 GRID = [*SENSIBLE, 2.0]
 #: The volatility ceiling every league's configuration has by default (and the sweep's runs).
-CEILING = 0.1
+CEILING = DEFAULTS["volatility_ceiling"]  # every league configuration has one
 
 
 def _store(league: League, make_player, matches, n_players: int) -> list:
@@ -139,11 +140,14 @@ def test_sync_sweep_ranks_a_sensible_tau_best_and_beats_both_baselines(synthetic
     sweep = services.run_sweep_sync(synthetic, {"tau": GRID})
 
     assert sweep.status == Sweep.Status.COMPLETE
-    # The grid's four τ values and the current configuration (τ 0.5, not in the grid).
-    assert (sweep.runs_done, sweep.runs_total) == (5, 5)
+    # The grid's four τ values, the current configuration (τ 0.5, not in the grid) and a new
+    # league's defaults (instant updates, volatility 0.10), scored beside them.
+    assert (sweep.runs_done, sweep.runs_total) == (6, 6)
+    assert sweep.runs.filter(is_default=True).count() == 1
     assert [run.parameters["tau"] for run in sweep.runs.filter(is_current=True)] == [0.5]
-    runs = {run.parameters["tau"]: run for run in sweep.runs.all()}
-    best = sweep.best_run
+    # Among the period-update runs (the new league's default run, instant, may predict better).
+    runs = {run.parameters["tau"]: run for run in sweep.runs.filter(is_default=False)}
+    best = min(runs.values(), key=lambda run: run.log_loss)
     assert best.parameters["tau"] in SENSIBLE
     # Strengths never change, so letting volatility swing (the largest τ) predicts worse.
     assert runs[2.0].log_loss > best.log_loss
@@ -157,7 +161,8 @@ def test_scores_match_a_direct_computation(synthetic, known):
     sweep = services.run_sweep_sync(synthetic, {"tau": [0.6, 2.0]})
 
     results = known.matches.score_a
-    for run in sweep.runs.all():
+    # The period-update runs (the default run is instant: test_instant_backtest's subject).
+    for run in sweep.runs.filter(is_default=False):
         expected = _by_hand(known.matches, run.parameters["tau"])
         assert run.n_matches == N_MATCHES
         assert run.log_loss == pytest.approx(expected["log_loss"], rel=1e-12)
@@ -173,7 +178,7 @@ def test_scores_match_a_direct_computation(synthetic, known):
 def test_calibration_deciles_match_the_predictions(synthetic, known):
     paper_configuration(synthetic)
     sweep = services.run_sweep_sync(synthetic, {"tau": [0.5]})
-    run = sweep.runs.get()
+    run = sweep.runs.get(is_default=False)
     history = fold(known.matches, N_PLAYERS, Glicko2Params(tau=0.5), 0, N_PERIODS - 1).history
     before = {
         (int(p), int(i)): (r, rd)
@@ -202,14 +207,16 @@ def test_group_sweep_on_the_embedded_default_completes(
     paper_configuration(synthetic)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         sweep = tasks.start_sweep(synthetic, {"tau": [0.3, 2.0]}, requested_by=organiser)
-        # Two grid points and the current configuration (τ 0.5).
-        assert SweepRun.objects.filter(sweep=sweep, status=SweepRun.Status.QUEUED).count() == 3
+        # Two grid points, the current configuration (τ 0.5) and a new league's defaults.
+        assert SweepRun.objects.filter(sweep=sweep, status=SweepRun.Status.QUEUED).count() == 4
     assert len(callbacks) == 1  # one group, sent once the sweep is stored
 
     sweep.refresh_from_db()
     assert sweep.status == Sweep.Status.COMPLETE
-    assert sweep.runs_done == 3
-    assert sweep.best_run.parameters["tau"] == 0.3
+    assert sweep.runs_done == 4
+    assert sweep.runs.get(is_default=False, parameters__tau=0.3).log_loss < (
+        sweep.runs.get(parameters__tau=2.0).log_loss
+    )
     assert sweep.requested_by == organiser
     assert all(run.attempts == 1 for run in sweep.runs.all())
 
@@ -291,7 +298,7 @@ def test_a_failed_run_does_not_block_the_sweep(small, monkeypatch):
     sweep = services.run_sweep_sync(small, {"tau": [0.5, 2.0]})
 
     assert sweep.status == Sweep.Status.COMPLETE
-    assert sweep.runs_done == 2
+    assert sweep.runs_done == 3  # the two grid points and a new league's defaults
     assert sweep.best_run.parameters["tau"] == 0.5
     failed = sweep.runs.get(parameters__tau=2.0)
     assert failed.status == SweepRun.Status.FAILED

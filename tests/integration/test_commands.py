@@ -77,7 +77,7 @@ def test_create_league_creates_the_league_and_its_first_configuration(db, organi
         "--initial-rd",
         "300",
         "--max-rd",
-        "320",
+        "360",
         "--organiser",
         "organiser",
     )
@@ -89,7 +89,7 @@ def test_create_league_creates_the_league_and_its_first_configuration(db, organi
     assert organiser.is_staff  # so that they can sign in to the admin
     assert (config.version, config.period_unit, config.period_length) == (1, "months", 1)
     assert config.period_anchor == dt.date(2024, 1, 1)
-    assert (config.tau, config.initial_rd, config.max_rd) == (0.7, 300.0, 320.0)
+    assert (config.tau, config.initial_rd, config.max_rd) == (0.7, 300.0, 360.0)
     assert "Created league 'Chess Club' (chess-club)" in out
 
 

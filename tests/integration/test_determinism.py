@@ -63,7 +63,7 @@ def test_projection_matches_the_pure_engine_bit_for_bit(
             period_unit=unit,
             period_length=length,
             tau=tau,
-            max_rd=300.0,
+            max_rd=350.0,
             initial_rd=300.0,
             update_mode="period",
         )

@@ -280,7 +280,7 @@ def test_anchor_after_the_first_match_is_refused(league, players, make_player):
 
 def test_unspecified_parameters_are_inherited(league):
     v1 = services.create_config(league, tau=0.8, period_length=14, update_mode="period")
-    v2 = services.create_config(league, initial_rd=300.0, max_rd=300.0, update_mode="period")
+    v2 = services.create_config(league, initial_rd=300.0, max_rd=350.0, update_mode="period")
     assert (v1.version, v2.version) == (1, 2)
     assert (v2.tau, v2.period_length, v2.initial_rd, v2.period_anchor) == (
         0.8,

@@ -39,7 +39,7 @@ def test_the_defaults_are_the_engines_but_the_benchmarks_update_mode_and_volatil
     for name in ("tau", "initial_rating", "initial_rd", "max_rd"):
         assert DEFAULTS[name] == getattr(engine, name)
     # The engine's volatility ceiling is off (the paper); a league's is on and required.
-    assert (engine.volatility_ceiling, DEFAULTS["volatility_ceiling"]) == (None, 0.2)
+    assert (engine.volatility_ceiling, DEFAULTS["volatility_ceiling"]) == (None, 0.15)
     assert DEFAULTS["rating_floor"] is None
     # A new league: instant updates and volatility 0.10 for weekly periods (docs/intervals.md); the
     # engine keeps the paper's volatility 0.06.
@@ -112,10 +112,10 @@ def test_validators_use_the_tables_messages_and_deconstruct_by_name() -> None:
     low, high = BY_NAME["initial_volatility"].validators()
     assert isinstance(low, ParameterMinimum)
     assert isinstance(high, ParameterMaximum)
-    assert (low.limit_value, high.limit_value) == (0.0001, 0.2)
+    assert (low.limit_value, high.limit_value) == (0.0001, 0.15)
     with pytest.raises(ValidationError) as refused:
         high(1e10)
-    assert refused.value.messages == ["The initial volatility must be at most 0.2."]
+    assert refused.value.messages == ["The initial volatility must be at most 0.15."]
     with pytest.raises(ValidationError) as refused:
         low(0)
     assert refused.value.messages == ["The initial volatility must be greater than 0."]
@@ -211,8 +211,8 @@ def test_stored_versions_outside_the_bounds_are_named_not_refused() -> None:
         ("days", 1, 0.0615),  # 0.1 * (1 / 7) ** 0.25
         ("days", 28, 0.1414),
         ("months", 1, 0.1444),  # 30.44 days
-        ("days", 366, 0.2),  # 0.2689, held at the bound
-        ("months", 366, 0.2),
+        ("days", 366, 0.15),  # 0.2689, held at the bound
+        ("months", 366, 0.15),
     ],
 )
 def test_the_default_volatility_grows_with_the_fourth_root_of_the_period(
