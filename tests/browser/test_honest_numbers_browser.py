@@ -57,7 +57,15 @@ def club(db, organiser, make_player):
         results.append((old, regulars[2], score, day))
         results.append((old, regulars[3], "0.5", day + dt.timedelta(days=1)))
     record_results(league, results)
-    config = rate(league, period_unit="months", period_length=1, period_anchor=dt.date(2010, 1, 1))
+    # The paper's period updates: the explanation takes a period apart with its formula.
+    config = rate(
+        league,
+        period_unit="months",
+        period_length=1,
+        period_anchor=dt.date(2010, 1, 1),
+        update_mode="period",
+        initial_volatility=0.06,
+    )
     return {
         "league": league,
         "config": config,
@@ -290,7 +298,14 @@ def test_the_explanation_says_where_the_home_advantage_and_margins_counted(
             league, player_a=a, player_b=b, score_a=score, points=points,
             played_at=dt.date(2024, 1, day), neutral=neutral,
         )  # fmt: skip
-    rate(league, period_length=7, advantage=100.0, margin_scale=1.0)
+    rate(
+        league,
+        period_length=7,
+        advantage=100.0,
+        margin_scale=1.0,
+        update_mode="period",
+        initial_volatility=0.06,
+    )
     path = reverse("pages:player_period", args=[league.slug, spain.slug, 0])
     page = open_page(chromium_browser, live_server, width, path)
     notes = page.locator("#explanation .game-note").all_inner_texts()
