@@ -27,6 +27,9 @@ def build_league(count: int = 150) -> tuple[League, list[KeptMatch]]:
         name="Worker League", slug="worker-league", time_zone="Europe/Paris", start_date=START
     )
     players = [league_services.register_player(league, f"Player {i}") for i in range(8)]
+    # The paper's period updates, which expected_projection folds (a new league's default,
+    # instant updates, has its own replay tests: tests/integration/test_instant_replay.py).
+    services.create_config(league, update_mode="period", initial_volatility=0.06)
     rng = random.Random(5)
     kept: list[KeptMatch] = []
     results = []
@@ -36,7 +39,7 @@ def build_league(count: int = 150) -> tuple[League, list[KeptMatch]]:
         score = rng.choice(["1", "0.5", "0"])
         results.append({"player_a": a, "player_b": b, "score_a": score, "played_at": day})
         kept.append(KeptMatch(a.pk, b.pk, float(score), day))
-    # One transaction, one signal: the first result creates the default configuration.
+    # One transaction, one signal, one catch-up replay of version 1.
     for match, event in zip(kept, league_services.record_round(league, results), strict=True):
         match.event = event
     return league, kept
