@@ -180,7 +180,10 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "admin:login"
+# Everyone signs in at /accounts/sign-in/ (web/accounts): by password or by an e-mailed
+# one-time link; the admin keeps its own sign-in page for the operator.
+LOGIN_URL = "accounts:sign_in"
+LOGIN_REDIRECT_URL = "accounts:home"
 
 # --- Sign-in rate limit (django-axes) -------------------------------------------------
 # Failed sign-ins are counted per client address: after LEAGUE_LOGIN_FAILURE_LIMIT failures
@@ -189,9 +192,12 @@ LOGIN_URL = "admin:login"
 # never lock an organiser out, and guessing across many accounts (or unknown ones, which
 # cost the same password-hashing time) from one address is stopped as well. An organiser
 # sharing the attacker's address waits at most the cool-off.
+# A sign-in link is one more backend behind axes: a bad, used or expired link counts as a
+# failed sign-in of the address exactly like a wrong password (league.sign_in_links).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    "league.sign_in_links.SignInLinkBackend",
 ]
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_FAILURE_LIMIT = int(os.environ.get("LEAGUE_LOGIN_FAILURE_LIMIT", "5"))
@@ -215,6 +221,34 @@ MAX_LEAGUES_PER_ACCOUNT = int(os.environ.get("LEAGUE_MAX_LEAGUES_PER_ACCOUNT", "
 SIGNUP_RATE = os.environ.get("LEAGUE_SIGNUP_RATE", "10/hour")
 # Days a co-organiser invitation link stays valid.
 INVITATION_DAYS = float(os.environ.get("LEAGUE_INVITATION_DAYS", "7"))
+
+# --- Player accounts: sign-in links, player invitations, e-mail ---------------------------
+# Minutes an e-mailed sign-in link stays valid (single use; only its digest is stored).
+SIGN_IN_LINK_MINUTES = float(os.environ.get("LEAGUE_SIGN_IN_LINK_MINUTES", "15"))
+# Sign-in link requests per client address (every request, known address or not).
+SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
+# E-mail: LEAGUE_EMAIL_BACKEND is "file" (one file per message under LEAGUE_MAIL_DIR, the
+# embedded default), "console" (the worker's log), "smtp", or a backend's dotted path. With
+# LEAGUE_EMAIL_HOST set and no backend named, SMTP. Mail is sent by Celery tasks
+# (league.tasks), never in a request.
+_EMAIL_BACKENDS = {
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "smtp": "django.core.mail.backends.smtp.EmailBackend",
+}
+EMAIL_HOST = os.environ.get("LEAGUE_EMAIL_HOST", "localhost")
+_email_backend = os.environ.get(
+    "LEAGUE_EMAIL_BACKEND", "smtp" if os.environ.get("LEAGUE_EMAIL_HOST") else "file"
+)
+EMAIL_BACKEND = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
+EMAIL_FILE_PATH = Path(os.environ.get("LEAGUE_MAIL_DIR", VAR_DIR / "mail"))
+EMAIL_PORT = int(os.environ.get("LEAGUE_EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("LEAGUE_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("LEAGUE_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("LEAGUE_EMAIL_STARTTLS")
+EMAIL_USE_SSL = env_bool("LEAGUE_EMAIL_TLS")
+EMAIL_TIMEOUT = int(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20"))
+DEFAULT_FROM_EMAIL = os.environ.get("LEAGUE_EMAIL_FROM", "Honest League <league@localhost>")
 
 # --- Security (check --deploy clean when DEBUG is off) ---------------------------------
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
