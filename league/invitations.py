@@ -94,18 +94,15 @@ def create_player_invitation(
     *,
     email: str = "",
     label: str = "",
-    base_url: str = "",
 ) -> tuple[Invitation, str | None]:
     """A new invitation to claim ``player`` and its token to copy by hand; with ``email``,
-    the token is None: a task mails the link to that address once this transaction
-    commits (``base_url`` is the site's address the link starts with).
+    the token is None: the caller has it mailed (``league.tasks.mail_invitation``), and the
+    task makes the token.
 
     Refused: ``by`` not an organiser; a player of another league, merged away, forgotten
     or already held by an account; an address that is not one.
     """
     from django.core.validators import validate_email
-
-    from league.tasks import send_player_invitation
 
     errors = Errors()
     email = (email or "").strip()
@@ -153,10 +150,7 @@ def create_player_invitation(
         created_at=now,
         expires_at=now + dt.timedelta(days=settings.INVITATION_DAYS),
     )
-    if not email:
-        return invitation, token
-    transaction.on_commit(lambda: send_player_invitation.delay(invitation.pk, base_url))
-    return invitation, None
+    return invitation, (None if email else token)
 
 
 def invitations_of(league: League, *, players: bool = False) -> list[Invitation]:

@@ -13,10 +13,12 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import send_mail
+from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from league.invitations import new_token
 from league.models import Invitation
 
 #: Attempts after the first before a mail is given up (and logged by Celery).
@@ -58,8 +60,6 @@ def send_sign_in_links(email: str, next_url: str, base_url: str) -> int:
 def send_player_invitation(invitation_id: int, base_url: str) -> bool:
     """Mail the invitation to claim a player record to its address; False when the
     invitation is no longer pending (revoked, used, expired) or has no address."""
-    from league.invitations import new_token
-
     invitation = (
         Invitation.objects.select_related("league", "player").filter(pk=invitation_id).first()
     )
@@ -87,3 +87,8 @@ def send_player_invitation(invitation_id: int, base_url: str) -> bool:
     send_mail(_("Your place in %(league)s") % context, body, None, [invitation.email])
     Invitation.objects.filter(pk=invitation.pk).update(sent_at=timezone.now())
     return True
+
+
+def mail_invitation(invitation: Invitation, base_url: str) -> None:
+    """Have ``invitation`` mailed to its address once the current transaction commits."""
+    transaction.on_commit(lambda: send_player_invitation.delay(invitation.pk, base_url))
