@@ -227,27 +227,34 @@ INVITATION_DAYS = float(os.environ.get("LEAGUE_INVITATION_DAYS", "7"))
 SIGN_IN_LINK_MINUTES = float(os.environ.get("LEAGUE_SIGN_IN_LINK_MINUTES", "15"))
 # Sign-in link requests per client address (every request, known address or not).
 SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
-# E-mail: LEAGUE_EMAIL_BACKEND is "file" (one file per message under LEAGUE_MAIL_DIR, the
-# embedded default), "console" (the worker's log), "smtp", or a backend's dotted path. With
-# LEAGUE_EMAIL_HOST set and no backend named, SMTP. Mail is sent by Celery tasks
-# (league.tasks), never in a request.
+# E-mail (Django's MAILERS): LEAGUE_EMAIL_BACKEND is "file" (one file per connection under
+# LEAGUE_MAIL_DIR, the embedded default), "console" (the worker's log), "smtp", or a
+# backend's dotted path. With LEAGUE_EMAIL_HOST set and no backend named, SMTP. Mail is sent
+# by Celery tasks (league.tasks), never in a request.
 _EMAIL_BACKENDS = {
     "file": "django.core.mail.backends.filebased.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
 }
-EMAIL_HOST = os.environ.get("LEAGUE_EMAIL_HOST", "localhost")
 _email_backend = os.environ.get(
     "LEAGUE_EMAIL_BACKEND", "smtp" if os.environ.get("LEAGUE_EMAIL_HOST") else "file"
 )
-EMAIL_BACKEND = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
-EMAIL_FILE_PATH = Path(os.environ.get("LEAGUE_MAIL_DIR", VAR_DIR / "mail"))
-EMAIL_PORT = int(os.environ.get("LEAGUE_EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("LEAGUE_EMAIL_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("LEAGUE_EMAIL_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("LEAGUE_EMAIL_STARTTLS")
-EMAIL_USE_SSL = env_bool("LEAGUE_EMAIL_TLS")
-EMAIL_TIMEOUT = int(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20"))
+_email_backend = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
+if _email_backend == _EMAIL_BACKENDS["smtp"]:
+    _email_options: dict[str, object] = {
+        "host": os.environ.get("LEAGUE_EMAIL_HOST", "localhost"),
+        "port": int(os.environ.get("LEAGUE_EMAIL_PORT", "25")),
+        "username": os.environ.get("LEAGUE_EMAIL_USER", ""),
+        "password": os.environ.get("LEAGUE_EMAIL_PASSWORD", ""),
+        "use_tls": env_bool("LEAGUE_EMAIL_STARTTLS"),
+        "use_ssl": env_bool("LEAGUE_EMAIL_TLS"),
+        "timeout": int(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20")),
+    }
+elif _email_backend == _EMAIL_BACKENDS["file"]:
+    _email_options = {"file_path": str(os.environ.get("LEAGUE_MAIL_DIR", VAR_DIR / "mail"))}
+else:
+    _email_options = {}
+MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
 DEFAULT_FROM_EMAIL = os.environ.get("LEAGUE_EMAIL_FROM", "Honest League <league@localhost>")
 
 # --- Security (check --deploy clean when DEBUG is off) ---------------------------------

@@ -108,8 +108,15 @@ OPERATIONS = [
 ]
 
 
+#: Reads for any signed-in caller about their own account, not an organiser's.
+OWN_ACCOUNT_PATHS = {"/api/me/"}
+
+
 def _for_organisers_only(method: str, path: str) -> bool:
-    """Writes, and reads whose schema says an anonymous caller is refused (401)."""
+    """Writes, and reads whose schema says an anonymous caller is refused (401), but for
+    the caller's own account."""
+    if path in OWN_ACCOUNT_PATHS:
+        return False
     return method not in SAFE or "401" in SCHEMA["paths"][path][method.lower()]["responses"]
 
 
