@@ -229,15 +229,18 @@ SIGN_IN_LINK_MINUTES = float(os.environ.get("LEAGUE_SIGN_IN_LINK_MINUTES", "15")
 SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
 # E-mail (Django's MAILERS): LEAGUE_EMAIL_BACKEND is "file" (one file per connection under
 # LEAGUE_MAIL_DIR, the embedded default), "console" (the worker's log), "smtp", or a
-# backend's dotted path. With LEAGUE_EMAIL_HOST set and no backend named, SMTP. Mail is sent
+# backend's dotted path. With LEAGUE_EMAIL_HOST set, or DEBUG off, and no backend named,
+# SMTP. Mail is sent
 # by Celery tasks (league.tasks), never in a request.
 _EMAIL_BACKENDS = {
     "file": "django.core.mail.backends.filebased.EmailBackend",
     "console": "django.core.mail.backends.console.EmailBackend",
     "smtp": "django.core.mail.backends.smtp.EmailBackend",
 }
+# The embedded default (bin/run, DEBUG on) writes files; production (DEBUG off) speaks SMTP.
 _email_backend = os.environ.get(
-    "LEAGUE_EMAIL_BACKEND", "smtp" if os.environ.get("LEAGUE_EMAIL_HOST") else "file"
+    "LEAGUE_EMAIL_BACKEND",
+    "smtp" if os.environ.get("LEAGUE_EMAIL_HOST") or not DEBUG else "file",
 )
 _email_backend = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
 if _email_backend == _EMAIL_BACKENDS["smtp"]:
