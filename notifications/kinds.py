@@ -129,12 +129,19 @@ def match_context(message: Message, event: Event | None = None) -> dict[str, Any
     if before is not None and after is not None:
         context["rating_before"] = before["rating"]
         context["rating_after"] = after["rating"]
-        context["rating_change"] = after["rating"] - before["rating"]
+        context["rating_change"] = signed(after["rating"] - before["rating"])
         context["interval_after"] = 1.96 * after["rd"]
     elif after is not None:
         context["rating_after"] = after["rating"]
         context["interval_after"] = 1.96 * after["rd"]
     return context
+
+
+def signed(change: float) -> str:
+    """A rating change as text, to one decimal with its sign; a change that rounds to zero
+    is a plain "0.0" (never "-0.0")."""
+    text = f"{change:+.1f}"
+    return "0.0" if float(text) == 0 else text
 
 
 def _match_subject(message: Message, context: dict[str, Any]) -> str:
