@@ -121,10 +121,12 @@ def match_context(message: Message, event: Event | None = None) -> dict[str, Any
         other = event.player_b_id if first else event.player_a_id
         context["opponents"] = names.get(other, "")
         context["outcome"] = _outcome(event.score_a if first else 1 - event.score_a)
-        if event.points and not first:
-            # The score read from the recipient's side: "1-3" for the second-named player.
+        if event.points:
+            # The score read from the recipient's side: "1-3" for the first-named player is
+            # "3-1" for the other (written with an en dash, as the pages do).
             parts = event.points.replace("\u2013", "-").split("-")
-            context["points"] = "\u2013".join(reversed(parts)) if len(parts) == 2 else event.points
+            if len(parts) == 2:
+                context["points"] = "\u2013".join(parts if first else reversed(parts))
     before, after = message.params.get("before"), message.params.get("after")
     if before is not None and after is not None:
         context["rating_before"] = before["rating"]

@@ -62,7 +62,7 @@ class Inbox:
 
     received: list[tuple[str, list[str], EmailMessage]] = field(default_factory=list)
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         self.received.append((envelope.mail_from, list(envelope.rcpt_tos), parsed))
         return "250 Message accepted for delivery"
@@ -110,7 +110,7 @@ def http_receiver(status: int = 200) -> Iterator[Receiver]:
     answer = [status]
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
             calls.append(Call(self.path, dict(self.headers.items()), self.rfile.read(length)))
             self.send_response(answer[0])

@@ -22,7 +22,9 @@ from tests.messages_support import free_port, holder, smtp_mailers, smtp_server
 
 pytestmark = pytest.mark.django_db(transaction=False)
 
-UNSUBSCRIBE = re.compile(r"^<(https://league\.example/accounts/notifications/unsubscribe/[^/>]+/)>$")
+UNSUBSCRIBE = re.compile(
+    r"^<(https://league\.example/accounts/notifications/unsubscribe/[^/>]+/)>$"
+)
 
 
 def schedule(league, organiser, a, b, *, days: int = 3) -> Fixture:
