@@ -51,8 +51,8 @@ def describe(event: Event, names: dict[int, str]) -> tuple[dict[str, Any], str]:
         item.update(
             played_at=event.played_at.isoformat(),
             sides=[
-                {"players": [a], "score": str(event.score_a)},
-                {"players": [b], "score": str(1 - event.score_a)},
+                {"players": [a], "score": float(event.score_a)},
+                {"players": [b], "score": float(1 - event.score_a)},
             ],
             points=event.points,
         )

@@ -18,7 +18,7 @@ from league.models import Fixture
 from notifications import sweeps
 from notifications.models import Message, Preference, Status, Topic
 from notifications.preferences import set_choices
-from notifications.tasks import resend_waiting, write_digests, write_reminders
+from notifications.tasks import queue_messages, resend_waiting, write_reminders
 from ratings import services as rating_services
 from ratings.models import Publication, Standing
 from tests.messages_support import holder
@@ -147,8 +147,6 @@ def test_a_league_choice_wins_over_the_account_and_the_sending_checks_again(
     set_choices(ann.account, {}, {league.pk: {Topic.FIXTURE: None}})  # back to "off"
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        from notifications.tasks import queue_messages
-
         queue_messages([pending.dedupe_key])
     assert mail.outbox == []
     pending.refresh_from_db()
@@ -206,11 +204,10 @@ def test_the_weekly_digest_goes_to_who_asked_once_a_week(
     assert Message.objects.filter(kind="weekly_digest").count() == 1
     assert not Preference.objects.filter(user=bob.account, topic=Topic.DIGEST).exists()
     mail.outbox.clear()
-    Message.objects.filter(kind="weekly_digest").update(
-        params={"until": timezone.now().isoformat()}
-    )
+    # The week the digest tells ends now (the result above is in it).
+    Message.objects.update(params={"until": timezone.now().isoformat()})
     with django_capture_on_commit_callbacks(execute=True):
-        write_digests()
+        queue_messages(keys)
     (digest,) = mail.outbox
     assert digest.to == ["ann@example.org"]
     assert "== Riverside Chess Club (Ann Archer) ==" in digest.body
