@@ -445,21 +445,25 @@ REPLAY_PERIOD_DELAY = float(os.environ.get("LEAGUE_REPLAY_PERIOD_DELAY", "0"))
 SITE_URL = os.environ.get("LEAGUE_SITE_URL", "").rstrip("/") or (
     "http://127.0.0.1:8000" if DEBUG or not ALLOWED_HOSTS else f"https://{ALLOWED_HOSTS[0]}"
 )
-# Django's mailers: "smtp" when LEAGUE_EMAIL_HOST is set, else "file": every message a file
-# under var/mail/ (the embedded default's inbox, one .log file per batch); "console" prints
-# them to the worker's log.
+# Django's mailers. Production: SMTP, to LEAGUE_EMAIL_HOST (STARTTLS on the submission port
+# 587 by default, LEAGUE_EMAIL_SSL=1 for implicit TLS on 465) or, unset, to the machine's own
+# mail server (localhost:25, no TLS). The embedded default (debug): "file", every message a
+# file under var/mail/ (one .log file per batch); LEAGUE_EMAIL_BACKEND=console prints them to
+# the worker's log instead.
 _EMAIL_HOST = os.environ.get("LEAGUE_EMAIL_HOST", "")
-_EMAIL_BACKEND = os.environ.get("LEAGUE_EMAIL_BACKEND", "smtp" if _EMAIL_HOST else "file")
+_EMAIL_BACKEND = os.environ.get(
+    "LEAGUE_EMAIL_BACKEND", "smtp" if _EMAIL_HOST or not DEBUG else "file"
+)
 _EMAIL_SSL = env_bool("LEAGUE_EMAIL_SSL", default=False)
+_EMAIL_PORT = "465" if _EMAIL_SSL else "587" if _EMAIL_HOST else "25"
 _MAILER_OPTIONS: dict[str, dict] = {
     "smtp": {
         "host": _EMAIL_HOST or "localhost",
-        "port": int(os.environ.get("LEAGUE_EMAIL_PORT", "465" if _EMAIL_SSL else "587")),
+        "port": int(os.environ.get("LEAGUE_EMAIL_PORT", _EMAIL_PORT)),
         "username": os.environ.get("LEAGUE_EMAIL_USER", ""),
         "password": os.environ.get("LEAGUE_EMAIL_PASSWORD", ""),
-        # STARTTLS on the submission port by default; LEAGUE_EMAIL_SSL=1 for implicit TLS.
         "use_ssl": _EMAIL_SSL,
-        "use_tls": env_bool("LEAGUE_EMAIL_TLS", default=not _EMAIL_SSL),
+        "use_tls": env_bool("LEAGUE_EMAIL_TLS", default=bool(_EMAIL_HOST) and not _EMAIL_SSL),
         # A server slower than this to answer fails the attempt (it is retried).
         "timeout": float(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20")),
     },
