@@ -16,6 +16,7 @@ from api import (  # noqa: F401 (importing converters registers "id")
     seasons,
     views,
 )
+from api.me import MeView
 from config.csp import REDOC_POLICY, SWAGGER_UI_POLICY
 
 app_name = "api"
@@ -36,6 +37,7 @@ urlpatterns = [
         ),
         name="redoc",
     ),
+    path("me/", MeView.as_view(), name="me"),
     path("leagues/", views.LeagueListView.as_view(), name="league-list"),
     path(league, views.LeagueDetailView.as_view(), name="league-detail"),
     path(f"{league}players/", views.PlayerListView.as_view(), name="player-list"),

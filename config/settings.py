@@ -181,7 +181,10 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "admin:login"
+# Everyone signs in at /accounts/sign-in/ (web/accounts): by password or by an e-mailed
+# one-time link; the admin keeps its own sign-in page for the operator.
+LOGIN_URL = "accounts:sign_in"
+LOGIN_REDIRECT_URL = "accounts:home"
 
 # --- Sign-in rate limit (django-axes) -------------------------------------------------
 # Failed sign-ins are counted per client address: after LEAGUE_LOGIN_FAILURE_LIMIT failures
@@ -190,9 +193,12 @@ LOGIN_URL = "admin:login"
 # never lock an organiser out, and guessing across many accounts (or unknown ones, which
 # cost the same password-hashing time) from one address is stopped as well. An organiser
 # sharing the attacker's address waits at most the cool-off.
+# A sign-in link is one more backend behind axes: a bad, used or expired link counts as a
+# failed sign-in of the address exactly like a wrong password (league.sign_in_links).
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    "league.sign_in_links.SignInLinkBackend",
 ]
 AXES_LOCKOUT_PARAMETERS = ["ip_address"]
 AXES_FAILURE_LIMIT = int(os.environ.get("LEAGUE_LOGIN_FAILURE_LIMIT", "5"))
@@ -216,6 +222,14 @@ MAX_LEAGUES_PER_ACCOUNT = int(os.environ.get("LEAGUE_MAX_LEAGUES_PER_ACCOUNT", "
 SIGNUP_RATE = os.environ.get("LEAGUE_SIGNUP_RATE", "10/hour")
 # Days a co-organiser invitation link stays valid.
 INVITATION_DAYS = float(os.environ.get("LEAGUE_INVITATION_DAYS", "7"))
+
+# --- Player accounts: sign-in links, player invitations, e-mail ---------------------------
+# Minutes an e-mailed sign-in link stays valid (single use; only its digest is stored).
+SIGN_IN_LINK_MINUTES = float(os.environ.get("LEAGUE_SIGN_IN_LINK_MINUTES", "15"))
+# Sign-in link requests per client address (every request, known address or not).
+SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
+# E-mail (sign-in links, invitations and every other message): the mailers' settings under
+# "E-mail and webhooks" below (docs/messages.md).
 
 # --- Security (check --deploy clean when DEBUG is off) ---------------------------------
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
@@ -448,8 +462,8 @@ SITE_URL = os.environ.get("LEAGUE_SITE_URL", "").rstrip("/") or (
 # Django's mailers. Production: SMTP, to LEAGUE_EMAIL_HOST (STARTTLS on the submission port
 # 587 by default, LEAGUE_EMAIL_SSL=1 for implicit TLS on 465) or, unset, to the machine's own
 # mail server (localhost:25, no TLS). The embedded default (debug): "file", every message a
-# file under var/mail/ (one .log file per batch); LEAGUE_EMAIL_BACKEND=console prints them to
-# the worker's log instead.
+# file under var/mail/ (LEAGUE_MAIL_DIR; one .log file per batch);
+# LEAGUE_EMAIL_BACKEND=console prints them to the worker's log instead.
 _EMAIL_HOST = os.environ.get("LEAGUE_EMAIL_HOST", "")
 _EMAIL_BACKEND = os.environ.get(
     "LEAGUE_EMAIL_BACKEND", "smtp" if _EMAIL_HOST or not DEBUG else "file"
@@ -467,7 +481,7 @@ _MAILER_OPTIONS: dict[str, dict] = {
         # A server slower than this to answer fails the attempt (it is retried).
         "timeout": float(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20")),
     },
-    "file": {"file_path": str(VAR_DIR / "mail")},
+    "file": {"file_path": os.environ.get("LEAGUE_MAIL_DIR", str(VAR_DIR / "mail"))},
     "console": {},
 }
 if _EMAIL_BACKEND not in _MAILER_OPTIONS:

@@ -27,6 +27,7 @@ urlpatterns = [
     # Feed readers and some browsers ask for /favicon.ico whatever the pages link.
     path("favicon.ico", FaviconRedirect.as_view()),
     path("api/", include("api.urls")),
+    path("", include("web.accounts.urls")),
     path("", include("web.mail.urls")),
     path("", include("web.workspace.urls")),
     path("", include("web.public.urls")),

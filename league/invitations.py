@@ -1,9 +1,15 @@
-"""Co-organiser invitations by link: an organiser creates one, the invited person accepts it.
+"""Invitations by link: an organiser creates one, the invited person accepts it.
+
+An invitation without a player invites a co-organiser; one naming a player invites the
+person who plays as that player to claim the record (``league.player_accounts``): copied by
+hand from the page that made it, or mailed to an address by a Celery task
+(``league.tasks.send_player_invitation``), which makes the token itself.
 
 A link carries a random token (256 bits); only its SHA-256 digest is stored (as for API
 tokens, ``league.api_tokens``), so the database never holds a usable link. An invitation
 is single-use, expires after ``settings.INVITATION_DAYS`` and can be revoked while pending.
-Whoever accepts it signed in becomes an organiser of its league. Every refusal names why
+Whoever accepts it signed in becomes an organiser of its league, or holds its player. Every
+refusal names why
 (unknown, expired, used, revoked) without saying anything about any account.
 """
 
@@ -20,8 +26,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from league.models import Invitation, League
+from league.models import Invitation, League, Player
 from league.organisers import add_organisers
+from league.player_accounts import claim_player, is_forgotten
 from league.validation import Errors, check_text
 
 LABEL_MAX = Invitation._meta.get_field("label").max_length
@@ -72,9 +79,88 @@ def create_invitation(league: League, by: Any, label: str = "") -> tuple[Invitat
     return invitation, token
 
 
-def invitations_of(league: League) -> list[Invitation]:
-    """The league's invitations, newest first, used, revoked and expired ones included."""
-    return list(Invitation.objects.filter(league=league).select_related("accepted_by"))
+def new_token(invitation: Invitation) -> str:
+    """A fresh token for ``invitation`` (its earlier link, if any, opens nothing now)."""
+    token = secrets.token_urlsafe(32)
+    Invitation.objects.filter(pk=invitation.pk).update(digest=digest_of(token))
+    invitation.digest = digest_of(token)
+    return token
+
+
+def create_player_invitation(
+    league: League,
+    player: Player,
+    by: Any,
+    *,
+    email: str = "",
+    label: str = "",
+) -> tuple[Invitation, str | None]:
+    """A new invitation to claim ``player`` and its token to copy by hand; with ``email``,
+    the token is None: the caller has it mailed (``league.tasks.mail_invitation``), and the
+    task makes the token.
+
+    Refused: ``by`` not an organiser; a player of another league, merged away, forgotten
+    or already held by an account; an address that is not one.
+    """
+    from django.core.validators import validate_email
+
+    errors = Errors()
+    email = (email or "").strip()
+    label = " ".join((label or "").split())
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors.add("email", _("Enter a valid e-mail address."), "invalid")
+    if len(label) > LABEL_MAX:
+        errors.add(
+            "label",
+            _("The note is too long (at most %(max)s characters)."),
+            "too_long",
+            max=LABEL_MAX,
+        )
+    check_text(label, errors, "label")
+    if not league.is_organiser(by):
+        errors.add("__all__", _("Only this league's organisers can invite."), "forbidden")
+    elif player.league_id != league.pk:
+        errors.add("player", _("This player is not in this league."), "other_league")
+    elif player.merged_into_id is not None or is_forgotten(player):
+        errors.add(
+            "player",
+            _("%(player)s was merged or forgotten: nobody can claim it.")
+            % {"player": player.display_name},
+            "unclaimable",
+        )
+    elif player.account_id is not None:
+        errors.add(
+            "player",
+            _("Someone already holds %(player)s.") % {"player": player.display_name},
+            "claimed",
+        )
+    errors.raise_if_any()
+    token = secrets.token_urlsafe(32)
+    now = timezone.now()
+    invitation = Invitation.objects.create(
+        league=league,
+        player=player,
+        email=email,
+        digest=digest_of(token),
+        label=label,
+        created_by=by,
+        created_at=now,
+        expires_at=now + dt.timedelta(days=settings.INVITATION_DAYS),
+    )
+    return invitation, (None if email else token)
+
+
+def invitations_of(league: League, *, players: bool = False) -> list[Invitation]:
+    """The league's co-organiser invitations (``players``: its invitations to claim a
+    player), newest first, used, revoked and expired ones included."""
+    return list(
+        Invitation.objects.filter(league=league, player__isnull=not players).select_related(
+            "accepted_by", "player"
+        )
+    )
 
 
 def check_invitation(token: str) -> Invitation:
@@ -94,9 +180,11 @@ def check_invitation(token: str) -> Invitation:
 
 
 def accept_invitation(token: str, user: Any) -> League:
-    """Make ``user`` (signed in) an organiser of the league ``token`` invites to; the link is
-    used up. Raises :class:`InvitationRefused`; a user who organises the league already
-    leaves the link unused, for the person it was meant for."""
+    """Make ``user`` (signed in) an organiser of the league ``token`` invites to, or the
+    holder of the player it names; the link is used up. Raises :class:`InvitationRefused`,
+    or ``ValidationError`` when the player cannot be claimed (see ``claim_player``); a user
+    who organises the league already leaves a co-organiser link unused, for the person it
+    was meant for."""
     if not getattr(user, "is_authenticated", False):
         raise ValidationError(_("Sign in to accept an invitation."), code="anonymous")
     with transaction.atomic():
@@ -108,12 +196,16 @@ def accept_invitation(token: str, user: Any) -> League:
         if invitation.revoked_at is not None:
             raise InvitationRefused("revoked", invitation)
         league = invitation.league
-        if league.is_organiser(user):
+        if invitation.player is not None:
+            # The reason is stored data (one language), naming the link by its number.
+            claim_player(invitation.player, user, by=user, reason=f"invitation #{invitation.pk}")
+        elif league.is_organiser(user):
             return league
         invitation.accepted_by = user
         invitation.accepted_at = timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
-        add_organisers(league, [user])
+        if invitation.player is None:
+            add_organisers(league, [user])
     return league
 
 

@@ -85,6 +85,12 @@ class League(models.Model):
         default=2,
         help_text="Players per side when the format is a fixed side size (1 to 16).",
     )
+    players_may_join = models.BooleanField(
+        "players may ask to join",
+        default=False,
+        help_text="On: a signed-in person may ask to join as a player (a new one, or one "
+        "already listed); an organiser accepts or refuses each request.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # Who started the league from the browser: the per-account cap on new leagues counts
     # these (LEAGUE_MAX_LEAGUES_PER_ACCOUNT). None for leagues made by the operator.
@@ -689,11 +695,14 @@ class ApiToken(models.Model):
 
 
 class Invitation(models.Model):
-    """A link inviting someone to co-organise a league (``league.invitations``).
+    """A link inviting someone to co-organise a league, or, with ``player``, to claim that
+    player record (``league.invitations``).
 
     Single use, expiring, revocable; only the SHA-256 digest of its token is stored, so the
     link cannot be read back from the database: it is shown once, to the organiser who
-    made it. Used, revoked and expired invitations stay listed as a record of who let whom in.
+    made it, or mailed to ``email`` by a task (which makes the token). Used, revoked and
+    expired invitations stay listed as a record of who let whom in; forgetting a player
+    erases the address and note of its invitations (``league.forgetting``).
     """
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
@@ -713,6 +722,16 @@ class Invitation(models.Model):
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        help_text="The player record the invited person claims; empty: co-organise.",
+    )
+    email = models.EmailField(blank=True, help_text="Where the link was mailed, if it was.")
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -724,3 +743,98 @@ class Invitation(models.Model):
         """Neither used nor revoked, and not yet expired."""
         now = now or timezone.now()
         return self.accepted_at is None and self.revoked_at is None and self.expires_at > now
+
+
+class SignInLink(models.Model):
+    """An e-mailed one-time sign-in link of one account (``league.sign_in_links``).
+
+    Only the SHA-256 digest of its token is stored; it expires after
+    ``settings.SIGN_IN_LINK_MINUTES`` and signs in once (``used_at``).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sign_in_links"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    next_url = models.CharField(max_length=400, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"sign-in link of {self.user_id}, {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class JoinRequest(models.Model):
+    """A signed-in person asks to play in a league that lets players ask
+    (``League.players_may_join``; ``league.join_requests``).
+
+    ``name`` is the name they ask to play under and ``message`` what they tell the
+    organisers; an organiser accepts it (registering a new player, or linking a listed one)
+    or refuses it. Forgetting the player erases both texts.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        REFUSED = "refused", "Refused"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="join_requests")
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests"
+    )
+    name = models.CharField(max_length=120)
+    message = models.TextField(blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The player the person holds once accepted.",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "account"],
+                condition=Q(status="pending"),
+                name="join_request_one_pending",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "refused", "withdrawn"]),
+                name="join_request_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name} asks to join"
+
+
+class AccountPreferences(models.Model):
+    """What one person chose for their own view of the leagues (the "My account" page)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="league_preferences",
+    )
+    hide_own_rating = models.BooleanField(
+        default=False,
+        help_text="My own rating is hidden from me (others still see it).",
+    )
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user_id}"

@@ -74,10 +74,10 @@ def test_organiser_walks_through_the_workspace(
 
     # Sign in from the public page and come back to it, with the hub and sign-out in the header.
     page.goto(public)
-    page.click("text=Organiser sign-in")
+    page.click("#sign-in-link")
     page.fill("#id_username", organiser.username)
     page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
+    page.click("#sign-in-password")
     page.wait_for_url(public)
     assert "Sign out" in page.inner_text(".site-user"), page.inner_text(".site-user")
     page.click(".league-nav >> text=Organise")

@@ -16,7 +16,7 @@ def test_a_refused_page_says_why_and_offers_a_way_on(client, league, other_organ
     assert 'class="site-header"' in text  # the site's layout, not a bare "403 Forbidden"
     assert "You can't do that here" in text
     assert "You are signed in as other" in text
-    assert f'href="{reverse("admin:login")}?next=' in text
+    assert f'href="{reverse("accounts:sign_in")}?next=' in text
     assert f'href="{reverse("pages:home")}"' in text
 
 

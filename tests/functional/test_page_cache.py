@@ -206,7 +206,7 @@ def test_an_organiser_never_gets_the_anonymous_page_nor_the_reverse(
     make_player(league, "Solo Player")  # no configuration yet: organisers see "Set one up"
     anonymous = client.get(league_url(league))
     assert "Set one up" not in anonymous.text
-    assert "Organiser sign-in" in anonymous.text
+    assert 'id="sign-in-link"' in anonymous.text
 
     signed_in = Client()
     signed_in.force_login(organiser)

@@ -832,7 +832,7 @@ def test_config_page_permissions(client, club, request, who, status):
     response = client.get(config_url(club["league"]))
     assert response.status_code == status
     if status == 302:
-        assert response["Location"].startswith(reverse("admin:login"))
+        assert response["Location"].startswith(reverse("accounts:sign_in"))
     if status == 200:
         assert "Live parameters" in response.text
     before = RatingConfig.objects.count()

@@ -200,7 +200,7 @@ def test_a_new_league_form_names_each_bad_field_and_creates_nothing(client, leag
 def test_a_new_league_needs_a_signed_in_account(client):
     response = start_league(client)
     assert response.status_code == 302
-    assert response["Location"].startswith(reverse("admin:login"))
+    assert response["Location"].startswith(reverse("accounts:sign_in"))
     assert not League.objects.filter(slug="riverside-chess").exists()
 
 

@@ -389,7 +389,7 @@ def test_anonymous_visitors_are_sent_to_sign_in_and_nothing_is_stored(
         client.post(reverse("workspace:import_undo", args=[league.slug]), {"imported": "x"}),
     ):
         assert response.status_code == 302
-        assert response["Location"].startswith(reverse("admin:login"))
+        assert response["Location"].startswith(reverse("accounts:sign_in"))
     assert stored_uploads(var_dir) == []
     assert events() == before
 

@@ -187,7 +187,7 @@ def test_only_the_leagues_organisers_record_a_round(client, doubles, other_organ
     data = round_data(league, [match("Ana", "Ben", "Cai", "Dee")])
     anonymous = client.post(url(league), data)
     assert anonymous.status_code == 302
-    assert anonymous["Location"].startswith(reverse("admin:login"))
+    assert anonymous["Location"].startswith(reverse("accounts:sign_in"))
     client.force_login(other_organiser)
     assert client.get(url(league)).status_code == 403
     assert client.post(url(league), data).status_code == 403

@@ -344,7 +344,7 @@ def test_pages_send_visitors_to_sign_in(client, small):
     for url in _urls(small, sweep):
         response = client.get(url)
         assert response.status_code == 302
-        assert reverse("admin:login") in response["Location"]
+        assert reverse("accounts:sign_in") in response["Location"]
 
 
 def test_pages_refuse_organisers_of_other_leagues(client, small, other_organiser):

@@ -34,6 +34,8 @@ from league.event_log import (
     match_position,
 )
 from league.models import League, Player
+from league.player_accounts import player_of
+from league.privacy import hides_own_rating
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.seasons.derive import season_bounds
@@ -165,6 +167,15 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _hidden_player_url(request: HttpRequest, league: League) -> str:
+    """The address of the viewer's own player in ``league`` when they chose not to see
+    their own rating (``league.privacy``), else "". Signed-in pages are never cached."""
+    if not hides_own_rating(request.user):
+        return ""
+    mine = player_of(request.user, league)
+    return mine.get_absolute_url() if mine is not None else ""
+
+
 @cached_page("league", _league_state, LeaderboardFilterForm.base_fields)
 def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     """The leaderboard: who is ranked, filters, sorting, search, pages and past standings."""
@@ -257,6 +268,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "history_export_url": reverse("pages:export_history", args=[league.slug]),
         "is_organiser": league.is_organiser(request.user),
         "rules_url": reverse("workspace:ranking", args=[league.slug]),
+        "hidden_url": _hidden_player_url(request, league),
     }
     return render(request, "pages/league.html", context)
 
@@ -676,6 +688,9 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
             )
         ],
     }
+    if _hidden_player_url(request, league) == player.get_absolute_url():
+        # The viewer chose not to see their own rating: their page without its numbers.
+        return render(request, "pages/player_hidden.html", context)
     return render(request, "pages/player.html", context)
 
 

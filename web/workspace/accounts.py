@@ -4,8 +4,9 @@ Sign-up is open unless the operator turns it off (``LEAGUE_OPEN_SIGNUP=0``; even
 pending invitation's link lets its person create an account); its attempts are
 rate-limited per client address (``LEAGUE_SIGNUP_RATE``, counted in the default cache by the
 REST framework's throttle, keyed on the address sign-in failures are counted against). A new
-account is staff so that it can sign in at the site's sign-in page (the admin's, which
-admits staff only and shows a non-superuser nothing but the leagues they organise).
+account signs in at ``/accounts/sign-in/`` (``web.accounts``); it is also staff, so that an
+organiser can use the admin, which shows a non-superuser nothing but the leagues they
+organise.
 A signed-in account starts a league through ``ratings.new_league.create_league``, the path
 of ``manage.py create_league``, at most ``LEAGUE_MAX_LEAGUES_PER_ACCOUNT`` of them.
 """
@@ -60,7 +61,9 @@ class SignUpForm(UserCreationForm):
     email = forms.EmailField(
         label=gettext_lazy("E-mail address (optional)"),
         required=False,
-        help_text=gettext_lazy("Only the site's operator sees it; the site sends no e-mail."),
+        help_text=gettext_lazy(
+            "For sign-in links and invitations by e-mail; only the site's operator sees it."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):

@@ -107,11 +107,26 @@ def revoke(request: HttpRequest, league_slug: str, invitation_id: int) -> HttpRe
 @require_http_methods(["GET", "POST"])
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: accept it (signed in), or sign in or up first."""
+    problems: list[str] = []
     try:
         if request.method == "POST" and request.user.is_authenticated:
-            league = accept_invitation(token, request.user)
-            messages.success(request, _("You organise %(name)s now.") % {"name": league.name})
-            return HttpResponseRedirect(reverse("workspace:hub", args=[league.slug]))
+            pending = check_invitation(token)
+            try:
+                league = accept_invitation(token, request.user)
+            except ValidationError as error:
+                problems = list(error.messages)
+            else:
+                if pending.player_id is None:
+                    messages.success(
+                        request, _("You organise %(name)s now.") % {"name": league.name}
+                    )
+                    return HttpResponseRedirect(reverse("workspace:hub", args=[league.slug]))
+                messages.success(
+                    request,
+                    _("You play in %(league)s as %(player)s now.")
+                    % {"league": league.name, "player": pending.player.display_name},  # type: ignore[union-attr]
+                )
+                return HttpResponseRedirect(reverse("accounts:home"))
         pending = check_invitation(token)
     except InvitationRefused as refusal:
         response = render(
@@ -128,8 +143,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         {
             "invitation": pending,
             "invited": pending.league,
-            "already": pending.league.is_organiser(request.user),
+            "already": pending.player_id is None and pending.league.is_organiser(request.user),
             "here": here,
+            "problems": problems,
         },
+        status=400 if problems else 200,
     )
     return _no_store(response)
