@@ -212,3 +212,49 @@ def test_the_weekly_digest_goes_to_who_asked_once_a_week(
     assert digest.to == ["ann@example.org"]
     assert "== Riverside Chess Club (Ann Archer) ==" in digest.body
     assert "1 result recorded in the past seven days." in digest.body
+
+
+def test_a_voided_result_and_a_doubles_result_tell_each_player_their_side(
+    league, organiser, django_capture_on_commit_callbacks
+):
+    league.match_format = "any"
+    league.save()
+    ann, bob = holder(league, "Ann Archer", "ann"), holder(league, "Bob Baker", "bob")
+    cat, dan = holder(league, "Cat Cole", "cat"), holder(league, "Dan Dell", "dan")
+    doubles = services.record_match(
+        league, sides=[[ann, bob], [cat, dan]], score_a="1", played_at=dt.date(2024, 3, 1)
+    )
+    single = services.record_match(
+        league, player_a=ann, player_b=cat, score_a="1", played_at=dt.date(2024, 3, 2)
+    )
+    services.void_match(league, single, reason="Wrong opponent", recorded_by=organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        rating_services.create_config(league)
+    assert Message.objects.filter(status=Status.SENT).count() == 4 + 2 + 2
+    (to_dan,) = to("dan@example.org")
+    assert (
+        to_dan.subject == "Result in Riverside Chess Club: you lost against Ann Archer & Bob Baker"
+    )
+    assert "2. Cat Cole & Dan Dell (your side)" in to_dan.body
+    voids = [m for m in to("cat@example.org") if m.subject.startswith("Result voided")]
+    assert [m.subject for m in voids] == [
+        "Result voided in Riverside Chess Club: your match against Ann Archer"
+    ]
+    assert "Reason: Wrong opponent" in voids[0].body
+    assert Message.objects.filter(event=doubles).count() == 4
+
+
+def test_two_senders_never_send_one_message_twice(league, pair):
+    from notifications.mail import Sent, claim, deliver_message
+
+    ann, bob = pair
+    when = timezone.now() + dt.timedelta(days=2)
+    schedule_fixtures(league, [FixtureRequest(ann, bob, scheduled_at=when)])
+    message = Message.objects.filter(user=ann.account).get()
+    assert claim(Message, message.pk)  # a first task holds it
+    assert deliver_message(message.pk) == Sent.BUSY  # the second sends nothing
+    assert mail.outbox == []
+    Message.objects.filter(pk=message.pk).update(lease_until=timezone.now() - dt.timedelta(1))
+    assert deliver_message(message.pk) == Sent.SENT  # the first died: its lease ran out
+    assert deliver_message(message.pk) == Sent.BUSY  # sent: never again
+    assert len(mail.outbox) == 1

@@ -188,3 +188,29 @@ def test_public_addresses_pass_the_check():
     )
     with pytest.raises(UnsafeAddress):
         check_address("http://0.0.0.0/", allow_private=False)
+
+
+def test_a_season_from_a_file_is_one_summary_call_and_no_mail(
+    league, make_player, settings, django_capture_on_commit_callbacks
+):
+    from league.services import record_round
+    from notifications.models import Message
+    from tests.messages_support import holder
+
+    settings.NOTIFY_BULK_LIMIT = 3
+    ann = holder(league, "Ann Archer", "ann")
+    bob = make_player(league, "Bob Baker")
+    results = [
+        {"player_a": ann, "player_b": bob, "score_a": "1", "played_at": dt.date(2024, 3, day)}
+        for day in range(1, 6)
+    ]
+    with http_receiver() as receiver:
+        set_webhook(league, url=receiver.url, secret=SECRET, active=True)
+        with django_capture_on_commit_callbacks(execute=True):
+            record_round(league, results)
+    (call,) = receiver.calls
+    payload = verify(call)
+    assert payload["text"].splitlines()[0] == "5 results recorded in Riverside Chess Club."
+    assert payload["count"] == 5
+    assert payload["events"] == []
+    assert not Message.objects.exists()
