@@ -14,8 +14,10 @@ the same address is written at the foot of the text.
 from __future__ import annotations
 
 import datetime as dt
+import email.policy
 import smtplib
 from enum import StrEnum
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -69,6 +71,15 @@ def site_url(path: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
+class LongHeaderEmail(EmailMessage):
+    """An e-mail whose headers are folded at 998 characters (RFC 5322's limit), not 78: the
+    ``List-Unsubscribe`` address is one long token, which folding at 78 would turn into
+    RFC 2047 encoded words that mail programs do not read as a link."""
+
+    def message(self, *, policy: Any = email.policy.default) -> Any:
+        return super().message(policy=policy.clone(max_line_length=998))
+
+
 def build(message: Message) -> EmailMessage:
     """The e-mail of ``message``: rendered now, in the site's language."""
     kind = KINDS[message.kind]
@@ -90,7 +101,7 @@ def build(message: Message) -> EmailMessage:
         subject = " ".join(kind.subject(message, context).split())
         body = render_to_string(kind.template, context)
     domain = urlsplit(settings.SITE_URL).hostname or "localhost"
-    return EmailMessage(
+    return LongHeaderEmail(
         subject=subject,
         body=body,
         from_email=settings.DEFAULT_FROM_EMAIL,

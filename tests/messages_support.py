@@ -61,10 +61,12 @@ class Inbox:
     """What a real SMTP server received: each message parsed, with its envelope."""
 
     received: list[tuple[str, list[str], EmailMessage]] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         parsed = message_from_bytes(envelope.content, policy=policy.default)
         self.received.append((envelope.mail_from, list(envelope.rcpt_tos), parsed))
+        self.raw.append(envelope.original_content or envelope.content)
         return "250 Message accepted for delivery"
 
     def messages(self) -> list[EmailMessage]:

@@ -140,3 +140,14 @@ def test_an_organiser_sets_the_webhook_and_sends_a_test(
     assert body["text"].startswith("Test from Riverside Chess Club: the webhook works.")
     page = client.get(url)
     assert b"HTTP 200" in page.content
+
+
+def test_the_outbox_admin_is_for_the_operator_only(client, organiser, superuser):
+    url = reverse("admin:notifications_message_changelist")
+    organiser.is_staff = True
+    organiser.save()
+    client.force_login(organiser)
+    assert client.get(url).status_code == 403
+    client.force_login(superuser)
+    assert client.get(url).status_code == 200
+    assert client.get(reverse("admin:notifications_webhookdelivery_changelist")).status_code == 200

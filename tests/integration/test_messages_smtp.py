@@ -53,6 +53,9 @@ def test_a_new_fixture_reaches_both_players_over_smtp_with_one_click_unsubscribe
     assert to_ann["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     link = UNSUBSCRIBE.match(to_ann["List-Unsubscribe"])
     assert link is not None, to_ann["List-Unsubscribe"]
+    # On the wire as the plain address, not folded into encoded words a mail program ignores.
+    raw = next(raw for raw in inbox.raw if b"To: ann@example.org" in raw)
+    assert f"List-Unsubscribe: <{link.group(1)}>\r\n".encode() in raw
     body = to_ann.get_content()
     assert "Against: Bob Baker" in body
     assert "Where: Board 4" in body
