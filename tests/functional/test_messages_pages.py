@@ -28,6 +28,8 @@ def test_the_preferences_page_needs_a_sign_in(client):
 
 def test_an_account_chooses_for_all_leagues_and_for_one(client, league, ann):
     client.force_login(ann.account)
+    home = client.get(reverse("accounts:home"))
+    assert b'href="/accounts/notifications/"' in home.content  # "My account" links the page
     page = client.get(reverse("mail:preferences"))
     assert page.status_code == 200
     assert b"In Riverside Chess Club" in page.content
