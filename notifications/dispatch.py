@@ -59,7 +59,20 @@ def ratings_of(config: RatingConfig | None, player_ids: Iterable[int]) -> dict[i
 def on_events_appended(
     sender: Any, *, league: League, events: Sequence[Fact], **kwargs: Any
 ) -> None:
-    """Write the messages and webhook calls the new events of ``league`` start."""
+    """Write the messages and webhook calls the new events of ``league`` start.
+
+    In a savepoint: whatever goes wrong here is logged and costs the messages, never the
+    writer's events (a write is never blocked by its announcements).
+    """
+    try:
+        with transaction.atomic():
+            write_for_events(league, events)
+    except Exception:
+        logger.exception("Messages of %s's new events not written.", league.slug)
+
+
+def write_for_events(league: League, events: Sequence[Fact]) -> None:
+    """The outbox rows of ``league``'s new ``events`` (see ``on_events_appended``)."""
     count = len(events)
     if not count:
         return
@@ -155,11 +168,20 @@ def on_standings_published(
     sender: Any, *, league: League, config: RatingConfig, through_seq: int, **kwargs: Any
 ) -> None:
     """Release the held result messages of ``league`` that the new standings include, each
-    with its recipient's rating after it."""
-    held = list(
-        Message.objects.filter(league=league, status=Status.HELD, awaits_seq__lte=through_seq)
-    )
-    if not held:
-        return
-    after = ratings_of(config, [message.player_id for message in held if message.player_id])
-    release(held, after)
+    with its recipient's rating after it.
+
+    In a savepoint, failures logged: the standings are published whatever happens here (the
+    sweep releases the messages later, without the numbers).
+    """
+    try:
+        with transaction.atomic():
+            held = list(
+                Message.objects.filter(
+                    league=league, status=Status.HELD, awaits_seq__lte=through_seq
+                )
+            )
+            if held:
+                players = [message.player_id for message in held if message.player_id]
+                release(held, ratings_of(config, players))
+    except Exception:
+        logger.exception("Held messages of %s not released.", league.slug)

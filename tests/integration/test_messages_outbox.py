@@ -258,3 +258,23 @@ def test_two_senders_never_send_one_message_twice(league, pair):
     assert deliver_message(message.pk) == Sent.SENT  # the first died: its lease ran out
     assert deliver_message(message.pk) == Sent.BUSY  # sent: never again
     assert len(mail.outbox) == 1
+
+
+def test_a_failure_in_the_messages_never_blocks_the_write(league, pair, monkeypatch, caplog):
+    from notifications import kinds
+
+    ann, bob = pair
+
+    def broken(event):
+        raise RuntimeError("a bug in a recipients function")
+
+    entry = kinds.KINDS["match_recorded"]
+    monkeypatch.setitem(
+        kinds.KINDS, "match_recorded", kinds.Kind(**{**entry.__dict__, "recipients": broken})
+    )
+    event = services.record_match(
+        league, player_a=ann, player_b=bob, score_a="1", played_at=dt.date(2024, 3, 1)
+    )
+    assert event.pk is not None
+    assert not Message.objects.exists()
+    assert "Messages of riverside's new events not written." in caplog.text
