@@ -33,6 +33,7 @@ from league.event_store import Submission
 from league.event_store.vocabulary import PlayerForgotten
 from league.models import Event, Fixture, Invitation, JoinRequest, Player
 from league.player_accounts import is_forgotten
+from league.player_names import forgotten_name
 from league.validation import Errors
 
 #: The flag the PostgreSQL guard reads to let an UPDATE statement reach the row check.
@@ -111,6 +112,18 @@ def forget_player(player: Player, *, by: Any) -> Event:
         current = Player.objects.get(pk=player.pk)
         if is_forgotten(current):
             errors.add("player", _("This player was forgotten already."), "forgotten")
+            errors.raise_if_any()
+        placeholder = forgotten_name(current.pk)
+        if Player.objects.filter(league=league, display_name=placeholder).exists():
+            errors.add(
+                "player",
+                _(
+                    "Another player is called %(name)s: rename them first, so that the "
+                    "forgotten player can take that name."
+                ),
+                "name_taken",
+                name=placeholder,
+            )
             errors.raise_if_any()
         names = former_names(current)
         account_id = current.account_id

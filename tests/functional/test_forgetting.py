@@ -350,3 +350,15 @@ def test_a_forgotten_player_cannot_be_claimed_or_invited(league, organiser, pers
     with pytest.raises(ValidationError) as caught:
         create_player_invitation(league, zelda, organiser)
     assert [e.code for e in caught.value.error_dict["player"]] == ["unclaimable"]
+
+
+def test_a_player_already_called_like_the_forgotten_name_is_named_first(league, organiser, story):
+    zelda = story["zelda"]
+    services.rename_player(
+        league, story["bob"], f"Forgotten player {zelda.pk}", reason="joke", recorded_by=organiser
+    )
+    before = list(Event.objects.order_by("pk").values())
+    with pytest.raises(ValidationError) as caught:
+        forget_player(zelda, by=organiser)
+    assert [e.code for e in caught.value.error_dict["player"]] == ["name_taken"]
+    assert list(Event.objects.order_by("pk").values()) == before

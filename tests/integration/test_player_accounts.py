@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from league import services
 from league.event_store import facts_of, store
@@ -242,3 +244,37 @@ def test_the_database_refuses_a_claim_without_an_account(league, ann):
 def test_nobody_holds_players_while_anonymous(ann, person):
     claim_player(ann, person, by=person)
     assert list(players_of(AnonymousUser())) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_people_claiming_one_player_at_once_end_with_one_holder(league, organiser):
+    ann = services.register_player(league, "Ann", recorded_by=organiser)
+    people = [
+        get_user_model().objects.create_user(f"person{n}", password="pw-person-1") for n in range(6)
+    ]
+    barrier = threading.Barrier(len(people))
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def claim(person) -> None:
+        try:
+            barrier.wait()
+            claim_player(Player.objects.get(pk=ann.pk), person, by=person)
+            outcome = "won"
+        except ValidationError as error:
+            outcome = ",".join(e.code for e in error.error_dict["player"])
+        finally:
+            connection.close()
+        with lock:
+            outcomes.append(outcome)
+
+    threads = [threading.Thread(target=claim, args=(person,)) for person in people]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # One wins; each of the others is told someone else holds the player.
+    assert sorted(outcomes) == ["claimed"] * (len(people) - 1) + ["won"]
+    assert Event.objects.filter(kind="player_claimed", player=ann).count() == 1
+    assert Player.objects.get(pk=ann.pk).account_id in {person.pk for person in people}

@@ -17,7 +17,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import authenticate, login
+from django.contrib.auth import authenticate, login, update_session_auth_hash
 from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import ValidationError
@@ -198,8 +198,7 @@ def home(request: HttpRequest) -> HttpResponse:
             password = SetPasswordForm(user, request.POST)
             if password.is_valid():
                 password.save()
-                from django.contrib.auth import update_session_auth_hash
-
+                # The session stays signed in with the new password.
                 update_session_auth_hash(request, password.user)
                 messages.success(request, _("Your new password is set."))
                 return HttpResponseRedirect(reverse("accounts:home"))
@@ -208,9 +207,8 @@ def home(request: HttpRequest) -> HttpResponse:
         status = 400
     context = {
         "players": list(players_of(user)),
-        "organised": list(League.objects.organised_by(user).order_by("name"))
-        if not user.is_superuser
-        else list(user.organised_leagues.order_by("name")),
+        # The leagues that list the account as an organiser (a superuser's too, not all).
+        "organised": list(user.organised_leagues.order_by("name")),
         "preferences": preferences,
         "password_form": password,
     }
