@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "league",
     "ratings",
     "ratings.backtest",
+    "notifications",
     "web",
     "api",
 ]
@@ -227,38 +228,8 @@ INVITATION_DAYS = float(os.environ.get("LEAGUE_INVITATION_DAYS", "7"))
 SIGN_IN_LINK_MINUTES = float(os.environ.get("LEAGUE_SIGN_IN_LINK_MINUTES", "15"))
 # Sign-in link requests per client address (every request, known address or not).
 SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
-# E-mail (Django's MAILERS): LEAGUE_EMAIL_BACKEND is "file" (one file per connection under
-# LEAGUE_MAIL_DIR, the embedded default), "console" (the worker's log), "smtp", or a
-# backend's dotted path. With LEAGUE_EMAIL_HOST set, or DEBUG off, and no backend named,
-# SMTP. Mail is sent
-# by Celery tasks (league.tasks), never in a request.
-_EMAIL_BACKENDS = {
-    "file": "django.core.mail.backends.filebased.EmailBackend",
-    "console": "django.core.mail.backends.console.EmailBackend",
-    "smtp": "django.core.mail.backends.smtp.EmailBackend",
-}
-# The embedded default (bin/run, DEBUG on) writes files; production (DEBUG off) speaks SMTP.
-_email_backend = os.environ.get(
-    "LEAGUE_EMAIL_BACKEND",
-    "smtp" if os.environ.get("LEAGUE_EMAIL_HOST") or not DEBUG else "file",
-)
-_email_backend = _EMAIL_BACKENDS.get(_email_backend, _email_backend)
-if _email_backend == _EMAIL_BACKENDS["smtp"]:
-    _email_options: dict[str, object] = {
-        "host": os.environ.get("LEAGUE_EMAIL_HOST", "localhost"),
-        "port": int(os.environ.get("LEAGUE_EMAIL_PORT", "25")),
-        "username": os.environ.get("LEAGUE_EMAIL_USER", ""),
-        "password": os.environ.get("LEAGUE_EMAIL_PASSWORD", ""),
-        "use_tls": env_bool("LEAGUE_EMAIL_STARTTLS"),
-        "use_ssl": env_bool("LEAGUE_EMAIL_TLS"),
-        "timeout": int(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20")),
-    }
-elif _email_backend == _EMAIL_BACKENDS["file"]:
-    _email_options = {"file_path": str(os.environ.get("LEAGUE_MAIL_DIR", VAR_DIR / "mail"))}
-else:
-    _email_options = {}
-MAILERS = {"default": {"BACKEND": _email_backend, "OPTIONS": _email_options}}
-DEFAULT_FROM_EMAIL = os.environ.get("LEAGUE_EMAIL_FROM", "Honest League <league@localhost>")
+# E-mail (sign-in links, invitations and every other message): the mailers' settings under
+# "E-mail and webhooks" below (docs/messages.md).
 
 # --- Security (check --deploy clean when DEBUG is off) ---------------------------------
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
@@ -481,6 +452,95 @@ REPLAY_SWAP_MIN_MATCHES = int(os.environ.get("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "
 RATINGS_MEASURE_COVERAGE = env_bool("LEAGUE_MEASURE_COVERAGE", default=True)
 # Test hook only (worker tests slow a replay down to kill it mid-way): seconds per period.
 REPLAY_PERIOD_DELAY = float(os.environ.get("LEAGUE_REPLAY_PERIOD_DELAY", "0"))
+
+# --- E-mail and webhooks (notifications/, docs/messages.md) -------------------------------
+# The address the site's links in e-mails start with (unsubscribe links, pages). In
+# production the first allowed host over https unless set: List-Unsubscribe needs https.
+SITE_URL = os.environ.get("LEAGUE_SITE_URL", "").rstrip("/") or (
+    "http://127.0.0.1:8000" if DEBUG or not ALLOWED_HOSTS else f"https://{ALLOWED_HOSTS[0]}"
+)
+# Django's mailers. Production: SMTP, to LEAGUE_EMAIL_HOST (STARTTLS on the submission port
+# 587 by default, LEAGUE_EMAIL_SSL=1 for implicit TLS on 465) or, unset, to the machine's own
+# mail server (localhost:25, no TLS). The embedded default (debug): "file", every message a
+# file under var/mail/ (LEAGUE_MAIL_DIR; one .log file per batch);
+# LEAGUE_EMAIL_BACKEND=console prints them to the worker's log instead.
+_EMAIL_HOST = os.environ.get("LEAGUE_EMAIL_HOST", "")
+_EMAIL_BACKEND = os.environ.get(
+    "LEAGUE_EMAIL_BACKEND", "smtp" if _EMAIL_HOST or not DEBUG else "file"
+)
+_EMAIL_SSL = env_bool("LEAGUE_EMAIL_SSL", default=False)
+_EMAIL_PORT = "465" if _EMAIL_SSL else "587" if _EMAIL_HOST else "25"
+_MAILER_OPTIONS: dict[str, dict] = {
+    "smtp": {
+        "host": _EMAIL_HOST or "localhost",
+        "port": int(os.environ.get("LEAGUE_EMAIL_PORT", _EMAIL_PORT)),
+        "username": os.environ.get("LEAGUE_EMAIL_USER", ""),
+        "password": os.environ.get("LEAGUE_EMAIL_PASSWORD", ""),
+        "use_ssl": _EMAIL_SSL,
+        "use_tls": env_bool("LEAGUE_EMAIL_TLS", default=bool(_EMAIL_HOST) and not _EMAIL_SSL),
+        # A server slower than this to answer fails the attempt (it is retried).
+        "timeout": float(os.environ.get("LEAGUE_EMAIL_TIMEOUT", "20")),
+    },
+    "file": {"file_path": os.environ.get("LEAGUE_MAIL_DIR", str(VAR_DIR / "mail"))},
+    "console": {},
+}
+if _EMAIL_BACKEND not in _MAILER_OPTIONS:
+    raise ImproperlyConfigured(
+        f"LEAGUE_EMAIL_BACKEND is {_EMAIL_BACKEND!r}: use smtp, file or console."
+    )
+MAILERS = {
+    "default": {
+        "BACKEND": f"django.core.mail.backends.{_EMAIL_BACKEND.replace('file', 'filebased')}"
+        ".EmailBackend",
+        "OPTIONS": _MAILER_OPTIONS[_EMAIL_BACKEND],
+    }
+}
+DEFAULT_FROM_EMAIL = os.environ.get("LEAGUE_EMAIL_FROM", "Honest League <league@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Seconds between the sweeps that send again messages still waiting (a failed attempt, a
+# lost task): how soon a message follows a mail server's return.
+NOTIFY_RESEND_SECONDS = float(os.environ.get("LEAGUE_NOTIFY_RESEND_SECONDS", "60"))
+# A message not sent this many hours after it was written is given up (marked failed).
+NOTIFY_GIVE_UP_HOURS = float(os.environ.get("LEAGUE_NOTIFY_GIVE_UP_HOURS", "72"))
+# A result's mail waits for the standings that include it (to tell the rating change) at most
+# this long, then goes without the change.
+NOTIFY_RATING_WAIT_SECONDS = float(os.environ.get("LEAGUE_NOTIFY_RATING_WAIT_SECONDS", "600"))
+# Appends of more events than this (a CSV import of a season) send no mail per result: the
+# webhook gets one summary.
+NOTIFY_BULK_LIMIT = int(os.environ.get("LEAGUE_NOTIFY_BULK_LIMIT", "100"))
+# Tries of one message or webhook call by its task (with exponential back-off) before the
+# sweep takes over.
+NOTIFY_TASK_RETRIES = int(os.environ.get("LEAGUE_NOTIFY_TASK_RETRIES", "5"))
+# Hours before a fixture's deadline (the end of its last local day) that its reminder goes.
+NOTIFY_REMINDER_HOURS = float(os.environ.get("LEAGUE_NOTIFY_REMINDER_HOURS", "48"))
+# The weekly digest: ISO weekday (1 = Monday) and UTC hour from which it goes.
+NOTIFY_DIGEST_WEEKDAY = int(os.environ.get("LEAGUE_NOTIFY_DIGEST_WEEKDAY", "1"))
+NOTIFY_DIGEST_HOUR = int(os.environ.get("LEAGUE_NOTIFY_DIGEST_HOUR", "7"))
+# Webhooks: seconds to connect and to answer; private, loopback and link-local addresses
+# are refused (the site must not be a way into its own network) unless this is on (tests,
+# a local receiver while developing).
+WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("LEAGUE_WEBHOOK_TIMEOUT_SECONDS", "5"))
+WEBHOOK_ALLOW_PRIVATE = env_bool("LEAGUE_WEBHOOK_ALLOW_PRIVATE", default=DEBUG)
+# The sweeps of notifications/tasks.py: stragglers, reminders, digests (each idempotent).
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "resend-waiting-messages": {
+            "task": "notifications.tasks.resend_waiting",
+            "schedule": NOTIFY_RESEND_SECONDS,
+            "options": {"expires": NOTIFY_RESEND_SECONDS},
+        },
+        "deadline-reminders": {
+            "task": "notifications.tasks.write_reminders",
+            "schedule": 900.0,
+            "options": {"expires": 900.0},
+        },
+        "weekly-digests": {
+            "task": "notifications.tasks.write_digests",
+            "schedule": 900.0,
+            "options": {"expires": 900.0},
+        },
+    }
+)
 
 LOGGING = {
     "version": 1,

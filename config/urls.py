@@ -28,6 +28,7 @@ urlpatterns = [
     path("favicon.ico", FaviconRedirect.as_view()),
     path("api/", include("api.urls")),
     path("", include("web.accounts.urls")),
+    path("", include("web.mail.urls")),
     path("", include("web.workspace.urls")),
     path("", include("web.public.urls")),
 ]

@@ -35,6 +35,7 @@ from ratings.replay.plan import ReplayPlan, plan_pass
 from ratings.replay.positions import max_seq
 from ratings.replay.snapshot import Matches, read_checkpoint, read_pass_matches
 from ratings.replay.store import write_full_partition, write_projection
+from ratings.signals import standings_published
 
 logger = logging.getLogger(__name__)
 
@@ -230,6 +231,10 @@ def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: T
         if status == Replay.Status.COMPLETE:
             # After the commit, in its own task: the replay never waits for the simulation.
             schedule_coverage(config.pk)
+        if newest:
+            standings_published.send(
+                sender=RatingConfig, league=league, config=config, through_seq=through_seq
+            )
     return True
 
 

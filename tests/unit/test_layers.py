@@ -1,8 +1,9 @@
 """The layers stay layers: the engine is pure, no import goes up, no modules import in circles,
 and no top-level package grows over a third of the code.
 
-Lowest first: ``engine`` (pure) < ``league`` (write side) < ``ratings`` (read side) < the two
-faces, ``web`` (pages) and ``api``, which never import each other. A lower layer never imports
+Lowest first: ``engine`` (pure) < ``league`` (write side) < ``ratings`` (read side) <
+``notifications`` (e-mail and webhooks, from both) < the two faces, ``web`` (pages) and
+``api``, which never import each other. A lower layer never imports
 a higher one, not at module level, not in a function, not under ``if TYPE_CHECKING`` and not
 through a dotted string (``import_string("ratings.services.create_config")``).
 No database: the engine is imported in a fresh interpreter, the rest is read with ``ast``.
@@ -26,7 +27,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "league", "ratings", "web", "api")
+PACKAGES = ("engine", "league", "ratings", "notifications", "web", "api")
 #: Top-level names the engine may not load.
 NOT_FOR_THE_ENGINE = (
     "django",
@@ -34,6 +35,7 @@ NOT_FOR_THE_ENGINE = (
     "celery",
     "league",
     "ratings",
+    "notifications",
     "web",
     "api",
     "config",
@@ -42,8 +44,9 @@ NOT_FOR_THE_ENGINE = (
 #: an import deferred into one of its functions is caught by the scan, not only by loading it).
 FORBIDDEN = {
     "engine": NOT_FOR_THE_ENGINE,
-    "league": ("ratings", "web", "api"),
-    "ratings": ("web", "api"),
+    "league": ("ratings", "notifications", "web", "api"),
+    "ratings": ("notifications", "web", "api"),
+    "notifications": ("web", "api"),
     "web": ("api",),
     "api": ("web",),
 }
@@ -320,6 +323,9 @@ def test_the_scan_reads_every_layer() -> None:
         ("web", "league"),
         ("api", "ratings"),
         ("api", "league"),
+        ("notifications", "league"),
+        ("notifications", "ratings"),
+        ("web", "notifications"),
     }
     assert expected <= arrows
 

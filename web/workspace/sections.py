@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from league.models import League
 
 
@@ -128,6 +130,15 @@ SECTIONS: tuple[Section, ...] = (
         "workspace:website",
         "Let your club's site show the standings in a frame or read the API from its pages; "
         "the Atom feed of results.",
+    ),
+    Section(
+        "webhook",
+        gettext_lazy("Webhook"),
+        "workspace:webhook",
+        gettext_lazy(
+            "Post new results and fixtures to Slack, Discord or your own receiver, signed; "
+            "send a test and see what the receiver answered."
+        ),
     ),
     Section(
         "fixtures",

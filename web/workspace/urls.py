@@ -18,6 +18,7 @@ from web.workspace import (
     seasons,
     tokens,
     views,
+    webhook,
     website,
 )
 
@@ -69,6 +70,8 @@ urlpatterns = [
     path(f"{organise}seasons/", seasons.season_list, name="seasons"),
     path(f"{organise}seasons/<slug:season_slug>/", seasons.season_detail, name="season"),
     path(f"{organise}website/", website.website, name="website"),
+    path(f"{organise}webhook/", webhook.webhook, name="webhook"),
+    path(f"{organise}webhook/test/", webhook.send_test, name="webhook_test"),
     path(f"{organise}fixtures/", fixture_views.fixtures_page, name="fixtures"),
     path(
         f"{organise}fixtures/<int:fixture_id>/result/",

@@ -1,0 +1,122 @@
+"""Messages no fact starts: reminders before a deadline and the weekly digest.
+
+Celery beat runs each writer every few minutes; each writes the messages now due that are
+not written yet (``Message.dedupe_key`` says which), so a sweep that runs twice, or late
+after beat was down, writes each message once. Another kind of deadline (a challenge's)
+plugs in by adding its writer to ``REMINDERS``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+
+from django.conf import settings
+from django.db.models import Exists, OuterRef
+
+from league.calendar import league_zone, local_midnight
+from league.models import Event, Fixture, Player
+from notifications.models import Message, Preference, Status, Topic
+from notifications.preferences import enabled_for
+
+
+def deadline_end(fixture: Fixture) -> dt.datetime:
+    """The end of a fixture's deadline day in its league's time zone."""
+    return local_midnight(fixture.deadline + dt.timedelta(days=1), league_zone(fixture.league))
+
+
+def fixture_reminders(now: dt.datetime) -> list[Message]:
+    """A reminder to each account holding a side of a fixture neither played nor cancelled
+    whose deadline ends within ``NOTIFY_REMINDER_HOURS``."""
+    ahead = dt.timedelta(hours=settings.NOTIFY_REMINDER_HOURS)
+    played = Event.objects.filter(
+        fixture=OuterRef("pk"), kind=Event.Kind.MATCH_RECORDED, voided_by__isnull=True
+    )
+    # Deadlines are local days: a day either side covers every time zone.
+    candidates = (
+        Fixture.objects.select_related("league")
+        .filter(
+            cancelled=False,
+            deadline__gte=(now - dt.timedelta(days=1)).date(),
+            deadline__lte=(now + ahead + dt.timedelta(days=1)).date(),
+        )
+        .exclude(Exists(played))
+    )
+    found: list[Message] = []
+    for fixture in candidates:
+        end = deadline_end(fixture)
+        if not end - ahead <= now < end:
+            continue
+        players = [fixture.player_a_id, fixture.player_b_id]
+        accounts = dict(
+            Player.objects.filter(pk__in=players, account__isnull=False).values_list(
+                "pk", "account_id"
+            )
+        )
+        wanted = enabled_for(accounts.values(), fixture.league, Topic.REMINDER)
+        for player, user in accounts.items():
+            if user in wanted:
+                found.append(
+                    Message(
+                        user_id=user,
+                        league=fixture.league,
+                        player_id=player,
+                        kind="fixture_reminder",
+                        topic=Topic.REMINDER,
+                        params={"fixture_id": fixture.pk, "deadline": fixture.deadline.isoformat()},
+                        dedupe_key=(
+                            f"fixture_reminder:{fixture.pk}:{fixture.deadline.isoformat()}:{user}"
+                        ),
+                    )
+                )
+    return found
+
+
+#: Writers of reminders, each given the time now.
+REMINDERS: list[Callable[[dt.datetime], Iterable[Message]]] = [fixture_reminders]
+
+
+def write(messages: Iterable[Message]) -> list[str]:
+    """Store ``messages`` not stored yet; their dedupe keys (to queue)."""
+    rows = list(messages)
+    Message.objects.bulk_create(rows, ignore_conflicts=True)
+    return [row.dedupe_key for row in rows]
+
+
+def write_reminders(now: dt.datetime) -> list[str]:
+    """Write every reminder due at ``now``; their dedupe keys."""
+    return write(message for writer in REMINDERS for message in writer(now))
+
+
+def digest_due(now: dt.datetime) -> bool:
+    """Whether this week's digest may go: from the configured weekday and UTC hour on."""
+    start = (settings.NOTIFY_DIGEST_WEEKDAY, settings.NOTIFY_DIGEST_HOUR)
+    return (now.isoweekday(), now.hour) >= start
+
+
+def write_digests(now: dt.datetime) -> list[str]:
+    """This week's digest for every account that asked for it and holds a player; their
+    dedupe keys (none before the week's digest is due)."""
+    if not digest_due(now):
+        return []
+    year, week, _day = now.isocalendar()
+    users = (
+        Preference.objects.filter(topic=Topic.DIGEST, league__isnull=True, enabled=True)
+        .filter(user__is_active=True)
+        .exclude(user__email="")
+        .values_list("user_id", flat=True)
+    )
+    holders = set(
+        Player.objects.filter(account_id__in=list(users)).values_list("account_id", flat=True)
+    )
+    return write(
+        Message(
+            user_id=user,
+            kind="weekly_digest",
+            topic=Topic.DIGEST,
+            params={"week": f"{year}-W{week:02d}", "until": now.isoformat()},
+            dedupe_key=f"weekly_digest:{user}:{year}-W{week:02d}",
+            status=Status.PENDING,
+        )
+        for user in sorted(holders)
+    )
