@@ -396,6 +396,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # committing it and sending it): the next request it would absorb sends it again, and so does
 # the sweep Celery beat runs this often (``celery worker -B``, or a ``celery beat`` process).
 REPLAY_RESEND_SECONDS = float(os.environ.get("LEAGUE_REPLAY_RESEND_SECONDS", "10"))
+PLAYER_SWEEP_SECONDS = float(os.environ.get("LEAGUE_PLAYER_SWEEP_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "resend-stranded-replays": {
         "task": "ratings.tasks.resend_stranded_replays",
@@ -409,6 +410,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ratings.sweeps.catch_up_lagging_leagues",
         "schedule": REPLAY_RESEND_SECONDS,
         "options": {"expires": REPLAY_RESEND_SECONDS},
+    },
+    # Reports accepted for want of a dispute, challenges left unanswered past their day
+    # (league.tasks.settle_overdue): days-long deadlines, so a sweep every few minutes.
+    "settle-overdue-reports-and-challenges": {
+        "task": "league.tasks.settle_overdue",
+        "schedule": PLAYER_SWEEP_SECONDS,
+        "options": {"expires": PLAYER_SWEEP_SECONDS},
     },
 }
 # Worker processes import the sweeps' module (autodiscovery finds only ``tasks`` modules).
