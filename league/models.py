@@ -146,8 +146,9 @@ class Player(models.Model):
     """A competitor in one league (a person, a pair or a team).
 
     The row is the write side's current state of the player (name, whether results may be
-    recorded for them): only the event store changes it, in the transaction that appends
-    the event saying so (registered, renamed, deactivated, reactivated, merged, unmerged).
+    recorded for them, the account holding it): only the event store changes it, in the
+    transaction that appends the event saying so (registered, renamed, deactivated,
+    reactivated, merged, unmerged, claimed, released, forgotten).
     """
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="players")
@@ -162,12 +163,28 @@ class Player(models.Model):
         related_name="merged_players",
         help_text="The player this one was merged into: their matches count as that player's.",
     )
+    # The person who holds this player record (``league.player_accounts``): changed only by
+    # the event store, with the ``player_claimed`` / ``player_released`` event saying so.
+    # PROTECT: an account holding a player is released (an event) before it can go.
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="players",
+        help_text="The account of the person who claimed this player record.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
         ordering = ["display_name"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="player_unique_slug"),
+            models.UniqueConstraint(
+                fields=["league", "account"],
+                condition=Q(account__isnull=False),
+                name="player_one_per_account",
+            ),
             models.UniqueConstraint(
                 fields=["league", "display_name"], name="player_unique_display_name"
             ),
@@ -242,6 +259,9 @@ class EventKind(models.TextChoices):
     CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
     CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
     CHALLENGE_EXPIRED = "challenge_expired", "Challenge expired"
+    PLAYER_CLAIMED = "player_claimed", "Player claimed"
+    PLAYER_RELEASED = "player_released", "Player released"
+    PLAYER_FORGOTTEN = "player_forgotten", "Player forgotten"
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -264,7 +284,13 @@ PLAYER_KINDS = [
     EventKind.PLAYER_REACTIVATED,
     EventKind.PLAYER_MERGED,
     EventKind.PLAYER_UNMERGED,
+    EventKind.PLAYER_CLAIMED,
+    EventKind.PLAYER_RELEASED,
+    EventKind.PLAYER_FORGOTTEN,
 ]
+
+#: Claims and releases: facts about which account holds a player record.
+ACCOUNT_KINDS = [EventKind.PLAYER_CLAIMED, EventKind.PLAYER_RELEASED]
 
 #: Merges and unmerges: facts about which player a match counts for.
 IDENTITY_KINDS = [EventKind.PLAYER_MERGED, EventKind.PLAYER_UNMERGED]
@@ -370,6 +396,19 @@ class Event(models.Model):
         blank=True,
         related_name="+",
         help_text="Merge: the player merged into; unmerge: the player separated from.",
+    )
+
+    # player_claimed (the account that took the player), player_released (the account whose
+    # link ended). No database constraint and DO_NOTHING: an account may be deleted once it
+    # holds no player, and the history keeps its number, which names nobody then.
+    account = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Claim or release: the account that took or gave up the player.",
     )
 
     # match_recorded
@@ -491,6 +530,10 @@ class Event(models.Model):
                 condition=~Q(kind__in=IDENTITY_KINDS)
                 | (Q(other_player__isnull=False) & ~Q(other_player=models.F("player"))),
                 name="event_merge_names_two_players",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=ACCOUNT_KINDS) | Q(account__isnull=False),
+                name="event_claim_names_account",
             ),
             models.CheckConstraint(
                 condition=~Q(kind__in=FIXTURE_KINDS) | Q(fixture__isnull=False),

@@ -248,3 +248,12 @@ class FreeSlugs:
             slug, counter = f"{base}-{counter}", counter + 1
         self.taken.add(slug)
         return slug
+
+
+def forgotten_name(player_id: int) -> str:
+    """The name a forgotten player is shown under from then on ("Forgotten player 17").
+
+    Stored data, like every player name, so in one language: the id keeps it unique in the
+    league and says nothing about the person.
+    """
+    return f"Forgotten player {player_id}"

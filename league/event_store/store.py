@@ -36,10 +36,13 @@ from league.event_store.vocabulary import (
     FixtureScheduled,
     MatchRecorded,
     MatchVoided,
+    PlayerClaimed,
     PlayerDeactivated,
+    PlayerForgotten,
     PlayerMerged,
     PlayerReactivated,
     PlayerRegistered,
+    PlayerReleased,
     PlayerRenamed,
     PlayerUnmerged,
     ReportConfirmed,
@@ -60,7 +63,7 @@ from league.models import (
     Report,
     ReportStatus,
 )
-from league.player_names import free_slug
+from league.player_names import forgotten_name, free_slug
 
 # Keys looked up per query by ``stored_facts_by_key``.
 KEY_LOOKUP_CHUNK = 500
@@ -135,6 +138,7 @@ FACT_COLUMNS = (
     "venue",
     "report_id",
     "challenge_id",
+    "account_id",
 )
 
 
@@ -159,6 +163,17 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("other_player_id", "from_id"),
         ("reason", "reason"),
     ),
+    PlayerClaimed: (
+        ("player_id", "player_id"),
+        ("account_id", "account_id"),
+        ("reason", "reason"),
+    ),
+    PlayerReleased: (
+        ("player_id", "player_id"),
+        ("account_id", "account_id"),
+        ("reason", "reason"),
+    ),
+    PlayerForgotten: (("player_id", "player_id"),),
     MatchRecorded: tuple(
         (name, name)
         for name in (
@@ -329,6 +344,12 @@ def fact_of(row: Any) -> Fact:
         return PlayerUnmerged(
             player_id=row.player_id, from_id=row.other_player_id, reason=row.reason
         )
+    if kind == PlayerClaimed.kind:
+        return PlayerClaimed(player_id=row.player_id, account_id=row.account_id, reason=row.reason)
+    if kind == PlayerReleased.kind:
+        return PlayerReleased(player_id=row.player_id, account_id=row.account_id, reason=row.reason)
+    if kind == PlayerForgotten.kind:
+        return PlayerForgotten(player_id=row.player_id)
     if kind == FixtureScheduled.kind:
         if isinstance(row, Event):
             sides = (row.fixture.player_a_id, row.fixture.player_b_id)
@@ -496,7 +517,8 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
     """Bring the ``Player`` rows in line with ``fact``, before its row is inserted.
 
     A registration creates the player (the returned fact carries its id); a rename, a
-    deactivation, a reactivation, a merge or an unmerge updates it. Facts about matches
+    deactivation, a reactivation, a merge, an unmerge, a claim, a release or a forgetting
+    updates it. Facts about matches
     change no player.
     Returns the fact to store and the player it created or changed.
     """
@@ -518,6 +540,19 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
             _update_player(league, fact.player_id, merged_into_id=fact.into_id)
         case PlayerUnmerged():
             _update_player(league, fact.player_id, merged_into_id=None)
+        case PlayerClaimed():
+            _update_player(league, fact.player_id, account_id=fact.account_id)
+        case PlayerReleased():
+            _update_player(league, fact.player_id, account_id=None)
+        case PlayerForgotten():
+            name = forgotten_name(fact.player_id)
+            _update_player(
+                league,
+                fact.player_id,
+                display_name=name,
+                slug=free_slug(league, name),
+                account_id=None,
+            )
     return fact, None
 
 

@@ -422,6 +422,48 @@ class ChallengeExpired(Fact):
         return (self.kind, self.challenge_id, self.forfeit)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerClaimed(Fact):
+    """The person with account ``account_id`` holds player ``player_id`` from now on
+    (``league.player_accounts``): they act for that player where the league lets players act.
+    """
+
+    kind: ClassVar[str] = "player_claimed"
+    player_id: int
+    account_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.account_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerReleased(Fact):
+    """Account ``account_id`` no longer holds player ``player_id`` (the player record and its
+    history stay)."""
+
+    kind: ClassVar[str] = "player_released"
+    player_id: int
+    account_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.account_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerForgotten(Fact):
+    """The person behind player ``player_id`` was forgotten: their name is erased from the
+    league (the player shows as "Forgotten player <id>") and no account holds the player.
+    Their matches and ratings stay exactly as they were (``league.forgetting``)."""
+
+    kind: ClassVar[str] = "player_forgotten"
+    player_id: int
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id)
+
+
 #: Every event kind, by its stored ``kind`` value.
 KINDS: dict[str, type[Fact]] = {
     cls.kind: cls
@@ -447,5 +489,8 @@ KINDS: dict[str, type[Fact]] = {
         ChallengeAccepted,
         ChallengeDeclined,
         ChallengeExpired,
+        PlayerClaimed,
+        PlayerReleased,
+        PlayerForgotten,
     )
 }

@@ -27,7 +27,7 @@ def reinstall_on_sqlite(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0011_invitations"),
+        ("league", "0012_accounts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -203,6 +203,9 @@ class Migration(migrations.Migration):
                     ("challenge_accepted", "Challenge accepted"),
                     ("challenge_declined", "Challenge declined"),
                     ("challenge_expired", "Challenge expired"),
+                    ("player_claimed", "Player claimed"),
+                    ("player_released", "Player released"),
+                    ("player_forgotten", "Player forgotten"),
                 ],
                 max_length=32,
             ),
@@ -329,6 +332,9 @@ class Migration(migrations.Migration):
                             "challenge_accepted",
                             "challenge_declined",
                             "challenge_expired",
+                            "player_claimed",
+                            "player_released",
+                            "player_forgotten",
                         ],
                     )
                 ),
