@@ -98,8 +98,8 @@ def test_the_same_report_confirmed_twice_at_once_is_recorded_once(setting):
         target = f"{base}/api/leagues/{league.slug}/reports/{report.pk}/confirm/"
         answers = _race(
             [
-                lambda s=first: s.post(target, json={}, timeout=TIMEOUT),
-                lambda s=second: s.post(target, json={}, timeout=TIMEOUT),
+                lambda s=first, t=target: s.post(t, json={}, timeout=TIMEOUT),
+                lambda s=second, t=target: s.post(t, json={}, timeout=TIMEOUT),
             ]
         )
         assert [a.status_code for a in answers] == [200, 200], [a.text for a in answers]
@@ -126,8 +126,8 @@ def test_a_confirmation_racing_a_rejection_ends_with_one_outcome(setting, organi
         root = f"{base}/api/leagues/{league.slug}/reports/{report.pk}"
         confirm, reject = _race(
             [
-                lambda: player.post(f"{root}/confirm/", json={}, timeout=TIMEOUT),
-                lambda: boss.post(f"{root}/reject/", json={"reason": "Wrong"}, timeout=TIMEOUT),
+                lambda r=root: player.post(f"{r}/confirm/", json={}, timeout=TIMEOUT),
+                lambda r=root: boss.post(f"{r}/reject/", json={"reason": "No"}, timeout=TIMEOUT),
             ]
         )
         statuses = sorted([confirm.status_code, reject.status_code])

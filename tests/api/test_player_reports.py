@@ -125,7 +125,8 @@ def test_a_player_acts_only_for_their_own_record(league, players, held):
     assert "sides" in response.json()["errors"]
     report = held["Ann"].post(url(league), ann_beat_bob(players), format="json").json()
     # Ann cannot confirm her own report, nor reject it (organisers only).
-    assert held["Ann"].post(url(league, report["id"], "confirm"), {}, format="json").status_code == 400
+    own = held["Ann"].post(url(league, report["id"], "confirm"), {}, format="json")
+    assert own.status_code == 400
     rejected = held["Ann"].post(
         url(league, report["id"], "reject"), {"reason": "oops"}, format="json"
     )

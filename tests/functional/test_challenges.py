@@ -35,9 +35,7 @@ def ladder(club, organiser):
     """The club's players by place (1 first), each held by an account; challenges within one
     place, three days to answer."""
     league = club["league"]
-    PlayerRules.objects.create(
-        league=league, challenges=True, challenge_places=1, challenge_days=3
-    )
+    PlayerRules.objects.create(league=league, challenges=True, challenge_places=1, challenge_days=3)
     ranks = leaderboard_ranks(league, club["config"])
     ranked = sorted(
         (club[name] for name in ("ann", "bob", "cat", "dan")),
