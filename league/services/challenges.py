@@ -42,7 +42,12 @@ from league.models import (
     Player,
     PlayerRules,
 )
-from league.services.reports import clean_reason, own_player, rules_of
+from league.services.reports import (
+    check_key_not_reserved,
+    clean_reason,
+    own_player,
+    rules_of,
+)
 from league.validation import Errors, clean_key, resolve_player
 
 
@@ -125,6 +130,7 @@ def issue_challenge(
     acting = own_player(league, user, player, errors)
     target = resolve_player(league, challenged, "challenged", errors)
     key = clean_key(idempotency_key, errors)
+    check_key_not_reserved(key, errors)
     if acting is not None and target is not None and acting.pk == target.pk:
         errors.add("challenged", _("Choose another player than yourself."), "same_player")
     errors.raise_if_any()

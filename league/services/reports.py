@@ -78,6 +78,23 @@ def match_key(report_id: int) -> str:
     return f"report:{report_id}:match"
 
 
+#: Prefixes of the keys the write side gives the facts settling reports and challenges: a
+#: caller's key may not start with them, or a report could be stored under another report's
+#: outcome key and block its settlement.
+RESERVED_KEY_PREFIXES = ("report:", "challenge:")
+
+
+def check_key_not_reserved(key: str | None, errors: Errors) -> None:
+    """Refuse a caller's idempotency key shaped like one the write side makes itself."""
+    if key and key.startswith(RESERVED_KEY_PREFIXES):
+        errors.add(
+            "idempotency_key",
+            _("Idempotency keys starting with %(prefix)s are reserved; use another key."),
+            "reserved_key",
+            prefix=key.split(":", 1)[0] + ":",
+        )
+
+
 def dispute_key(report_id: int) -> str:
     """The idempotency key of a report's dispute (a report is disputed at most once)."""
     return f"report:{report_id}:dispute"
@@ -229,6 +246,7 @@ def submit_report(
         "idempotency_key": idempotency_key,
     }
     parsed = parse_match(league, row, errors)
+    check_key_not_reserved(idempotency_key, errors)
     if (
         parsed is not None
         and acting is not None

@@ -340,3 +340,13 @@ def test_reports_waiting_for_me(league, people):
     assert reports.open_reports_for(users["Bob"], league)["waiting"] == [report]
     assert reports.open_reports_for(users["Ann"], league) == {"reported": [report], "waiting": []}
     assert reports.open_reports_for(users["Cat"], league) == {"reported": [], "waiting": []}
+
+
+def test_a_key_shaped_like_a_settling_key_is_refused(league, people):
+    users, players = people
+    report = report_ann_beat_bob(league, users, players)
+    with pytest.raises(ValidationError) as caught:
+        report_ann_beat_bob(league, users, players, idempotency_key=f"report:{report.pk}:outcome")
+    assert caught.value.error_dict["idempotency_key"][0].code == "reserved_key"
+    # The report it aimed at still settles.
+    assert reports.confirm_report(league, report, user=users["Bob"]).stored

@@ -35,15 +35,15 @@ class ReportForm(forms.Form):
         required=False,
         help_text=_("Doubles and team games: the players of your side besides you."),
     )
-    score = forms.ChoiceField(label=_("Result"), choices=RESULTS, widget=forms.RadioSelect)
+    score = forms.ChoiceField(label=_("Result"), choices=[("", "—"), *RESULTS])
     played_at = forms.DateField(
-        label=_("Day played"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Day played"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     points = forms.CharField(
         label=_("Score (optional)"), required=False, max_length=120, help_text=_('e.g. "3-1"')
     )
     note = forms.CharField(label=_("Note (optional)"), required=False, max_length=2000)
-    idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, league: League, me: Player, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -57,7 +57,9 @@ class ReportForm(forms.Form):
             )
             del self.fields["partners"]
         self.initial.setdefault("played_at", league_day(league, timezone.now()))
-        self.initial.setdefault("idempotency_key", new_key())
+        # One key per rendered form: a double submission stores one report. A form sent
+        # back with errors keeps its key (nothing was stored under it).
+        self.key = (self.data.get("idempotency_key") if self.is_bound else None) or new_key()
 
     def sides(self, me: Player) -> list[list[Any]]:
         """``[[me, partners…], [opponents…]]`` as the service takes sides (ids)."""

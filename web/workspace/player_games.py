@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.event_log import report_texts
+from league.idempotency_keys import scoped_key
 from league.models import (
     Challenge,
     ChallengeStatus,
@@ -90,7 +91,9 @@ def my_games(request: HttpRequest, league_slug: str) -> HttpResponse:
                 played_at=data["played_at"],
                 points=data["points"],
                 note=data["note"],
-                idempotency_key=data["idempotency_key"] or None,
+                # Scoped: a key typed into the page can never take one of the write side's
+                # own keys (``report:<id>:outcome``) and so block another report.
+                idempotency_key=scoped_key("my-games", report_form.key),
             )
         except ValidationError as error:
             put_errors(report_form, _on_form_fields(error))
