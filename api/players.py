@@ -1,7 +1,7 @@
 """REST API of what signed-in players do themselves: report results, answer reports, challenge.
 
 Every route needs a signed-in caller (session or token, as the rest of the API). The write
-services decide who may act (``league.services.reports``, ``league.services.challenges``): a
+services decide who may act (``league.services.reports``, ``ratings.challenges``): a
 player acts only for their own player record, checked there for every entry path, so these
 views pass the caller and the body through and render the answer. A refusal is a 400 naming
 the field (``player``, ``report``, ``challenge``, …), as for an organiser's result.
@@ -37,8 +37,8 @@ from api.serializers import MAX_ID, RecordSideMatchSerializer
 from api.views import LeagueScopedMixin
 from league.models import Challenge, Report, ReportStatus
 from league.player_accounts import players_of
-from league.services import challenges as challenge_services
 from league.services import reports as report_services
+from ratings import challenges as challenge_services
 
 PLAYER_HELP = (
     "Which of your player records acts (its id). May be left out: your player in this league."

@@ -412,15 +412,15 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": REPLAY_RESEND_SECONDS},
     },
     # Reports accepted for want of a dispute, challenges left unanswered past their day
-    # (league.tasks.settle_overdue): days-long deadlines, so a sweep every few minutes.
+    # (ratings.player_sweeps.settle_overdue): days-long deadlines, so a sweep every few minutes.
     "settle-overdue-reports-and-challenges": {
-        "task": "league.tasks.settle_overdue",
+        "task": "ratings.player_sweeps.settle_overdue",
         "schedule": PLAYER_SWEEP_SECONDS,
         "options": {"expires": PLAYER_SWEEP_SECONDS},
     },
 }
 # Worker processes import the sweeps' module (autodiscovery finds only ``tasks`` modules).
-CELERY_IMPORTS = ["ratings.sweeps"]
+CELERY_IMPORTS = ["ratings.sweeps", "ratings.player_sweeps"]
 # Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
 # sweep comes one period after it starts, never a burst for the time it was stopped. It
 # reconnects to the broker every BROKER_RECONNECT_SECONDS at most (config/reconnect.py).

@@ -24,7 +24,7 @@ from league.models import (
     PlayerRules,
 )
 from league.player_accounts import claim_player
-from league.services import challenges
+from ratings import challenges
 from ratings.selectors.standings import leaderboard_ranks
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("everyone_ranked")]
@@ -169,3 +169,32 @@ def test_an_unanswered_challenge_is_recorded_as_the_league_says(ladder, ignored,
         )
     else:
         assert summary == f"Challenge {ignored_one.pk} expired unanswered"
+
+
+def test_the_beat_task_settles_reports_and_challenges(ladder, organiser):
+    """``ratings.player_sweeps.settle_overdue`` (the beat's task, run here in-process)."""
+    from league.models import Report, ReportPolicy
+    from league.services import reports
+    from ratings.player_sweeps import settle_overdue
+
+    league, ranked, users = ladder
+    PlayerRules.objects.filter(league=league).update(
+        report_policy=ReportPolicy.AUTO, accept_after_days=1
+    )
+    report = reports.submit_report(
+        league,
+        user=users[ranked[0].pk],
+        player_a=ranked[0].pk,
+        player_b=ranked[1].pk,
+        score_a="1",
+        played_at=dt.date(2024, 3, 1),
+    )
+    challenge = challenges.issue_challenge(
+        league, user=users[ranked[2].pk], challenged=ranked[1].pk
+    )
+    assert settle_overdue() == {"reports_accepted": 0, "challenges_expired": 0}
+    Report.objects.filter(pk=report.pk).update(created_at=timezone.now() - dt.timedelta(days=2))
+    Challenge.objects.filter(pk=challenge.pk).update(respond_by=dt.date(2024, 1, 1))
+    assert settle_overdue.delay().get() == {"reports_accepted": 1, "challenges_expired": 1}
+    assert Report.objects.get(pk=report.pk).match is not None
+    assert Challenge.objects.get(pk=challenge.pk).status == ChallengeStatus.EXPIRED

@@ -1,7 +1,7 @@
 """Forms of the players' pages ("My games") and of the organisers' reports queue.
 
 The forms only shape the page's input; the write services (``league.services.reports`` and
-``league.services.challenges``) decide everything, and their errors are put back on the
+``ratings.challenges``) decide everything, and their errors are put back on the
 fields they name (``web.workspace.forms.put_errors``).
 """
 

@@ -34,8 +34,8 @@ from league.models import (
     ReportStatus,
 )
 from league.player_accounts import player_of
-from league.services import challenges as challenge_services
 from league.services import reports as report_services
+from ratings import challenges as challenge_services
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.forms import put_errors
 from web.workspace.player_forms import (

@@ -1,4 +1,8 @@
-"""Challenges between players: issue, accept, decline, expire.
+"""Challenges between players: issue, accept, decline, expire (a write service).
+
+It lives with the read side because its rule reads the standings (the write side,
+``league``, never imports ``ratings``); its facts go through ``league.event_store`` as
+every other write.
 
 In a league whose ``PlayerRules`` allow them, a signed-in player challenges another active
 player at most ``challenge_places`` places away on the ranking the standings show
@@ -6,8 +10,8 @@ player at most ``challenge_places`` places away on the ranking the standings sho
 challenged player accepts (the challenge becomes a fixture, a ``fixture_scheduled`` fact
 like any other, followed by ``challenge_accepted`` naming it) or declines by the local day
 ``respond_by``; a challenge left unanswered past it is recorded by ``expire_challenges``
-(Celery beat) as the league's rules say: expired, or won by forfeit by the challenger.
-A forfeit is a fact about the challenge, never a rated match.
+(Celery beat, ``ratings.player_sweeps``) as the league's rules say: expired, or won by
+forfeit by the challenger. A forfeit is a fact about the challenge, never a rated match.
 
 The facts answering one challenge (accepted, declined, expired) share one idempotency key,
 ``challenge:<id>:answer``: a challenge is answered once.
@@ -49,6 +53,8 @@ from league.services.reports import (
     rules_of,
 )
 from league.validation import Errors, clean_key, resolve_player
+from ratings.selectors.configurations import live_config
+from ratings.selectors.standings import leaderboard_ranks
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +78,6 @@ def fixture_key(challenge_id: int) -> str:
 
 def ranks_of(league: League, player_ids: list[int]) -> dict[int, int | None]:
     """Each player's rank on the league's live standings (None: not ranked)."""
-    # Imported here: the write side reads the standings only for this rule, and the read
-    # side (ratings) imports the league app, not the other way round at import time.
-    from ratings.selectors.configurations import live_config
-    from ratings.selectors.standings import leaderboard_ranks
-
     config = live_config(league)
     if config is None:
         return dict.fromkeys(player_ids)
