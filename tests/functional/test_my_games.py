@@ -149,3 +149,39 @@ def test_the_rules_form(league, organiser, pair):
     assert "the organisers record every result" in body
     report(clients["Ann"], league, players["Bob"])
     assert not Report.objects.exists()
+
+
+def test_a_doubles_result_reported_from_the_page(league, pair, make_player):
+    clients, players = pair
+    league.match_format = "fixed"
+    league.side_size = 2
+    league.save()
+    cat, dan = make_player(league, "Cat Player"), make_player(league, "Dan Player")
+    response = clients["Ann"].post(
+        page(league),
+        {
+            "action": "report",
+            "partners": [str(cat.pk)],
+            "opponents": [str(players["Bob"].pk), str(dan.pk)],
+            "score": "0",
+            "played_at": "2024-03-02",
+        },
+    )
+    assert response.status_code == 302
+    stored = Report.objects.get()
+    assert stored.sides == [[players["Ann"].pk, cat.pk], [players["Bob"].pk, dan.pk]]
+    assert stored.places == [1, 0]
+    # A side of the wrong size is refused on the page, naming the opponents' field.
+    response = clients["Ann"].post(
+        page(league),
+        {
+            "action": "report",
+            "opponents": [str(players["Bob"].pk)],
+            "partners": [str(cat.pk)],
+            "score": "1",
+            "played_at": "2024-03-02",
+        },
+    )
+    assert response.status_code == 200
+    assert 'id="id_opponents_error"' in response.content.decode()
+    assert Report.objects.count() == 1
