@@ -25,7 +25,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -33,6 +32,7 @@ from api import idempotency, schema
 from api.bodies import BodySerializer
 from api.errors import fields_renamed
 from api.fields import AwareDateTimeField, StrictCharField, StrictIntegerField
+from api.permissions import LeaguePlayerOrOrganiser
 from api.serializers import MAX_ID, RecordSideMatchSerializer
 from api.views import LeagueScopedMixin
 from league.models import Challenge, Report, ReportStatus
@@ -138,11 +138,16 @@ class AcceptChallengeSerializer(BodySerializer):
 
 
 class PlayerActionMixin(LeagueScopedMixin):
-    """Routes for signed-in players: reads too show only what concerns the caller."""
+    """Routes for signed-in players (and organisers) of the league: reads too show only what
+    concerns the caller; anyone else is refused with 403 (401 without credentials)."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [LeaguePlayerOrOrganiser]
     # Nothing here is public: every read depends on who asks.
     cache_reads = False
+
+    def user_plays(self) -> bool:
+        """Whether the caller holds a player of this league."""
+        return players_of(self.request.user, self.get_league()).exists()
 
     def visible_reports(self) -> QuerySet[Report]:
         """Every report of the league for an organiser, else those naming the caller's

@@ -94,6 +94,23 @@ def test_anonymous_callers_are_refused(league, players, anon):
     assert not Report.objects.exists()
 
 
+def test_signed_in_callers_without_a_player_here_are_refused(league, players, held, other_league):
+    report = held["Ann"].post(url(league), ann_beat_bob(players), format="json").json()
+    stranger = get_user_model().objects.create_user("stranger", password="pw-stranger-1")
+    outsider = token_client(stranger)
+    for response in (
+        outsider.get(url(league)),
+        outsider.get(url(league, report["id"])),
+        outsider.post(url(league, report["id"], "confirm"), {}, format="json"),
+        outsider.post(url(league), ann_beat_bob(players), format="json"),
+        outsider.get(f"/api/leagues/{league.slug}/challenges/"),
+    ):
+        assert response.status_code == 403, response.json()
+    # Ann's player is in this league only: in another league she is an outsider too.
+    assert held["Ann"].get(f"/api/leagues/{other_league.slug}/reports/").status_code == 403
+    assert Report.objects.get().status == "pending"
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [
