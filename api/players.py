@@ -191,7 +191,7 @@ class ReportListView(PlayerActionMixin, generics.GenericAPIView):
             "Signed-in players: the reports naming one of your players; organisers: every "
             "report of the league. Newest first."
         ),
-        responses={200: ReportSerializer(many=True), **schema.errors(401, 403, 404)},
+        responses={200: ReportSerializer(many=True), **schema.errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, league_slug: str) -> Response:
         page = self.paginate_queryset(self.visible_reports().order_by("-created_at", "-pk"))
@@ -333,7 +333,7 @@ class ChallengeListView(PlayerActionMixin, generics.GenericAPIView):
         operation_id="challenges_list",
         summary="Challenges that concern you",
         description="Your players' challenges, issued and received (every one, for organisers).",
-        responses={200: ChallengeSerializer(many=True), **schema.errors(401, 403, 404)},
+        responses={200: ChallengeSerializer(many=True), **schema.errors(400, 401, 403, 404)},
     )
     def get(self, request: Request, league_slug: str) -> Response:
         page = self.paginate_queryset(self.visible_challenges().order_by("-created_at", "-pk"))
