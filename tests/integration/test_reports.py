@@ -350,3 +350,34 @@ def test_a_key_shaped_like_a_settling_key_is_refused(league, people):
     assert caught.value.error_dict["idempotency_key"][0].code == "reserved_key"
     # The report it aimed at still settles.
     assert reports.confirm_report(league, report, user=users["Bob"]).stored
+
+
+def test_events_appended_carries_the_ids_a_message_needs(league, people):
+    """The facts h-messages' receivers read: report id, reporter and answering players."""
+    from league.event_store.signals import events_appended
+    from league.event_store.vocabulary import MatchRecorded, ReportConfirmed, ReportSubmitted
+
+    users, players = people
+    seen: list = []
+
+    def receiver(sender, league, events, **kwargs):
+        seen.extend(events)
+
+    events_appended.connect(receiver)
+    try:
+        report = report_ann_beat_bob(league, users, players)
+        reports.confirm_report(league, report, user=users["Bob"])
+    finally:
+        events_appended.disconnect(receiver)
+    submitted, match, confirmed = seen
+    assert isinstance(submitted, ReportSubmitted)
+    assert (submitted.report_id, submitted.player_id) == (report.pk, players["Ann"].pk)
+    assert submitted.sides == ((players["Ann"].pk,), (players["Bob"].pk,))
+    assert isinstance(match, MatchRecorded)
+    assert isinstance(confirmed, ReportConfirmed)
+    report.refresh_from_db()
+    assert (confirmed.report_id, confirmed.player_id, confirmed.match_id) == (
+        report.pk,
+        players["Bob"].pk,
+        report.match_id,
+    )
