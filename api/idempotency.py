@@ -12,6 +12,8 @@ API only decides which store key a request maps to:
 - one void:    ``void:<key>``
 - a round of n results: row i is stored under ``round:<key>:<n>:<i>``.
 - one fixture scheduled: ``fixture:<key>``; one cancelled: ``cancel-fixture:<key>``.
+- a player's report: ``player-report:<key>``; a player's challenge: ``player-challenge:<key>``
+  (``api.players``).
 
 The prefix scopes a client's key to the kind of request, so a key used for a result can
 never be mistaken for a round row or for a key written by another part of the
@@ -43,6 +45,7 @@ HEADER = "Idempotency-Key"
 IDEMPOTENCY_CONFLICT = "idempotency_conflict"
 MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE = "match", "void", "round"
 FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE = "fixture", "cancel-fixture"
+REPORT_SCOPE, CHALLENGE_SCOPE = "player-report", "player-challenge"
 MAX_LENGTH = 100
 # Visible ASCII without the colon (used as the separator in store keys).
 KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")
@@ -98,6 +101,16 @@ def cancel_fixture_key(key: str | None) -> str | None:
     return scoped_key(CANCEL_FIXTURE_SCOPE, key)
 
 
+def report_key(key: str | None) -> str | None:
+    """Store key for one result reported by a player."""
+    return scoped_key(REPORT_SCOPE, key)
+
+
+def challenge_key(key: str | None) -> str | None:
+    """Store key for one challenge issued by a player."""
+    return scoped_key(CHALLENGE_SCOPE, key)
+
+
 def client_key_of(store_key: str) -> str:
     """The client's key inside a store key made here (``round:<key>:3:0`` -> ``<key>``).
 
@@ -105,7 +118,15 @@ def client_key_of(store_key: str) -> str:
     A key of another shape is returned unchanged.
     """
     scope, separator, rest = store_key.partition(":")
-    scopes = (MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE, FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE)
+    scopes = (
+        MATCH_SCOPE,
+        VOID_SCOPE,
+        ROUND_SCOPE,
+        FIXTURE_SCOPE,
+        CANCEL_FIXTURE_SCOPE,
+        REPORT_SCOPE,
+        CHALLENGE_SCOPE,
+    )
     if not separator or scope not in scopes:
         return store_key
     return rest.split(":", 1)[0]

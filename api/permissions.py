@@ -1,10 +1,11 @@
-"""Per-league permissions: anyone reads, a league's organisers (and superusers) write."""
+"""Per-league permissions: anyone reads, a league's organisers (and superusers) write; on the
+players' routes, a league's players and organisers only."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 
 
@@ -27,3 +28,19 @@ class LeagueOrganiserOrReadOnly(IsAuthenticatedOrReadOnly):
         if not (request.user and request.user.is_authenticated):
             return False
         return bool(view.user_is_organiser())
+
+
+class LeaguePlayerOrOrganiser(IsAuthenticated):
+    """Signed-in callers who hold a player of *this* league or organise it, for every method.
+
+    The routes of what players do themselves (``api.players``) read and write only what
+    concerns the caller; anyone else is refused before any of it is looked at. The view must
+    provide ``user_is_organiser()`` and ``user_plays()``.
+    """
+
+    message = "Only a player or an organiser of this league may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        return bool(view.user_is_organiser() or view.user_plays())

@@ -13,6 +13,7 @@ from api import (  # noqa: F401 (importing converters registers "id")
     converters,
     exports,
     fixtures,
+    players,
     seasons,
     views,
 )
@@ -79,6 +80,7 @@ urlpatterns = [
     path("", include(backtest)),
     path("", include(seasons)),
     path("", include(fixtures)),
+    path("", include(players)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),
 ]

@@ -411,6 +411,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 # committing it and sending it): the next request it would absorb sends it again, and so does
 # the sweep Celery beat runs this often (``celery worker -B``, or a ``celery beat`` process).
 REPLAY_RESEND_SECONDS = float(os.environ.get("LEAGUE_REPLAY_RESEND_SECONDS", "10"))
+PLAYER_SWEEP_SECONDS = float(os.environ.get("LEAGUE_PLAYER_SWEEP_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE = {
     "resend-stranded-replays": {
         "task": "ratings.tasks.resend_stranded_replays",
@@ -425,9 +426,16 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": REPLAY_RESEND_SECONDS,
         "options": {"expires": REPLAY_RESEND_SECONDS},
     },
+    # Reports accepted for want of a dispute, challenges left unanswered past their day
+    # (ratings.player_sweeps.settle_overdue): days-long deadlines, so a sweep every few minutes.
+    "settle-overdue-reports-and-challenges": {
+        "task": "ratings.player_sweeps.settle_overdue",
+        "schedule": PLAYER_SWEEP_SECONDS,
+        "options": {"expires": PLAYER_SWEEP_SECONDS},
+    },
 }
 # Worker processes import the sweeps' module (autodiscovery finds only ``tasks`` modules).
-CELERY_IMPORTS = ["ratings.sweeps"]
+CELERY_IMPORTS = ["ratings.sweeps", "ratings.player_sweeps"]
 # Beat keeps its schedule in memory (nothing to persist for a sweep this frequent): its first
 # sweep comes one period after it starts, never a burst for the time it was stopped. It
 # reconnects to the broker every BROKER_RECONNECT_SECONDS at most (config/reconnect.py).

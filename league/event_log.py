@@ -16,9 +16,20 @@ from math import ceil
 from zoneinfo import ZoneInfo
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
-from league.models import MATCH_KINDS, Event, League, MatchParticipant
+from league.models import (
+    CHALLENGE_KINDS,
+    MATCH_KINDS,
+    REPORT_KINDS,
+    ChallengeStatus,
+    Event,
+    League,
+    MatchParticipant,
+    Player,
+    Report,
+)
 from league.scores import score_text
 from league.sides import places_of_score, positions_text, side_label
 
@@ -119,6 +130,36 @@ def pair_text(a: SidePlayer, b: SidePlayer, score_a: Decimal) -> SideMatchText:
         sides=[SideText("A", [a], first, tied), SideText("B", [b], second, tied)],
         score_a=score_a,
     )
+
+
+def report_texts(report_ids: Iterable[int]) -> dict[int, SideMatchText]:
+    """The text of each reported result (by report id), as its match would read."""
+    reports = list(Report.objects.filter(pk__in=set(report_ids)))
+    ids = {pid for report in reports for pid in report.player_ids}
+    players = {
+        pid: SidePlayer(pid, name, slug)
+        for pid, name, slug in Player.objects.filter(pk__in=ids).values_list(
+            "pk", "display_name", "slug"
+        )
+    }
+    texts = {}
+    for report in reports:
+        positions = positions_text(report.places)
+        sides = [
+            SideText(
+                side_label(index),
+                [players[pid] for pid in members],
+                positions[index],
+                report.places.count(report.places[index]) > 1,
+            )
+            for index, members in enumerate(report.sides)
+        ]
+        score_a = None
+        if len(report.places) == 2:
+            a, b = report.places
+            score_a = Decimal("1") if a < b else Decimal("0.5") if a == b else Decimal("0")
+        texts[report.pk] = SideMatchText(sides=sides, score_a=score_a)
+    return texts
 
 
 def match_texts_of(events: Iterable[Event]) -> dict[int, SideMatchText]:
@@ -336,7 +377,9 @@ _LOG_COLUMNS = (
     "voids__score_a",
     "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
     "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
+    "report_id", "challenge_id", "challenge__status", "challenge__challenger__display_name",
 )  # fmt: skip
+_REPORT, _CHALLENGE, _CHALLENGE_STATUS, _CHALLENGER = 35, 36, 37, 38
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
 
 
@@ -369,6 +412,64 @@ def _match_summary(kind: str, text: SideMatchText | None, voids: int | None) -> 
     return text.summary
 
 
+def _report_summary(
+    kind: str,
+    report_id: int,
+    text: SideMatchText | None,
+    player: str | None,
+    played_at: dt.datetime | None,
+    tz: ZoneInfo,
+) -> str:
+    """A reported result's step in the log: the result as reported, who acted."""
+    result = text.summary if text is not None else ""
+    if kind == Event.Kind.REPORT_SUBMITTED:
+        return _("Report %(id)s: %(player)s reported %(result)s, played %(day)s") % {
+            "id": report_id,
+            "player": player,
+            "result": result,
+            "day": day_text(local_day(played_at, tz)) if played_at else "",
+        }
+    if kind == Event.Kind.REPORT_CONFIRMED:
+        if player:
+            return _("Report %(id)s (%(result)s) confirmed by %(player)s") % {
+                "id": report_id, "result": result, "player": player,
+            }  # fmt: skip
+        return _("Report %(id)s (%(result)s) confirmed") % {"id": report_id, "result": result}
+    if kind == Event.Kind.REPORT_DISPUTED:
+        return _("Report %(id)s (%(result)s) disputed by %(player)s") % {
+            "id": report_id, "result": result, "player": player,
+        }  # fmt: skip
+    if kind == Event.Kind.REPORT_REJECTED:
+        return _("Report %(id)s (%(result)s) rejected") % {"id": report_id, "result": result}
+    return _("Report %(id)s (%(result)s) withdrawn by %(player)s") % {
+        "id": report_id, "result": result, "player": player,
+    }  # fmt: skip
+
+
+def _challenge_summary(
+    kind: str,
+    challenge_id: int,
+    challenger: str | None,
+    challenged: str | None,
+    forfeit: bool,
+    by: str | None,
+) -> str:
+    """A challenge's step in the log (the issue names both players; the answers the id)."""
+    if kind == Event.Kind.CHALLENGE_ISSUED:
+        return _("Challenge %(id)s: %(a)s challenged %(b)s") % {
+            "id": challenge_id, "a": challenger, "b": challenged,
+        }  # fmt: skip
+    if kind == Event.Kind.CHALLENGE_ACCEPTED:
+        return _("Challenge %(id)s accepted: scheduled as a fixture") % {"id": challenge_id}
+    if kind == Event.Kind.CHALLENGE_DECLINED:
+        return _("Challenge %(id)s declined") % {"id": challenge_id}
+    if forfeit:
+        return _("Challenge %(id)s unanswered: %(player)s wins by forfeit (not rated)") % {
+            "id": challenge_id, "player": by,
+        }  # fmt: skip
+    return _("Challenge %(id)s expired unanswered") % {"id": challenge_id}
+
+
 def event_log(
     league: League,
     *,
@@ -396,6 +497,7 @@ def event_log(
     rows = list(events.values_list(*_LOG_COLUMNS)[offset : offset + per_page])
     former = _former_names(league, rows)
     texts = _log_texts(rows)
+    reported = report_texts(row[_REPORT] for row in rows if row[_REPORT] is not None)
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
@@ -438,6 +540,19 @@ def event_log(
                 summary += f" ({label})"
         elif kind == Event.Kind.FIXTURE_CANCELLED:
             summary = f"{fixture_a} v {fixture_b} cancelled"
+        elif kind in REPORT_KINDS:
+            summary = _report_summary(
+                kind, _pair[_REPORT - 21], reported.get(_pair[_REPORT - 21]), player, played_at, tz
+            )
+        elif kind in CHALLENGE_KINDS:
+            summary = _challenge_summary(
+                kind,
+                _pair[_CHALLENGE - 21],
+                _pair[2],
+                _pair[5],
+                _pair[_CHALLENGE_STATUS - 21] == ChallengeStatus.FORFEITED,
+                _pair[_CHALLENGER - 21],
+            )
         else:
             summary = labels.get(kind, kind)
         items.append(

@@ -256,6 +256,15 @@ class EventKind(models.TextChoices):
     FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
     FIXTURE_RESCHEDULED = "fixture_rescheduled", "Fixture rescheduled"
     FIXTURE_CANCELLED = "fixture_cancelled", "Fixture cancelled"
+    REPORT_SUBMITTED = "report_submitted", "Result reported"
+    REPORT_CONFIRMED = "report_confirmed", "Reported result confirmed"
+    REPORT_DISPUTED = "report_disputed", "Reported result disputed"
+    REPORT_REJECTED = "report_rejected", "Reported result rejected"
+    REPORT_WITHDRAWN = "report_withdrawn", "Reported result withdrawn"
+    CHALLENGE_ISSUED = "challenge_issued", "Challenge issued"
+    CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
+    CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
+    CHALLENGE_EXPIRED = "challenge_expired", "Challenge expired"
     PLAYER_CLAIMED = "player_claimed", "Player claimed"
     PLAYER_RELEASED = "player_released", "Player released"
     PLAYER_FORGOTTEN = "player_forgotten", "Player forgotten"
@@ -297,6 +306,24 @@ FIXTURE_KINDS = [
     EventKind.FIXTURE_SCHEDULED,
     EventKind.FIXTURE_RESCHEDULED,
     EventKind.FIXTURE_CANCELLED,
+]
+
+#: The kinds of fact about results reported by players; none of them changes a rating (a
+#: confirmed report is recorded as a match, a fact of its own).
+REPORT_KINDS = [
+    EventKind.REPORT_SUBMITTED,
+    EventKind.REPORT_CONFIRMED,
+    EventKind.REPORT_DISPUTED,
+    EventKind.REPORT_REJECTED,
+    EventKind.REPORT_WITHDRAWN,
+]
+
+#: The kinds of fact about challenges between players; none of them changes a rating.
+CHALLENGE_KINDS = [
+    EventKind.CHALLENGE_ISSUED,
+    EventKind.CHALLENGE_ACCEPTED,
+    EventKind.CHALLENGE_DECLINED,
+    EventKind.CHALLENGE_EXPIRED,
 ]
 
 
@@ -445,6 +472,15 @@ class Event(models.Model):
     deadline = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=120, blank=True)
 
+    # report_*: the reported result the fact is about
+    report = models.ForeignKey(
+        "Report", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    # challenge_*: the challenge the fact is about
+    challenge = models.ForeignKey(
+        "Challenge", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+
     objects = EventQuerySet.as_manager()
 
     class Meta:
@@ -513,6 +549,14 @@ class Event(models.Model):
                 condition=~Q(kind__in=["fixture_scheduled", "fixture_rescheduled"])
                 | (Q(scheduled_at__isnull=False) & Q(deadline__isnull=False)),
                 name="event_fixture_has_date",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=REPORT_KINDS) | Q(report__isnull=False),
+                name="event_report_fact_names_report",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=CHALLENGE_KINDS) | Q(challenge__isnull=False),
+                name="event_challenge_fact_names_challenge",
             ),
         ]
         indexes = [
@@ -838,3 +882,182 @@ class AccountPreferences(models.Model):
 
     def __str__(self) -> str:
         return f"preferences of {self.user_id}"
+
+
+class ReportPolicy(models.TextChoices):
+    """What a result reported by a player needs before it counts (``PlayerRules``)."""
+
+    CONFIRM = "confirm", "The opponent confirms it (or an organiser)"
+    AUTO = "auto", "Accepted after some days unless disputed"
+    ORGANISERS = "organisers", "Organisers only: players cannot report"
+
+
+class IgnoredChallenge(models.TextChoices):
+    """What a challenge left unanswered past its deadline becomes (``PlayerRules``)."""
+
+    EXPIRED = "expired", "It expires"
+    FORFEIT = "forfeit", "The challenger wins by forfeit (not rated)"
+
+
+class PlayerRules(models.Model):
+    """A league's rules for what players do themselves: reporting results, challenges.
+
+    A league without a row has the defaults: reports need confirmation, no challenges.
+    """
+
+    league = models.OneToOneField(
+        League, on_delete=models.CASCADE, primary_key=True, related_name="player_rules"
+    )
+    report_policy = models.CharField(
+        max_length=16, choices=ReportPolicy.choices, default=ReportPolicy.CONFIRM
+    )
+    accept_after_days = models.PositiveSmallIntegerField(
+        default=3, help_text="With the policy 'accepted after some days': how many (1 to 60)."
+    )
+    challenges = models.BooleanField(default=False, help_text="Players may challenge others.")
+    challenge_places = models.PositiveSmallIntegerField(
+        default=3, help_text="How many places up or down the ranking a player may challenge."
+    )
+    challenge_days = models.PositiveSmallIntegerField(
+        default=7, help_text="Days the challenged player has to accept or decline (1 to 60)."
+    )
+    ignored_challenge = models.CharField(
+        max_length=16, choices=IgnoredChallenge.choices, default=IgnoredChallenge.EXPIRED
+    )
+    updated_at = models.DateTimeField(default=timezone.now)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(report_policy__in=ReportPolicy.values), name="rules_report_policy_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(accept_after_days__gte=1, accept_after_days__lte=60),
+                name="rules_accept_after_days_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(challenge_places__gte=1, challenge_places__lte=50),
+                name="rules_challenge_places_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(challenge_days__gte=1, challenge_days__lte=60),
+                name="rules_challenge_days_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league}: player rules"
+
+
+class ReportStatus(models.TextChoices):
+    """Where a reported result stands (``Report.status``, kept by the event store)."""
+
+    PENDING = "pending", "Waiting for confirmation"
+    CONFIRMED = "confirmed", "Confirmed"
+    DISPUTED = "disputed", "Disputed"
+    REJECTED = "rejected", "Rejected"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class Report(models.Model):
+    """A result reported by a player: the write side's current state of one report.
+
+    Created by its ``report_submitted`` event with the result as reported (never changed
+    afterwards); only the event store moves ``status`` on, in the transaction that appends
+    the event saying so. ``match`` is the match a confirmation recorded.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="reports")
+    reporter = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    sides = models.JSONField(help_text="Each side's player ids, as reported.")
+    places = models.JSONField(help_text="Each side's place, from 0 (ties share one).")
+    played_at = models.DateTimeField()
+    points = models.CharField(max_length=120, blank=True)
+    note = models.TextField(blank=True)
+    neutral = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=16, choices=ReportStatus.choices, default=ReportStatus.PENDING
+    )
+    match = models.OneToOneField(
+        Event, on_delete=models.PROTECT, null=True, blank=True, related_name="confirms_report"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=ReportStatus.values), name="report_status_known"
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "status"], name="report_league_status")]
+
+    def __str__(self) -> str:
+        return f"{self.league}: report {self.pk} ({self.status})"
+
+    @property
+    def player_ids(self) -> list[int]:
+        """Every player of the reported result, side by side."""
+        return [player for side in self.sides for player in side]
+
+    def side_of(self, player_id: int) -> int | None:
+        """The side (from 0) ``player_id`` is on, or None."""
+        for index, side in enumerate(self.sides):
+            if player_id in side:
+                return index
+        return None
+
+    @property
+    def open(self) -> bool:
+        """Waiting for a confirmation or an organiser's decision."""
+        return self.status in (ReportStatus.PENDING, ReportStatus.DISPUTED)
+
+
+class ChallengeStatus(models.TextChoices):
+    """Where a challenge stands (``Challenge.status``, kept by the event store)."""
+
+    ISSUED = "issued", "Waiting for an answer"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+    EXPIRED = "expired", "Expired"
+    FORFEITED = "forfeited", "Won by forfeit"
+
+
+class Challenge(models.Model):
+    """A challenge from one player to another: the write side's current state of it.
+
+    Created by its ``challenge_issued`` event; only the event store changes it afterwards.
+    ``respond_by`` is the last local day to accept or decline; ``fixture`` the fixture an
+    acceptance scheduled.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="challenges")
+    challenger = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    challenged = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    respond_by = models.DateField()
+    status = models.CharField(
+        max_length=16, choices=ChallengeStatus.choices, default=ChallengeStatus.ISSUED
+    )
+    fixture = models.OneToOneField(
+        Fixture, on_delete=models.PROTECT, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(challenger=models.F("challenged")), name="challenge_two_players"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=ChallengeStatus.values), name="challenge_status_known"
+            ),
+        ]
+        indexes = [models.Index(fields=["league", "status"], name="challenge_league_status")]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} challenges {self.challenged}"

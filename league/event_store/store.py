@@ -22,9 +22,14 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
+    ChallengeAccepted,
+    ChallengeDeclined,
+    ChallengeExpired,
+    ChallengeIssued,
     Fact,
     FixtureCancelled,
     FixtureRescheduled,
@@ -40,9 +45,24 @@ from league.event_store.vocabulary import (
     PlayerReleased,
     PlayerRenamed,
     PlayerUnmerged,
+    ReportConfirmed,
+    ReportDisputed,
+    ReportRejected,
+    ReportSubmitted,
+    ReportWithdrawn,
     SideMatchRecorded,
 )
-from league.models import Event, Fixture, League, MatchParticipant, Player
+from league.models import (
+    Challenge,
+    ChallengeStatus,
+    Event,
+    Fixture,
+    League,
+    MatchParticipant,
+    Player,
+    Report,
+    ReportStatus,
+)
 from league.player_names import forgotten_name, free_slug
 
 # Keys looked up per query by ``stored_facts_by_key``.
@@ -116,6 +136,8 @@ FACT_COLUMNS = (
     "scheduled_at",
     "deadline",
     "venue",
+    "report_id",
+    "challenge_id",
     "account_id",
 )
 
@@ -188,6 +210,42 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("reason", "reason"),
     ),
     FixtureCancelled: (("fixture_id", "fixture_id"), ("reason", "reason")),
+    # A report's sides and places live on its ``Report`` row (created with the event, never
+    # changed); the match a confirmation recorded is on the row too.
+    ReportSubmitted: (
+        ("report_id", "report_id"),
+        ("player_id", "player_id"),
+        ("played_at", "played_at"),
+        ("points", "points"),
+        ("note", "note"),
+        ("neutral", "neutral"),
+    ),
+    ReportConfirmed: (
+        ("report_id", "report_id"),
+        ("player_id", "player_id"),
+        ("reason", "reason"),
+    ),
+    ReportDisputed: (
+        ("report_id", "report_id"),
+        ("player_id", "player_id"),
+        ("reason", "reason"),
+    ),
+    ReportRejected: (("report_id", "report_id"), ("reason", "reason")),
+    ReportWithdrawn: (
+        ("report_id", "report_id"),
+        ("player_id", "player_id"),
+        ("reason", "reason"),
+    ),
+    ChallengeIssued: (
+        ("challenge_id", "challenge_id"),
+        ("player_a_id", "challenger_id"),
+        ("player_b_id", "challenged_id"),
+        ("deadline", "respond_by"),
+    ),
+    ChallengeAccepted: (("challenge_id", "challenge_id"), ("fixture_id", "fixture_id")),
+    ChallengeDeclined: (("challenge_id", "challenge_id"), ("reason", "reason")),
+    # Whether an expiry was a forfeit is the challenge row's status (set with the event).
+    ChallengeExpired: (("challenge_id", "challenge_id"),),
 }
 
 #: Columns a fact fills only through ``append``: the bulk path (a CSV file's results, which
@@ -316,7 +374,70 @@ def fact_of(row: Any) -> Fact:
         )
     if kind == FixtureCancelled.kind:
         return FixtureCancelled(fixture_id=row.fixture_id, reason=row.reason)
+    if kind in REPORT_FACTS:
+        return _report_fact(row)
+    if kind in CHALLENGE_FACTS:
+        return _challenge_fact(row)
     raise ValueError(f"Unknown event kind {kind!r}.")
+
+
+REPORT_FACTS = {
+    cls.kind
+    for cls in (ReportSubmitted, ReportConfirmed, ReportDisputed, ReportRejected, ReportWithdrawn)
+}
+CHALLENGE_FACTS = {
+    cls.kind for cls in (ChallengeIssued, ChallengeAccepted, ChallengeDeclined, ChallengeExpired)
+}
+
+
+def _report_fact(row: Any) -> Fact:
+    """The fact about a report a stored row holds (the report row completes it)."""
+    kind = row.kind
+    if kind == ReportSubmitted.kind:
+        report = row.report if isinstance(row, Event) else Report.objects.get(pk=row.report_id)
+        return ReportSubmitted(
+            report_id=row.report_id,
+            player_id=row.player_id,
+            sides=tuple(tuple(side) for side in report.sides),
+            places=tuple(report.places),
+            played_at=row.played_at,
+            points=row.points,
+            note=row.note,
+            neutral=row.neutral,
+        )
+    if kind == ReportConfirmed.kind:
+        report = row.report if isinstance(row, Event) else Report.objects.get(pk=row.report_id)
+        return ReportConfirmed(
+            report_id=row.report_id,
+            match_id=report.match_id,
+            player_id=row.player_id,
+            reason=row.reason,
+        )
+    if kind == ReportDisputed.kind:
+        return ReportDisputed(report_id=row.report_id, player_id=row.player_id, reason=row.reason)
+    if kind == ReportRejected.kind:
+        return ReportRejected(report_id=row.report_id, reason=row.reason)
+    return ReportWithdrawn(report_id=row.report_id, player_id=row.player_id, reason=row.reason)
+
+
+def _challenge_fact(row: Any) -> Fact:
+    """The fact about a challenge a stored row holds (the challenge row completes it)."""
+    kind = row.kind
+    if kind == ChallengeIssued.kind:
+        return ChallengeIssued(
+            challenge_id=row.challenge_id,
+            challenger_id=row.player_a_id,
+            challenged_id=row.player_b_id,
+            respond_by=row.deadline,
+        )
+    if kind == ChallengeAccepted.kind:
+        return ChallengeAccepted(challenge_id=row.challenge_id, fixture_id=row.fixture_id)
+    if kind == ChallengeDeclined.kind:
+        return ChallengeDeclined(challenge_id=row.challenge_id, reason=row.reason)
+    status = Challenge.objects.filter(pk=row.challenge_id).values_list("status", flat=True).get()
+    return ChallengeExpired(
+        challenge_id=row.challenge_id, forfeit=status == ChallengeStatus.FORFEITED
+    )
 
 
 def facts_of(events: Iterable[Event]) -> list[Fact]:
@@ -466,6 +587,79 @@ def apply_to_fixtures(league: League, fact: Fact) -> Fact:
     return fact
 
 
+def apply_to_reports(league: League, fact: Fact) -> Fact:
+    """Bring the ``Report`` rows in line with ``fact``, before its row is inserted.
+
+    A submission creates the report (the returned fact carries its id); a confirmation,
+    dispute, rejection or withdrawal moves its status on. Other facts change no report.
+    """
+    now = timezone.now()
+    match fact:
+        case ReportSubmitted(report_id=None):
+            report = Report.objects.create(
+                league=league,
+                reporter_id=fact.player_id,
+                sides=[list(side) for side in fact.sides],
+                places=list(fact.places),
+                played_at=fact.played_at,
+                points=fact.points,
+                note=fact.note,
+                neutral=fact.neutral,
+            )
+            return dataclasses.replace(fact, report_id=report.pk)
+        case ReportConfirmed():
+            _update_report(
+                league,
+                fact.report_id,
+                status=ReportStatus.CONFIRMED,
+                match_id=fact.match_id,
+                settled_at=now,
+            )
+        case ReportDisputed():
+            _update_report(league, fact.report_id, status=ReportStatus.DISPUTED)
+        case ReportRejected():
+            _update_report(league, fact.report_id, status=ReportStatus.REJECTED, settled_at=now)
+        case ReportWithdrawn():
+            _update_report(league, fact.report_id, status=ReportStatus.WITHDRAWN, settled_at=now)
+    return fact
+
+
+def apply_to_challenges(league: League, fact: Fact) -> Fact:
+    """Bring the ``Challenge`` rows in line with ``fact``, before its row is inserted."""
+    match fact:
+        case ChallengeIssued(challenge_id=None):
+            challenge = Challenge.objects.create(
+                league=league,
+                challenger_id=fact.challenger_id,
+                challenged_id=fact.challenged_id,
+                respond_by=fact.respond_by,
+            )
+            return dataclasses.replace(fact, challenge_id=challenge.pk)
+        case ChallengeAccepted():
+            _update_challenge(
+                league,
+                fact.challenge_id,
+                status=ChallengeStatus.ACCEPTED,
+                fixture_id=fact.fixture_id,
+            )
+        case ChallengeDeclined():
+            _update_challenge(league, fact.challenge_id, status=ChallengeStatus.DECLINED)
+        case ChallengeExpired():
+            status = ChallengeStatus.FORFEITED if fact.forfeit else ChallengeStatus.EXPIRED
+            _update_challenge(league, fact.challenge_id, status=status)
+    return fact
+
+
+def _update_report(league: League, report_id: int, **state: Any) -> None:
+    if not Report.objects.filter(league=league, pk=report_id).update(**state):
+        raise ValueError(f"{league} has no report with id {report_id}.")
+
+
+def _update_challenge(league: League, challenge_id: int, **state: Any) -> None:
+    if not Challenge.objects.filter(league=league, pk=challenge_id).update(**state):
+        raise ValueError(f"{league} has no challenge with id {challenge_id}.")
+
+
 def _update_fixture(league: League, fixture_id: int, **state: Any) -> None:
     if not Fixture.objects.filter(league=league, pk=fixture_id).update(**state):
         raise ValueError(f"{league} has no fixture with id {fixture_id}.")
@@ -550,6 +744,8 @@ def _insert(
         with transaction.atomic():
             fact, player = apply_to_players(league, submission.fact)
             fact = apply_to_fixtures(league, fact)
+            fact = apply_to_reports(league, fact)
+            fact = apply_to_challenges(league, fact)
             event = Event(
                 league=league,
                 seq=seq,

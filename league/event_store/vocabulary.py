@@ -281,6 +281,148 @@ class FixtureCancelled(Fact):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ReportSubmitted(Fact):
+    """Player ``player_id`` reported a result of their own: ``sides`` (player ids) finished
+    in ``places`` (from 0; ties share one) at ``played_at``, as a match would be recorded.
+
+    The report is created with the event: a retry does not know its id yet. The result
+    counts only once a ``report_confirmed`` fact says so (it then records the match).
+    """
+
+    kind: ClassVar[str] = "report_submitted"
+    report_id: int | None
+    player_id: int
+    sides: tuple[tuple[int, ...], ...]
+    places: tuple[int, ...]
+    played_at: dt.datetime
+    points: str = ""
+    note: str = ""
+    neutral: bool = False
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.player_id,
+            self.sides,
+            self.places,
+            self.played_at,
+            self.points,
+            self.note,
+            self.neutral,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportConfirmed(Fact):
+    """Report ``report_id`` is confirmed and counts as match ``match_id``.
+
+    ``player_id`` is the player of another side who confirmed it; None when an organiser
+    did (the stored row names them) or when it was accepted for want of a dispute
+    (``reason`` says so).
+    """
+
+    kind: ClassVar[str] = "report_confirmed"
+    report_id: int
+    match_id: int
+    player_id: int | None = None
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.report_id, self.match_id, self.player_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportDisputed(Fact):
+    """Player ``player_id`` (of another side) says report ``report_id`` is wrong, for
+    ``reason``: an organiser decides."""
+
+    kind: ClassVar[str] = "report_disputed"
+    report_id: int
+    player_id: int
+    reason: str
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.report_id, self.player_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportRejected(Fact):
+    """An organiser rejected report ``report_id`` for ``reason``: it never counts."""
+
+    kind: ClassVar[str] = "report_rejected"
+    report_id: int
+    reason: str
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.report_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ReportWithdrawn(Fact):
+    """Player ``player_id``, who reported ``report_id``, took it back before it counted."""
+
+    kind: ClassVar[str] = "report_withdrawn"
+    report_id: int
+    player_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.report_id, self.player_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChallengeIssued(Fact):
+    """``challenger_id`` challenged ``challenged_id``, who may answer until the local day
+    ``respond_by``. The challenge is created with the event."""
+
+    kind: ClassVar[str] = "challenge_issued"
+    challenge_id: int | None
+    challenger_id: int
+    challenged_id: int
+    respond_by: dt.date
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.challenger_id, self.challenged_id, self.respond_by)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChallengeAccepted(Fact):
+    """Challenge ``challenge_id`` was accepted: it is played as fixture ``fixture_id``."""
+
+    kind: ClassVar[str] = "challenge_accepted"
+    challenge_id: int
+    fixture_id: int
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.challenge_id, self.fixture_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChallengeDeclined(Fact):
+    """The challenged player declined challenge ``challenge_id``."""
+
+    kind: ClassVar[str] = "challenge_declined"
+    challenge_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.challenge_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChallengeExpired(Fact):
+    """Challenge ``challenge_id`` was not answered by its day. ``forfeit``: the league's
+    rules give the challenger the win by forfeit, which is recorded here and never rated."""
+
+    kind: ClassVar[str] = "challenge_expired"
+    challenge_id: int
+    forfeit: bool = False
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.challenge_id, self.forfeit)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PlayerClaimed(Fact):
     """The person with account ``account_id`` holds player ``player_id`` from now on
     (``league.player_accounts``): they act for that player where the league lets players act.
@@ -338,6 +480,15 @@ KINDS: dict[str, type[Fact]] = {
         FixtureScheduled,
         FixtureRescheduled,
         FixtureCancelled,
+        ReportSubmitted,
+        ReportConfirmed,
+        ReportDisputed,
+        ReportRejected,
+        ReportWithdrawn,
+        ChallengeIssued,
+        ChallengeAccepted,
+        ChallengeDeclined,
+        ChallengeExpired,
         PlayerClaimed,
         PlayerReleased,
         PlayerForgotten,

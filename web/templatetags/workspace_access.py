@@ -27,3 +27,15 @@ def organised_by(league: Any, user: Any) -> bool:
 def signup_open() -> bool:
     """Whether anyone may create an account from the browser (``LEAGUE_OPEN_SIGNUP``)."""
     return bool(settings.OPEN_SIGNUP)
+
+
+@register.filter
+def plays_in(league: Any, user: Any) -> bool:
+    """True when ``user`` is signed in and holds a player of ``league`` (the header then
+    links their "My games" page)."""
+    if league is None or not getattr(user, "is_authenticated", False):
+        return False
+    # Imported here: template tags load before the apps' models are ready.
+    from league.player_accounts import player_of
+
+    return player_of(user, league) is not None

@@ -154,6 +154,13 @@ SECTIONS: tuple[Section, ...] = (
         "Generate a Swiss round, a round robin or ladder challenges from the ratings, see each "
         "pairing's prediction, adjust it and publish it as fixtures.",
     ),
+    Section(
+        "reports",
+        "Reported results and challenges",
+        "workspace:reports",
+        "Results players reported, waiting or disputed: confirm or reject them; whether "
+        "players may report and challenge each other.",
+    ),
 )
 
 

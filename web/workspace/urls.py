@@ -13,6 +13,7 @@ from web.workspace import (
     invitations,
     log,
     player_accounts,
+    player_games,
     players,
     recording,
     seasons,
@@ -33,6 +34,24 @@ urlpatterns = [
     path("accounts/new-league/", accounts.new_league, name="new_league"),
     path("accounts/invitations/<str:token>/", invitations.invitation, name="invitation"),
     path(organise, views.hub, name="hub"),
+    # What players do themselves (signed in, for their own player record).
+    path("<slug:league_slug>/my-games/", player_games.my_games, name="my_games"),
+    path(
+        "<slug:league_slug>/my-games/reports/<int:report_id>/<slug:action>/",
+        player_games.report_action,
+        name="report_action",
+    ),
+    path(
+        "<slug:league_slug>/my-games/challenges/<int:challenge_id>/<slug:action>/",
+        player_games.challenge_action,
+        name="challenge_action",
+    ),
+    path(f"{organise}reports/", player_games.reports_queue, name="reports"),
+    path(
+        f"{organise}reports/<int:report_id>/<slug:action>/",
+        player_games.decide_report,
+        name="decide_report",
+    ),
     path(f"{organise}organisers/", invitations.organisers, name="organisers"),
     path(
         f"{organise}organisers/invitations/<int:invitation_id>/revoke/",
