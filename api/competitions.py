@@ -277,7 +277,7 @@ class CompetitionListView(CompetitionMixin, generics.GenericAPIView):
     @extend_schema(
         tags=["events"],
         operation_id="competitions_list",
-        responses={200: CompetitionSerializer(many=True), **schema.errors(404)},
+        responses={200: CompetitionSerializer(many=True), **schema.errors(400, 404)},
     )
     def get(self, request: Request, league_slug: str) -> Response:
         """The league's events (competitions), newest first."""
