@@ -17,7 +17,7 @@ from typing import Any
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -261,6 +261,15 @@ class ForfeitSerializer(BodySerializer):
     note = StrictCharField(required=False, allow_blank=True, max_length=1000)
 
 
+#: The event's slug in a path (the ``slug`` converter's characters).
+COMPETITION = OpenApiParameter(
+    "competition_slug",
+    {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$", "minLength": 1, "maxLength": 80},
+    OpenApiParameter.PATH,
+    description="The event's address (slug).",
+)
+
+
 class CompetitionMixin(LeagueScopedMixin):
     def competition(self) -> Competition:
         league = self.get_league()
@@ -319,8 +328,10 @@ class CompetitionListView(CompetitionMixin, generics.GenericAPIView):
 
 
 @extend_schema(
-    tags=["events"],     responses={200: CompetitionSerializer, **schema.errors(404)},
-)  # fmt: skip
+    tags=["events"],
+    parameters=[COMPETITION],
+    responses={200: CompetitionSerializer, **schema.errors(404)},
+)
 class CompetitionDetailView(CompetitionMixin, generics.GenericAPIView):
     serializer_class = CompetitionSerializer
 
@@ -331,9 +342,12 @@ class CompetitionDetailView(CompetitionMixin, generics.GenericAPIView):
 
 class EntrantListView(CompetitionMixin, generics.GenericAPIView):
     serializer_class = EntrantSerializer
+    # The whole list at once: an event's entrants and rounds are few.
+    pagination_class = None
 
     @extend_schema(
         tags=["events"],
+        parameters=[COMPETITION],
         operation_id="competition_entrants",
         responses={200: EntrantSerializer(many=True), **schema.errors(404)},
     )
@@ -347,7 +361,7 @@ class EntrantListView(CompetitionMixin, generics.GenericAPIView):
         operation_id="competition_enter",
         summary="Enter a player",
         description="Organisers only. After round 1 is paired it is a late entry.",
-        parameters=[schema.IDEMPOTENCY_KEY],
+        parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
         request=EnterSerializer,
         responses={201: EntrantSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
@@ -373,7 +387,7 @@ class EntrantListView(CompetitionMixin, generics.GenericAPIView):
     tags=["events"],
     summary="Withdraw a player",
     description="Organisers only. From a round not yet paired; earlier games stand.",
-    parameters=[schema.IDEMPOTENCY_KEY, schema.id_path("player_id", "The player.")],
+    parameters=[COMPETITION, schema.IDEMPOTENCY_KEY, schema.id_path("player_id", "The player.")],
     request=WithdrawSerializer,
     responses={200: EntrantSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
 )
@@ -404,7 +418,7 @@ class WithdrawView(CompetitionMixin, generics.GenericAPIView):
     tags=["events"],
     summary="Record a requested bye",
     description="Organisers only. Before the round is paired: a half-point or zero-point bye.",
-    parameters=[schema.IDEMPOTENCY_KEY],
+    parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
     request=ByeRequestSerializer,
     responses={201: ByeSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
 )
@@ -432,9 +446,12 @@ class ByeView(CompetitionMixin, generics.GenericAPIView):
 
 class RoundListView(CompetitionMixin, generics.GenericAPIView):
     serializer_class = RoundSerializer
+    # The whole list at once: an event's entrants and rounds are few.
+    pagination_class = None
 
     @extend_schema(
         tags=["events"],
+        parameters=[COMPETITION],
         operation_id="competition_rounds",
         responses={200: RoundSerializer(many=True), **schema.errors(404)},
     )
@@ -450,7 +467,7 @@ class RoundListView(CompetitionMixin, generics.GenericAPIView):
             "Organisers only. The next round, as given: every player an entrant who plays in "
             "it, at most once, none who asked for a bye (those byes are honoured with it)."
         ),
-        parameters=[schema.IDEMPOTENCY_KEY],
+        parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
         request=PublishRoundSerializer,
         responses={201: RoundSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
     )
@@ -482,7 +499,7 @@ class RoundListView(CompetitionMixin, generics.GenericAPIView):
         "Organisers only. The league's pairing engine (a round robin's Berger table) pairs "
         "the next round, which is published at once."
     ),
-    parameters=[schema.IDEMPOTENCY_KEY],
+    parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
     request=None,
     responses={201: RoundSerializer, **schema.errors(400, 401, 403, 404, 422)},
 )
@@ -506,7 +523,7 @@ class PairNextRoundView(CompetitionMixin, generics.GenericAPIView):
 
 @extend_schema(
     tags=["events"],
-    parameters=[schema.id_path("round_number", "The round.")],
+    parameters=[COMPETITION, schema.id_path("round_number", "The round.")],
     responses={200: RoundSerializer, **schema.errors(404)},
 )
 class RoundDetailView(CompetitionMixin, generics.GenericAPIView):
@@ -524,9 +541,12 @@ class RoundDetailView(CompetitionMixin, generics.GenericAPIView):
 
 class StandingsView(CompetitionMixin, generics.GenericAPIView):
     serializer_class = StandingSerializer
+    # The whole list at once: an event's entrants and rounds are few.
+    pagination_class = None
 
     @extend_schema(
         tags=["events"],
+        parameters=[COMPETITION],
         operation_id="competition_standings",
         responses={200: StandingSerializer(many=True), **schema.errors(404)},
     )
@@ -562,7 +582,7 @@ class StandingsView(CompetitionMixin, generics.GenericAPIView):
         "Organisers only. The game was not played: ``winner`` (one of its players) gets a "
         "win's points, null is a double forfeit. Never rated; the public log says so."
     ),
-    parameters=[schema.IDEMPOTENCY_KEY, schema.id_path("fixture_id", "The game.")],
+    parameters=[COMPETITION, schema.IDEMPOTENCY_KEY, schema.id_path("fixture_id", "The game.")],
     request=ForfeitSerializer,
     responses={201: RoundSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
 )
