@@ -466,3 +466,26 @@ def test_the_public_log_says_what_happened_and_that_a_forfeit_is_not_rated(
     assert any(s.startswith("Cem v Dee scheduled") for s in summaries)
     only_cem = [row.summary for row in event_log(league, player="Cem").items]
     assert "Dee wins by forfeit against Cem (round 1 of Autumn Swiss; not rated)" in only_cem
+
+
+def test_a_game_of_a_round_not_published_takes_no_result(swiss, roster, organiser):
+    # A fixture naming round 2 before round 2 is published: only a writer outside the
+    # services could make one, and the one result path still refuses it.
+    game = Fixture.objects.create(
+        league=swiss.league,
+        player_a=roster["Ann"],
+        player_b=roster["Bob"],
+        scheduled_at=swiss.created_at,
+        deadline=swiss.created_at.date(),
+        competition=swiss,
+        round_number=2,
+    )
+    before = _count()
+    with pytest.raises(ValidationError) as caught:
+        services.record_fixture_result(swiss.league, game, score_a="1", recorded_by=organiser)
+    assert caught.value.message_dict["fixture"] == [
+        "Round 2 of this event is not published yet: publish it first."
+    ]
+    with pytest.raises(ValidationError):
+        competitions.record_forfeit(swiss, game, winner=roster["Ann"], recorded_by=organiser)
+    assert _count() == before
