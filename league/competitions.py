@@ -801,7 +801,9 @@ def published_round(competition: Competition, round_number: int) -> PublishedRou
 
 def forfeit_of(fixture: Fixture) -> Event | None:
     """The forfeit recorded on ``fixture``, if any."""
-    return Event.objects.filter(kind=Event.Kind.FORFEIT_RECORDED, fixture=fixture).first()
+    return Event.objects.filter(
+        kind=Event.Kind.FORFEIT_RECORDED, fixture=fixture, voided_by__isnull=True
+    ).first()
 
 
 def record_forfeit(
@@ -814,7 +816,8 @@ def record_forfeit(
     idempotency_key: str | None = None,
 ) -> Event:
     """Record that a game of the event was not played: ``winner`` (one of its two players)
-    wins by forfeit; ``winner`` None is a double forfeit (both lose). Not rated."""
+    wins by forfeit; ``winner`` None is a double forfeit (both lose). Not rated. A forfeit
+    entered by mistake is voided like a result (``league.services.void_match``)."""
     league = competition.league
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -994,7 +997,9 @@ def competition_state(competition: Competition) -> CompetitionState:
     forfeits = {
         fixture_id: (pk, winner)
         for fixture_id, pk, winner in Event.objects.filter(
-            kind=Event.Kind.FORFEIT_RECORDED, fixture__competition=competition
+            kind=Event.Kind.FORFEIT_RECORDED,
+            fixture__competition=competition,
+            voided_by__isnull=True,
         ).values_list("fixture_id", "pk", "player_id")
     }
     cells: dict[tuple[int, int], RoundEntry] = {}

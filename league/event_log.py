@@ -351,7 +351,8 @@ _LOG_COLUMNS = (
     "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
     "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
     "competition__name", "round_number", "details", "fixture__competition__name",
-    "fixture__round_number",
+    "fixture__round_number", "voids__kind", "voids__fixture__player_a__display_name",
+    "voids__fixture__player_b__display_name",
 )  # fmt: skip
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
 _DETAILS = 37
@@ -510,6 +511,13 @@ def event_log(
             summary = _match_summary(
                 kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids
             )
+            voided_kind, voided_a, voided_b = _pair[-3:]
+            if voided_kind == Event.Kind.FORFEIT_RECORDED:
+                summary = gettext("Forfeit #%(seq)s (%(a)s v %(b)s) voided") % {
+                    "seq": voids,
+                    "a": voided_a,
+                    "b": voided_b,
+                }
             if kind in MATCH_KINDS:
                 if points:
                     summary += f" ({points})"
@@ -528,7 +536,7 @@ def event_log(
             summary = f"{fixture_a} v {fixture_b} cancelled"
         elif kind in COMPETITION_KINDS:
             summary = _competition_summary(
-                kind, player, fixture_a, fixture_b, *_pair[-5:], bye_names
+                kind, player, fixture_a, fixture_b, *_pair[-8:-3], bye_names
             )
         else:
             summary = labels.get(kind, kind)

@@ -248,11 +248,15 @@ def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None
                 round=fixture.round_number,
             )
             return
-    forfeit = Event.objects.filter(kind=Event.Kind.FORFEIT_RECORDED, fixture=fixture).first()
+    forfeit = (
+        Event.objects.filter(kind=Event.Kind.FORFEIT_RECORDED, fixture=fixture)
+        .filter(voided_by__isnull=True)
+        .first()
+    )
     if forfeit is not None:
         errors.add(
             field,
-            "This game was decided by forfeit (event #%(seq)s); it takes no other result.",
+            "This game was decided by forfeit (event #%(seq)s); void it to enter another.",
             "forfeited",
             seq=forfeit.seq,
         )

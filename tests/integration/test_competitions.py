@@ -489,3 +489,27 @@ def test_a_game_of_a_round_not_published_takes_no_result(swiss, roster, organise
     with pytest.raises(ValidationError):
         competitions.record_forfeit(swiss, game, winner=roster["Ann"], recorded_by=organiser)
     assert _count() == before
+
+
+def test_a_forfeit_entered_by_mistake_is_voided_and_the_game_reopens(
+    league, swiss, roster, organiser
+):
+    from league.event_log import event_log
+
+    _enter_all(swiss, roster, organiser)
+    game = _round_one(swiss, roster, organiser).fixtures[0]  # Ann v Bob
+    forfeit = competitions.record_forfeit(swiss, game, winner=roster["Bob"])
+    with pytest.raises(ValidationError) as caught:
+        services.correct_match(league, forfeit, reason="x", score_a="1", recorded_by=organiser)
+    assert "only a recorded match can be voided" in caught.value.message_dict["match"][0]
+    services.void_match(league, forfeit, reason="Ann was there", recorded_by=organiser)
+    ann = competitions.competition_state(swiss).entrant(roster["Ann"].pk)
+    assert ann.rounds[0].outcome == Outcome.PENDING
+    services.record_fixture_result(league, game, score_a="1", recorded_by=organiser)
+    ann = competitions.competition_state(swiss).entrant(roster["Ann"].pk)
+    assert (ann.rounds[0].outcome, ann.points, ann.games) == (Outcome.WIN, Decimal("1"), 1)
+    summaries = [row.summary for row in event_log(league).items]
+    assert f"Forfeit #{forfeit.seq} (Ann v Bob) voided" in summaries
+    with pytest.raises(ValidationError) as caught:
+        services.void_match(league, forfeit, reason="again", recorded_by=organiser)
+    assert "already voided" in caught.value.message_dict["match"][0]
