@@ -14,6 +14,8 @@ API only decides which store key a request maps to:
 - one fixture scheduled: ``fixture:<key>``; one cancelled: ``cancel-fixture:<key>``.
 - a player's report: ``player-report:<key>``; a player's challenge: ``player-challenge:<key>``
   (``api.players``).
+- about events (competitions): ``event:<key>`` (created), ``entry:<key>``,
+  ``withdrawal:<key>``, ``bye:<key>``, ``pairing:<key>`` (a round published), ``forfeit:<key>``.
 
 The prefix scopes a client's key to the kind of request, so a key used for a result can
 never be mistaken for a round row or for a key written by another part of the
@@ -46,6 +48,8 @@ IDEMPOTENCY_CONFLICT = "idempotency_conflict"
 MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE = "match", "void", "round"
 FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE = "fixture", "cancel-fixture"
 REPORT_SCOPE, CHALLENGE_SCOPE = "player-report", "player-challenge"
+#: The scopes of the requests about events (competitions): one fact each.
+COMPETITION_SCOPES = ("event", "entry", "withdrawal", "bye", "pairing", "forfeit")
 MAX_LENGTH = 100
 # Visible ASCII without the colon (used as the separator in store keys).
 KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")
@@ -109,6 +113,11 @@ def report_key(key: str | None) -> str | None:
 def challenge_key(key: str | None) -> str | None:
     """Store key for one challenge issued by a player."""
     return scoped_key(CHALLENGE_SCOPE, key)
+def competition_key(scope: str, key: str | None) -> str | None:
+    """Store key for one request about an event: ``<scope>:<key>`` (``COMPETITION_SCOPES``)."""
+    if scope not in COMPETITION_SCOPES:
+        raise ValueError(f"Unknown scope {scope!r}.")
+    return scoped_key(scope, key)
 
 
 def client_key_of(store_key: str) -> str:
@@ -126,6 +135,7 @@ def client_key_of(store_key: str) -> str:
         CANCEL_FIXTURE_SCOPE,
         REPORT_SCOPE,
         CHALLENGE_SCOPE,
+        *COMPETITION_SCOPES,
     )
     if not separator or scope not in scopes:
         return store_key

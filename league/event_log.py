@@ -16,14 +16,18 @@ from math import ceil
 from zoneinfo import ZoneInfo
 
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
 from league.models import (
     CHALLENGE_KINDS,
+    COMPETITION_KINDS,
     MATCH_KINDS,
     REPORT_KINDS,
+    ByeKind,
     ChallengeStatus,
+    CompetitionFormat,
     Event,
     League,
     MatchParticipant,
@@ -31,6 +35,7 @@ from league.models import (
     Report,
 )
 from league.scores import score_text
+from league.seasons import points_text
 from league.sides import places_of_score, positions_text, side_label
 
 DEFAULT_PER_PAGE = 50
@@ -350,7 +355,10 @@ def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
 def _about_player(name: str) -> Q:
     """Events naming a player whose name contains ``name`` (any case)."""
     q = Q()
-    for field in ("player", "player_a", "player_b", "voids__player_a", "voids__player_b"):
+    for field in (
+        "player", "player_a", "player_b", "voids__player_a", "voids__player_b",
+        "fixture__player_a", "fixture__player_b",
+    ):  # fmt: skip
         q |= Q(**{f"{field}__display_name__icontains": name})
     return q
 
@@ -378,9 +386,13 @@ _LOG_COLUMNS = (
     "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
     "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
     "report_id", "challenge_id", "challenge__status", "challenge__challenger__display_name",
+    "competition__name", "round_number", "details", "fixture__competition__name",
+    "fixture__round_number", "voids__kind", "voids__fixture__player_a__display_name",
+    "voids__fixture__player_b__display_name",
 )  # fmt: skip
 _REPORT, _CHALLENGE, _CHALLENGE_STATUS, _CHALLENGER = 35, 36, 37, 38
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
+_DETAILS = 41  # after the four columns about reports and challenges
 
 
 def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
@@ -401,6 +413,76 @@ def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
         else:
             texts[match_id] = pair_text(SidePlayer(*pair[:3]), SidePlayer(*pair[3:]), score)
     return {**side_match_texts(with_sides), **texts}
+
+
+def _bye_names(rows: list[tuple]) -> dict[int, str]:
+    """The names of the players given byes by the paired rounds among the log's ``rows``."""
+    ids = {
+        bye[0]
+        for row in rows
+        if row[1] == Event.Kind.ROUND_PAIRED
+        for bye in (row[_DETAILS] or {}).get("byes", [])
+    }
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+
+
+def _competition_summary(
+    kind: str,
+    player: str | None,
+    first: str | None,
+    second: str | None,
+    competition: str | None,
+    round_number: int | None,
+    details: dict | None,
+    fixture_competition: str | None,
+    fixture_round: int | None,
+    bye_names: dict[int, str],
+) -> str:
+    """The words of a fact about a competition (an event of the league) in the log."""
+    details = details or {}
+    values = {"event": competition, "player": player, "round": round_number}
+    if kind == Event.Kind.COMPETITION_CREATED:
+        text = gettext("Event %(event)s created: %(format)s, %(rounds)s rounds") % {
+            "event": competition,
+            "format": CompetitionFormat(details.get("format")).label,
+            "rounds": round_number,
+        }
+        return text if details.get("rated", True) else text + gettext(", not rated")
+    if kind == Event.Kind.ENTRANT_ENTERED:
+        if round_number and round_number > 1:
+            return gettext("%(player)s entered %(event)s from round %(round)s") % values
+        return gettext("%(player)s entered %(event)s") % values
+    if kind == Event.Kind.ENTRANT_WITHDRAWN:
+        return gettext("%(player)s withdrawn from %(event)s from round %(round)s on") % values
+    if kind == Event.Kind.BYE_REQUESTED:
+        label = ByeKind(details.get("kind")).label
+        return gettext("%(player)s: %(bye)s in round %(round)s of %(event)s") % {
+            **values,
+            "bye": label,
+        }
+    if kind == Event.Kind.ROUND_PAIRED:
+        text = gettext("Round %(round)s of %(event)s paired") % values
+        byes = [
+            gettext("%(player)s: %(bye)s, %(points)s")
+            % {
+                "player": bye_names.get(player_id, "?"),
+                "bye": ByeKind(bye_kind).label,
+                "points": points_text(Decimal(points)),
+            }
+            for player_id, bye_kind, points in details.get("byes", [])
+        ]
+        return text + ("; " + "; ".join(byes) if byes else "")
+    # A forfeit: the log says it is not rated.
+    where = {"event": fixture_competition, "round": fixture_round}
+    if player is None:
+        text = gettext("%(a)s v %(b)s: double forfeit") % {"a": first, "b": second}
+    else:
+        loser = second if player == first else first
+        text = gettext("%(winner)s wins by forfeit against %(loser)s") % {
+            "winner": player,
+            "loser": loser,
+        }
+    return text + gettext(" (round %(round)s of %(event)s; not rated)") % where
 
 
 def _match_summary(kind: str, text: SideMatchText | None, voids: int | None) -> str:
@@ -498,6 +580,7 @@ def event_log(
     former = _former_names(league, rows)
     texts = _log_texts(rows)
     reported = report_texts(row[_REPORT] for row in rows if row[_REPORT] is not None)
+    bye_names = _bye_names(rows)
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
@@ -524,6 +607,13 @@ def event_log(
             summary = _match_summary(
                 kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids
             )
+            voided_kind, voided_a, voided_b = _pair[-3:]
+            if voided_kind == Event.Kind.FORFEIT_RECORDED:
+                summary = gettext("Forfeit #%(seq)s (%(a)s v %(b)s) voided") % {
+                    "seq": voids,
+                    "a": voided_a,
+                    "b": voided_b,
+                }
             if kind in MATCH_KINDS:
                 if points:
                     summary += f" ({points})"
@@ -552,6 +642,10 @@ def event_log(
                 _pair[5],
                 _pair[_CHALLENGE_STATUS - 21] == ChallengeStatus.FORFEITED,
                 _pair[_CHALLENGER - 21],
+            )
+        elif kind in COMPETITION_KINDS:
+            summary = _competition_summary(
+                kind, player, fixture_a, fixture_b, *_pair[-8:-3], bye_names
             )
         else:
             summary = labels.get(kind, kind)

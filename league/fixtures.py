@@ -19,12 +19,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date
+from django.utils.translation import gettext_lazy as _
 
 from league import event_store
 from league.calendar import league_day
 from league.event_store import Submission
 from league.event_store.vocabulary import FixtureCancelled, FixtureRescheduled, FixtureScheduled
-from league.models import Event, Fixture, League
+from league.models import Competition, Event, Fixture, League
 from league.validation import (
     Errors,
     _as_id,
@@ -229,9 +230,36 @@ def playing_match(fixture: Fixture) -> Event | None:
 
 
 def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None:
-    """A fixture can be played, moved or cancelled only while it is neither cancelled nor played."""
+    """A fixture can be played, moved or cancelled only while it is neither cancelled nor
+    played (a forfeit decides it for good)."""
     if fixture.cancelled:
         errors.add(field, "This fixture was cancelled.", "cancelled")
+        return
+    if fixture.competition_id is not None:
+        # A game of an event takes a result once its round is published (``round_paired``).
+        paired = Competition.objects.values_list("rounds_paired", flat=True).get(
+            pk=fixture.competition_id
+        )
+        if fixture.round_number is not None and fixture.round_number > paired:
+            errors.add(
+                field,
+                _("Round %(round)s of this event is not published yet: publish it first."),
+                "round_not_published",
+                round=fixture.round_number,
+            )
+            return
+    forfeit = (
+        Event.objects.filter(kind=Event.Kind.FORFEIT_RECORDED, fixture=fixture)
+        .filter(voided_by__isnull=True)
+        .first()
+    )
+    if forfeit is not None:
+        errors.add(
+            field,
+            "This game was decided by forfeit (event #%(seq)s); void it to enter another.",
+            "forfeited",
+            seq=forfeit.seq,
+        )
         return
     played = playing_match(fixture)
     if played is not None:

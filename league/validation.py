@@ -301,8 +301,11 @@ def check_opponents(player_a: Player | None, player_b: Player | None, errors: Er
         )
 
 
-def resolve_match(league: League, value: Any, errors: Errors, field: str = "match") -> Event | None:
-    """A recorded match of ``league`` given as an ``Event`` or an id."""
+def resolve_match(
+    league: League, value: Any, errors: Errors, field: str = "match", *, forfeits: bool = False
+) -> Event | None:
+    """A recorded match of ``league`` given as an ``Event`` or an id (with ``forfeits``, a
+    recorded forfeit too: a forfeit entered by mistake is voided like a result)."""
     if isinstance(value, Event):
         if value.league_id != league.pk:
             errors.add(field, "That match belongs to another league.", "other_league")
@@ -323,6 +326,8 @@ def resolve_match(league: League, value: Any, errors: Errors, field: str = "matc
                 id=event_id,
             )
             return None
+    if forfeits and event.kind == Event.Kind.FORFEIT_RECORDED:
+        return event
     if event.kind not in MATCH_KINDS:
         errors.add(
             field,

@@ -43,12 +43,12 @@ def void_match(
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Event:
-    """Append a ``match_voided`` event: the match no longer counts."""
+    """Append a ``match_voided`` event: the match (or the forfeit) no longer counts."""
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     reason = check_reason(reason, errors)
     key = clean_key(idempotency_key, errors)
-    target = resolve_match(league, match, errors)
+    target = resolve_match(league, match, errors, forfeits=True)
     errors.raise_if_any()
     assert target is not None
     submission = Submission(MatchVoided(match_id=target.pk, reason=reason), key)
