@@ -436,10 +436,13 @@ def rank(
     t: Tournament,
     order: Sequence[str],
     extra: Mapping[str, Mapping[PlayerKey, float | None]] | None = None,
+    scores: Mapping[PlayerKey, Fraction] | None = None,
 ) -> list[Placing]:
     """The players by score, then by each tie-break of ``order`` in turn (larger ahead).
 
-    ``extra`` adds criteria of the caller's own (a rating, say) under codes of its own.
+    ``extra`` adds criteria of the caller's own (a rating, say) under codes of its own;
+    ``scores`` replaces the scores the ranking starts from (a season's points, which count
+    results the tie-breaks do not read) without changing the tie-breaks' own.
     Players level on everything share a position; they are listed in the order of their
     keys' ``repr`` so the list never depends on the order results were given in.
     """
@@ -451,8 +454,9 @@ def rank(
     for code, column in extra.items():
         table[code] = {key: column.get(key) for key in t.players}
     de_points: dict[PlayerKey, Fraction | int | None] = {}
-    groups = [sorted(g, key=repr) for g in _level(t.players, t.scores)]
-    groups.sort(key=lambda g: -t.scores[g[0]])
+    score = dict(t.scores if scores is None else scores)
+    groups = [sorted(g, key=repr) for g in _level(t.players, score)]
+    groups.sort(key=lambda g: -score[g[0]])
     for code in order:
         split: list[list[PlayerKey]] = []
         for group in groups:
@@ -469,10 +473,6 @@ def rank(
             parts.sort(key=lambda part: keyed[part[0]], reverse=True)  # type: ignore[arg-type,return-value]
             split.extend(sorted(part, key=repr) for part in parts)
         groups = split
-    if "DE" in order:
-        for group in _level(t.players, t.scores):
-            for key in group:
-                de_points.setdefault(key, None)
     placings, position = [], 1
     for group in groups:
         for key in group:
@@ -483,6 +483,6 @@ def rank(
             }
             if "DE" in order:
                 shown["DE"] = de_points.get(key)
-            placings.append(Placing(key, position, t.scores[key], shown))
+            placings.append(Placing(key, position, score[key], shown))
         position += len(group)
     return placings
