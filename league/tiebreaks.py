@@ -427,6 +427,13 @@ class Placing:
     values: dict[str, Fraction | int | float | None]
 
 
+def _tie_key(key: PlayerKey) -> tuple[int, int, str]:
+    """A fixed order for players level on everything: integer keys by value, others by repr."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return (0, key, "")
+    return (1, 0, repr(key))
+
+
 def _sortable(value: object) -> tuple[int, object]:
     # A missing value (no games for an average) sorts below every number.
     return (0, 0) if value is None else (1, value)
@@ -444,7 +451,8 @@ def rank(
     ``scores`` replaces the scores the ranking starts from (a season's points, which count
     results the tie-breaks do not read) without changing the tie-breaks' own.
     Players level on everything share a position; they are listed in the order of their
-    keys' ``repr`` so the list never depends on the order results were given in.
+    keys (integers by value, others by ``repr``) so the list never depends on the order
+    results were given in.
     """
     extra = dict(extra or {})
     codes = [code for code in order if code not in extra]
@@ -455,7 +463,7 @@ def rank(
         table[code] = {key: column.get(key) for key in t.players}
     de_points: dict[PlayerKey, Fraction | int | None] = {}
     score = dict(t.scores if scores is None else scores)
-    groups = [sorted(g, key=repr) for g in _level(t.players, score)]
+    groups = [sorted(g, key=_tie_key) for g in _level(t.players, score)]
     groups.sort(key=lambda g: -score[g[0]])
     for code in order:
         split: list[list[PlayerKey]] = []
@@ -471,7 +479,7 @@ def rank(
                 keyed = {key: _sortable(table[code][key]) for key in group}
             parts = _level(group, keyed)
             parts.sort(key=lambda part: keyed[part[0]], reverse=True)  # type: ignore[arg-type,return-value]
-            split.extend(sorted(part, key=repr) for part in parts)
+            split.extend(sorted(part, key=_tie_key) for part in parts)
         groups = split
     placings, position = [], 1
     for group in groups:
