@@ -140,7 +140,8 @@ def _season(season: Season) -> dict:
     }
 
 
-def _forecast(forecast: Forecast | None) -> dict[str, Any] | None:
+def forecast_body(forecast: Forecast | None) -> dict[str, Any] | None:
+    """A forecast as the API gives it (the season's and an event's alike), likeliest first."""
     if forecast is None:
         return None
     return {
@@ -198,7 +199,7 @@ class SeasonTableView(CachedReadMixin, generics.GenericAPIView):
             "rows": [line.__dict__ for line in view.lines],
             "derivations": [_derivation(d, organiser) for d in view.derivations],
             "tiebreak_order": list(view.tiebreak_order),
-            "forecast": _forecast(season_forecast(season, view.lines)),
+            "forecast": forecast_body(season_forecast(season, view.lines)),
         }
         return Response(SeasonTableSerializer(body).data)
 

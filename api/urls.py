@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from api import (  # noqa: F401 (importing converters registers "id")
     backtest,
     converters,
+    event_tables,
     exports,
     fixtures,
     seasons,
@@ -76,6 +77,7 @@ urlpatterns = [
     ),
     path("", include(backtest)),
     path("", include(seasons)),
+    path("", include(event_tables)),
     path("", include(fixtures)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),

@@ -27,6 +27,11 @@ def chess(league):
 
 @pytest.fixture
 def swiss(chess, make_player, organiser):
+    return build_swiss(chess, make_player, organiser)
+
+
+def build_swiss(chess, make_player, organiser):
+    """The hand-checked event, entered through the services: (event, player pk -> letter)."""
     event = competitions.create_competition(
         chess, name="Autumn Swiss", format="swiss", planned_rounds=3,
         tiebreaks=["BH-1", "BH", "SB"], recorded_by=organiser,
