@@ -19,7 +19,7 @@ from rest_framework.response import Response
 
 from api import schema
 from api.caching import CachedReadMixin
-from api.seasons import ForecastSerializer, forecast_body
+from api.seasons import TableForecastSerializer, forecast_body
 from league.models import Competition, League
 from ratings.selectors.event_tables import EventTable, event_table
 
@@ -39,7 +39,7 @@ class EventLineSerializer(serializers.Serializer):
     )
 
 
-class ResultSerializer(serializers.Serializer):
+class CrosstableResultSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     opponent = serializers.IntegerField(
         allow_null=True, help_text="The opponent's line number; null for a bye or no game."
@@ -55,7 +55,7 @@ class ResultSerializer(serializers.Serializer):
 class CrosstableRowSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     player_id = serializers.IntegerField()
-    results = ResultSerializer(many=True)
+    results = CrosstableResultSerializer(many=True)
 
 
 class EventTableSerializer(serializers.Serializer):
@@ -70,7 +70,7 @@ class EventTableSerializer(serializers.Serializer):
     )
     rows = EventLineSerializer(many=True)
     crosstable = CrosstableRowSerializer(many=True)
-    forecast = ForecastSerializer(allow_null=True)
+    forecast = TableForecastSerializer(allow_null=True)
 
 
 def _colour(black: bool | None) -> str | None:

@@ -79,18 +79,18 @@ class SeasonLineSerializer(serializers.Serializer):
     )
 
 
-class ChanceSerializer(serializers.Serializer):
+class TableChanceSerializer(serializers.Serializer):
     player_id = serializers.IntegerField()
     probability = serializers.FloatField(help_text="Chance of finishing first (0 to 1).")
     standard_error = serializers.FloatField(help_text="Its Monte Carlo standard error.")
 
 
-class ForecastSerializer(serializers.Serializer):
+class TableForecastSerializer(serializers.Serializer):
     simulations = serializers.IntegerField(help_text="How many times the fixtures were played.")
     seed = serializers.IntegerField(help_text="The random seed: one seed, one forecast.")
     remaining = serializers.IntegerField(help_text="Open fixtures played out in the simulation.")
     places = serializers.IntegerField(help_text="The chances are of finishing in these places.")
-    chances = ChanceSerializer(many=True)
+    chances = TableChanceSerializer(many=True)
 
 
 class DerivationSerializer(serializers.Serializer):
@@ -118,7 +118,7 @@ class SeasonTableSerializer(serializers.Serializer):
         child=serializers.CharField(),
         help_text="The tie-breaks this table is ordered by (an archived table keeps its own).",
     )
-    forecast = ForecastSerializer(
+    forecast = TableForecastSerializer(
         allow_null=True,
         help_text="Who wins the season, by simulating its open fixtures; null for a closed "
         "season or one without fixtures left.",
