@@ -5,7 +5,9 @@ The league and its hand-worked values: tests/integration/test_season_tiebreaks.p
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
+import io
 
 import pytest
 from django.urls import reverse
@@ -54,6 +56,14 @@ def test_organiser_chooses_the_order_and_the_page_shows_each_value(client, club,
     assert "FIDE C.07 art. 9.1" in html
     assert "ordered by DE (Direct encounter" in html
     assert 'id="tiebreaks-heading"' in html
+    exported = client.get(reverse("pages:season_csv", args=[league.slug, season.slug]))
+    rows = list(csv.DictReader(io.StringIO(b"".join(exported.streaming_content).decode())))
+    assert [(r["player"], r["DE"], r["BH"], r["SB"]) for r in rows] == [
+        ("Bob", "", "8.0", "4.0"),
+        ("Cat", "1.0", "10.0", "8.0"),
+        ("Ann", "1.0", "10.0", "2.0"),
+        ("Dan", "", "10.0", "0.0"),
+    ]
 
 
 @pytest.mark.parametrize(

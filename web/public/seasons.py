@@ -209,7 +209,12 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
     return render(request, "pages/season.html", context)
 
 
+def _tiebreak_codes(view: SeasonView) -> list[str]:
+    return [code for code in view.tiebreak_order if code != RATING_AT_END]
+
+
 def _season_rows(view: SeasonView) -> Iterator[tuple[Any, ...]]:
+    codes = _tiebreak_codes(view)
     for line in view.lines:
         yield (
             line.position,
@@ -225,14 +230,18 @@ def _season_rows(view: SeasonView) -> Iterator[tuple[Any, ...]]:
             line.rd_end,
             line.rank_end,
             line.change,
+            *(line.tiebreaks.get(code) for code in codes),
         )
 
 
 def season_csv(request: HttpRequest, league_slug: str, season_slug: str) -> StreamingHttpResponse:
-    """The season's table as CSV (the same rows as the page, full precision)."""
+    """The season's table as CSV (the same rows and tie-breaks as the page, full precision)."""
     league = get_object_or_404(League, slug=league_slug)
     chosen = get_object_or_404(Season, league=league, slug=season_slug)
-    table = exports.Table(SEASON_COLUMNS, _season_rows(season_table(chosen)))
+    view = season_table(chosen)
+    # The season's tie-breaks follow the fixed columns, one column per code, in its order.
+    columns = (*SEASON_COLUMNS, *_tiebreak_codes(view))
+    table = exports.Table(columns, _season_rows(view))
     response = StreamingHttpResponse(
         exports.csv_lines(table), content_type="text/csv; charset=utf-8"
     )
