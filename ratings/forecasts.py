@@ -106,16 +106,20 @@ def simulate_places(
         lost = ~(won | drawn)
         first_points = np.where(won, win, np.where(drawn, draw, loss))
         second_points = np.where(lost, win, np.where(drawn, draw, loss))
-        # Each fixture's points go to its two entrants: one matrix product per side.
-        to_first = np.zeros((len(remaining), n))
-        to_first[np.arange(len(remaining)), first] = 1.0
-        to_second = np.zeros((len(remaining), n))
-        to_second[np.arange(len(remaining)), second] = 1.0
-        totals += first_points @ to_first + second_points @ to_second
-    # Places each entrant holds: after everyone ahead, shared with everyone level.
-    above = (totals[:, None, :] > totals[:, :, None]).sum(axis=2)
-    level = (totals[:, None, :] == totals[:, :, None]).sum(axis=2)
-    share = np.clip(np.minimum(places, above + level) - above, 0, None) / level
+        # Each fixture's points go to its two entrants: one weighted count over (simulation,
+        # entrant) cells, so an entrant with several fixtures gets the points of each.
+        rows = np.arange(simulations)[:, None] * n
+        cells = np.concatenate([(rows + first).ravel(), (rows + second).ravel()])
+        weights = np.concatenate([first_points.ravel(), second_points.ravel()])
+        totals += np.bincount(cells, weights, minlength=simulations * n).reshape(simulations, n)
+    # The points of the last place asked for, per simulation: above it an entrant is in,
+    # below it out, on it they share the seats left among everyone on it. (One partition
+    # per simulation: memory stays simulations x entrants for a table of any size.)
+    k = min(places, n)
+    edge = np.partition(totals, n - k, axis=1)[:, n - k][:, None]
+    above = (totals > edge).sum(axis=1, keepdims=True)
+    level = (totals == edge).sum(axis=1, keepdims=True)
+    share = np.where(totals > edge, 1.0, np.where(totals == edge, (k - above) / level, 0.0))
     mean = share.mean(axis=0)
     spread = share.std(axis=0, ddof=1) if simulations > 1 else np.zeros(n)
     error = spread / math.sqrt(simulations)
