@@ -24,7 +24,6 @@ from django.utils.text import slugify
 from league.calendar import day_text
 from league.event_store import store as event_store
 from league.models import League, Season
-from league.tiebreaks import TIEBREAKS
 from league.validation import Errors, check_text
 
 NAME_MAX = Season._meta.get_field("name").max_length
@@ -61,13 +60,6 @@ class SeasonInput:
     points_draw: Decimal
     points_loss: Decimal
     tiebreaks: str = ""
-
-
-def tiebreak_name(code: str) -> str:
-    """A season tie-break's name, in English as the regulations give it."""
-    if code == RATING_AT_END:
-        return "Rating at the end of the season"
-    return TIEBREAKS[code][0]
 
 
 def tiebreak_order(season: Any) -> tuple[str, ...]:
