@@ -20,6 +20,8 @@ from rest_framework.response import Response
 from api import schema
 from api.caching import CachedReadMixin
 from league.models import League, Season
+from league.seasons import SEASON_TIEBREAKS, tiebreak_order
+from ratings.forecasts import Forecast, season_forecast
 from ratings.models import SeasonTable
 from ratings.seasons.read import Derivation, season_table
 
@@ -34,6 +36,11 @@ class SeasonSerializer(serializers.Serializer):
     points_loss = serializers.DecimalField(max_digits=4, decimal_places=1, coerce_to_string=False)
     closed = serializers.BooleanField(help_text="True once closed: its table is archived.")
     closed_at = serializers.DateTimeField(allow_null=True)
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=SEASON_TIEBREAKS),
+        help_text="The organisers' order of tie-breaks after points (FIDE C.07 codes; RTG: "
+        "rating at the end, the default). See docs/tiebreaks.md.",
+    )
 
 
 class SeasonLineSerializer(serializers.Serializer):
@@ -65,6 +72,25 @@ class SeasonLineSerializer(serializers.Serializer):
     change = serializers.FloatField(
         allow_null=True, help_text="From the initial rating for a player new this season."
     )
+    tiebreaks = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="Each tie-break of the table's order (code -> value; null where none, "
+        "e.g. direct encounter for a player level with nobody).",
+    )
+
+
+class TableChanceSerializer(serializers.Serializer):
+    player_id = serializers.IntegerField()
+    probability = serializers.FloatField(help_text="Chance of finishing first (0 to 1).")
+    standard_error = serializers.FloatField(help_text="Its Monte Carlo standard error.")
+
+
+class TableForecastSerializer(serializers.Serializer):
+    simulations = serializers.IntegerField(help_text="How many times the fixtures were played.")
+    seed = serializers.IntegerField(help_text="The random seed: one seed, one forecast.")
+    remaining = serializers.IntegerField(help_text="Open fixtures played out in the simulation.")
+    places = serializers.IntegerField(help_text="The chances are of finishing in these places.")
+    chances = TableChanceSerializer(many=True)
 
 
 class DerivationSerializer(serializers.Serializer):
@@ -88,6 +114,15 @@ class SeasonTableSerializer(serializers.Serializer):
     end_period = serializers.IntegerField(allow_null=True)
     rows = SeasonLineSerializer(many=True)
     derivations = DerivationSerializer(many=True)
+    tiebreak_order = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The tie-breaks this table is ordered by (an archived table keeps its own).",
+    )
+    forecast = TableForecastSerializer(
+        allow_null=True,
+        help_text="Who wins the season, by simulating its open fixtures; null for a closed "
+        "season or one without fixtures left.",
+    )
 
 
 def _season(season: Season) -> dict:
@@ -101,6 +136,25 @@ def _season(season: Season) -> dict:
         "points_loss": season.points_loss,
         "closed": season.closed,
         "closed_at": season.closed_at,
+        "tiebreaks": list(tiebreak_order(season)),
+    }
+
+
+def forecast_body(forecast: Forecast | None) -> dict[str, Any] | None:
+    """A forecast as the API gives it (the season's and an event's alike), likeliest first."""
+    if forecast is None:
+        return None
+    return {
+        "simulations": forecast.simulations,
+        "seed": forecast.seed,
+        "remaining": forecast.remaining,
+        "places": forecast.places,
+        "chances": [
+            {"player_id": key, **chance.__dict__}
+            for key, chance in sorted(
+                forecast.chances.items(), key=lambda item: -item[1].probability
+            )
+        ],
     }
 
 
@@ -144,6 +198,8 @@ class SeasonTableView(CachedReadMixin, generics.GenericAPIView):
             "end_period": view.end.index if view.end else None,
             "rows": [line.__dict__ for line in view.lines],
             "derivations": [_derivation(d, organiser) for d in view.derivations],
+            "tiebreak_order": list(view.tiebreak_order),
+            "forecast": forecast_body(season_forecast(season, view.lines)),
         }
         return Response(SeasonTableSerializer(body).data)
 

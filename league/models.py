@@ -706,6 +706,13 @@ class Season(models.Model):
     points_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("3"))
     points_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
     points_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
+    tiebreaks = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="Tie-break codes in order, comma-separated (league.seasons.SEASON_TIEBREAKS); "
+        "empty: by rating at the end.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"

@@ -36,6 +36,17 @@ SCHEMES = {
     "2/1/0": (Decimal("2"), Decimal("1"), Decimal("0")),
     "1/½/0": (Decimal("1"), Decimal("0.5"), Decimal("0")),
 }
+#: The season's own criterion: the rating at the season's end (the order before tie-breaks
+#: could be chosen, and still the default).
+RATING_AT_END = "RTG"
+#: The tie-breaks a season table can use, in the order the form lists them: the FIDE ones
+#: (``league.tiebreaks``) that make sense without rounds or colours, and the rating at the end.
+#: (Games won over the board would equal the number of wins: a season has no forfeits.)
+SEASON_TIEBREAKS = (
+    "DE", "BH", "BH-C1", "BH-C2", "BH-M1", "SB", "WIN", "ARO", "ARO-C1", RATING_AT_END,
+)  # fmt: skip
+#: A season's order when its organisers chose none: today's, by rating at the end.
+DEFAULT_TIEBREAKS = (RATING_AT_END,)
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,42 @@ class SeasonInput:
     points_win: Decimal
     points_draw: Decimal
     points_loss: Decimal
+    tiebreaks: str = ""
+
+
+def tiebreak_order(season: Any) -> tuple[str, ...]:
+    """The season's tie-breaks in order (the default, by rating at the end, when none)."""
+    chosen = tuple(code for code in str(season.tiebreaks or "").split(",") if code)
+    return chosen or DEFAULT_TIEBREAKS
+
+
+def _tiebreaks(value: Any, errors: Errors) -> str:
+    """The tie-break codes typed or chosen, checked and joined by commas ("" for none)."""
+    if isinstance(value, list | tuple):
+        parts = [str(part) for part in value]
+    else:
+        parts = str(value or "").replace(",", " ").split()
+    codes = [part.strip().upper() for part in parts if part.strip()]
+    bad = [code for code in codes if code not in SEASON_TIEBREAKS]
+    if bad:
+        errors.add(
+            "tiebreaks",
+            "%(value)s is not a season tie-break; choose from %(choices)s.",
+            "unknown_tiebreak",
+            value=", ".join(bad),
+            choices=", ".join(SEASON_TIEBREAKS),
+        )
+        return ""
+    repeated = sorted({code for code in codes if codes.count(code) > 1})
+    if repeated:
+        errors.add(
+            "tiebreaks",
+            "Each tie-break may be chosen once (%(value)s is given twice).",
+            "repeated_tiebreak",
+            value=", ".join(repeated),
+        )
+        return ""
+    return ",".join(codes)
 
 
 def points_text(value: Decimal) -> str:
@@ -114,6 +161,7 @@ def check_season(
     points_win: Any = "3",
     points_draw: Any = "1",
     points_loss: Any = "0",
+    tiebreaks: Any = "",
 ) -> SeasonInput:
     """The season's fields checked (``ValidationError`` naming each bad field)."""
     errors = Errors()
@@ -140,6 +188,7 @@ def check_season(
             "before_league",
             start=day_text(league.start_date),
         )
+    order = _tiebreaks(tiebreaks, errors)
     win = _points(points_win, "points_win", errors)
     draw = _points(points_draw, "points_draw", errors)
     loss = _points(points_loss, "points_loss", errors)
@@ -155,7 +204,7 @@ def check_season(
     assert win is not None
     assert draw is not None
     assert loss is not None
-    return SeasonInput(clean, start, end, win, draw, loss)
+    return SeasonInput(clean, start, end, win, draw, loss, order)
 
 
 def _check_free(
@@ -214,9 +263,9 @@ def create_season(league: League, *, created_by: Any = None, **fields: Any) -> S
 
 
 def update_season(season: Season, **fields: Any) -> Season:
-    """Change a season's name, dates or points scheme.
+    """Change a season's name, dates, points scheme or tie-breaks.
 
-    A closed season's dates and points are fixed (its archived table was derived from
+    A closed season's dates, points and tie-breaks are fixed (its archived table was derived from
     them); only its name may change.
     """
     league = season.league
@@ -229,10 +278,12 @@ def update_season(season: Season, **fields: Any) -> Season:
             (checked.start_date, checked.end_date) != (current.start_date, current.end_date)
             or (checked.points_win, checked.points_draw, checked.points_loss)
             != (current.points_win, current.points_draw, current.points_loss)
+            or checked.tiebreaks != current.tiebreaks
         ):
             errors.add(
                 "__all__",
-                "This season is closed: its dates and points are fixed. Only its name can change.",
+                "This season is closed: its dates, points and tie-breaks are fixed. Only its "
+                "name can change.",
                 "season_closed",
             )
         _check_free(league, checked, errors, other_than=current.pk)

@@ -348,6 +348,12 @@ class SeasonTable(models.Model):
     points_win = models.DecimalField(max_digits=4, decimal_places=1)
     points_draw = models.DecimalField(max_digits=4, decimal_places=1)
     points_loss = models.DecimalField(max_digits=4, decimal_places=1)
+    tiebreaks = models.CharField(
+        max_length=100,
+        blank=True,
+        default="",
+        help_text="The tie-break codes the table was ordered by (empty: rating at the end).",
+    )
     derived_at = models.DateTimeField(default=timezone.now)
     derived_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
@@ -379,6 +385,9 @@ class SeasonRow(models.Model):
     rank_end = models.PositiveIntegerField(null=True)
     change = models.FloatField(
         help_text="Rating change over the season (from the initial rating if unrated before)."
+    )
+    tiebreaks = models.JSONField(
+        default=dict, blank=True, help_text="The tie-break values: code -> number or null."
     )
 
     class Meta:

@@ -20,7 +20,7 @@ from numbers import Real
 from typing import TYPE_CHECKING
 
 from django.conf import settings
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from engine.errors import InvalidParameterError
 from league.calendar import day_text
@@ -77,6 +77,50 @@ def format_probability(p: float, *, space: str = " ") -> str:
     if whole <= 0:
         return f"< 1{space}%"
     return f"{whole}{space}%"
+
+
+#: Each tie-break's name as the tables' headers explain it (``league.tiebreaks.TIEBREAKS``
+#: gives the article of the FIDE regulations; "RTG" is the season's rating at its end).
+TIEBREAK_NAMES = {
+    "DE": gettext_lazy("Direct encounter: points against the others still level"),
+    "WIN": gettext_lazy("Number of wins, byes and forfeits won included"),
+    "WON": gettext_lazy("Games won over the board"),
+    "BPG": gettext_lazy("Games played with Black"),
+    "BWG": gettext_lazy("Games won with Black"),
+    "PS": gettext_lazy("Progressive score: the running scores added up"),
+    "PS-C1": gettext_lazy("Progressive score without the first round"),
+    "BH": gettext_lazy("Buchholz: the opponents' scores added up"),
+    "BH-C1": gettext_lazy("Buchholz without the lowest opponent"),
+    "BH-C2": gettext_lazy("Buchholz without the two lowest opponents"),
+    "BH-M1": gettext_lazy("Median Buchholz: without the lowest and the highest opponent"),
+    "SB": gettext_lazy("Sonneborn-Berger: beaten opponents' scores, half of those drawn"),
+    "ARO": gettext_lazy("Average rating of opponents"),
+    "ARO-C1": gettext_lazy("Average rating of opponents without the lowest"),
+    "RTG": gettext_lazy("Rating at the end of the season"),
+}
+
+
+def format_chance(p: float, *, space: str = " ") -> str:
+    """A forecast's chance: ``"0 %"`` and ``"100 %"`` when certain, else as
+    :func:`format_probability` (so a small chance never reads as none)."""
+    if _fraction("chance", p) == 0.0:
+        return f"0{space}%"
+    if p == 1.0:
+        return f"100{space}%"
+    return format_probability(p, space=space)
+
+
+def format_tiebreak(value: float | None) -> str:
+    """A tie-break value as the tables write it: halves as ½ (5½), quarters as ¼ and ¾,
+    whole numbers plain, other values to two places; a dash for none."""
+    if value is None:
+        return DASH
+    whole, part = divmod(abs(value), 1)
+    sign = "-" if value < 0 else ""
+    glyph = {0.0: "", 0.25: "¼", 0.5: "½", 0.75: "¾"}.get(round(part, 9))
+    if glyph is None:
+        return f"{value:.2f}"
+    return f"{sign}{int(whole) if whole or not glyph else ''}{glyph}"
 
 
 def format_percentile(fraction: float, *, space: str = " ") -> str:

@@ -69,6 +69,7 @@ def _store(derived: DerivedTable, kind: str, *, by: Any, reason: str) -> SeasonT
         points_win=season.points_win,
         points_draw=season.points_draw,
         points_loss=season.points_loss,
+        tiebreaks=season.tiebreaks,
         derived_by=by if getattr(by, "is_authenticated", False) else None,
         reason=reason,
     )
@@ -89,6 +90,7 @@ def _store(derived: DerivedTable, kind: str, *, by: Any, reason: str) -> SeasonT
             rd_end=line.rd_end if line.rd_end is not None else derived.config.initial_rd,
             rank_end=line.rank_end,
             change=line.change if line.change is not None else 0.0,
+            tiebreaks=line.tiebreaks,
         )
         for line in derived.lines
     )

@@ -14,24 +14,33 @@ past standings: the league's ranking rules, ``ratings.selectors.standings.leader
 None for a player it listed separately, so a season table never shows a rank the
 leaderboard does not.
 
-The season's order (its positions) is by season points, then by rating at the end, then
-by name: a different ordering from the rank, and the pages label it so.
+The season's order (its positions) is by season points, then by the season's tie-breaks
+in the order its organisers chose (``league.seasons.tiebreak_order``; by default the rating
+at the end, the order before tie-breaks could be chosen), then by name: a different
+ordering from the rank, and the pages label it so. The FIDE tie-breaks
+(``league.tiebreaks``) read the season's one-vs-one matches, each game once, with the
+season's points; the average rating of opponents reads their ratings at the season's start
+(the initial rating for a newcomer). Matches with sides count in the points but not in the
+tie-breaks (an opponent's score is a player's, not a side's).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from math import nan
 
 from django.db import connection
 from django.db.models import Max
 
 from engine.errors import MatchBeforeAnchorError
+from league import tiebreaks
 from league.calendar import league_zone, local_midnight
 from league.models import Event, League, MatchParticipant, Player, Season
+from league.seasons import RATING_AT_END, tiebreak_order
 from league.sides import score_of_places
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.replay.identities import merges_at
@@ -67,6 +76,8 @@ class SeasonLine:
     rd_end: float | None = None
     rank_end: int | None = None
     change: float | None = None
+    #: The season's tie-breaks (code -> value; None where a value does not exist).
+    tiebreaks: dict[str, float | None] = field(default_factory=dict)
 
     @property
     def score_rate(self) -> float:
@@ -215,21 +226,55 @@ def season_periods(season: Season, config: RatingConfig) -> tuple[int, int, bool
     return first - 1, min(last, now), last >= now
 
 
-def order_lines(lines: list[SeasonLine]) -> list[SeasonLine]:
-    """Lines by points, then rating at the end, then name; positions 1, 2, 3…
-
-    Players level on points and on rating share a position.
-    """
-    lines.sort(
-        key=lambda line: (-line.points, -(line.rating_end or 0.0), line.name, line.player_id)
+def season_tournament(
+    season: Season, merged: dict[int, int], lines: dict[int, SeasonLine], initial: float | None
+) -> tiebreaks.Tournament:
+    """The season's one-vs-one matches as the tie-breaks read them (no rounds, no colours)."""
+    games = [
+        tiebreaks.Game(merged.get(a, a), merged.get(b, b), Fraction(score_a))
+        for a, b, score_a in season_matches(season)
+        if merged.get(a, a) != merged.get(b, b)
+    ]
+    points = tiebreaks.Points(
+        *(Fraction(value) for value in (season.points_win, season.points_draw, season.points_loss)),
+        Fraction(season.points_win),
     )
-    previous: tuple[Decimal, float | None] | None = None
-    for index, line in enumerate(lines, start=1):
-        key = (line.points, line.rating_end)
-        if key != previous:
-            line.position, previous = index, key
-        else:
-            line.position = lines[index - 2].position
+    ratings = {
+        pid: line.rating_start if line.rating_start is not None else initial
+        for pid, line in lines.items()
+    }
+    return tiebreaks.Tournament(ratings, games, points=points)
+
+
+def order_lines(
+    lines: list[SeasonLine],
+    order: tuple[str, ...] = (RATING_AT_END,),
+    tournament: tiebreaks.Tournament | None = None,
+) -> list[SeasonLine]:
+    """Lines by points, then each tie-break of ``order``, then name; positions 1, 2, 3…
+
+    Players level on points and on every tie-break share a position. Each line's
+    ``tiebreaks`` gets its values (direct encounter: among the players still level when
+    its turn came).
+    """
+    by_id = {line.player_id: line for line in lines}
+    if tournament is None:
+        tournament = tiebreaks.Tournament(dict.fromkeys(by_id))
+    placings = tiebreaks.rank(
+        tournament,
+        order,
+        extra={RATING_AT_END: {pid: line.rating_end for pid, line in by_id.items()}},
+        scores={pid: Fraction(line.points) for pid, line in by_id.items()},
+    )
+    for placing in placings:
+        line = by_id[placing.player]
+        line.position = placing.position
+        line.tiebreaks = {
+            code: None if value is None else float(value)
+            for code, value in placing.values.items()
+            if code != RATING_AT_END
+        }
+    lines.sort(key=lambda line: (line.position, line.name, line.player_id))
     return lines
 
 
@@ -257,8 +302,11 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
         "pk", "display_name", "slug"
     ):
         lines[player_id].name, lines[player_id].slug = name, slug
+    order = tiebreak_order(season)
     if config is None:
-        return DerivedTable(season, order_lines(list(lines.values())), None, None, None, through)
+        games = season_tournament(season, merged, lines, None)
+        ordered = order_lines(list(lines.values()), order, games)
+        return DerivedTable(season, ordered, None, None, None, through)
     before, end, end_open = season_periods(season, config)
     at_start = states_after(config, before)
     at_end = states_after(config, end, rd_for=set(lines))
@@ -278,9 +326,10 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     projected = (
         ProjectionState.objects.filter(config=config).values_list("through_seq", flat=True).first()
     )
+    games = season_tournament(season, merged, lines, config.initial_rating)
     return DerivedTable(
         season,
-        order_lines(list(lines.values())),
+        order_lines(list(lines.values()), order, games),
         config,
         before + 1,
         end,

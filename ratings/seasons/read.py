@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import ceil
 
 from league.models import League, Season
-from league.seasons import points_text
+from league.seasons import DEFAULT_TIEBREAKS, points_text, tiebreak_order
 from ratings.models import RatingConfig, SeasonTable
 from ratings.seasons.derive import SeasonLine, derive_table
 from ratings.selectors.common import PeriodInfo, period_info
@@ -55,6 +55,8 @@ class SeasonView:
     initial_rating: float | None
     #: The end is read in the current, still open period (as if it closed now).
     end_open: bool = False
+    #: The tie-breaks the table is ordered by, after points.
+    tiebreak_order: tuple[str, ...] = DEFAULT_TIEBREAKS
 
     @property
     def has_newcomers(self) -> bool:
@@ -86,6 +88,7 @@ def _stored_lines(table: SeasonTable) -> list[SeasonLine]:
             rd_end=row.rd_end,
             rank_end=row.rank_end,
             change=row.change,
+            tiebreaks=dict(row.tiebreaks or {}),
         )
         for row in rows
     ]
@@ -97,10 +100,12 @@ def _periods(config: RatingConfig | None, start: int | None, end: int | None) ->
     return period_info(config, start), (period_info(config, end) if end >= 0 else None)
 
 
-def performers(lines: list[SeasonLine]) -> list[Performer]:
+def performers(
+    lines: list[SeasonLine], order: tuple[str, ...] = DEFAULT_TIEBREAKS
+) -> list[Performer]:
     """The season's best performers: top of the table, biggest rating gain, best score rate.
 
-    ``lines`` come in the table's order.
+    ``lines`` come in the table's order, which ``order`` (the season's tie-breaks) decided.
 
     The gain and the score rate count only players with at least half as many games as the
     busiest player, and the gain only players rated before the season (a newcomer's first
@@ -115,7 +120,8 @@ def performers(lines: list[SeasonLine]) -> list[Performer]:
     level = sum(1 for line in played[1:] if line.points == top.points)
     figure = f"{points_text(top.points)} points"
     if level:
-        figure += f", level with {level} other{'s' if level > 1 else ''}, ahead on rating"
+        ahead = "on rating" if order == DEFAULT_TIEBREAKS else "on the tie-breaks"
+        figure += f", level with {level} other{'s' if level > 1 else ''}, ahead {ahead}"
     best.append(Performer("Top of the table", top, figure))
     # Players with at least half as many games as the busiest: one lucky game (or a
     # newcomer's first rating finding its level) must not top these.
@@ -170,14 +176,17 @@ def season_table(season: Season) -> SeasonView:
         start, end = _periods(newest.config, newest.start_period, newest.end_period)
         return SeasonView(
             season, lines, True, newest.config.version, start, end, derivations,
-            performers(lines), newest.config.initial_rating,
+            performers(lines, tiebreak_order(newest)), newest.config.initial_rating,
+            tiebreak_order=tiebreak_order(newest),
         )  # fmt: skip
     config = live_config(season.league)
     derived = derive_table(season, config)
     start, end = _periods(config, derived.start_period, derived.end_period)
     return SeasonView(
         season, derived.lines, False, config.version if config else None, start, end,
-        derivations, performers(derived.lines), derived.initial_rating, derived.end_open,
+        derivations, performers(derived.lines, tiebreak_order(season)), derived.initial_rating,
+        derived.end_open,
+        tiebreak_order(season),
     )  # fmt: skip
 
 

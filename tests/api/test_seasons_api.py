@@ -73,3 +73,21 @@ def test_unknown_season_is_a_json_404(live_server, rated):
     )
     assert response.status_code == 404
     assert response.headers["Content-Type"].startswith("application/json")
+
+
+def test_season_tiebreaks_and_forecast_fields(live_server, rated, january):
+    seasons.update_season(
+        january, name="January 2024", start_date="2024-01-01", end_date="2024-01-31",
+        points_win="2", points_draw="1", points_loss="0", tiebreaks="BH,SB",
+    )  # fmt: skip
+    base = f"{live_server.url}/api/leagues/{rated.slug}/seasons/"
+    assert requests.get(base, timeout=TIMEOUT).json()[0]["tiebreaks"] == ["BH", "SB"]
+    table = requests.get(f"{base}{january.slug}/standings/", timeout=TIMEOUT).json()
+    assert table["tiebreak_order"] == ["BH", "SB"]
+    assert all(set(row["tiebreaks"]) == {"BH", "SB"} for row in table["rows"])
+    # Buchholz sums the opponents' points game by game: over the table it is the sum of
+    # each player's points times their games' count of opponents, i.e. sum(points * games).
+    total_bh = sum(row["tiebreaks"]["BH"] for row in table["rows"])
+    assert total_bh == sum(row["points"] * row["games"] for row in table["rows"])
+    # No fixture is left in January: no forecast.
+    assert table["forecast"] is None

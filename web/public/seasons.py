@@ -15,12 +15,20 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from league.models import League, Season
-from league.seasons import points_text, scheme_text
+from league.seasons import RATING_AT_END, points_text, scheme_text
+from league.tiebreaks import TIEBREAKS
 from ratings import exports
+from ratings.forecasts import Forecast, season_forecast
 from ratings.page_state import LeagueState, league_state
 from ratings.seasons.derive import SeasonLine
 from ratings.seasons.read import SeasonView, league_seasons, season_table
-from web.formatting import DASH, signed
+from web.formatting import (
+    DASH,
+    TIEBREAK_NAMES,
+    format_chance,
+    format_tiebreak,
+    signed,
+)
 from web.public.page_cache import cached_page, known_league
 from web.query_params import shown_param, slug_param
 
@@ -89,7 +97,52 @@ def _rank(value: int | None) -> str:
     return DASH if value is None else str(value)
 
 
-def line_cells(line: SeasonLine) -> dict[str, Any]:
+def tiebreak_columns(order: tuple[str, ...]) -> list[dict[str, str]]:
+    """The tie-break columns of a season table (the rating at the end has its own)."""
+    return [
+        {"code": code, "name": str(TIEBREAK_NAMES[code]), "article": TIEBREAKS[code][1]}
+        for code in order
+        if code != RATING_AT_END
+    ]
+
+
+def order_note(order: tuple[str, ...]) -> str:
+    """How players level on points are ordered, in a sentence."""
+    names = [
+        f"{code} ({TIEBREAK_NAMES[code]})" if code != RATING_AT_END else _("rating at the end")
+        for code in order
+    ]
+    return _("Level on points, the table is ordered by %(names)s, in that order.") % {
+        "names": "; ".join(names)
+    }
+
+
+def forecast_context(forecast: Forecast | None, lines: list[SeasonLine]) -> dict[str, Any] | None:
+    """The season forecast as the page shows it: every player with a chance, likeliest first."""
+    if forecast is None:
+        return None
+    names = {line.player_id: (line.name, line.slug) for line in lines}
+    rows = [
+        {
+            "name": names.get(key, ("", ""))[0],
+            "slug": names.get(key, ("", ""))[1],
+            "chance": format_chance(chance.probability),
+            "error": f"{chance.standard_error * 100:.1f}",
+            "percent": round(chance.probability * 100, 1),
+        }
+        for key, chance in sorted(forecast.chances.items(), key=lambda item: -item[1].probability)
+        if chance.probability > 0 and key in names
+    ]
+    return {
+        "rows": rows,
+        "simulations": forecast.simulations,
+        "remaining": forecast.remaining,
+        "largest_error": f"{forecast.largest_error * 100:.1f}",
+        "seed": forecast.seed,
+    }
+
+
+def line_cells(line: SeasonLine, order: tuple[str, ...] = ()) -> dict[str, Any]:
     """A season line as display text."""
     change, change_class = signed(line.change, 0)
     return {
@@ -106,6 +159,9 @@ def line_cells(line: SeasonLine) -> dict[str, Any]:
         "change": change,
         "change_class": change_class,
         "new": line.rating_start is None,
+        "tiebreaks": [
+            format_tiebreak(line.tiebreaks.get(code)) for code in order if code != RATING_AT_END
+        ],
     }
 
 
@@ -115,7 +171,9 @@ def season_context(view: SeasonView) -> dict[str, Any]:
         "view": view,
         "season": view.season,
         "scheme": scheme_text(view.season),
-        "rows": [line_cells(line) for line in view.lines],
+        "rows": [line_cells(line, view.tiebreak_order) for line in view.lines],
+        "tiebreak_columns": tiebreak_columns(view.tiebreak_order),
+        "order_note": order_note(view.tiebreak_order),
     }
 
 
@@ -143,6 +201,7 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
             {"title": p.title, "name": p.line.name, "slug": p.line.slug, "figure": p.figure}
             for p in view.performers
         ],
+        "forecast": forecast_context(season_forecast(chosen, view.lines), view.lines),
         # Who archived or re-derived the table is the organisers' business, as who
         # recorded a match (signed-in pages are never cached, so no one else is shown it).
         "show_deriver": league.is_organiser(request.user),
@@ -150,7 +209,12 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
     return render(request, "pages/season.html", context)
 
 
+def _tiebreak_codes(view: SeasonView) -> list[str]:
+    return [code for code in view.tiebreak_order if code != RATING_AT_END]
+
+
 def _season_rows(view: SeasonView) -> Iterator[tuple[Any, ...]]:
+    codes = _tiebreak_codes(view)
     for line in view.lines:
         yield (
             line.position,
@@ -166,14 +230,18 @@ def _season_rows(view: SeasonView) -> Iterator[tuple[Any, ...]]:
             line.rd_end,
             line.rank_end,
             line.change,
+            *(line.tiebreaks.get(code) for code in codes),
         )
 
 
 def season_csv(request: HttpRequest, league_slug: str, season_slug: str) -> StreamingHttpResponse:
-    """The season's table as CSV (the same rows as the page, full precision)."""
+    """The season's table as CSV (the same rows and tie-breaks as the page, full precision)."""
     league = get_object_or_404(League, slug=league_slug)
     chosen = get_object_or_404(Season, league=league, slug=season_slug)
-    table = exports.Table(SEASON_COLUMNS, _season_rows(season_table(chosen)))
+    view = season_table(chosen)
+    # The season's tie-breaks follow the fixed columns, one column per code, in its order.
+    columns = (*SEASON_COLUMNS, *_tiebreak_codes(view))
+    table = exports.Table(columns, _season_rows(view))
     response = StreamingHttpResponse(
         exports.csv_lines(table), content_type="text/csv; charset=utf-8"
     )

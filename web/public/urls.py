@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from web.public import competitions, embed, exports, feeds, fixtures, pages, progress, seasons
+from web.public import (
+    competitions,
+    embed,
+    event_tables,
+    exports,
+    feeds,
+    fixtures,
+    pages,
+    progress,
+    seasons,
+)
 
 app_name = "pages"
 urlpatterns = [
@@ -55,6 +65,11 @@ urlpatterns = [
         "<slug:league_slug>/seasons/<slug:season_slug>/table.csv",
         seasons.season_csv,
         name="season_csv",
+    ),
+    path(
+        "<slug:league_slug>/competitions/<slug:competition_slug>/table/",
+        event_tables.competition_table,
+        name="competition_table",
     ),
     path("<slug:league_slug>/compare/", pages.compare, name="compare"),
     path("<slug:league_slug>/progress/", progress.progress, name="progress"),

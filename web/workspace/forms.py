@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
 
 class SeasonForm(forms.Form):
@@ -28,6 +29,18 @@ class SeasonForm(forms.Form):
         required=False,
         initial="0",
         help_text="Whole or half points, e.g. 3/1/0 or 1/½/0.",
+    )
+    tiebreaks = forms.CharField(
+        label=gettext_lazy("Tie-breaks, in order"),
+        required=False,
+        max_length=200,
+        help_text=gettext_lazy(
+            "Codes separated by commas, e.g. DE, BH-C1, SB: DE direct encounter; BH Buchholz "
+            "(BH-C1, BH-C2 without the lowest one or two opponents, BH-M1 without the lowest "
+            "and highest); SB Sonneborn-Berger; WIN number of wins; ARO average rating of "
+            "opponents (ARO-C1 without the lowest); RTG rating at the end. Empty: by rating "
+            "at the end."
+        ),
     )
 
 

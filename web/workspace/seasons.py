@@ -59,12 +59,15 @@ def season_detail(request: HttpRequest, league_slug: str, season_slug: str) -> H
         "points_win": str(season.points_win.normalize()),
         "points_draw": str(season.points_draw.normalize()),
         "points_loss": str(season.points_loss.normalize()),
+        "tiebreaks": season.tiebreaks.replace(",", ", "),
     }
     action = request.POST.get("action") if request.method == "POST" else None
     form = SeasonForm(request.POST if action == "save" else None, initial=initial)
     if season.closed:
         # Shown but fixed (the service refuses a change); still sent with the form.
-        for name in ("start_date", "end_date", "points_win", "points_draw", "points_loss"):
+        for name in (
+            "start_date", "end_date", "points_win", "points_draw", "points_loss", "tiebreaks",
+        ):  # fmt: skip
             form.fields[name].widget.attrs["readonly"] = True
     rederive = RederiveForm(request.POST if action == "rederive" else None)
     close_errors: list[str] = []
