@@ -15,9 +15,10 @@ reported with its line (and column where one field is at fault), up to :data:`MA
 Messages are English templates marked with ``gettext_noop`` so that the Django layer can
 translate them (``gettext(problem.template) % problem.params``) while this module stays pure.
 
-One convention goes beyond the specification, for in-tournament data exchange: a round that
-is paired but not yet played is written with the opponent and colour and a blank result; only
-the last round of a file may hold such games, and then every game of that round is pending.
+One convention goes beyond the specification, for in-tournament data exchange: a game that
+is paired but not yet played is written on both players' lines with the opponent and colour
+and a blank result (a blank result without an opponent stays a zero-point bye). Any round may
+hold such games, since results come in one at a time; they count for no points.
 """
 
 from __future__ import annotations
@@ -206,7 +207,7 @@ class Tournament:
 
     @property
     def pending_round(self) -> int | None:
-        """The number of the round paired but not yet played, if there is one."""
+        """The last round, if any of its games is not yet played."""
         rounds = self.round_count
         for player in self.players:
             if len(player.rounds) == rounds and player.rounds[-1].pending:
@@ -342,8 +343,8 @@ def write(
 ) -> str:
     """``tournament`` as the text of a TRF file (lines end with CR LF).
 
-    ``include_pending=False`` leaves out a round that is paired but not played (engines that
-    read TRF(x), such as bbpPairings, have no notation for it).
+    ``include_pending=False`` leaves out the last round when any of its games is not yet
+    played (engines that read TRF(x), such as bbpPairings, have no notation for it).
     """
     round_count = tournament.round_count
     if not include_pending and tournament.pending_round is not None:
@@ -903,41 +904,11 @@ class _Reader:
         count = t.round_count
         for player in t.players:
             player.rounds += [RoundEntry()] * (count - len(player.rounds))
-        pending_round = None
-        for player in t.players:
-            if player.rounds and player.rounds[-1].pending:
-                pending_round = count
         for player in t.players:
             line = self.player_lines[player.start_number]
             for index, entry in enumerate(player.rounds):
                 round_number = index + 1
                 column = _ROUND_START + _ROUND_WIDTH * index
-                if entry.pending and round_number != pending_round:
-                    self.problem(
-                        line,
-                        column + 7,
-                        gettext_noop(
-                            "Round %(round)s against %(opponent)s has no result; "
-                            "only the last round may be unplayed."
-                        ),
-                        round=round_number,
-                        opponent=entry.opponent,
-                    )
-                    continue
-                if (
-                    round_number == pending_round
-                    and entry.opponent is not None
-                    and not entry.pending
-                ):
-                    self.problem(
-                        line,
-                        column + 7,
-                        gettext_noop(
-                            "Round %(round)s has results for some games and not for others."
-                        ),
-                        round=round_number,
-                    )
-                    continue
                 if entry.opponent is None:
                     continue
                 if entry.opponent == player.start_number:

@@ -330,12 +330,19 @@ def test_two_pairing_allocated_byes_in_one_round() -> None:
     assert problems_of(replace_line(DUNN, line)) == [(DUNN, 109)]
 
 
-def test_a_game_without_result_before_the_last_round() -> None:
-    line = EVENT_LINES[BOB - 1].replace("   4 b =", "   4 b  ").replace(" 0.5", " 0.0")
-    other = EVENT_LINES[DUNN - 1].replace("   2 w =", "   2 w  ").replace(" 1.0", " 0.5")
+def test_a_game_without_result_in_an_earlier_round_is_pending_on_both_lines() -> None:
+    bob = EVENT_LINES[BOB - 1].replace("   4 b =", "   4 b  ").replace(" 0.5", " 0.0")
+    dunn = EVENT_LINES[DUNN - 1].replace("   2 w =", "   2 w  ").replace(" 1.0", " 0.5")
     lines = list(EVENT_LINES)
-    lines[BOB - 1], lines[DUNN - 1] = line, other
-    assert problems_of("\n".join(lines)) == [(BOB, 99), (DUNN, 99)]
+    lines[BOB - 1], lines[DUNN - 1] = bob, dunn
+    t = trf.read("\n".join(lines))
+    bob_record = t.player(2)
+    assert bob_record is not None
+    assert bob_record.rounds[0] == RoundEntry(4, "b", " ")
+    assert bob_record.rounds[0].pending
+    # One side with a result and the other without is a mismatch.
+    lines[DUNN - 1] = EVENT_LINES[DUNN - 1]
+    assert problems_of("\n".join(lines)) == [(BOB, 99)]
 
 
 def test_a_bye_that_names_an_opponent() -> None:
