@@ -229,9 +229,19 @@ def playing_match(fixture: Fixture) -> Event | None:
 
 
 def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None:
-    """A fixture can be played, moved or cancelled only while it is neither cancelled nor played."""
+    """A fixture can be played, moved or cancelled only while it is neither cancelled nor
+    played (a forfeit decides it for good)."""
     if fixture.cancelled:
         errors.add(field, "This fixture was cancelled.", "cancelled")
+        return
+    forfeit = Event.objects.filter(kind=Event.Kind.FORFEIT_RECORDED, fixture=fixture).first()
+    if forfeit is not None:
+        errors.add(
+            field,
+            "This game was decided by forfeit (event #%(seq)s); it takes no other result.",
+            "forfeited",
+            seq=forfeit.seq,
+        )
         return
     played = playing_match(fixture)
     if played is not None:

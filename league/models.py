@@ -18,6 +18,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league.calendar import day_text
 from league.sports import has_home_ground
@@ -233,6 +234,12 @@ class EventKind(models.TextChoices):
     FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
     FIXTURE_RESCHEDULED = "fixture_rescheduled", "Fixture rescheduled"
     FIXTURE_CANCELLED = "fixture_cancelled", "Fixture cancelled"
+    COMPETITION_CREATED = "competition_created", _("Event created")
+    ENTRANT_ENTERED = "entrant_entered", _("Player entered an event")
+    ENTRANT_WITHDRAWN = "entrant_withdrawn", _("Player withdrawn from an event")
+    BYE_REQUESTED = "bye_requested", _("Bye requested")
+    ROUND_PAIRED = "round_paired", _("Round paired")
+    FORFEIT_RECORDED = "forfeit_recorded", _("Forfeit recorded")
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -267,6 +274,17 @@ FIXTURE_KINDS = [
     EventKind.FIXTURE_CANCELLED,
 ]
 
+#: The kinds of fact about competitions (events inside a league: their entrants, rounds,
+#: byes and forfeits); none of them changes a rating (a forfeit is never rated).
+COMPETITION_KINDS = [
+    EventKind.COMPETITION_CREATED,
+    EventKind.ENTRANT_ENTERED,
+    EventKind.ENTRANT_WITHDRAWN,
+    EventKind.BYE_REQUESTED,
+    EventKind.ROUND_PAIRED,
+    EventKind.FORFEIT_RECORDED,
+]
+
 
 class Fixture(models.Model):
     """A scheduled pairing of two players: the write side's current state of one fixture.
@@ -285,6 +303,13 @@ class Fixture(models.Model):
     venue = models.CharField(max_length=120, blank=True, help_text="Venue, table or board.")
     label = models.CharField(max_length=120, blank=True, help_text='Round, e.g. "Swiss round 2".')
     cancelled = models.BooleanField(default=False)
+    # A fixture of a competition's round (``league.competitions``): set when the round is
+    # published, never changed. The first-named player is White in a chess league.
+    competition = models.ForeignKey(
+        "Competition", on_delete=models.PROTECT, null=True, blank=True, related_name="fixtures"
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -292,6 +317,11 @@ class Fixture(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=~Q(player_a=models.F("player_b")), name="fixture_two_players"
+            ),
+            models.CheckConstraint(
+                condition=Q(competition__isnull=True, round_number__isnull=True)
+                | Q(competition__isnull=False, round_number__gte=1),
+                name="fixture_round_of_competition",
             ),
         ]
         indexes = [models.Index(fields=["league", "scheduled_at"], name="fixture_league_when")]
@@ -400,6 +430,15 @@ class Event(models.Model):
     deadline = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=120, blank=True)
 
+    # The facts about competitions: the competition, the round a fact is about (an entry's
+    # or a withdrawal's first round, a bye's round, the round paired; the planned rounds of
+    # a new competition) and the rest of their content (``event_store.store``).
+    competition = models.ForeignKey(
+        "Competition", on_delete=models.PROTECT, null=True, blank=True, related_name="events"
+    )
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    details = models.JSONField(null=True, blank=True)
+
     objects = EventQuerySet.as_manager()
 
     class Meta:
@@ -464,6 +503,14 @@ class Event(models.Model):
                 condition=~Q(kind__in=["fixture_scheduled", "fixture_rescheduled"])
                 | (Q(scheduled_at__isnull=False) & Q(deadline__isnull=False)),
                 name="event_fixture_has_date",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=COMPETITION_KINDS[:-1]) | Q(competition__isnull=False),
+                name="event_competition_fact_names_competition",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="forfeit_recorded") | Q(fixture__isnull=False),
+                name="event_forfeit_names_fixture",
             ),
         ]
         indexes = [
@@ -681,3 +728,144 @@ class Invitation(models.Model):
         """Neither used nor revoked, and not yet expired."""
         now = now or timezone.now()
         return self.accepted_at is None and self.revoked_at is None and self.expires_at > now
+
+
+class CompetitionFormat(models.TextChoices):
+    """How a competition's entrants meet (``Competition.format``)."""
+
+    ROUND_ROBIN = "round_robin", _("Round robin")
+    SWISS = "swiss", _("Swiss")
+    KNOCKOUT = "knockout", _("Knockout cup")
+    TEAM_MATCH = "team_match", _("Team match")
+
+
+class Competition(models.Model):
+    """An event inside a league: a round robin, a Swiss event, a cup, with its entrants,
+    rounds and standings, over the league's one continuous rating.
+
+    The write side's current state of the competition: only the event store changes it, in
+    the transaction that appends the fact saying so (``competition_created``,
+    ``round_paired``). Its settings are fixed when it is created: whether its results are
+    rated is read by every replay, so it may never change under them.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="competitions")
+    slug = models.SlugField(max_length=80)
+    name = models.CharField(max_length=120)
+    format = models.CharField(max_length=16, choices=CompetitionFormat.choices)
+    planned_rounds = models.PositiveSmallIntegerField()
+    bye_points = models.DecimalField(
+        max_digits=3,
+        decimal_places=1,
+        default=Decimal("1"),
+        help_text="Points for a bye the pairing allocates (1, ½ or 0).",
+    )
+    rated = models.BooleanField(
+        default=True, help_text="Results feed the league's ratings (off: recorded, not rated)."
+    )
+    tiebreaks = models.JSONField(default=list, blank=True)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, null=True, blank=True, related_name="competitions"
+    )
+    rounds_paired = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["league", "-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="competition_unique_slug"),
+            models.CheckConstraint(
+                condition=Q(format__in=CompetitionFormat.values), name="competition_format_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(planned_rounds__gte=1), name="competition_has_rounds"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "pages:competition",
+            kwargs={"league_slug": self.league.slug, "competition_slug": self.slug},
+        )
+
+
+class Entrant(models.Model):
+    """A player entered in a competition, from round ``from_round`` (a late entry: after 1),
+    until the round before ``withdrawn_from_round`` (when they withdrew).
+
+    ``number`` is the pairing (start) number, given in the order of entry; ``seed_rating``
+    the rating the entry was seeded by, when one was given. Changed only by the event store.
+    """
+
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveSmallIntegerField()
+    seed_rating = models.FloatField(null=True, blank=True)
+    from_round = models.PositiveSmallIntegerField(default=1)
+    withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "player"], name="entrant_once_per_competition"
+            ),
+            models.UniqueConstraint(fields=["competition", "number"], name="entrant_unique_number"),
+            models.CheckConstraint(condition=Q(from_round__gte=1), name="entrant_from_round"),
+            models.CheckConstraint(
+                condition=Q(withdrawn_from_round__isnull=True)
+                | Q(withdrawn_from_round__gte=models.F("from_round")),
+                name="entrant_withdrawn_after_entry",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player} in {self.competition}"
+
+    def plays_in(self, round_number: int) -> bool:
+        """Whether the entrant is in the competition in ``round_number``: entered by then and
+        not withdrawn from it."""
+        return self.from_round <= round_number and (
+            self.withdrawn_from_round is None or round_number < self.withdrawn_from_round
+        )
+
+
+class ByeKind(models.TextChoices):
+    """Why a player sits a round out (``RoundBye.kind``)."""
+
+    PAIRING_ALLOCATED = "pairing_allocated", _("Bye (pairing)")
+    REQUESTED_HALF = "requested_half", _("Half-point bye (requested)")
+    REQUESTED_ZERO = "requested_zero", _("Zero-point bye (requested)")
+
+
+class RoundBye(models.Model):
+    """A player's bye in one round of a competition and the points it scores.
+
+    A requested bye is stored when it is requested (``bye_requested``), before the round is
+    paired; a pairing-allocated one when the round is published (``round_paired``). Changed
+    only by the event store.
+    """
+
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="byes")
+    round_number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=20, choices=ByeKind.choices)
+    points = models.DecimalField(max_digits=3, decimal_places=1)
+
+    class Meta:
+        ordering = ["competition", "round_number", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["competition", "round_number", "player"], name="bye_once_per_round"
+            ),
+            models.CheckConstraint(condition=Q(kind__in=ByeKind.values), name="bye_kind_known"),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="bye_round_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.get_kind_display()} in round {self.round_number}"

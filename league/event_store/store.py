@@ -16,8 +16,10 @@ same functions, lock, numbering and key lookup.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -25,10 +27,15 @@ from django.db import IntegrityError, transaction
 
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
+    ByeRequested,
+    CompetitionCreated,
+    EntrantEntered,
+    EntrantWithdrawn,
     Fact,
     FixtureCancelled,
     FixtureRescheduled,
     FixtureScheduled,
+    ForfeitRecorded,
     MatchRecorded,
     MatchVoided,
     PlayerDeactivated,
@@ -37,9 +44,20 @@ from league.event_store.vocabulary import (
     PlayerRegistered,
     PlayerRenamed,
     PlayerUnmerged,
+    RoundPaired,
     SideMatchRecorded,
 )
-from league.models import Event, Fixture, League, MatchParticipant, Player
+from league.models import (
+    ByeKind,
+    Competition,
+    Entrant,
+    Event,
+    Fixture,
+    League,
+    MatchParticipant,
+    Player,
+    RoundBye,
+)
 from league.player_names import free_slug
 
 # Keys looked up per query by ``stored_facts_by_key``.
@@ -113,6 +131,10 @@ FACT_COLUMNS = (
     "scheduled_at",
     "deadline",
     "venue",
+    "competition_id",
+    "round_number",
+    "details",
+    "fixture__board",
 )
 
 
@@ -173,6 +195,60 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("reason", "reason"),
     ),
     FixtureCancelled: (("fixture_id", "fixture_id"), ("reason", "reason")),
+    # The facts about competitions: what has no column of its own goes to ``details``
+    # (``DETAILS_OF``).
+    CompetitionCreated: (
+        ("competition_id", "competition_id"),
+        ("display_name", "name"),
+        ("round_number", "planned_rounds"),
+    ),
+    EntrantEntered: (
+        ("competition_id", "competition_id"),
+        ("player_id", "player_id"),
+        ("round_number", "from_round"),
+    ),
+    EntrantWithdrawn: (
+        ("competition_id", "competition_id"),
+        ("player_id", "player_id"),
+        ("round_number", "from_round"),
+        ("reason", "reason"),
+    ),
+    ByeRequested: (
+        ("competition_id", "competition_id"),
+        ("player_id", "player_id"),
+        ("round_number", "round_number"),
+    ),
+    RoundPaired: (("competition_id", "competition_id"), ("round_number", "round_number")),
+    # The winner (None: a double forfeit) in ``player``.
+    ForfeitRecorded: (("fixture_id", "fixture_id"), ("player_id", "winner_id"), ("note", "note")),
+}
+
+
+def _day(value: dt.date | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _parse_day(value: str | None) -> dt.date | None:
+    return None if value is None else dt.date.fromisoformat(value)
+
+
+#: The ``Event.details`` of the facts that need one (JSON: decimals as text, days ISO).
+DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
+    CompetitionCreated: lambda fact: {
+        "slug": fact.slug,
+        "format": fact.format,
+        "bye_points": str(fact.bye_points),
+        "rated": fact.rated,
+        "tiebreaks": list(fact.tiebreaks),
+        "start_date": _day(fact.start_date),
+        "end_date": _day(fact.end_date),
+        "season_id": fact.season_id,
+    },
+    EntrantEntered: lambda fact: {"number": fact.number, "seed_rating": fact.seed_rating},
+    ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
+    RoundPaired: lambda fact: {
+        "byes": [[player, kind, str(points)] for player, kind, points in fact.byes]
+    },
 }
 
 #: Columns a fact fills only through ``append``: the bulk path (a CSV file's results, which
@@ -226,7 +302,66 @@ def row_fields(fact: Fact) -> dict[str, Any]:
     except KeyError:
         raise TypeError(f"Not a fact of the event vocabulary: {fact!r}") from None
     columns += OPTIONAL_COLUMNS_OF.get(type(fact), ())
-    return {"kind": fact.kind, **{column: getattr(fact, name) for column, name in columns}}
+    fields = {"kind": fact.kind, **{column: getattr(fact, name) for column, name in columns}}
+    if isinstance(fact, FixtureScheduled) and fact.competition_id is not None:
+        fields.update(competition_id=fact.competition_id, round_number=fact.round_number)
+    details = DETAILS_OF.get(type(fact))
+    if details is not None:
+        fields["details"] = details(fact)
+    return fields
+
+
+def _competition_fact(row: Any) -> Fact:
+    """The fact about a competition a stored row holds."""
+    kind, details = row.kind, row.details or {}
+    if kind == CompetitionCreated.kind:
+        return CompetitionCreated(
+            competition_id=row.competition_id,
+            slug=details["slug"],
+            name=row.display_name,
+            format=details["format"],
+            planned_rounds=row.round_number,
+            bye_points=Decimal(details["bye_points"]),
+            rated=details["rated"],
+            tiebreaks=tuple(details["tiebreaks"]),
+            start_date=_parse_day(details["start_date"]),
+            end_date=_parse_day(details["end_date"]),
+            season_id=details["season_id"],
+        )
+    if kind == EntrantEntered.kind:
+        return EntrantEntered(
+            competition_id=row.competition_id,
+            player_id=row.player_id,
+            from_round=row.round_number,
+            seed_rating=details["seed_rating"],
+            number=details["number"],
+        )
+    if kind == EntrantWithdrawn.kind:
+        return EntrantWithdrawn(
+            competition_id=row.competition_id,
+            player_id=row.player_id,
+            from_round=row.round_number,
+            reason=row.reason,
+        )
+    if kind == ByeRequested.kind:
+        return ByeRequested(
+            competition_id=row.competition_id,
+            player_id=row.player_id,
+            round_number=row.round_number,
+            bye_kind=details["kind"],
+            points=Decimal(details["points"]),
+        )
+    if kind == RoundPaired.kind:
+        return RoundPaired(
+            competition_id=row.competition_id,
+            round_number=row.round_number,
+            byes=tuple(
+                (player, bye_kind, Decimal(points)) for player, bye_kind, points in details["byes"]
+            ),
+        )
+    if kind == ForfeitRecorded.kind:
+        return ForfeitRecorded(fixture_id=row.fixture_id, winner_id=row.player_id, note=row.note)
+    raise ValueError(f"Unknown event kind {kind!r}.")
 
 
 def fact_of(row: Any) -> Fact:
@@ -274,8 +409,10 @@ def fact_of(row: Any) -> Fact:
     if kind == FixtureScheduled.kind:
         if isinstance(row, Event):
             sides = (row.fixture.player_a_id, row.fixture.player_b_id)
+            board = row.fixture.board
         else:
             sides = (row.fixture__player_a_id, row.fixture__player_b_id)
+            board = row.fixture__board
         return FixtureScheduled(
             fixture_id=row.fixture_id,
             player_a_id=sides[0],
@@ -284,6 +421,9 @@ def fact_of(row: Any) -> Fact:
             deadline=row.deadline,
             venue=row.venue,
             label=row.note,
+            competition_id=row.competition_id,
+            round_number=row.round_number,
+            board=board,
         )
     if kind == FixtureRescheduled.kind:
         return FixtureRescheduled(
@@ -295,7 +435,7 @@ def fact_of(row: Any) -> Fact:
         )
     if kind == FixtureCancelled.kind:
         return FixtureCancelled(fixture_id=row.fixture_id, reason=row.reason)
-    raise ValueError(f"Unknown event kind {kind!r}.")
+    return _competition_fact(row)
 
 
 def facts_of(events: Iterable[Event]) -> list[Fact]:
@@ -416,6 +556,9 @@ def apply_to_fixtures(league: League, fact: Fact) -> Fact:
                 deadline=fact.deadline,
                 venue=fact.venue,
                 label=fact.label,
+                competition_id=fact.competition_id,
+                round_number=fact.round_number,
+                board=fact.board,
             )
             return dataclasses.replace(fact, fixture_id=fixture.pk)
         case FixtureRescheduled():
@@ -429,6 +572,84 @@ def apply_to_fixtures(league: League, fact: Fact) -> Fact:
         case FixtureCancelled():
             _update_fixture(league, fact.fixture_id, cancelled=True)
     return fact
+
+
+def apply_to_competitions(league: League, fact: Fact) -> Fact:
+    """Bring the ``Competition``, ``Entrant`` and ``RoundBye`` rows in line with ``fact``,
+    before its row is inserted.
+
+    Creating a competition creates its row and an entry its entrant (the returned facts
+    carry the new id and the pairing number, the next one in the order of entry); a
+    withdrawal marks the entrant; a requested bye stores the bye; a paired round stores the
+    byes it allocated and moves the competition's count of paired rounds. Other facts change
+    none of these rows.
+    """
+    match fact:
+        case CompetitionCreated(competition_id=None):
+            competition = Competition.objects.create(
+                league=league,
+                slug=fact.slug,
+                name=fact.name,
+                format=fact.format,
+                planned_rounds=fact.planned_rounds,
+                bye_points=fact.bye_points,
+                rated=fact.rated,
+                tiebreaks=list(fact.tiebreaks),
+                start_date=fact.start_date,
+                end_date=fact.end_date,
+                season_id=fact.season_id,
+            )
+            return dataclasses.replace(fact, competition_id=competition.pk)
+        case EntrantEntered(number=None):
+            _competition(league, fact.competition_id)
+            top = Entrant.objects.filter(competition_id=fact.competition_id).order_by("-number")
+            number = (top.values_list("number", flat=True).first() or 0) + 1
+            Entrant.objects.create(
+                competition_id=fact.competition_id,
+                player_id=fact.player_id,
+                number=number,
+                seed_rating=fact.seed_rating,
+                from_round=fact.from_round,
+            )
+            return dataclasses.replace(fact, number=number)
+        case EntrantWithdrawn():
+            _competition(league, fact.competition_id)
+            updated = Entrant.objects.filter(
+                competition_id=fact.competition_id, player_id=fact.player_id
+            ).update(withdrawn_from_round=fact.from_round)
+            if not updated:
+                raise ValueError(f"Player {fact.player_id} is not an entrant of that event.")
+        case ByeRequested():
+            _competition(league, fact.competition_id)
+            RoundBye.objects.create(
+                competition_id=fact.competition_id,
+                round_number=fact.round_number,
+                player_id=fact.player_id,
+                kind=fact.bye_kind,
+                points=fact.points,
+            )
+        case RoundPaired():
+            _competition(league, fact.competition_id)
+            RoundBye.objects.bulk_create(
+                RoundBye(
+                    competition_id=fact.competition_id,
+                    round_number=fact.round_number,
+                    player_id=player,
+                    kind=kind,
+                    points=points,
+                )
+                for player, kind, points in fact.byes
+                if kind == ByeKind.PAIRING_ALLOCATED
+            )
+            Competition.objects.filter(pk=fact.competition_id).update(
+                rounds_paired=fact.round_number
+            )
+    return fact
+
+
+def _competition(league: League, competition_id: int) -> None:
+    if not Competition.objects.filter(league=league, pk=competition_id).exists():
+        raise ValueError(f"{league} has no event with id {competition_id}.")
 
 
 def _update_fixture(league: League, fixture_id: int, **state: Any) -> None:
@@ -515,6 +736,7 @@ def _insert(
         with transaction.atomic():
             fact, player = apply_to_players(league, submission.fact)
             fact = apply_to_fixtures(league, fact)
+            fact = apply_to_competitions(league, fact)
             event = Event(
                 league=league,
                 seq=seq,

@@ -222,7 +222,8 @@ class FixtureScheduled(Fact):
     """``player_a`` is to play ``player_b`` at ``scheduled_at``, by the local day ``deadline``.
 
     ``venue`` is where (a venue, table or board), ``label`` which round ("Swiss round 2").
-    The fixture is created with the event: a retry does not know its id yet.
+    The fixture is created with the event: a retry does not know its id yet. A fixture of
+    a competition's round names the competition, the round and, optionally, the board.
     """
 
     kind: ClassVar[str] = "fixture_scheduled"
@@ -233,6 +234,9 @@ class FixtureScheduled(Fact):
     deadline: dt.date
     venue: str = ""
     label: str = ""
+    competition_id: int | None = None
+    round_number: int | None = None
+    board: int | None = None
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -243,6 +247,9 @@ class FixtureScheduled(Fact):
             self.deadline,
             self.venue,
             self.label,
+            self.competition_id,
+            self.round_number,
+            self.board,
         )
 
 
@@ -280,6 +287,133 @@ class FixtureCancelled(Fact):
         return (self.kind, self.fixture_id, self.reason)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompetitionCreated(Fact):
+    """An event inside the league (a competition) was created with these settings.
+
+    ``format`` is a ``CompetitionFormat`` value; ``bye_points`` what a pairing-allocated
+    bye scores; ``rated`` whether its results feed the league's ratings (fixed for good);
+    ``tiebreaks`` the tie-break codes in the organiser's order. The competition is created
+    with the event: a retry does not know its id yet.
+    """
+
+    kind: ClassVar[str] = "competition_created"
+    competition_id: int | None
+    slug: str
+    name: str
+    format: str
+    planned_rounds: int
+    bye_points: Decimal = Decimal("1")
+    rated: bool = True
+    tiebreaks: tuple[str, ...] = ()
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    season_id: int | None = None
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.slug,
+            self.name,
+            self.format,
+            self.planned_rounds,
+            self.bye_points,
+            self.rated,
+            self.tiebreaks,
+            self.start_date,
+            self.end_date,
+            self.season_id,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntrantEntered(Fact):
+    """Player ``player_id`` entered competition ``competition_id`` from round ``from_round``
+    (after round 1: a late entry), seeded by ``seed_rating`` when one is given.
+
+    ``number`` (the pairing number) is given by the store in the order of entry: a retry
+    does not know it yet.
+    """
+
+    kind: ClassVar[str] = "entrant_entered"
+    competition_id: int
+    player_id: int
+    from_round: int = 1
+    seed_rating: float | None = None
+    number: int | None = None
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.competition_id, self.player_id, self.from_round, self.seed_rating)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EntrantWithdrawn(Fact):
+    """Player ``player_id`` is withdrawn from competition ``competition_id``: not paired from
+    round ``from_round`` on (their earlier games stand)."""
+
+    kind: ClassVar[str] = "entrant_withdrawn"
+    competition_id: int
+    player_id: int
+    from_round: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.competition_id, self.player_id, self.from_round, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ByeRequested(Fact):
+    """Player ``player_id`` asked to sit out round ``round_number`` of the competition, before
+    it was paired: ``bye_kind`` is ``requested_half`` (½ point) or ``requested_zero``."""
+
+    kind: ClassVar[str] = "bye_requested"
+    competition_id: int
+    player_id: int
+    round_number: int
+    bye_kind: str
+    points: Decimal
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.competition_id,
+            self.player_id,
+            self.round_number,
+            self.bye_kind,
+            self.points,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoundPaired(Fact):
+    """Round ``round_number`` of the competition was published: its byes are
+    ``(player_id, bye kind, points)`` (the requested ones it honoured and the one the pairing
+    allocated); its games are the ``FixtureScheduled`` facts stored with it."""
+
+    kind: ClassVar[str] = "round_paired"
+    competition_id: int
+    round_number: int
+    byes: tuple[tuple[int, str, Decimal], ...] = ()
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.competition_id, self.round_number, self.byes)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForfeitRecorded(Fact):
+    """Fixture ``fixture_id`` was not played: ``winner_id`` (one of its two players) wins by
+    forfeit and gets a win's points, the other a loss; no winner is a double forfeit (both
+    lose). A forfeit is never rated."""
+
+    kind: ClassVar[str] = "forfeit_recorded"
+    fixture_id: int
+    winner_id: int | None
+    note: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.fixture_id, self.winner_id, self.note)
+
+
 #: Every event kind, by its stored ``kind`` value.
 KINDS: dict[str, type[Fact]] = {
     cls.kind: cls
@@ -296,5 +430,11 @@ KINDS: dict[str, type[Fact]] = {
         FixtureScheduled,
         FixtureRescheduled,
         FixtureCancelled,
+        CompetitionCreated,
+        EntrantEntered,
+        EntrantWithdrawn,
+        ByeRequested,
+        RoundPaired,
+        ForfeitRecorded,
     )
 }
