@@ -16,6 +16,7 @@ from math import ceil
 from zoneinfo import ZoneInfo
 
 from django.db.models import Q
+from django.utils.translation import gettext
 
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
 from league.models import MATCH_KINDS, Event, League, MatchParticipant
@@ -336,8 +337,23 @@ _LOG_COLUMNS = (
     "voids__score_a",
     "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
     "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
+    "details",
 )  # fmt: skip
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
+
+
+def _identified_summary(player: str, details: dict[str, str]) -> str:
+    """ "Ann Lee: FIDE id 400123, ENG, WIM" (what is blank is left out)."""
+    fide_id = details.get("fide_id")
+    parts = [
+        gettext("FIDE id %(fide_id)s") % {"fide_id": fide_id} if fide_id else gettext("no FIDE id"),
+        details.get("federation", ""),
+        details.get("title", ""),
+    ]
+    return gettext("%(player)s: %(details)s") % {
+        "player": player,
+        "details": ", ".join(part for part in parts if part),
+    }
 
 
 def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
@@ -418,6 +434,8 @@ def event_log(
             summary = f"{player} merged into {other}: {player}'s matches count as {other}'s"
         elif kind == Event.Kind.PLAYER_UNMERGED:
             summary = f"{player} unmerged from {other}: {player}'s matches count as their own again"
+        elif kind == Event.Kind.PLAYER_IDENTIFIED:
+            summary = _identified_summary(player, _pair[-1] or {})
         elif kind in MATCH_KINDS or kind == Event.Kind.MATCH_VOIDED:
             summary = _match_summary(
                 kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids

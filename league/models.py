@@ -163,6 +163,11 @@ class Player(models.Model):
         related_name="merged_players",
         help_text="The player this one was merged into: their matches count as that player's.",
     )
+    # From the latest ``player_identified`` fact (a TRF file's player record): the FIDE id
+    # (digits), the federation's three letters and the chess title, each blank when unknown.
+    fide_id = models.CharField(max_length=11, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    title = models.CharField(max_length=3, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -171,6 +176,11 @@ class Player(models.Model):
             models.UniqueConstraint(fields=["league", "slug"], name="player_unique_slug"),
             models.UniqueConstraint(
                 fields=["league", "display_name"], name="player_unique_display_name"
+            ),
+            models.UniqueConstraint(
+                fields=["league", "fide_id"],
+                condition=~Q(fide_id=""),
+                name="player_unique_fide_id",
             ),
         ]
 
@@ -240,6 +250,7 @@ class EventKind(models.TextChoices):
     BYE_REQUESTED = "bye_requested", _("Bye requested")
     ROUND_PAIRED = "round_paired", _("Round paired")
     FORFEIT_RECORDED = "forfeit_recorded", _("Forfeit recorded")
+    PLAYER_IDENTIFIED = "player_identified", _("Player's FIDE details recorded")
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -262,6 +273,7 @@ PLAYER_KINDS = [
     EventKind.PLAYER_REACTIVATED,
     EventKind.PLAYER_MERGED,
     EventKind.PLAYER_UNMERGED,
+    EventKind.PLAYER_IDENTIFIED,
 ]
 
 #: Merges and unmerges: facts about which player a match counts for.

@@ -132,6 +132,8 @@ class PlayerRecord:
     points: Decimal = Decimal("0")
     rank: int | None = None
     rounds: list[RoundEntry] = field(default_factory=list)
+    #: The line the record was read from (0: not read from a file); not part of the data.
+    line: int = field(default=0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,8 @@ class Tournament:
     prohibited: list[ProhibitedPairing] = field(default_factory=list)
     extension_records: list[str] = field(default_factory=list)
     players: list[PlayerRecord] = field(default_factory=list)
+    #: The line each record code was first read from (``{"012": 1, "142": 9}``); not data.
+    record_lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def round_count(self) -> int:
@@ -541,6 +545,7 @@ class _Reader:
                 points=points,
                 rank=rank,
                 rounds=rounds,
+                line=number,
             )
         )
 
@@ -863,6 +868,7 @@ class _Reader:
         if not line.strip() or line.startswith("###"):
             return
         tag = line[:3]
+        self.tournament.record_lines.setdefault(tag, number)
         if len(line) > 3 and line[3] != " ":
             self.problem(
                 number,
@@ -1080,9 +1086,9 @@ def read(data: bytes | str) -> Tournament:
                     1,
                     None,
                     gettext_noop(
-                        "The file is %(size)s bytes; a TRF file may have at most %(limit)s."
+                        "The file has more than %(limit)s bytes, the most a TRF file may have."
                     ),
-                    {"size": size, "limit": MAX_FILE_BYTES},
+                    {"limit": MAX_FILE_BYTES},
                 )
             ]
         )

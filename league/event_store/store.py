@@ -39,6 +39,7 @@ from league.event_store.vocabulary import (
     MatchRecorded,
     MatchVoided,
     PlayerDeactivated,
+    PlayerIdentified,
     PlayerMerged,
     PlayerReactivated,
     PlayerRegistered,
@@ -159,6 +160,8 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("other_player_id", "from_id"),
         ("reason", "reason"),
     ),
+    # The FIDE details in ``details`` (``DETAILS_OF``).
+    PlayerIdentified: (("player_id", "player_id"),),
     MatchRecorded: tuple(
         (name, name)
         for name in (
@@ -248,6 +251,11 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
     RoundPaired: lambda fact: {
         "byes": [[player, kind, str(points)] for player, kind, points in fact.byes]
+    },
+    PlayerIdentified: lambda fact: {
+        "fide_id": fact.fide_id,
+        "federation": fact.federation,
+        "title": fact.title,
     },
 }
 
@@ -406,6 +414,14 @@ def fact_of(row: Any) -> Fact:
         return PlayerUnmerged(
             player_id=row.player_id, from_id=row.other_player_id, reason=row.reason
         )
+    if kind == PlayerIdentified.kind:
+        details = row.details or {}
+        return PlayerIdentified(
+            player_id=row.player_id,
+            fide_id=details["fide_id"],
+            federation=details["federation"],
+            title=details["title"],
+        )
     if kind == FixtureScheduled.kind:
         if isinstance(row, Event):
             sides = (row.fixture.player_a_id, row.fixture.player_b_id)
@@ -537,6 +553,14 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
             _update_player(league, fact.player_id, merged_into_id=fact.into_id)
         case PlayerUnmerged():
             _update_player(league, fact.player_id, merged_into_id=None)
+        case PlayerIdentified():
+            _update_player(
+                league,
+                fact.player_id,
+                fide_id=fact.fide_id,
+                federation=fact.federation,
+                title=fact.title,
+            )
     return fact, None
 
 

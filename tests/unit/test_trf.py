@@ -77,7 +77,7 @@ EVENT_LINES = [
     "132" + " " * 88 + "26/01/05  26/01/12  26/01/19",
     "142 5",
     "152 W",
-    "202 BH:C1,BH,SB",
+    "202 BH/C1,BH,SB",
     player_line(
         1,
         "Able, Alice",
@@ -105,7 +105,7 @@ def test_reads_every_field_of_the_header_and_the_players() -> None:
     assert t.chief_arbiter == "Ann Arbiter"
     assert t.round_dates == ["26/01/05", "26/01/12", "26/01/19"]
     assert (t.rounds_planned, t.initial_colour) == (5, "W")
-    assert t.tiebreaks == ["BH:C1", "BH", "SB"]
+    assert t.tiebreaks == ["BH/C1", "BH", "SB"]
     alice = t.player(1)
     assert alice is not None
     assert (alice.sex, alice.title, alice.name, alice.rating) == ("w", "WIM", "Able, Alice", 2210)
