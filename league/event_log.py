@@ -19,8 +19,18 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
-from league.models import MATCH_KINDS, Event, League, MatchParticipant
+from league.models import (
+    COMPETITION_KINDS,
+    MATCH_KINDS,
+    ByeKind,
+    CompetitionFormat,
+    Event,
+    League,
+    MatchParticipant,
+    Player,
+)
 from league.scores import score_text
+from league.seasons import points_text
 from league.sides import places_of_score, positions_text, side_label
 
 DEFAULT_PER_PAGE = 50
@@ -310,7 +320,10 @@ def _former_names(league: League, rows: list[tuple]) -> dict[int, str]:
 def _about_player(name: str) -> Q:
     """Events naming a player whose name contains ``name`` (any case)."""
     q = Q()
-    for field in ("player", "player_a", "player_b", "voids__player_a", "voids__player_b"):
+    for field in (
+        "player", "player_a", "player_b", "voids__player_a", "voids__player_b",
+        "fixture__player_a", "fixture__player_b",
+    ):  # fmt: skip
         q |= Q(**{f"{field}__display_name__icontains": name})
     return q
 
@@ -337,9 +350,11 @@ _LOG_COLUMNS = (
     "voids__score_a",
     "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
     "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
-    "details",
+    "competition__name", "round_number", "details", "fixture__competition__name",
+    "fixture__round_number",
 )  # fmt: skip
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
+_DETAILS = 37
 
 
 def _identified_summary(player: str, details: dict[str, str]) -> str:
@@ -374,6 +389,76 @@ def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
         else:
             texts[match_id] = pair_text(SidePlayer(*pair[:3]), SidePlayer(*pair[3:]), score)
     return {**side_match_texts(with_sides), **texts}
+
+
+def _bye_names(rows: list[tuple]) -> dict[int, str]:
+    """The names of the players given byes by the paired rounds among the log's ``rows``."""
+    ids = {
+        bye[0]
+        for row in rows
+        if row[1] == Event.Kind.ROUND_PAIRED
+        for bye in (row[_DETAILS] or {}).get("byes", [])
+    }
+    return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
+
+
+def _competition_summary(
+    kind: str,
+    player: str | None,
+    first: str | None,
+    second: str | None,
+    competition: str | None,
+    round_number: int | None,
+    details: dict | None,
+    fixture_competition: str | None,
+    fixture_round: int | None,
+    bye_names: dict[int, str],
+) -> str:
+    """The words of a fact about a competition (an event of the league) in the log."""
+    details = details or {}
+    values = {"event": competition, "player": player, "round": round_number}
+    if kind == Event.Kind.COMPETITION_CREATED:
+        text = gettext("Event %(event)s created: %(format)s, %(rounds)s rounds") % {
+            "event": competition,
+            "format": CompetitionFormat(details.get("format")).label,
+            "rounds": round_number,
+        }
+        return text if details.get("rated", True) else text + gettext(", not rated")
+    if kind == Event.Kind.ENTRANT_ENTERED:
+        if round_number and round_number > 1:
+            return gettext("%(player)s entered %(event)s from round %(round)s") % values
+        return gettext("%(player)s entered %(event)s") % values
+    if kind == Event.Kind.ENTRANT_WITHDRAWN:
+        return gettext("%(player)s withdrawn from %(event)s from round %(round)s on") % values
+    if kind == Event.Kind.BYE_REQUESTED:
+        label = ByeKind(details.get("kind")).label
+        return gettext("%(player)s: %(bye)s in round %(round)s of %(event)s") % {
+            **values,
+            "bye": label,
+        }
+    if kind == Event.Kind.ROUND_PAIRED:
+        text = gettext("Round %(round)s of %(event)s paired") % values
+        byes = [
+            gettext("%(player)s: %(bye)s, %(points)s")
+            % {
+                "player": bye_names.get(player_id, "?"),
+                "bye": ByeKind(bye_kind).label,
+                "points": points_text(Decimal(points)),
+            }
+            for player_id, bye_kind, points in details.get("byes", [])
+        ]
+        return text + ("; " + "; ".join(byes) if byes else "")
+    # A forfeit: the log says it is not rated.
+    where = {"event": fixture_competition, "round": fixture_round}
+    if player is None:
+        text = gettext("%(a)s v %(b)s: double forfeit") % {"a": first, "b": second}
+    else:
+        loser = second if player == first else first
+        text = gettext("%(winner)s wins by forfeit against %(loser)s") % {
+            "winner": player,
+            "loser": loser,
+        }
+    return text + gettext(" (round %(round)s of %(event)s; not rated)") % where
 
 
 def _match_summary(kind: str, text: SideMatchText | None, voids: int | None) -> str:
@@ -412,6 +497,7 @@ def event_log(
     rows = list(events.values_list(*_LOG_COLUMNS)[offset : offset + per_page])
     former = _former_names(league, rows)
     texts = _log_texts(rows)
+    bye_names = _bye_names(rows)
     items = []
     for (
         seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
@@ -435,7 +521,8 @@ def event_log(
         elif kind == Event.Kind.PLAYER_UNMERGED:
             summary = f"{player} unmerged from {other}: {player}'s matches count as their own again"
         elif kind == Event.Kind.PLAYER_IDENTIFIED:
-            summary = _identified_summary(player, _pair[-1] or {})
+            # ``_pair`` holds the columns from the 22nd on (index 21).
+            summary = _identified_summary(player, _pair[_DETAILS - 21] or {})
         elif kind in MATCH_KINDS or kind == Event.Kind.MATCH_VOIDED:
             summary = _match_summary(
                 kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids
@@ -456,6 +543,10 @@ def event_log(
                 summary += f" ({label})"
         elif kind == Event.Kind.FIXTURE_CANCELLED:
             summary = f"{fixture_a} v {fixture_b} cancelled"
+        elif kind in COMPETITION_KINDS:
+            summary = _competition_summary(
+                kind, player, fixture_a, fixture_b, *_pair[-5:], bye_names
+            )
         else:
             summary = labels.get(kind, kind)
         items.append(

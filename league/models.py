@@ -224,6 +224,11 @@ class EventQuerySet(models.QuerySet):
         """Recorded one-vs-one matches that no later event has voided."""
         return self.matches().filter(voided_by__isnull=True)
 
+    def rated_matches(self) -> EventQuerySet:
+        """Live one-vs-one matches that count for the ratings: not results of an unrated
+        competition (the replay's own read, ``ratings.replay.snapshot``, has the same rule)."""
+        return self.live_matches().exclude(fixture__competition__rated=False)
+
     def live_all_matches(self) -> EventQuerySet:
         """Every recorded match, one-vs-one or with sides, that no later event has voided."""
         return self.all_matches().filter(voided_by__isnull=True)

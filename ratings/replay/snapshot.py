@@ -27,7 +27,7 @@ from django.db.models import Max, Q
 from engine.fold import History
 from engine.params import Glicko2Params
 from league.calendar import league_zone, local_days_from_utc, local_midnight
-from league.models import Event, League, MatchParticipant
+from league.models import Competition, Event, Fixture, League, MatchParticipant
 from ratings.models import PlayerPeriod, Standing
 from ratings.replay.columns import NO_MOMENT, any_of, read_columns
 from ratings.replay.identities import map_players, merges_at, players_counted_as
@@ -148,10 +148,22 @@ def read_matches(
 # The live matches of a snapshot: not voided by an event the snapshot holds. ("voids_id IS
 # NOT NULL" says nothing new, but lets PostgreSQL find the voids through their index instead
 # of hashing every event of the table: 17 s of a 10,000,000-match read, spilled to disk.)
-_MATCHES_FROM = """
+#
+# A result on a fixture of an unrated competition is recorded but never rated: the
+# competition's ``rated`` is fixed when it is created, so every snapshot reads it the same way.
+_UNRATED_FIXTURES = (
+    f"SELECT f.id FROM {Fixture._meta.db_table} f "
+    f"JOIN {Competition._meta.db_table} c ON c.id = f.competition_id WHERE NOT c.rated"
+)
+_MATCHES_FROM = (
+    """
 FROM {event} e
 LEFT JOIN {event} v ON v.voids_id = e.id AND v.voids_id IS NOT NULL AND v.seq <= %s
-WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}"""
+WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL
+AND (e.fixture_id IS NULL OR e.fixture_id NOT IN ("""
+    + _UNRATED_FIXTURES
+    + """)){since}"""
+)
 _MATCHES_SQL = (
     """
 SELECT {seq}e.player_a_id, e.player_b_id, {score}, {moment}{extras}"""
@@ -477,6 +489,7 @@ def _live_in_snapshot(league_id: int, through_seq: int):
         Event.objects.all_matches()
         .filter(league_id=league_id, seq__lte=through_seq)
         .filter(Q(voided_by__isnull=True) | Q(voided_by__seq__gt=through_seq))
+        .exclude(fixture__competition__rated=False)
     )
 
 

@@ -203,7 +203,7 @@ def _period_matches(
     window = {"league": league, "played_at__gte": start, "played_at__lt": end}
     matches = [
         _PeriodMatch(played_at, seq, [[a], [b]], list(places_of_score(score)), points, neutral, m)
-        for played_at, seq, a, b, score, points, neutral, m in Event.objects.live_matches()
+        for played_at, seq, a, b, score, points, neutral, m in Event.objects.rated_matches()
         .filter(Q(player_a=player) | Q(player_b=player), **window)
         .values_list(
             "played_at", "seq", "player_a_id", "player_b_id", "score_a", "points", "neutral",

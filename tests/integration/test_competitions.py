@@ -444,3 +444,25 @@ def test_state_reads_results_sides_byes_and_double_forfeits(swiss, roster, organ
     services.void_match(swiss.league, match, reason="wrong board", recorded_by=organiser)
     ann = competitions.competition_state(swiss).entrant(roster["Ann"].pk)
     assert (ann.rounds[0].outcome, ann.rounds[0].points) == (Outcome.PENDING, None)
+
+
+def test_the_public_log_says_what_happened_and_that_a_forfeit_is_not_rated(
+    league, swiss, roster, organiser
+):
+    from league.event_log import event_log
+
+    _enter_all(swiss, roster, organiser)
+    competitions.request_bye(swiss, roster["Eve"], round_number=2, recorded_by=organiser)
+    published = _round_one(swiss, roster, organiser)
+    competitions.record_forfeit(swiss, published.fixtures[1], winner=roster["Dee"])
+    competitions.withdraw_player(swiss, roster["Cem"], recorded_by=organiser)
+    summaries = [row.summary for row in reversed(event_log(league, per_page=100).items)]
+    assert "Event Autumn Swiss created: Swiss, 3 rounds" in summaries
+    assert "Ann entered Autumn Swiss" in summaries
+    assert "Eve: Half-point bye (requested) in round 2 of Autumn Swiss" in summaries
+    assert "Round 1 of Autumn Swiss paired; Eve: Bye (pairing), 1" in summaries
+    assert "Dee wins by forfeit against Cem (round 1 of Autumn Swiss; not rated)" in summaries
+    assert "Cem withdrawn from Autumn Swiss from round 2 on" in summaries
+    assert any(s.startswith("Cem v Dee scheduled") for s in summaries)
+    only_cem = [row.summary for row in event_log(league, player="Cem").items]
+    assert "Dee wins by forfeit against Cem (round 1 of Autumn Swiss; not rated)" in only_cem
