@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from web.public import embed, exports, feeds, fixtures, pages, progress, seasons
+from web.public import competitions, embed, exports, feeds, fixtures, pages, progress, seasons
 
 app_name = "pages"
 urlpatterns = [
@@ -31,6 +31,17 @@ urlpatterns = [
     path("<slug:league_slug>/fixtures.ics", fixtures.league_calendar, name="fixtures_ics"),
     path("<slug:league_slug>/events/", pages.events, name="events"),
     path("<slug:league_slug>/seasons/", seasons.season_list, name="seasons"),
+    path("<slug:league_slug>/competitions/", competitions.competition_list, name="competitions"),
+    path(
+        "<slug:league_slug>/competitions/<slug:competition_slug>/",
+        competitions.competition,
+        name="competition",
+    ),
+    path(
+        "<slug:league_slug>/competitions/<slug:competition_slug>/rounds/<int:round_number>/",
+        competitions.competition_round,
+        name="competition_round",
+    ),
     path("<slug:league_slug>/results.atom", feeds.LeagueResultsFeed(), name="results_feed"),
     path(
         "<slug:league_slug>/players/<slug:player_slug>/results.atom",

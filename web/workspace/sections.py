@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from league.models import League
 
 
@@ -135,6 +137,16 @@ SECTIONS: tuple[Section, ...] = (
         "workspace:fixtures",
         "Schedule fixtures, enter results against them by score, move or cancel them; "
         "fixtures not played by their deadline are listed.",
+    ),
+    Section(
+        "competitions",
+        _("Events"),
+        "workspace:competitions",
+        _(
+            "Round robins and Swiss events inside the league: entries (late ones too), "
+            "withdrawals, requested byes, pairing each round, results and forfeits."
+        ),
+        shown_for=lambda league: league.takes_one_vs_one,
     ),
     Section(
         "pairings",

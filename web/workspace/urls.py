@@ -6,6 +6,7 @@ from django.urls import path, re_path
 from web.workspace import (
     accounts,
     backtest,
+    competitions,
     config,
     exports,
     fixture_views,
@@ -82,6 +83,42 @@ urlpatterns = [
         name="fixture_cancel",
     ),
     path(f"{organise}pairings/", fixture_views.pairings_page, name="pairings"),
+    path(f"{organise}events/", competitions.competition_list, name="competitions"),
+    path(
+        f"{organise}events/<slug:competition_slug>/",
+        competitions.competition,
+        name="competition",
+    ),
+    path(
+        f"{organise}events/<slug:competition_slug>/enter/",
+        competitions.enter,
+        name="competition_enter",
+    ),
+    path(
+        f"{organise}events/<slug:competition_slug>/withdraw/",
+        competitions.withdraw,
+        name="competition_withdraw",
+    ),
+    path(
+        f"{organise}events/<slug:competition_slug>/bye/",
+        competitions.bye,
+        name="competition_bye",
+    ),
+    path(
+        f"{organise}events/<slug:competition_slug>/publish/",
+        competitions.publish,
+        name="competition_publish",
+    ),
+    path(
+        f"{organise}events/<slug:competition_slug>/games/<int:fixture_id>/result/",
+        competitions.result,
+        name="competition_result",
+    ),
+    path(
+        f"{organise}events/<slug:competition_slug>/games/<int:fixture_id>/forfeit/",
+        competitions.forfeit,
+        name="competition_forfeit",
+    ),
     # The configuration and the backtest keep their addresses of before the workspace.
     path("<slug:league_slug>/config/", config.config, name="config"),
     path("<slug:league_slug>/backtest/", backtest.sweep_list, name="backtest"),

@@ -1,0 +1,187 @@
+"""Public pages of a league's events (competitions): the list, one event's page (entrants,
+standings by points, rounds with pairings and results) and a round's printable pairing list.
+
+The numbers come from ``ratings.selectors.competitions``; the words for outcomes and results
+are composed here, once, for every page that shows them.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from league.competitions import CompetitionState, Outcome, RoundEntry, competition_state
+from league.models import Competition, League
+from league.seasons import points_text
+from ratings.page_state import LeagueState, league_state
+from ratings.selectors.competitions import (
+    RoundView,
+    StandingLine,
+    event_rounds,
+    event_standings,
+    league_competitions,
+)
+from web.formatting import DASH
+from web.public.page_cache import cached_page, known_league
+
+
+def _league_state(league_slug: str, **_kwargs: str) -> LeagueState | None:
+    return league_state(league_slug)
+
+
+def _league(request: HttpRequest, slug: str) -> League:
+    known = known_league(request, slug)
+    return known if known is not None else get_object_or_404(League, slug=slug)
+
+
+def outcome_cell(entry: RoundEntry) -> dict[str, str]:
+    """One entrant's round in a table cell: a short text and what it means in words."""
+    if entry.outcome == Outcome.WIN:
+        return {"text": "1", "title": _("won")}
+    if entry.outcome == Outcome.DRAW:
+        return {"text": "½", "title": _("drawn")}
+    if entry.outcome == Outcome.LOSS:
+        return {"text": "0", "title": _("lost")}
+    if entry.outcome == Outcome.FORFEIT_WIN:
+        return {"text": "+", "title": _("won by forfeit (not rated)")}
+    if entry.outcome == Outcome.FORFEIT_LOSS:
+        return {"text": "−", "title": _("lost by forfeit (not rated)")}
+    if entry.outcome == Outcome.PAIRING_BYE:
+        return {
+            "text": _("bye %(points)s") % {"points": points_text(entry.points or Decimal(0))},
+            "title": _("bye allocated by the pairing"),
+        }
+    if entry.outcome == Outcome.HALF_BYE:
+        return {"text": _("bye ½"), "title": _("half-point bye, requested")}
+    if entry.outcome == Outcome.ZERO_BYE:
+        return {"text": _("bye 0"), "title": _("zero-point bye, requested")}
+    if entry.outcome == Outcome.PENDING:
+        return {"text": "…", "title": _("to be played")}
+    return {"text": DASH, "title": _("not paired")}
+
+
+def game_result(entry: RoundEntry) -> str:
+    """A game's result from the first-named player's side (a win, a draw, a loss, a forfeit)."""
+    return {
+        Outcome.WIN: "1–0",
+        Outcome.DRAW: "½–½",
+        Outcome.LOSS: "0–1",
+        Outcome.FORFEIT_WIN: _("1–0 forfeit"),
+        Outcome.FORFEIT_LOSS: _("0–1 forfeit"),
+        Outcome.PENDING: "",
+    }.get(entry.outcome, "")
+
+
+def standing_cells(line: StandingLine) -> dict[str, Any]:
+    """A line of the event's table as text."""
+    return {
+        "position": f"{'=' if line.tied else ''}{line.position}",
+        "name": line.entrant.name,
+        "slug": line.entrant.slug,
+        "number": line.entrant.number,
+        "points": points_text(line.points),
+        "games": line.games,
+        "wdl": f"{line.wins}{DASH}{line.draws}{DASH}{line.losses}",
+        "forfeits": line.forfeits_won + line.forfeits_lost,
+        "byes": line.byes,
+        "withdrawn": line.entrant.withdrawn_from_round,
+        "rounds": [outcome_cell(entry) for entry in line.entrant.rounds],
+    }
+
+
+def round_cells(round_view: RoundView) -> dict[str, Any]:
+    """A round's games and byes as text."""
+    games = []
+    for game in round_view.games:
+        result = game_result(game.entry)
+        second = game.second.rounds[round_view.number - 1]
+        if game.entry.outcome == Outcome.FORFEIT_LOSS and second.outcome == Outcome.FORFEIT_LOSS:
+            result = _("double forfeit")
+        games.append(
+            {
+                "board": game.board or "",
+                "first": game.first.name,
+                "first_slug": game.first.slug,
+                "first_points": points_text(_points_before(game.first, round_view.number)),
+                "second": game.second.name,
+                "second_slug": game.second.slug,
+                "second_points": points_text(_points_before(game.second, round_view.number)),
+                "result": result,
+                "fixture_id": game.entry.fixture_id,
+                "pending": game.entry.outcome == Outcome.PENDING,
+            }
+        )
+    byes = [
+        {"name": entrant.name, "slug": entrant.slug, **outcome_cell(entry)}
+        for entrant, entry in round_view.byes
+    ]
+    return {
+        "number": round_view.number,
+        "games": games,
+        "byes": byes,
+        "complete": round_view.complete,
+    }
+
+
+def _points_before(entrant: Any, number: int) -> Decimal:
+    return sum((e.points or Decimal(0) for e in entrant.rounds[: number - 1]), Decimal(0))
+
+
+def event_context(
+    competition: Competition, state: CompetitionState | None = None
+) -> dict[str, Any]:
+    """What the public event page and the organiser's event page share."""
+    state = state or competition_state(competition)
+    return {
+        "competition": competition,
+        "state": state,
+        "round_numbers": list(range(1, state.rounds_paired + 1)),
+        "standings": [standing_cells(line) for line in event_standings(state)],
+        "rounds": [round_cells(view) for view in event_rounds(state)],
+        "entrants": state.entrants,
+        "bye_points": points_text(competition.bye_points),
+    }
+
+
+@cached_page("competitions", _league_state)
+def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """The league's events, newest first."""
+    league = _league(request, league_slug)
+    return render(
+        request,
+        "pages/competitions.html",
+        {"league": league, "competitions": league_competitions(league)},
+    )
+
+
+def _competition(league: League, slug: str) -> Competition:
+    return get_object_or_404(Competition, league=league, slug=slug)
+
+
+@cached_page("competition", _league_state)
+def competition(request: HttpRequest, league_slug: str, competition_slug: str) -> HttpResponse:
+    """One event: its standings by points, its rounds with pairings and results, entrants."""
+    league = _league(request, league_slug)
+    chosen = _competition(league, competition_slug)
+    return render(request, "pages/competition.html", {"league": league, **event_context(chosen)})
+
+
+@cached_page("competition_round", _league_state)
+def competition_round(
+    request: HttpRequest, league_slug: str, competition_slug: str, round_number: int
+) -> HttpResponse:
+    """One round's pairing list, laid out for printing (and for a phone at the board)."""
+    league = _league(request, league_slug)
+    chosen = _competition(league, competition_slug)
+    context = event_context(chosen)
+    if not 1 <= round_number <= context["state"].rounds_paired:
+        raise Http404(_("Round %(round)s is not paired yet.") % {"round": round_number})
+    return render(
+        request,
+        "pages/competition_round.html",
+        {"league": league, **context, "round": context["rounds"][round_number - 1]},
+    )
