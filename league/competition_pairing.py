@@ -27,6 +27,7 @@ from league.competitions import (
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, RoundBye
 from league.pairings import SwissPlayer, round_robin, swiss_round
+from league.sports import is_chess
 from league.validation import Errors
 
 
@@ -106,7 +107,13 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
 
 
 def pairing_engine_for(league: League) -> PairingEngine:
-    """The Swiss engine of ``league``'s competitions (every league: the club generator)."""
+    """The Swiss engine of ``league``'s competitions: the FIDE Dutch system for a chess
+    league (``league.chess.pairing``), the club generator for every other."""
+    if is_chess(league.sport):
+        # Imported here: the chess engine builds on this module's ``EngineRound``.
+        from league.chess.pairing import fide_dutch
+
+        return fide_dutch
     return club_swiss
 
 
