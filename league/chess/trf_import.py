@@ -166,8 +166,7 @@ class TrfImportReport:
         if self.dry_run:
             text = _(
                 "Would import %(name)s (%(slug)s): %(players)s players (%(new)s new), "
-                "%(rounds)s rounds, %(results)s results, %(forfeits)s forfeits; "
-                "dry run, nothing was recorded."
+                "%(rounds)s rounds, %(results)s results, %(forfeits)s forfeits."
             )
         else:
             text = _(

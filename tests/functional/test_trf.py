@@ -404,3 +404,14 @@ def test_the_commands_from_the_shell_round_trip(tmp_path):
     exported = manage("export_trf", "club", "spring-swiss", "--output", str(tmp_path / "out.trf"))
     assert exported.returncode == 0, exported.stderr
     assert (tmp_path / "out.trf").read_bytes() == EXPECTED.encode()
+
+
+def test_import_trf_dry_run_reports_and_stores_nothing(empty_league, tmp_path):
+    source = tmp_path / "spring.trf"
+    source.write_text(EXPECTED, newline="")
+    before = Event.objects.count()
+    out, err = command("import_trf", "copy", str(source), "--dry-run")
+    assert out == "spring-swiss\n"
+    assert "Would import Spring Swiss (spring-swiss): 7 players (7 new), 3 rounds" in err
+    assert "Dry run: nothing was stored." in err
+    assert Event.objects.count() == before

@@ -58,7 +58,7 @@ def test_upload_preview_then_confirm_imports_the_event(signed_in, league):
     assert state() == before  # the preview stored nothing
     done = signed_in.post(preview_url, {"confirm": "1"})
     assert done.status_code == 302
-    assert done["Location"] == reverse("workspace:import_trf", args=[league.slug])
+    assert done["Location"] == reverse("pages:competition", args=[league.slug, "spring-swiss"])
     competition = Competition.objects.get(league=league, slug="spring-swiss")
     assert export_competition(competition) == EXPECTED
     assert signed_in.get(preview_url).status_code == 404  # the upload is gone
@@ -137,6 +137,8 @@ def spring(league) -> Competition:
 
 def test_anyone_downloads_the_events_trf(client, league, spring):
     url = reverse("pages:competition_trf", args=[league.slug, spring.slug])
+    page = client.get(reverse("pages:competition", args=[league.slug, spring.slug]))
+    assert f'href="{url}" download>Download the TRF file</a>' in page.content.decode()
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=utf-8"

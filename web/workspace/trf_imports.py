@@ -164,7 +164,12 @@ def preview(request: HttpRequest, league_slug: str, token: str) -> HttpResponse:
         if report.committed:
             _forget(request, token, SESSION_KEY, SUFFIX)
             messages.success(request, report.summary())
-            return HttpResponseRedirect(reverse("workspace:import_trf", args=[league.slug]))
+            return HttpResponseRedirect(
+                reverse(
+                    "pages:competition",
+                    kwargs={"league_slug": league.slug, "competition_slug": report.slug},
+                )
+            )
     else:
         report = import_trf(
             league,

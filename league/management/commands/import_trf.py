@@ -75,5 +75,7 @@ class Command(DataCommand):
             raise CommandError(report.summary())
         for note in report.notes:
             self.stderr.write(note)
-        self.stderr.write(report.summary())
+        self.stderr.write(
+            report.summary() + (" Dry run: nothing was stored." if report.dry_run else "")
+        )
         self.stdout.write(report.slug)
