@@ -19,6 +19,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from league.chess.pairing import dutch_round
 from league.competitions import (
     PLAYED,
     CompetitionState,
@@ -106,13 +107,17 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
     )
 
 
+def fide_dutch(state: CompetitionState, round_number: int, players: Sequence[int]) -> EngineRound:
+    """The FIDE Dutch system (C.04.3, ``league.pairings.dutch`` through
+    ``league.chess.pairing``): White first on every board."""
+    pairings, bye = dutch_round(state, round_number, players)
+    return EngineRound(pairings, bye)
+
+
 def pairing_engine_for(league: League) -> PairingEngine:
     """The Swiss engine of ``league``'s competitions: the FIDE Dutch system for a chess
     league (``league.chess.pairing``), the club generator for every other."""
     if is_chess(league.sport):
-        # Imported here: the chess engine builds on this module's ``EngineRound``.
-        from league.chess.pairing import fide_dutch
-
         return fide_dutch
     return club_swiss
 

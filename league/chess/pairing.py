@@ -1,6 +1,7 @@
-"""The FIDE Dutch system as a competition's pairing engine (``league.competition_pairing``).
+"""The FIDE Dutch system as a competition's pairing engine (``league.competition_pairing``
+wraps ``dutch_round`` as its engine ``fide_dutch`` for chess leagues).
 
-``fide_dutch`` turns a competition's state (``league.competitions.competition_state``) into
+``dutch_round`` turns a competition's state (``league.competitions.competition_state``) into
 the input of ``league.pairings.dutch.pair_round`` and its answer back into player ids:
 
 - the pairing number is the entrant's number, which is also the start number of the TRF
@@ -22,7 +23,6 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from league.competition_pairing import EngineRound
 from league.competitions import CompetitionState, Outcome
 from league.competitions import RoundEntry as StateEntry
 from league.pairings import dutch
@@ -75,9 +75,12 @@ def dutch_players(state: CompetitionState, players: Sequence[int]) -> list[dutch
     ]
 
 
-def fide_dutch(state: CompetitionState, round_number: int, players: Sequence[int]) -> EngineRound:
-    """Pair ``round_number`` of the competition by the FIDE Dutch system (C.04.3): White
-    first on every board, the pairing-allocated bye scoring the event's bye points."""
+def dutch_round(
+    state: CompetitionState, round_number: int, players: Sequence[int]
+) -> tuple[tuple[tuple[int, int], ...], int | None]:
+    """Pair ``round_number`` of the competition by the FIDE Dutch system (C.04.3): the
+    games as (White, Black) player ids by board, and the player given the pairing's bye
+    (it scores the event's bye points)."""
     by_number = {entrant.number: entrant.player_id for entrant in state.entrants}
     try:
         paired = dutch.pair_round(
@@ -95,7 +98,7 @@ def fide_dutch(state: CompetitionState, round_number: int, players: Sequence[int
                 ]
             }
         ) from None
-    return EngineRound(
+    return (
         tuple((by_number[white], by_number[black]) for white, black in paired.pairs),
         None if paired.bye is None else by_number[paired.bye],
     )

@@ -10,10 +10,9 @@ from django.core.management import CommandError, call_command
 
 from league import competitions, services
 from league.chess import trf
-from league.chess.pairing import fide_dutch
 from league.chess.trf_export import export_competition
 from league.chess.trf_import import import_trf
-from league.competition_pairing import club_swiss, pairing_engine_for
+from league.competition_pairing import club_swiss, fide_dutch, pairing_engine_for
 from league.models import Competition, Event
 from tests.functional.test_trf import TWO_ROUNDS
 
