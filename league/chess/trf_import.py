@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import partial
 from typing import Any, TypeVar
 
 from django.core.exceptions import ValidationError
@@ -274,8 +275,8 @@ class _Import:
                         )
                         % {"round": index + 1},
                     )
-        for bye in t.byes:
-            if bye.kind == "F":
+        for requested in t.byes:
+            if requested.kind == "F":
                 self.problem(
                     self.line_of("240"),
                     5,
@@ -381,9 +382,7 @@ class _Import:
                 player = self.attempt(
                     record.line,
                     15,
-                    lambda name=record.name: register_player(
-                        self.league, name, recorded_by=self.user
-                    ),
+                    partial(register_player, self.league, record.name, recorded_by=self.user),
                 )
                 self.players[record.start_number] = player
             details = (
@@ -395,7 +394,8 @@ class _Import:
                 self.attempt(
                     record.line,
                     58,
-                    lambda player=player, details=details: identify_player(
+                    partial(
+                        identify_player,
                         self.league,
                         player,
                         fide_id=details[0],
@@ -469,7 +469,8 @@ class _Import:
             self.attempt(
                 record.line,
                 49,
-                lambda player=player, start=start, record=record: enter_player(
+                partial(
+                    enter_player,
                     competition,
                     player,
                     from_round=start,
@@ -561,8 +562,11 @@ class _Import:
                 continue
             record = self.records[number]
             for index in range(min(paired, len(record.rounds))):
-                entry = record.rounds[index]
-                if entry.opponent is not None or entry.result not in ("Z", trf.PENDING):
+                written_entry = record.rounds[index]
+                if written_entry.opponent is not None or written_entry.result not in (
+                    "Z",
+                    trf.PENDING,
+                ):
                     self.problem(
                         record.line,
                         self.column(index + 1),
@@ -588,7 +592,8 @@ class _Import:
             self.attempt(
                 record.line,
                 self.column(round_number, 7),
-                lambda record=record, kind=kind: request_bye(
+                partial(
+                    request_bye,
                     competition,
                     self.players[record.start_number],
                     round_number=round_number,
@@ -642,10 +647,11 @@ class _Import:
                 self.attempt(
                     first.line,
                     self.column(round_number, 7),
-                    lambda fixture=fixture, score=SCORE_OF[entry.result]: record_fixture_result(
+                    partial(
+                        record_fixture_result,
                         self.league,
                         fixture,
-                        score_a=score,
+                        score_a=SCORE_OF[entry.result],
                         played_at=min(moment, timezone.now()),
                         recorded_by=self.user,
                     ),
@@ -655,16 +661,13 @@ class _Import:
                 winner = None
                 if entry.result == "+":
                     winner = fixture.player_a
-                elif (
-                    first.rounds[index].result == "-"
-                    and self.records[entry.opponent].rounds[index].result == "+"
-                ):
+                elif self.records[number_of[fixture.player_b_id]].rounds[index].result == "+":
                     winner = fixture.player_b
                 self.attempt(
                     first.line,
                     self.column(round_number, 7),
-                    lambda fixture=fixture, winner=winner: record_forfeit(
-                        competition, fixture, winner=winner, recorded_by=self.user
+                    partial(
+                        record_forfeit, competition, fixture, winner=winner, recorded_by=self.user
                     ),
                 )
                 self.report.forfeits += 1
@@ -678,7 +681,8 @@ class _Import:
                 self.attempt(
                     self.line_of("240"),
                     None,
-                    lambda start=start, bye=bye: request_bye(
+                    partial(
+                        request_bye,
                         competition,
                         self.players[start],
                         round_number=bye.round_number,
