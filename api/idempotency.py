@@ -12,6 +12,8 @@ API only decides which store key a request maps to:
 - one void:    ``void:<key>``
 - a round of n results: row i is stored under ``round:<key>:<n>:<i>``.
 - one fixture scheduled: ``fixture:<key>``; one cancelled: ``cancel-fixture:<key>``.
+- about events (competitions): ``event:<key>`` (created), ``entry:<key>``,
+  ``withdrawal:<key>``, ``bye:<key>``, ``pairing:<key>`` (a round published), ``forfeit:<key>``.
 
 The prefix scopes a client's key to the kind of request, so a key used for a result can
 never be mistaken for a round row or for a key written by another part of the
@@ -43,6 +45,8 @@ HEADER = "Idempotency-Key"
 IDEMPOTENCY_CONFLICT = "idempotency_conflict"
 MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE = "match", "void", "round"
 FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE = "fixture", "cancel-fixture"
+#: The scopes of the requests about events (competitions): one fact each.
+COMPETITION_SCOPES = ("event", "entry", "withdrawal", "bye", "pairing", "forfeit")
 MAX_LENGTH = 100
 # Visible ASCII without the colon (used as the separator in store keys).
 KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")
@@ -98,6 +102,13 @@ def cancel_fixture_key(key: str | None) -> str | None:
     return scoped_key(CANCEL_FIXTURE_SCOPE, key)
 
 
+def competition_key(scope: str, key: str | None) -> str | None:
+    """Store key for one request about an event: ``<scope>:<key>`` (``COMPETITION_SCOPES``)."""
+    if scope not in COMPETITION_SCOPES:
+        raise ValueError(f"Unknown scope {scope!r}.")
+    return scoped_key(scope, key)
+
+
 def client_key_of(store_key: str) -> str:
     """The client's key inside a store key made here (``round:<key>:3:0`` -> ``<key>``).
 
@@ -105,7 +116,14 @@ def client_key_of(store_key: str) -> str:
     A key of another shape is returned unchanged.
     """
     scope, separator, rest = store_key.partition(":")
-    scopes = (MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE, FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE)
+    scopes = (
+        MATCH_SCOPE,
+        VOID_SCOPE,
+        ROUND_SCOPE,
+        FIXTURE_SCOPE,
+        CANCEL_FIXTURE_SCOPE,
+        *COMPETITION_SCOPES,
+    )
     if not separator or scope not in scopes:
         return store_key
     return rest.split(":", 1)[0]

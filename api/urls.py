@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from api import (  # noqa: F401 (importing converters registers "id")
     backtest,
+    competitions,
     converters,
     exports,
     fixtures,
@@ -82,6 +83,7 @@ urlpatterns = [
     path("", include(backtest)),
     path("", include(seasons)),
     path("", include(fixtures)),
+    path("", include(competitions)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),
 ]

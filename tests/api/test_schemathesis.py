@@ -50,6 +50,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from league import competitions
 from league.models import Event, League
 from ratings.backtest import services as backtest_services
 from ratings.backtest.models import Sweep
@@ -114,13 +115,18 @@ def _for_organisers_only(method: str, path: str) -> bool:
 
 
 def _path_parameters(path: str, league: League, organiser) -> dict:
-    """The league's slug, and a finished sweep of it where the path names one."""
+    """The league's slug, and a finished sweep or an event of it where the path names one."""
     parameters = {"league_slug": league.slug}
     if "{sweep_id}" in path:
         sweep = backtest_services.run_sweep_sync(
             league, {"tau": [0.3, 0.6]}, requested_by=organiser
         )
         parameters["sweep_id"] = sweep.pk
+    if "{competition_slug}" in path:
+        competition = competitions.create_competition(
+            league, name="Club Swiss", planned_rounds=3, recorded_by=organiser
+        )
+        parameters["competition_slug"] = competition.slug
     return parameters
 
 
