@@ -227,7 +227,7 @@ def to_trf(sim: Sim, rounds: int, *, next_absences: bool = True) -> str:
                 rounds=[trf.RoundEntry(g.opponent, g.colour or "-", CODE[g.result]) for g in games],
             )
         )
-    if next_absences and len(sim.history[1]) > rounds:
+    if next_absences:
         # Record 240: the byes requested for the next round (absent players are "Z").
         kinds: dict[str, list[int]] = {}
         for n in sorted(sim.absent.get(rounds + 1, ())):
