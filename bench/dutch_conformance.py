@@ -227,7 +227,7 @@ def to_trf(sim: Sim, rounds: int, *, next_absences: bool = True) -> str:
                 rounds=[trf.RoundEntry(g.opponent, g.colour or "-", CODE[g.result]) for g in games],
             )
         )
-    if next_absences and len(sim.history[1]) > rounds:
+    if next_absences:
         # Record 240: the byes requested for the next round (absent players are "Z").
         kinds: dict[str, list[int]] = {}
         for n in sorted(sim.absent.get(rounds + 1, ())):
@@ -271,9 +271,17 @@ def check(bbp: Path, path: Path) -> tuple[int, list[int], str]:
     return checked, rejected, output
 
 
-def run_one(job: tuple[int, int, str, str, str]) -> tuple[int, int, int, list[int], str, str]:
-    """Play, write and check one tournament: (index, rounds, accepted, rejected, file, output)."""
-    index, seed, bbp, scratch, keep = job
+def run_one(
+    job: tuple[int, int, str, str, str, float],
+) -> tuple[int, int, int, list[int], str, str] | None:
+    """Play, write and check one tournament: (index, rounds, accepted, rejected, file, output).
+
+    None when the job starts after the deadline (``time.time()``; 0: none): tournaments
+    are started in index order, so those finished always form a prefix of the sequence.
+    """
+    index, seed, bbp, scratch, keep, deadline = job
+    if deadline and time.time() > deadline:
+        return None
     sim, rounds, error = simulate(random.Random(seed))
     path = Path(scratch) / f"t{index:05d}-{seed}.trf"
     rejected: list[int] = []
@@ -328,7 +336,13 @@ def main(argv: list[str] | None = None) -> int:
         "--time-limit",
         type=float,
         default=0,
-        help="seconds; stop starting tournaments after this and report those finished",
+        help="seconds; start no tournament after this and report those finished",
+    )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="index of the first tournament of the seed's sequence to play (to resume or shard)",
     )
     args = parser.parse_args(argv)
     bbp = find_bbp(args.bbp, args.bbp_source)
@@ -338,14 +352,21 @@ def main(argv: list[str] | None = None) -> int:
     keep = Path(args.keep)
     keep.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    seeds = [rng.randrange(2**32) for _ in range(args.tournaments)]
+    seeds = [rng.randrange(2**32) for _ in range(args.first + args.tournaments)]
     total_rounds = accepted = stopped = done = 0
     failures: list[tuple[int, list[int], str, str]] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
-        jobs = [(i, seed, str(bbp), scratch, str(keep)) for i, seed in enumerate(seeds)]
+        deadline = time.time() + args.time_limit if args.time_limit else 0.0
+        jobs = [
+            (i, seeds[i], str(bbp), scratch, str(keep), deadline)
+            for i in range(args.first, args.first + args.tournaments)
+        ]
         with multiprocessing.Pool(max(1, args.jobs)) as pool:
-            for index, rounds, ok, rejected, kept, output in pool.imap_unordered(run_one, jobs):
+            for outcome in pool.imap_unordered(run_one, jobs):
+                if outcome is None:
+                    continue
+                index, rounds, ok, rejected, kept, output = outcome
                 done += 1
                 total_rounds += rounds
                 accepted += ok
@@ -353,9 +374,8 @@ def main(argv: list[str] | None = None) -> int:
                     stopped += 1
                 if rejected:
                     failures.append((index, rejected, kept, output))
-                if args.time_limit and time.perf_counter() - started > args.time_limit:
-                    pool.terminate()
-                    break
+                if rejected:
+                    print(f"  tournament {index}: rounds {rejected} rejected ({kept})", flush=True)
                 if done % 25 == 0:
                     print(
                         f"  {done} tournaments, {accepted}/{total_rounds} rounds accepted "
@@ -364,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
                     )
     rate = 100 * accepted / total_rounds if total_rounds else 100.0
     print(
-        f"{done} of {args.tournaments} tournaments (seed {args.seed}), {total_rounds} rounds: "
+        f"Tournaments {args.first} to {args.first + done - 1} of seed {args.seed} ({done} of "
+        f"{args.tournaments} asked), {total_rounds} rounds: "
         f"{accepted} accepted by bbpPairings' checker = {rate:.2f} %; "
         f"{len(failures)} tournaments with a rejected round; "
         f"{stopped} ended early (no legal pairing by the absolute criteria); "

@@ -84,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
                     "bye": bye,
                 }
             )
-    OUTPUT.write_text(json.dumps(fixtures, indent=1) + "\n", encoding="utf-8")
+    # One round per line: compact, and a regenerated file diffs by round.
+    text = "[\n" + ",\n".join(json.dumps(f, separators=(",", ":")) for f in fixtures) + "\n]\n"
+    OUTPUT.write_text(text, encoding="utf-8")
     print(f"{len(fixtures)} rounds of {args.count} tournaments written to {OUTPUT}")
     return 0
 

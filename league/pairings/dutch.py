@@ -164,12 +164,12 @@ class _Pairer:
     """One round's pairing: a bracket-by-bracket sequence of maximum-weight matchings.
 
     The edge weight of a pair packs the criteria into bit fields, most important first (the
-    structure bbpPairings proved, re-derived here): completion and the bye (C.04.3 C4, C5),
-    pairs and scores paired in the current bracket and the next (C6, C7), the PAB assignee's
-    unplayed games (C9), colour criteria (C10-C13), repeated floats (C14-C21), then room for
-    the transposition and exchange order of section D. Later matchings fix each decision in
-    the order the rules make it (moved-down players first, then exchanges, then S1's
-    opponents), so the result is the pairing the Dutch rules define.
+    structure bbpPairings proved, re-derived here): completion and the bye (C.04.3 C2, C4),
+    pairs and scores paired in the current bracket (C5, C6) and the next (C7, C8), the PAB
+    assignee's unplayed games (C9), colour criteria (C10-C13), repeated floats (C14-C21),
+    then room for the transposition and exchange order of section D. Later matchings fix
+    each decision in the order the rules make it (moved-down players first, then exchanges,
+    then S1's opponents), so the result is the pairing the Dutch rules define.
     """
 
     def __init__(
@@ -187,7 +187,7 @@ class _Pairer:
         self.initial = initial
         n = len(self.sp)
         self.n = n
-        # Score groups, lowest first: each gets a sub-field wide enough for its size (C7).
+        # Score groups, lowest first: each gets a sub-field wide enough for its size (C6, C8).
         sizes: dict[Fraction, int] = {}
         for e in self.sp:
             sizes[e.score] = sizes.get(e.score, 0) + 1
@@ -242,14 +242,14 @@ class _Pairer:
         if not self.compatible(high, low):
             return 0
         B, S, shift = self.B, self.S, self.shift
-        # C4/C5: complete pairing; the unpaired player is a legal PAB candidate.
+        # C4 (completion) and C2: the unpaired player is a legal PAB candidate.
         w = 1 + (not self.bye_candidate(high)) + (not self.bye_candidate(low))
-        # C6: as many pairs as possible in the current bracket; C7: highest scores paired.
+        # C5: as many pairs as possible in the current bracket; C6: highest scores paired.
         w = (w << B) | in_current
         w <<= S
         if in_current:
             w |= 1 << shift[high.score]
-        # C8: the same for the next bracket (the moved-down players must allow it).
+        # C7, C8: the same for the next bracket (the downfloaters must allow it).
         w = (w << B) | in_next
         w <<= S
         if in_next:
@@ -460,7 +460,7 @@ class _Pairer:
                 return sgbv <= v < nsgbv
 
             mate = self.match()
-            # Which moved-down players (MDPs) are paired in this bracket (C6, C7; D.1).
+            # Which moved-down players (MDPs) are paired in this bracket (C5, C6; D.1).
             md_score = Fraction(0)
             left = left_matched = 0
             for pidx in range(sgb):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -112,6 +113,26 @@ def test_played_rematch_is_refused() -> None:
     ]
     with pytest.raises(NoValidPairing):
         pair_round(players, 2, 5)
+
+
+def test_topscorers_with_the_same_absolute_preference_meet_only_in_the_last_round() -> None:
+    """C3 keeps two players who both must have Black apart, except topscorers (more than
+    half the maximum score) when the last round is paired; the higher-ranked one then gets
+    the colour (E.4). bbpPairings pairs the same two positions the same way."""
+
+    def twice_white(number: int, opponents: tuple[int, int]) -> DutchPlayer:
+        games = tuple(DutchGame(o, WHITE, True, WIN) for o in opponents)
+        return DutchPlayer(number, Fraction(2), 2000 - number, games)
+
+    field = [twice_white(1, (3, 4)), twice_white(2, (4, 3))]
+    losers = [
+        DutchPlayer(n, Fraction(0), 1000 - n, tuple(DutchGame(o, BLACK, True, LOSS) for o in opp))
+        for n, opp in ((3, (1, 2)), (4, (2, 1)))
+    ]
+    players = [*field, *(replace(p, absent_this_round=True) for p in losers)]
+    assert pair_round(players, 3, 3).pairs == [(2, 1)]
+    with pytest.raises(NoValidPairing):
+        pair_round(players, 3, 5)
 
 
 def test_bad_input_names_the_player() -> None:
