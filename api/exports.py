@@ -1,4 +1,5 @@
-"""``GET /api/leagues/<slug>/export/results.csv``: the league's matches in the import format.
+"""``GET /api/leagues/<slug>/export/results.csv``: the league's matches in the import format;
+``GET /api/leagues/<slug>/competitions/<event>/export.trf``: an event as a TRF file.
 
 The same CSV as the workspace's export and ``manage.py export_ratings --results``
 (``ratings.exports.results``): ``?voided=1`` gives the full log (every recorded match, voided
@@ -9,17 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics
 from rest_framework.exceptions import ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
-from rest_framework.serializers import BooleanField, Serializer
+from rest_framework.serializers import BooleanField, ChoiceField, Serializer
 
 from api import schema
 from api.views import LeagueScopedMixin
+from league.chess import trf
+from league.chess.trf_export import export_competition, file_name
+from league.models import Competition
 from ratings import exports
 
 
@@ -78,4 +83,61 @@ class ResultsExportView(LeagueScopedMixin, generics.GenericAPIView):
         )
         what = "event-log" if params["voided"] else "results"
         response["Content-Disposition"] = f'attachment; filename="{league.slug}-{what}.csv"'
+        return response
+
+
+class TRFRenderer(BaseRenderer):
+    """Lets a client ask for ``text/plain`` (a TRF file is text): the view writes the file
+    itself, so this renders only an error's body (as its JSON text, the API's error format)."""
+
+    media_type = "text/plain"
+    format = "trf"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: str | None = None, renderer_context=None):
+        return JSONRenderer().render(data)
+
+
+#: The ``?format=`` values the TRF view answers (its renderers' formats).
+TRF_FORMATS = frozenset({"trf", "json"})
+
+
+class TrfQuerySerializer(Serializer):
+    flavour = ChoiceField(choices=[trf.TRF_2026, trf.TRF_X], required=False, default=trf.TRF_2026)
+
+
+class CompetitionTrfExportView(LeagueScopedMixin, generics.GenericAPIView):
+    """An event of the league as a TRF file: TRF-2026, or ``?flavour=trf-x`` (XXR and XXC
+    for JaVaFo and bbpPairings). Readable by anyone, like the event's page."""
+
+    renderer_classes = [JSONRenderer, TRFRenderer]
+    pagination_class = None
+    serializer_class = TrfQuerySerializer
+    cache_reads = False
+
+    @extend_schema(
+        tags=["competitions"],
+        parameters=[
+            OpenApiParameter(
+                "flavour",
+                str,
+                enum=[trf.TRF_2026, trf.TRF_X],
+                description="trf-2026 (the default) or trf-x (XXR/XXC for pairing engines).",
+            )
+        ],
+        responses={(200, "text/plain"): OpenApiTypes.STR, **schema.errors(400, 404)},
+    )
+    def get(self, request: Request, league_slug: str, competition_slug: str) -> HttpResponse:
+        if request.query_params.get("format", "trf") not in TRF_FORMATS:
+            raise ValidationError(
+                {"format": [f"Choose one of {', '.join(sorted(TRF_FORMATS))}, or leave it out."]}
+            )
+        league = self.get_league()
+        params = self.query(TrfQuerySerializer)
+        competition = get_object_or_404(Competition, league=league, slug=competition_slug)
+        response = HttpResponse(
+            export_competition(competition, params["flavour"]).encode("utf-8"),
+            content_type="text/plain; charset=utf-8",
+        )
+        response["Content-Disposition"] = f'attachment; filename="{file_name(competition)}"'
         return response

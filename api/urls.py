@@ -79,6 +79,11 @@ urlpatterns = [
         exports.ResultsExportView.as_view(),
         name="export-results",
     ),
+    path(
+        f"{league}competitions/<slug:competition_slug>/export.trf",
+        exports.CompetitionTrfExportView.as_view(),
+        name="export-competition-trf",
+    ),
     path("", include(backtest)),
     path("", include(seasons)),
     path("", include(event_tables)),

@@ -19,6 +19,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from league.chess.pairing import dutch_round
 from league.competitions import (
     PLAYED,
     CompetitionState,
@@ -27,6 +28,7 @@ from league.competitions import (
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, RoundBye
 from league.pairings import SwissPlayer, round_robin, swiss_round
+from league.sports import is_chess
 from league.validation import Errors
 
 
@@ -105,8 +107,18 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
     )
 
 
+def fide_dutch(state: CompetitionState, round_number: int, players: Sequence[int]) -> EngineRound:
+    """The FIDE Dutch system (C.04.3, ``league.pairings.dutch`` through
+    ``league.chess.pairing``): White first on every board."""
+    pairings, bye = dutch_round(state, round_number, players)
+    return EngineRound(pairings, bye)
+
+
 def pairing_engine_for(league: League) -> PairingEngine:
-    """The Swiss engine of ``league``'s competitions (every league: the club generator)."""
+    """The Swiss engine of ``league``'s competitions: the FIDE Dutch system for a chess
+    league (``league.chess.pairing``), the club generator for every other."""
+    if is_chess(league.sport):
+        return fide_dutch
     return club_swiss
 
 

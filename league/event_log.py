@@ -395,6 +395,20 @@ _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
 _DETAILS = 41  # after the four columns about reports and challenges
 
 
+def _identified_summary(player: str, details: dict[str, str]) -> str:
+    """ "Ann Lee: FIDE id 400123, ENG, WIM" (what is blank is left out)."""
+    fide_id = details.get("fide_id")
+    parts = [
+        gettext("FIDE id %(fide_id)s") % {"fide_id": fide_id} if fide_id else gettext("no FIDE id"),
+        details.get("federation", ""),
+        details.get("title", ""),
+    ]
+    return gettext("%(player)s: %(details)s") % {
+        "player": player,
+        "details": ", ".join(part for part in parts if part),
+    }
+
+
 def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
     """The text of every match among the event log's ``rows`` and of every match they void
     (by event id): one-vs-one ones from the row, the others' sides in one query."""
@@ -603,6 +617,9 @@ def event_log(
             summary = f"{player} merged into {other}: {player}'s matches count as {other}'s"
         elif kind == Event.Kind.PLAYER_UNMERGED:
             summary = f"{player} unmerged from {other}: {player}'s matches count as their own again"
+        elif kind == Event.Kind.PLAYER_IDENTIFIED:
+            # ``_pair`` holds the columns from the 22nd on (index 21).
+            summary = _identified_summary(player, _pair[_DETAILS - 21] or {})
         elif kind in MATCH_KINDS or kind == Event.Kind.MATCH_VOIDED:
             summary = _match_summary(
                 kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids

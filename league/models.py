@@ -181,6 +181,11 @@ class Player(models.Model):
         related_name="players",
         help_text="The account of the person who claimed this player record.",
     )
+    # From the latest ``player_identified`` fact (a TRF file's player record): the FIDE id
+    # (digits), the federation's three letters and the chess title, each blank when unknown.
+    fide_id = models.CharField(max_length=11, blank=True)
+    federation = models.CharField(max_length=3, blank=True)
+    title = models.CharField(max_length=3, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -194,6 +199,11 @@ class Player(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["league", "display_name"], name="player_unique_display_name"
+            ),
+            models.UniqueConstraint(
+                fields=["league", "fide_id"],
+                condition=~Q(fide_id=""),
+                name="player_unique_fide_id",
             ),
         ]
 
@@ -280,6 +290,7 @@ class EventKind(models.TextChoices):
     BYE_REQUESTED = "bye_requested", _("Bye requested")
     ROUND_PAIRED = "round_paired", _("Round paired")
     FORFEIT_RECORDED = "forfeit_recorded", _("Forfeit recorded")
+    PLAYER_IDENTIFIED = "player_identified", _("Player's FIDE details recorded")
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -305,6 +316,7 @@ PLAYER_KINDS = [
     EventKind.PLAYER_CLAIMED,
     EventKind.PLAYER_RELEASED,
     EventKind.PLAYER_FORGOTTEN,
+    EventKind.PLAYER_IDENTIFIED,
 ]
 
 #: Claims and releases: facts about which account holds a player record.

@@ -46,6 +46,7 @@ from league.event_store.vocabulary import (
     PlayerClaimed,
     PlayerDeactivated,
     PlayerForgotten,
+    PlayerIdentified,
     PlayerMerged,
     PlayerReactivated,
     PlayerRegistered,
@@ -190,6 +191,8 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("reason", "reason"),
     ),
     PlayerForgotten: (("player_id", "player_id"),),
+    # The FIDE details in ``details`` (``DETAILS_OF``).
+    PlayerIdentified: (("player_id", "player_id"),),
     MatchRecorded: tuple(
         (name, name)
         for name in (
@@ -315,6 +318,11 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
     RoundPaired: lambda fact: {
         "byes": [[player, kind, str(points)] for player, kind, points in fact.byes]
+    },
+    PlayerIdentified: lambda fact: {
+        "fide_id": fact.fide_id,
+        "federation": fact.federation,
+        "title": fact.title,
     },
 }
 
@@ -479,6 +487,14 @@ def fact_of(row: Any) -> Fact:
         return PlayerReleased(player_id=row.player_id, account_id=row.account_id, reason=row.reason)
     if kind == PlayerForgotten.kind:
         return PlayerForgotten(player_id=row.player_id)
+    if kind == PlayerIdentified.kind:
+        details = row.details or {}
+        return PlayerIdentified(
+            player_id=row.player_id,
+            fide_id=details["fide_id"],
+            federation=details["federation"],
+            title=details["title"],
+        )
     if kind == FixtureScheduled.kind:
         if isinstance(row, Event):
             sides = (row.fixture.player_a_id, row.fixture.player_b_id)
@@ -686,6 +702,17 @@ def apply_to_players(league: League, fact: Fact) -> tuple[Fact, Player | None]:
                 display_name=name,
                 slug=free_slug(league, name),
                 account_id=None,
+                fide_id="",
+                federation="",
+                title="",
+            )
+        case PlayerIdentified():
+            _update_player(
+                league,
+                fact.player_id,
+                fide_id=fact.fide_id,
+                federation=fact.federation,
+                title=fact.title,
             )
     return fact, None
 

@@ -116,6 +116,23 @@ class PlayerUnmerged(Fact):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerIdentified(Fact):
+    """Player ``player_id`` is on FIDE's rating list as ``fide_id`` (blank: no FIDE id), of
+    federation ``federation`` (three letters) with the title ``title`` (GM, IM, …, WCM or
+    blank): what a TRF file's player record carries besides the name and rating (a player's
+    sex and birth date are not kept: personal data that no page needs)."""
+
+    kind: ClassVar[str] = "player_identified"
+    player_id: int
+    fide_id: str = ""
+    federation: str = ""
+    title: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player_id, self.fide_id, self.federation, self.title)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MatchRecorded(Fact):
     """``player_a`` scored ``score_a`` (1, 0.5 or 0) against ``player_b`` at ``played_at``.
 
@@ -640,6 +657,7 @@ KINDS: dict[str, type[Fact]] = {
         PlayerReactivated,
         PlayerMerged,
         PlayerUnmerged,
+        PlayerIdentified,
         MatchRecorded,
         MatchVoided,
         SideMatchRecorded,

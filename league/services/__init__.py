@@ -1,6 +1,7 @@
 """Write services: every change to a league's history goes through these functions.
 
-- ``league.services.players``: register, rename, deactivate, reactivate, merge, unmerge;
+- ``league.services.players``: register, rename, deactivate, reactivate, merge, unmerge,
+  and a player's FIDE details;
 - ``league.services.matches``: record a match, whatever its sides (``record_match``), a
   round of them (``record_round``), a fixture's result; the one parser of a match;
 - ``league.services.corrections``: void a match, or void it and record the correction.
@@ -24,6 +25,7 @@ from league.services.matches import (
 )
 from league.services.players import (
     deactivate_player,
+    identify_player,
     merge_player,
     reactivate_player,
     register_player,
@@ -36,6 +38,7 @@ __all__ = [
     "ParsedMatch",
     "correct_match",
     "deactivate_player",
+    "identify_player",
     "merge_player",
     "parse_match",
     "reactivate_player",

@@ -1,4 +1,5 @@
-"""Players: registering, renaming, deactivating, reactivating, merging and unmerging.
+"""Players: registering, renaming, deactivating, reactivating, merging and unmerging, and
+their FIDE details (id, federation, title).
 
 Each service validates its input, then, under the league lock, replays an idempotent retry
 or runs the checks that depend on the player's stored state, and appends the fact through
@@ -8,17 +9,20 @@ the players) in line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from league import event_store
 from league.event_store import Submission
 from league.event_store.vocabulary import (
     Fact,
     PlayerDeactivated,
+    PlayerIdentified,
     PlayerMerged,
     PlayerReactivated,
     PlayerRegistered,
@@ -37,6 +41,10 @@ from league.validation import (
 )
 
 REASON_MAX = 1000
+#: FIDE's titles (the TRF-2026 spelling, ``league.chess.trf.TITLES``).
+FIDE_TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+_FIDE_ID = re.compile(r"^[0-9]{1,11}$")
+_FEDERATION = re.compile(r"^[A-Z]{3}$")
 
 
 def register_player(
@@ -292,6 +300,77 @@ def unmerge_player(
             )
 
     return _change_player(league, player, fact, check, reason, recorded_by, idempotency_key)
+
+
+def identify_player(
+    league: League,
+    player: Player | int,
+    *,
+    fide_id: Any = "",
+    federation: Any = "",
+    title: Any = "",
+    recorded_by: Any,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Append a ``player_identified`` event: the player's FIDE id (digits), federation (three
+    letters) and title (GM, IM, FM, CM, WGM, WIM, WFM, WCM), each blank when unknown.
+
+    A FIDE id names one player of a league: another player holding it is an error.
+    """
+    errors = Errors()
+    fide = "" if fide_id is None else str(fide_id).strip()
+    nation = "" if federation is None else str(federation).strip().upper()
+    rank = "" if title is None else str(title).strip().upper()
+    if fide and not _FIDE_ID.match(fide):
+        errors.add(
+            "fide_id",
+            _("A FIDE id is up to 11 digits; got %(value)r."),
+            "invalid_fide_id",
+            value=fide,
+        )
+    if nation and not _FEDERATION.match(nation):
+        errors.add(
+            "federation",
+            _("A federation is three letters (ENG, FRA, …); got %(value)r."),
+            "invalid_federation",
+            value=nation,
+        )
+    if rank and rank not in FIDE_TITLES:
+        errors.add(
+            "title",
+            _("A title is one of %(titles)s; got %(value)r."),
+            "invalid_title",
+            titles=", ".join(FIDE_TITLES),
+            value=rank,
+        )
+
+    def fact(current: Player) -> Fact:
+        return PlayerIdentified(player_id=current.pk, fide_id=fide, federation=nation, title=rank)
+
+    def check(current: Player, errors: Errors) -> None:
+        if (current.fide_id, current.federation, current.title) == (fide, nation, rank):
+            errors.add(
+                "fide_id",
+                _("%(player)s already has these FIDE details."),
+                "unchanged",
+                player=current.display_name,
+            )
+        holder = (
+            Player.objects.filter(league=league, fide_id=fide).exclude(pk=current.pk).first()
+            if fide
+            else None
+        )
+        if holder is not None:
+            errors.add(
+                "fide_id",
+                _("FIDE id %(fide_id)s is %(holder)s's already."),
+                "duplicate_fide_id",
+                fide_id=fide,
+                holder=holder.display_name,
+            )
+
+    errors.raise_if_any()
+    return _change_player(league, player, fact, check, "", recorded_by, idempotency_key)
 
 
 def _last_merged_into(league: League, player: Player) -> int | None:

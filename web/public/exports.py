@@ -1,4 +1,5 @@
-"""CSV downloads of a league's standings and rating history (public, like the pages).
+"""CSV downloads of a league's standings and rating history (public, like the pages), and
+an event's TRF file.
 
 Thin views over ``ratings.exports``: the rows are streamed, so a large league's history is
 never built in memory. ``?version=N`` picks a configuration version (default: the live one).
@@ -16,7 +17,8 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404
 
-from league.models import League
+from league.chess.trf_export import export_competition, file_name
+from league.models import Competition, League
 from ratings import exports
 from ratings.models import RatingConfig
 from ratings.selectors.standings import DEFAULT_LEVEL
@@ -64,3 +66,21 @@ def export_history(request: HttpRequest, league_slug: str) -> StreamingHttpRespo
     """One row per player and period played."""
     league, table = _table(request, league_slug, exports.history)
     return _download(league, table, "history")
+
+
+def export_competition_trf(
+    request: HttpRequest, league_slug: str, competition_slug: str
+) -> HttpResponse:
+    """The event as a TRF-2026 file (``league.chess.trf_export``): players, ratings, rounds,
+    results, byes, forfeits and colours, the paired round without results included."""
+    competition = get_object_or_404(
+        Competition.objects.select_related("league"),
+        league__slug=league_slug,
+        slug=competition_slug,
+    )
+    response = HttpResponse(
+        export_competition(competition).encode("utf-8"),
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Content-Disposition"] = f'attachment; filename="{file_name(competition)}"'
+    return response

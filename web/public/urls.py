@@ -79,4 +79,9 @@ urlpatterns = [
         name="export_standings",
     ),
     path("<slug:league_slug>/export/history.csv", exports.export_history, name="export_history"),
+    path(
+        "<slug:league_slug>/competitions/<slug:competition_slug>/event.trf",
+        exports.export_competition_trf,
+        name="competition_trf",
+    ),
 ]

@@ -175,34 +175,48 @@ def uploads_dir() -> Path:
     return Path(settings.VAR_DIR) / "uploads"
 
 
-def _stored(token: str) -> Path:
-    return uploads_dir() / f"{token}.csv"
+# The session's uploads and their files are kept apart by kind (the CSV import's, and the
+# TRF import's in ``web.workspace.trf_imports``): a session key and a file suffix each.
 
 
-def _pending(request: HttpRequest, league: League, token: str) -> dict[str, Any]:
+def _stored(token: str, suffix: str = ".csv") -> Path:
+    return uploads_dir() / f"{token}{suffix}"
+
+
+def _pending(
+    request: HttpRequest,
+    league: League,
+    token: str,
+    session_key: str = SESSION_KEY,
+    suffix: str = ".csv",
+) -> dict[str, Any]:
     """The stored upload ``token`` of this session and league; 404 if there is none."""
-    entry = request.session.get(SESSION_KEY, {}).get(token) if TOKEN.match(token) else None
-    if entry is None or entry.get("league") != league.pk or not _stored(token).is_file():
+    entry = request.session.get(session_key, {}).get(token) if TOKEN.match(token) else None
+    if entry is None or entry.get("league") != league.pk or not _stored(token, suffix).is_file():
         raise Http404(_("No such upload: it was imported, cancelled or has expired."))
     return entry
 
 
-def _remember(request: HttpRequest, token: str, entry: dict[str, Any]) -> None:
-    pending = request.session.get(SESSION_KEY, {})
+def _remember(
+    request: HttpRequest, token: str, entry: dict[str, Any], session_key: str = SESSION_KEY
+) -> None:
+    pending = request.session.get(session_key, {})
     pending[token] = entry
-    request.session[SESSION_KEY] = pending
+    request.session[session_key] = pending
 
 
-def _forget(request: HttpRequest, token: str) -> None:
-    pending = request.session.get(SESSION_KEY, {})
+def _forget(
+    request: HttpRequest, token: str, session_key: str = SESSION_KEY, suffix: str = ".csv"
+) -> None:
+    pending = request.session.get(session_key, {})
     pending.pop(token, None)
-    request.session[SESSION_KEY] = pending
-    _stored(token).unlink(missing_ok=True)
+    request.session[session_key] = pending
+    _stored(token, suffix).unlink(missing_ok=True)
 
 
-def _remove_stale_uploads() -> None:
+def _remove_stale_uploads(suffix: str = ".csv") -> None:
     cutoff = time.time() - STALE_SECONDS
-    for old in uploads_dir().glob("*.csv"):
+    for old in uploads_dir().glob(f"*{suffix}"):
         if old.stat().st_mtime < cutoff:
             old.unlink(missing_ok=True)
 

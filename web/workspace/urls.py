@@ -19,6 +19,7 @@ from web.workspace import (
     recording,
     seasons,
     tokens,
+    trf_imports,
     views,
     webhook,
     website,
@@ -70,6 +71,8 @@ urlpatterns = [
     path(f"{organise}matches/<int:seq>/correct/", log.correct, name="correct"),
     path(f"{organise}import/", imports.upload, name="import"),
     path(f"{organise}import/undo/", imports.undo, name="import_undo"),
+    path(f"{organise}import-trf/", trf_imports.upload, name="import_trf"),
+    path(f"{organise}import-trf/<str:token>/", trf_imports.preview, name="import_trf_preview"),
     path(f"{organise}import/<str:token>/", imports.preview, name="import_preview"),
     path(f"{organise}export/", exports.export_page, name="export"),
     re_path(
