@@ -20,6 +20,7 @@ from django.db.models import Q
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
 from league.models import MATCH_KINDS, Event, League, MatchParticipant
 from league.scores import score_text
+from league.seeding import seed_summary
 from league.sides import places_of_score, positions_text, side_label
 
 DEFAULT_PER_PAGE = 50
@@ -336,8 +337,10 @@ _LOG_COLUMNS = (
     "voids__score_a",
     "voids__player_a_id", "voids__player_a__display_name", "voids__player_a__slug",
     "voids__player_b_id", "voids__player_b__display_name", "voids__player_b__slug",
+    "seed_rating", "seed_rd", "seed_list", "seed_games",
 )  # fmt: skip
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
+_SEED = slice(35, 39)
 
 
 def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
@@ -397,11 +400,12 @@ def event_log(
     former = _former_names(league, rows)
     texts = _log_texts(rows)
     items = []
-    for (
-        seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
-        voided_by, replaces, _player_id, other, pk, voids_id, fixture_a, fixture_b,
-        scheduled_at, venue, label, *_pair,
-    ) in rows:  # fmt: skip
+    for row in rows:
+        (
+            seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
+            voided_by, replaces, _player_id, other, pk, voids_id, fixture_a, fixture_b,
+            scheduled_at, venue, label, *_pair,
+        ) = row  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
             summary = f"{name or player} registered"
@@ -438,6 +442,8 @@ def event_log(
                 summary += f" ({label})"
         elif kind == Event.Kind.FIXTURE_CANCELLED:
             summary = f"{fixture_a} v {fixture_b} cancelled"
+        elif kind == Event.Kind.PLAYER_SEEDED:
+            summary = seed_summary(player, *row[_SEED])
         else:
             summary = labels.get(kind, kind)
         items.append(

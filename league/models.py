@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from league.calendar import day_text
-from league.sports import has_home_ground
+from league.sports import has_home_ground, is_chess
 
 
 class ImmutableEventError(Exception):
@@ -130,6 +130,12 @@ class League(models.Model):
         return has_home_ground(self.sport)
 
     @property
+    def is_chess(self) -> bool:
+        """Whether the league plays chess (``league.sports.sport_key``): the first-named
+        player of a match is White, pages use chess's vocabulary (``league.chess``)."""
+        return is_chess(self.sport)
+
+    @property
     def takes_one_vs_one(self) -> bool:
         """Whether the league accepts a match of one player against one: not a league of
         sides of two players or more (``league.sides.check_format``)."""
@@ -233,6 +239,7 @@ class EventKind(models.TextChoices):
     FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
     FIXTURE_RESCHEDULED = "fixture_rescheduled", "Fixture rescheduled"
     FIXTURE_CANCELLED = "fixture_cancelled", "Fixture cancelled"
+    PLAYER_SEEDED = "player_seeded", "Player seeded"
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -243,6 +250,7 @@ RATING_KINDS = [
     EventKind.PLAYER_MERGED,
     EventKind.PLAYER_UNMERGED,
     EventKind.SIDE_MATCH_RECORDED,
+    EventKind.PLAYER_SEEDED,
 ]
 
 #: The kinds of recorded match: one-vs-one, and with sides.
@@ -255,6 +263,7 @@ PLAYER_KINDS = [
     EventKind.PLAYER_REACTIVATED,
     EventKind.PLAYER_MERGED,
     EventKind.PLAYER_UNMERGED,
+    EventKind.PLAYER_SEEDED,
 ]
 
 #: Merges and unmerges: facts about which player a match counts for.
@@ -400,6 +409,16 @@ class Event(models.Model):
     deadline = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=120, blank=True)
 
+    # player_seeded: the starting rating and RD a player is given from a rating list
+    seed_rating = models.FloatField(null=True, blank=True)
+    seed_rd = models.FloatField(null=True, blank=True)
+    seed_list = models.CharField(
+        max_length=16, blank=True, help_text="The kind of rating list: fide, national or club."
+    )
+    seed_games = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Rated games behind the listed rating, when known."
+    )
+
     objects = EventQuerySet.as_manager()
 
     class Meta:
@@ -455,6 +474,11 @@ class Event(models.Model):
                 condition=~Q(kind__in=IDENTITY_KINDS)
                 | (Q(other_player__isnull=False) & ~Q(other_player=models.F("player"))),
                 name="event_merge_names_two_players",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="player_seeded")
+                | (Q(seed_rating__isnull=False) & Q(seed_rd__gt=0) & ~Q(seed_list="")),
+                name="event_seed_is_complete",
             ),
             models.CheckConstraint(
                 condition=~Q(kind__in=FIXTURE_KINDS) | Q(fixture__isnull=False),

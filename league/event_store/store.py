@@ -36,6 +36,7 @@ from league.event_store.vocabulary import (
     PlayerReactivated,
     PlayerRegistered,
     PlayerRenamed,
+    PlayerSeeded,
     PlayerUnmerged,
     SideMatchRecorded,
 )
@@ -113,6 +114,10 @@ FACT_COLUMNS = (
     "scheduled_at",
     "deadline",
     "venue",
+    "seed_rating",
+    "seed_rd",
+    "seed_list",
+    "seed_games",
 )
 
 
@@ -173,6 +178,14 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("reason", "reason"),
     ),
     FixtureCancelled: (("fixture_id", "fixture_id"), ("reason", "reason")),
+    PlayerSeeded: (
+        ("player_id", "player_id"),
+        ("seed_rating", "rating"),
+        ("seed_rd", "rd"),
+        ("seed_list", "list_kind"),
+        ("seed_games", "games"),
+        ("reason", "reason"),
+    ),
 }
 
 #: Columns a fact fills only through ``append``: the bulk path (a CSV file's results, which
@@ -295,6 +308,15 @@ def fact_of(row: Any) -> Fact:
         )
     if kind == FixtureCancelled.kind:
         return FixtureCancelled(fixture_id=row.fixture_id, reason=row.reason)
+    if kind == PlayerSeeded.kind:
+        return PlayerSeeded(
+            player_id=row.player_id,
+            rating=row.seed_rating,
+            rd=row.seed_rd,
+            list_kind=row.seed_list,
+            games=row.seed_games,
+            reason=row.reason,
+        )
     raise ValueError(f"Unknown event kind {kind!r}.")
 
 

@@ -25,6 +25,7 @@ from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
 from league.calendar import day_text
+from league.chess import COLOUR_LABELS, colour_of
 from league.event_log import (
     DEFAULT_PER_PAGE,
     Page,
@@ -402,6 +403,10 @@ def _result_groups(league: League, player: Player, results: Page) -> list[dict[s
                 "outcome_class": result.outcome.lower(),
                 "points": result.points,
                 "seq": result.seq,
+                "colour_key": colour_of(0 if result.first_named else 1),
+                "colour": str(COLOUR_LABELS[colour_of(0 if result.first_named else 1)])
+                if league.is_chess
+                else "",
             }
         )
     return groups
