@@ -72,7 +72,7 @@ def write(tmp_path, text: str | bytes, name: str = "games.pgn") -> str:
     return str(path)
 
 
-# --- a chess league ---------------------------------------------------------------------------
+# --- a chess league ---
 
 
 def test_create_league_with_sport_chess_makes_a_chess_league():
@@ -90,7 +90,7 @@ def test_other_sports_are_not_chess(other_league):
     assert not other_league.is_chess
 
 
-# --- PGN import ---------------------------------------------------------------------------------
+# --- PGN import ---
 
 
 def test_import_pgn_records_each_game_with_white_first(league, tmp_path):
@@ -167,7 +167,7 @@ def test_import_pgn_refuses_a_50_mb_file_without_loading_it(league, tmp_path):
     assert state() == before
 
 
-# --- colours ------------------------------------------------------------------------------------
+# --- colours ---
 
 
 def test_colour_history_lists_each_live_game_in_the_order_played(league, make_player):
@@ -194,7 +194,7 @@ def test_colour_history_counts_the_games_of_players_merged_in(league, make_playe
     assert colour_history(ann) == ["w", "b"]
 
 
-# --- seeds --------------------------------------------------------------------------------------
+# --- seeds ---
 
 
 @pytest.mark.parametrize(
@@ -407,7 +407,7 @@ def test_seed_players_command_seeds_every_line_or_none(league, make_player, tmp_
     assert state() == before
 
 
-# --- API and export -------------------------------------------------------------------------------
+# --- API and export ---
 
 
 def test_the_api_gives_a_chess_game_its_colours(league, other_league, make_player):

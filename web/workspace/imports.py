@@ -133,8 +133,8 @@ class UploadForm(forms.Form):
         if not upload.name.lower().endswith(TEXT_SUFFIXES):
             raise ValidationError(
                 _(
-                    "Upload a CSV file: its name ends in .csv (or .txt, or .pgn for PGN), "
-                    "not “%(name)s”."
+                    "Upload a CSV file: its name ends in .csv (or .txt), or a PGN file "
+                    "(.pgn), not “%(name)s”."
                 ),
                 params={"name": upload.name[-60:]},
                 code="not_csv",
