@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from league import services
 from league.fixtures import schedule_fixture
-from league.models import Event
+from league.models import Event, League
 from tests.functional.conftest import rate, record_results
 
 PGN = b"""[Event "Club Championship"]
@@ -248,3 +248,21 @@ def test_another_league_s_organiser_cannot_seed(client, other_organiser, league,
     )
     assert response.status_code in (403, 404)
     assert not Event.objects.filter(kind="player_seeded").exists()
+
+
+# --- starting a chess league from the browser ---
+
+
+def test_a_league_started_as_chess_from_the_workspace_is_a_chess_league(client, db):
+    from tests.functional.test_self_service import sign_up, start_league
+
+    sign_up(client)
+    form = client.get(reverse("workspace:new_league")).content.decode()
+    assert 'list="known-sports"' in form
+    assert '<option value="Chess"></option>' in form
+    assert start_league(client).status_code == 302
+    league = League.objects.get(slug="riverside-chess")
+    assert league.is_chess
+    assert not league.records_points
+    html = page(client, "workspace:round", league)
+    assert 'aria-label="White"' in html

@@ -118,6 +118,17 @@ def test_import_pgn_again_records_nothing_twice(league, tmp_path):
     assert state() == before
 
 
+def test_a_game_whose_result_changed_in_the_file_is_refused_not_recorded_twice(league, tmp_path):
+    command("import_pgn", league.slug, write(tmp_path, PGN), "--create-players")
+    changed = write(tmp_path, PGN.replace('[Result "0-1"]', '[Result "1-0"]'), "changed.pgn")
+    before = state()
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="nothing was recorded"):
+        call_command("import_pgn", league.slug, changed, stdout=io.StringIO(), stderr=err)
+    assert f"{changed}: line 21: " in err.getvalue()
+    assert state() == before
+
+
 def test_import_pgn_dry_run_records_nothing(league, tmp_path):
     before = state()
     out, _ = command(
