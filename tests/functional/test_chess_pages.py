@@ -266,3 +266,12 @@ def test_a_league_started_as_chess_from_the_workspace_is_a_chess_league(client, 
     assert not league.records_points
     html = page(client, "workspace:round", league)
     assert 'aria-label="White"' in html
+
+
+def test_a_50_mb_pgn_file_is_refused_by_the_page_with_the_command_to_use(signed_in, league):
+    before = Event.objects.filter(league=league).count()
+    response = upload(signed_in, league, PGN + b"\n" * (50 * 2**20))
+    assert response.status_code == 200
+    assert "The file is 50.0 MiB" in response.content.decode()
+    assert "manage.py import_pgn" in response.content.decode()
+    assert Event.objects.filter(league=league).count() == before

@@ -112,9 +112,15 @@ class UploadForm(forms.Form):
             raise ValidationError(
                 _(
                     "The file is %(size)s MiB; the page takes files of up to %(max)s MiB. "
-                    "Split it, or import it with `manage.py import_results`."
+                    "Split it, or import it with `manage.py %(command)s`."
                 ),
-                params={"size": f"{upload.size / 2**20:.1f}", "max": MAX_UPLOAD_BYTES // 2**20},
+                params={
+                    "size": f"{upload.size / 2**20:.1f}",
+                    "max": MAX_UPLOAD_BYTES // 2**20,
+                    "command": "import_pgn"
+                    if upload.name.lower().endswith(PGN_SUFFIX)
+                    else "import_results",
+                },
                 code="too_large",
             )
         head = upload.read(8192)

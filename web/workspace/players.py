@@ -148,8 +148,7 @@ def _apply(league: League, player: Player, action: str, data: Any, user: Any) ->
             max_rd=float(config.max_rd) if config is not None else 350.0,
         )
         return gettext(
-            "%(player)s starts from %(rating).0f, RD %(rd).0f: the standings are being "
-            "recomputed."
+            "%(player)s starts from %(rating).0f, RD %(rd).0f: the standings are being recomputed."
         ) % {"player": before, "rating": event.seed_rating, "rd": event.seed_rd}
     if action == "rename":
         services.rename_player(
