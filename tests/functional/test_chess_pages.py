@@ -107,6 +107,13 @@ def test_public_pages_show_colours(client, league, players):
     colours = re.findall(r'<td class="colour colour--(white|black)">(\w+)</td>', player)
     # Newest first: Black against Bob on 2 March, White on 1 March.
     assert colours == [("black", "Black"), ("white", "White")]
+    versus = client.get(
+        reverse("pages:versus", args=[league.slug]), {"a": ann.slug, "b": bob.slug}
+    ).content.decode()
+    assert re.search(r'<label for="id_a">White</label>', versus)
+    assert re.search(r'<label for="id_b">Black</label>', versus)
+    assert "Ann has White and gets this league's White's advantage of 35" in versus
+    assert "home side" not in versus
 
 
 def test_the_configuration_page_calls_the_advantage_white_s(signed_in, league):
@@ -275,3 +282,16 @@ def test_a_50_mb_pgn_file_is_refused_by_the_page_with_the_command_to_use(signed_
     assert "The file is 50.0 MiB" in response.content.decode()
     assert "manage.py import_pgn" in response.content.decode()
     assert Event.objects.filter(league=league).count() == before
+
+
+def test_head_to_head_calibration_speaks_of_white_and_black(client, league, players):
+    ann, bob = players
+    day = dt.date(2024, 3, 5)
+    record_results(league, [(ann, bob, "1", day), (bob, ann, "0.5", day), (ann, bob, "0", day)])
+    rate(league, advantage=30.0)
+    response = client.get(reverse("pages:versus", args=[league.slug]), {"a": "ann", "b": "bob"})
+    body = response.content.decode()
+    assert "Calibration of White and Black" in body
+    # White scored 1 (Ann), 0.5 (Bob) and 0 (Ann): 0.5 on average over three games.
+    assert re.search(r"In 3 games, White scored 0\.500 on average against an expected", body)
+    assert "home side" not in body

@@ -987,7 +987,9 @@ def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
             neutral_expected=format_probability(neutral.expected_score) if neutral else None,
             model=model,
             band=model.band_for(favourite) if model else None,
-            side_tables=side_calibration_tables(model.sides) if model else [],
+            side_tables=side_calibration_tables(model.sides, chess=league.is_chess)
+            if model
+            else [],
             favourite=player_a if prediction.expected_score >= 0.5 else player_b,
         )
     return render(request, "pages/versus.html", context)
