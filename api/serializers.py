@@ -31,6 +31,7 @@ from api.fields import (
 )
 from api.result_checks import check_result
 from engine.intervals import ConfidenceLevel
+from league.chess import result_text
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from league.sides import positions_text, side_label
@@ -130,6 +131,14 @@ class RecordedMatchSerializer(serializers.ModelSerializer):
         return self.voided_by(event) is not None
 
 
+class ColoursSerializer(serializers.Serializer):
+    """Who had which colour in a chess game, and its result in chess's words."""
+
+    white = serializers.IntegerField(read_only=True, help_text="White's player id.")
+    black = serializers.IntegerField(read_only=True, help_text="Black's player id.")
+    result = serializers.CharField(read_only=True, help_text='"1–0", "½–½" or "0–1".')
+
+
 class MatchEventSerializer(RecordedMatchSerializer):
     """A recorded one-vs-one result (two sides of one player: ``player_a``, ``player_b``),
     from the event's immutable fields only: the write endpoints answer with it, so a retried
@@ -139,6 +148,10 @@ class MatchEventSerializer(RecordedMatchSerializer):
     player_b = serializers.IntegerField(source="player_b_id", read_only=True)
     score_a = ScoreField(read_only=True)
     score_b = ScoreField(read_only=True)
+    colours = serializers.SerializerMethodField(
+        help_text="Chess leagues only (else null): the ids of White (player_a, named first) "
+        'and Black (player_b), and the result as chess writes it ("1–0", "½–½", "0–1").'
+    )
 
     class Meta:
         model = Event
@@ -158,8 +171,20 @@ class MatchEventSerializer(RecordedMatchSerializer):
             "replaces",
             "recorded_at",
             "recorded_by",
+            "colours",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(ColoursSerializer(allow_null=True))
+    def get_colours(self, event: Event) -> dict[str, Any] | None:
+        league = self.context.get("league") or event.league
+        if not league.is_chess:
+            return None
+        return {
+            "white": event.player_a_id,
+            "black": event.player_b_id,
+            "result": result_text(event.score_a),
+        }
 
 
 class VoidInfoSerializer(serializers.ModelSerializer):

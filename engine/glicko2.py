@@ -146,7 +146,8 @@ class PeriodOutcome:
 def pre_period(
     state: RatingState, players: IntArray, params: Glicko2Params, period: int
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Rating, RD and volatility the players enter ``period`` with (unrated: the defaults)."""
+    """Rating, RD and volatility the players enter ``period`` with (unrated: the values the
+    state holds for them, the defaults unless seeded)."""
     last = state.last_period[players]
     late = last >= period
     if late.any():
@@ -156,13 +157,15 @@ def pre_period(
         )
     rated = last != NEVER
     idle = np.where(rated, period - 1 - last, 0)
-    rating = np.where(rated, state.rating[players], params.initial_rating)
+    # An unrated player enters with the values the state holds for them: the initial ones
+    # (``RatingState.unrated``), or a seed from a rating list that the caller put there.
+    rating = state.rating[players]
     rd = np.where(
         rated,
         grown_rd(state.rd[players], state.volatility[players], idle, params.max_rd),
-        params.initial_rd,
+        state.rd[players],
     )
-    sigma = np.where(rated, state.volatility[players], params.initial_volatility)
+    sigma = state.volatility[players]
     return rating, rd, sigma
 
 

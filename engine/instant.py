@@ -154,9 +154,10 @@ def _level_update(
     # their previous period, grown over idle ones: elapsed counts from their last period's end).
     idle = np.where(first & rated, period_index - 1 - state.last_period[players], 0)
     elapsed = np.where(rated | ~first, when - start + idle, 1.0)
-    rating = np.where(rated | ~first, state.rating[players], params.initial_rating)
-    rd0 = np.where(rated | ~first, state.rd[players], params.initial_rd)
-    sigma = np.where(rated | ~first, state.volatility[players], params.initial_volatility)
+    # Unrated players hold their starting values in the state (initial, or a seed).
+    rating = state.rating[players]
+    rd0 = state.rd[players]
+    sigma = state.volatility[players]
     # Step 2: everything but the last period's growth, with the volatility held until now.
     rd = _grown(rd0, sigma, np.maximum(elapsed - 1.0, 0.0), params.max_rd)
     mu = (rating - CENTRE) / SCALE

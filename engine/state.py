@@ -53,7 +53,8 @@ class RatingState:
 
     ``rating``, ``rd`` and ``volatility`` hold each player's values right after the last period
     they played (RD already capped); ``last_period`` is that period, or -1 for a player who has
-    never played (unrated, holding the initial values). RD growth while idle is computed on
+    never played (unrated, holding the values they will start from: the initial ones, or a
+    seed from a rating list). RD growth while idle is computed on
     read with :func:`grown_rd`, so idle periods cost nothing.
     """
 
@@ -112,6 +113,4 @@ class RatingState:
         if np.any(self.last_period[rated] > period):
             raise InvalidParameterError(f"some players have played after period {period}")
         idle = np.where(rated, period - self.last_period, 0)
-        return np.where(
-            rated, grown_rd(self.rd, self.volatility, idle, params.max_rd), params.initial_rd
-        )
+        return np.where(rated, grown_rd(self.rd, self.volatility, idle, params.max_rd), self.rd)

@@ -35,7 +35,7 @@ class LeagueAdmin(OrganiserScopedAdmin):
     """Leagues; a league's page links to its workspace, where its results are recorded."""
 
     form = LeagueForm
-    list_display = ["name", "slug", "sport", "start_date", "time_zone", "event_count"]
+    list_display = ["name", "slug", "sport", "chess", "start_date", "time_zone", "event_count"]
     search_fields = ["name", "slug", "sport"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
@@ -63,6 +63,11 @@ class LeagueAdmin(OrganiserScopedAdmin):
         if db_field.name == "organisers":
             kwargs["queryset"] = db_field.related_model.objects.filter(is_staff=True)
         return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    @admin.display(description="chess", boolean=True)
+    def chess(self, league: League) -> bool:
+        """Whether the sport makes it a chess league (``league.sports.sport_key``)."""
+        return league.is_chess
 
     @admin.display(description="events")
     def event_count(self, league: League) -> int:

@@ -68,6 +68,8 @@ POINTS_COLUMNS = ("points_a", "points_b")
 OPTIONAL_COLUMNS = ("id", "note", "points", "neutral", "void_reason", "player_status")
 #: ``player_status`` cells: what the row makes of the player it names.
 PLAYER_STATUSES = {"inactive": False, "active": True}
+#: A chess league's names of ``player_a`` and ``player_b``: White is named first.
+COLOUR_COLUMNS = {"white": "player_a", "black": "player_b"}
 KNOWN_COLUMNS = (
     *REQUIRED_COLUMNS,
     SCORE_COLUMN,
@@ -241,6 +243,9 @@ def parse_played(text: str) -> dt.date | dt.datetime:
 def _header_columns(header: list[str]) -> dict[str, int] | str:
     """Column name -> index, or the reason the header is unusable."""
     names = [name.strip().lower() for name in header]
+    if not {"player_a", "player_b"} & set(names):
+        # A chess league's export names the players by colour (``league.chess``).
+        names = [COLOUR_COLUMNS.get(name, name) for name in names]
     positions: dict[str, int] = {}
     for index, name in enumerate(names):
         if name in positions and name in KNOWN_COLUMNS:

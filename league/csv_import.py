@@ -12,6 +12,7 @@ repeated later in the file with other content is caught without keeping the file
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -121,11 +122,14 @@ def import_results(
     dry_run: bool = False,
     recorded_by: Any = None,
     preview_limit: int = 0,
+    parse: Callable[[IO[bytes]], Iterator[ResultRow | PlayerStatusRow | RowError]] = iter_results,
 ) -> ImportReport:
     """Record the results of a CSV byte stream in ``league``: all of them, or none.
 
     Returns an ``ImportReport``; when it lists errors (or on a dry run) nothing was stored.
-    ``preview_limit`` keeps that many rows with their outcome for a preview.
+    ``preview_limit`` keeps that many rows with their outcome for a preview. ``parse`` reads
+    the stream into rows: the CSV format by default, ``league.pgn_format.iter_pgn_results``
+    for a PGN file (the same rules, preview and undo for both).
     """
     report = ImportReport(dry_run=dry_run)
     preview: dict[int, PreviewRow] = {}
@@ -145,7 +149,7 @@ def import_results(
         players = PlayerDirectory(league)
         to_void: list[tuple[str, str]] = []
         statuses: list[tuple[PlayerStatusRow, Player]] = []
-        for item in iter_results(stream):
+        for item in parse(stream):
             report.rows += 1
             if isinstance(item, RowError):
                 report.add_error(item)

@@ -36,6 +36,7 @@ from league.models import (
 )
 from league.scores import score_text
 from league.seasons import points_text
+from league.seeding import seed_summary
 from league.sides import places_of_score, positions_text, side_label
 
 DEFAULT_PER_PAGE = 50
@@ -389,6 +390,7 @@ _LOG_COLUMNS = (
     "competition__name", "round_number", "details", "fixture__competition__name",
     "fixture__round_number", "voids__kind", "voids__fixture__player_a__display_name",
     "voids__fixture__player_b__display_name",
+    "seed_rating", "seed_rd", "seed_list", "seed_games",
 )  # fmt: skip
 _REPORT, _CHALLENGE, _CHALLENGE_STATUS, _CHALLENGER = 35, 36, 37, 38
 _SCORE, _PAIR, _VOIDS_SCORE, _VOIDS_PAIR = 21, slice(22, 28), 28, slice(29, 35)
@@ -407,6 +409,9 @@ def _identified_summary(player: str, details: dict[str, str]) -> str:
         "player": player,
         "details": ", ".join(part for part in parts if part),
     }
+
+
+_SEED = slice(47, 51)  # the seed's columns, last
 
 
 def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
@@ -596,11 +601,12 @@ def event_log(
     reported = report_texts(row[_REPORT] for row in rows if row[_REPORT] is not None)
     bye_names = _bye_names(rows)
     items = []
-    for (
-        seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
-        voided_by, replaces, _player_id, other, pk, voids_id, fixture_a, fixture_b,
-        scheduled_at, venue, label, *_pair,
-    ) in rows:  # fmt: skip
+    for row in rows:
+        (
+            seq, kind, recorded_at, recorded_by, player, name, played_at, points, reason, voids,
+            voided_by, replaces, _player_id, other, pk, voids_id, fixture_a, fixture_b,
+            scheduled_at, venue, label, *_pair,
+        ) = row  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
             summary = f"{name or player} registered"
@@ -624,7 +630,7 @@ def event_log(
             summary = _match_summary(
                 kind, texts.get(voids_id if kind == Event.Kind.MATCH_VOIDED else pk), voids
             )
-            voided_kind, voided_a, voided_b = _pair[-3:]
+            voided_kind, voided_a, voided_b = _pair[-7:-4]
             if voided_kind == Event.Kind.FORFEIT_RECORDED:
                 summary = gettext("Forfeit #%(seq)s (%(a)s v %(b)s) voided") % {
                     "seq": voids,
@@ -662,8 +668,10 @@ def event_log(
             )
         elif kind in COMPETITION_KINDS:
             summary = _competition_summary(
-                kind, player, fixture_a, fixture_b, *_pair[-8:-3], bye_names
+                kind, player, fixture_a, fixture_b, *_pair[-12:-7], bye_names
             )
+        elif kind == Event.Kind.PLAYER_SEEDED:
+            summary = seed_summary(player, *row[_SEED])
         else:
             summary = labels.get(kind, kind)
         items.append(

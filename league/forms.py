@@ -141,6 +141,11 @@ class LeagueForm(forms.ModelForm):
         # A form sent without them (an older page, a script) keeps the league's format.
         for name in ("match_format", "side_size"):
             self.fields[name].required = False
+        if "sport" in self.fields:
+            self.fields["sport"].help_text = _(
+                "Chess, table tennis, …: a sport naming chess makes a chess league (White and "
+                "Black on every page, White's advantage)."
+            )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from league.calendar import day_text
-from league.sports import has_home_ground
+from league.sports import has_home_ground, is_chess
 
 
 class ImmutableEventError(Exception):
@@ -135,6 +135,12 @@ class League(models.Model):
         """Whether its matches may be played at one side's ground, so marked as played on
         neutral ground (``league.sports``: not chess and the other board games)."""
         return has_home_ground(self.sport)
+
+    @property
+    def is_chess(self) -> bool:
+        """Whether the league plays chess (``league.sports.sport_key``): the first-named
+        player of a match is White, pages use chess's vocabulary (``league.chess``)."""
+        return is_chess(self.sport)
 
     @property
     def takes_one_vs_one(self) -> bool:
@@ -291,6 +297,7 @@ class EventKind(models.TextChoices):
     ROUND_PAIRED = "round_paired", _("Round paired")
     FORFEIT_RECORDED = "forfeit_recorded", _("Forfeit recorded")
     PLAYER_IDENTIFIED = "player_identified", _("Player's FIDE details recorded")
+    PLAYER_SEEDED = "player_seeded", "Player seeded"
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -301,6 +308,7 @@ RATING_KINDS = [
     EventKind.PLAYER_MERGED,
     EventKind.PLAYER_UNMERGED,
     EventKind.SIDE_MATCH_RECORDED,
+    EventKind.PLAYER_SEEDED,
 ]
 
 #: The kinds of recorded match: one-vs-one, and with sides.
@@ -317,6 +325,7 @@ PLAYER_KINDS = [
     EventKind.PLAYER_RELEASED,
     EventKind.PLAYER_FORGOTTEN,
     EventKind.PLAYER_IDENTIFIED,
+    EventKind.PLAYER_SEEDED,
 ]
 
 #: Claims and releases: facts about which account holds a player record.
@@ -535,6 +544,15 @@ class Event(models.Model):
     )
     round_number = models.PositiveSmallIntegerField(null=True, blank=True)
     details = models.JSONField(null=True, blank=True)
+    # player_seeded: the starting rating and RD a player is given from a rating list
+    seed_rating = models.FloatField(null=True, blank=True)
+    seed_rd = models.FloatField(null=True, blank=True)
+    seed_list = models.CharField(
+        max_length=16, blank=True, help_text="The kind of rating list: fide, national or club."
+    )
+    seed_games = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Rated games behind the listed rating, when known."
+    )
 
     objects = EventQuerySet.as_manager()
 
@@ -595,6 +613,11 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=~Q(kind__in=ACCOUNT_KINDS) | Q(account__isnull=False),
                 name="event_claim_names_account",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="player_seeded")
+                | (Q(seed_rating__isnull=False) & Q(seed_rd__gt=0) & ~Q(seed_list="")),
+                name="event_seed_is_complete",
             ),
             models.CheckConstraint(
                 condition=~Q(kind__in=FIXTURE_KINDS) | Q(fixture__isnull=False),

@@ -23,7 +23,7 @@ from django.db.models.functions import Coalesce
 
 from engine.intervals import ConfidenceLevel
 from league.calendar import league_zone
-from league.csv_format import SIDE_LETTERS, SIDE_SEPARATOR
+from league.csv_format import COLOUR_COLUMNS, SIDE_LETTERS, SIDE_SEPARATOR
 from league.csv_safety import neutralise
 from league.models import Event, League, MatchParticipant, Player
 from league.sides import positions_text
@@ -156,7 +156,7 @@ def results(league: League, *, with_voided: bool = False) -> Table:
     columns = (
         "id",
         "date",
-        *(("player_a", "player_b") if pair else (f"side_{x}" for x in letters)),
+        *(_pair_columns(league) if pair else (f"side_{x}" for x in letters)),
         "score_a",
         *((f"place_{x}" for x in letters) if width > 2 else ()),
         "points",
@@ -264,6 +264,14 @@ def _chunks(items: Iterator[Any], size: int) -> Iterator[list[Any]]:
             chunk = []
     if chunk:
         yield chunk
+
+
+def _pair_columns(league: League) -> tuple[str, str]:
+    """The columns of a one-vs-one match's players: ``white`` and ``black`` in a chess
+    league (the import reads them as ``player_a`` and ``player_b``), else those."""
+    if league.is_chess:
+        return tuple(COLOUR_COLUMNS)  # type: ignore[return-value]
+    return ("player_a", "player_b")
 
 
 def _score_text(score: Decimal) -> str:

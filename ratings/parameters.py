@@ -347,6 +347,17 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
 BY_NAME: dict[str, Parameter] = {parameter.name: parameter for parameter in PARAMETER_TABLE}
 #: Parameters a configuration version holds, in the table's order.
 PARAMETERS: tuple[str, ...] = tuple(BY_NAME)
+
+
+def advantage_label(league: Any) -> str:
+    """The name of the ``advantage`` parameter for ``league``: in chess it is White's (the
+    first-move advantage: the first-named player is White, and no chess game is played on
+    neutral ground), elsewhere the first-named (home) side's."""
+    if getattr(league, "is_chess", False):
+        return str(_("White's advantage"))
+    return str(BY_NAME["advantage"].label)
+
+
 #: The defaults of a league's first version; the period anchor defaults to the league's start
 #: date (see ``ratings.services.default_params``).
 DEFAULTS: dict[str, Any] = {

@@ -164,32 +164,41 @@ def prediction_texts(prediction: Prediction) -> dict[str, str]:
     return texts
 
 
-def side_calibration_tables(sides: tuple[SideCalibration, ...]) -> list[dict]:
+def side_calibration_tables(
+    sides: tuple[SideCalibration, ...], *, chess: bool = False
+) -> list[dict]:
     """The home and away sides' calibration as the head-to-head page shows it: per side an
     ``id``, a ``caption``, a ``summary`` sentence and ``rows`` of text cells by band of the
-    side's expected score (``range``, ``games``, ``expected``, ``actual``, ``draws``)."""
+    side's expected score (``range``, ``games``, ``expected``, ``actual``, ``draws``). In a
+    chess league (``chess``) the first-named side is White and the other Black."""
     captions = {
         "home": gettext("Home sides (named first, not on neutral ground)"),
         "away": gettext("Away sides (named second, not on neutral ground)"),
     }
+    if chess:
+        captions = {"home": gettext("White (named first)"), "away": gettext("Black")}
     tables = []
     for side in sides:
-        template = {
-            "home": ngettext(
-                "In %(games)d game not on neutral ground, home sides scored %(actual).3f on "
-                "average against an expected %(expected).3f.",
-                "In %(games)d games not on neutral ground, home sides scored %(actual).3f on "
-                "average against an expected %(expected).3f.",
-                side.games,
-            ),
-            "away": ngettext(
-                "In %(games)d game not on neutral ground, away sides scored %(actual).3f on "
-                "average against an expected %(expected).3f.",
-                "In %(games)d games not on neutral ground, away sides scored %(actual).3f on "
-                "average against an expected %(expected).3f.",
-                side.games,
-            ),
-        }[side.side]
+        template = (
+            _chess_side_summary(side)
+            if chess
+            else {
+                "home": ngettext(
+                    "In %(games)d game not on neutral ground, home sides scored %(actual).3f on "
+                    "average against an expected %(expected).3f.",
+                    "In %(games)d games not on neutral ground, home sides scored %(actual).3f on "
+                    "average against an expected %(expected).3f.",
+                    side.games,
+                ),
+                "away": ngettext(
+                    "In %(games)d game not on neutral ground, away sides scored %(actual).3f on "
+                    "average against an expected %(expected).3f.",
+                    "In %(games)d games not on neutral ground, away sides scored %(actual).3f on "
+                    "average against an expected %(expected).3f.",
+                    side.games,
+                ),
+            }[side.side]
+        )
         tables.append(
             {
                 "id": f"calibration-{side.side}",
@@ -209,6 +218,25 @@ def side_calibration_tables(sides: tuple[SideCalibration, ...]) -> list[dict]:
             }
         )
     return tables
+
+
+def _chess_side_summary(side: SideCalibration) -> str:
+    """The summary sentence of White's or Black's calibration in a chess league."""
+    if side.side == "home":
+        return ngettext(
+            "In %(games)d game, White scored %(actual).3f on average against an expected "
+            "%(expected).3f.",
+            "In %(games)d games, White scored %(actual).3f on average against an expected "
+            "%(expected).3f.",
+            side.games,
+        )
+    return ngettext(
+        "In %(games)d game, Black scored %(actual).3f on average against an expected "
+        "%(expected).3f.",
+        "In %(games)d games, Black scored %(actual).3f on average against an expected "
+        "%(expected).3f.",
+        side.games,
+    )
 
 
 def ranking_note(summary: RankingSummary) -> list[str]:

@@ -6,13 +6,14 @@ import datetime as dt
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
 
 from engine.errors import InvalidParameterError
 from engine.intervals import ConfidenceLevel
 from league.calendar import day_text
 from league.models import League
 from ratings.models import RankingRules, RatingConfig
-from ratings.parameters import BY_NAME, DEFAULTS
+from ratings.parameters import BY_NAME, DEFAULTS, advantage_label
 from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS
 
 
@@ -82,6 +83,12 @@ class ConfigForm(forms.Form):
     def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         self.league = league
         super().__init__(*args, **kwargs)
+        self.fields["advantage"].label = advantage_label(league)
+        if league.is_chess:
+            self.fields["advantage"].help_text = gettext(
+                "Rating points added to White in the expected score of every game: the "
+                "first-move advantage; 0 for none."
+            )
 
     def clean_period_anchor(self) -> dt.date | None:
         value = self.cleaned_data.get("period_anchor")

@@ -28,11 +28,11 @@ from django.utils import timezone
 
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
+    ByeRequested,
     ChallengeAccepted,
     ChallengeDeclined,
     ChallengeExpired,
     ChallengeIssued,
-    ByeRequested,
     CompetitionCreated,
     EntrantEntered,
     EntrantWithdrawn,
@@ -52,6 +52,7 @@ from league.event_store.vocabulary import (
     PlayerRegistered,
     PlayerReleased,
     PlayerRenamed,
+    PlayerSeeded,
     PlayerUnmerged,
     ReportConfirmed,
     ReportDisputed,
@@ -156,6 +157,10 @@ FACT_COLUMNS = (
     "round_number",
     "details",
     "fixture__board",
+    "seed_rating",
+    "seed_rd",
+    "seed_list",
+    "seed_games",
 )
 
 
@@ -291,6 +296,14 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     RoundPaired: (("competition_id", "competition_id"), ("round_number", "round_number")),
     # The winner (None: a double forfeit) in ``player``.
     ForfeitRecorded: (("fixture_id", "fixture_id"), ("player_id", "winner_id"), ("note", "note")),
+    PlayerSeeded: (
+        ("player_id", "player_id"),
+        ("seed_rating", "rating"),
+        ("seed_rd", "rd"),
+        ("seed_list", "list_kind"),
+        ("seed_games", "games"),
+        ("reason", "reason"),
+    ),
 }
 
 
@@ -524,6 +537,15 @@ def fact_of(row: Any) -> Fact:
         )
     if kind == FixtureCancelled.kind:
         return FixtureCancelled(fixture_id=row.fixture_id, reason=row.reason)
+    if kind == PlayerSeeded.kind:
+        return PlayerSeeded(
+            player_id=row.player_id,
+            rating=row.seed_rating,
+            rd=row.seed_rd,
+            list_kind=row.seed_list,
+            games=row.seed_games,
+            reason=row.reason,
+        )
     if kind in REPORT_FACTS:
         return _report_fact(row)
     if kind in CHALLENGE_FACTS:
@@ -822,6 +844,8 @@ def _update_report(league: League, report_id: int, **state: Any) -> None:
 def _update_challenge(league: League, challenge_id: int, **state: Any) -> None:
     if not Challenge.objects.filter(league=league, pk=challenge_id).update(**state):
         raise ValueError(f"{league} has no challenge with id {challenge_id}.")
+
+
 def apply_to_competitions(league: League, fact: Fact) -> Fact:
     """Bring the ``Competition``, ``Entrant`` and ``RoundBye`` rows in line with ``fact``,
     before its row is inserted.

@@ -488,38 +488,6 @@ class PlayerForgotten(Fact):
         return (self.kind, self.player_id)
 
 
-#: Every event kind, by its stored ``kind`` value.
-KINDS: dict[str, type[Fact]] = {
-    cls.kind: cls
-    for cls in (
-        PlayerRegistered,
-        PlayerRenamed,
-        PlayerDeactivated,
-        PlayerReactivated,
-        PlayerMerged,
-        PlayerUnmerged,
-        MatchRecorded,
-        MatchVoided,
-        SideMatchRecorded,
-        FixtureScheduled,
-        FixtureRescheduled,
-        FixtureCancelled,
-        ReportSubmitted,
-        ReportConfirmed,
-        ReportDisputed,
-        ReportRejected,
-        ReportWithdrawn,
-        ChallengeIssued,
-        ChallengeAccepted,
-        ChallengeDeclined,
-        ChallengeExpired,
-        PlayerClaimed,
-        PlayerReleased,
-        PlayerForgotten,
-    )
-}
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CompetitionCreated(Fact):
     """An event inside the league (a competition) was created with these settings.
@@ -647,6 +615,34 @@ class ForfeitRecorded(Fact):
         return (self.kind, self.fixture_id, self.winner_id, self.note)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerSeeded(Fact):
+    """Player ``player_id`` starts from ``rating`` with deviation ``rd``, taken from a rating
+    list of kind ``list_kind`` (fide, national, club) behind which stand ``games`` rated
+    games (None: not known). Every replay starts the player from it (the latest seed of a
+    player counts); ``reason`` says where it comes from ("FIDE list, March 2026")."""
+
+    kind: ClassVar[str] = "player_seeded"
+    affects_ratings: ClassVar[bool] = True
+    player_id: int
+    rating: float
+    rd: float
+    list_kind: str
+    games: int | None = None
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.player_id,
+            self.rating,
+            self.rd,
+            self.list_kind,
+            self.games,
+            self.reason,
+        )
+
+
 #: Every event kind, by its stored ``kind`` value.
 KINDS: dict[str, type[Fact]] = {
     cls.kind: cls
@@ -659,16 +655,29 @@ KINDS: dict[str, type[Fact]] = {
         PlayerUnmerged,
         PlayerIdentified,
         MatchRecorded,
-        MatchVoided,
         SideMatchRecorded,
+        MatchVoided,
         FixtureScheduled,
         FixtureRescheduled,
         FixtureCancelled,
+        ReportSubmitted,
+        ReportConfirmed,
+        ReportDisputed,
+        ReportRejected,
+        ReportWithdrawn,
+        ChallengeIssued,
+        ChallengeAccepted,
+        ChallengeDeclined,
+        ChallengeExpired,
+        PlayerClaimed,
+        PlayerReleased,
+        PlayerForgotten,
         CompetitionCreated,
         EntrantEntered,
         EntrantWithdrawn,
         ByeRequested,
         RoundPaired,
         ForfeitRecorded,
+        PlayerSeeded,
     )
 }

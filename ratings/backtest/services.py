@@ -57,6 +57,7 @@ from ratings.models import RatingConfig
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
 from ratings.replay.compute import engine_matches
 from ratings.replay.positions import league_player_ids
+from ratings.replay.seeds import seeds_of, with_seeds
 from ratings.replay.snapshot import needs_extras, read_matches
 from ratings.selectors.configurations import live_config
 from ratings.time import engine_params, first_match_day, period_spec
@@ -358,6 +359,13 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
             loaded = load(sweep.league, config, sweep.through_seq, base)
             if cache is not None:
                 cache[key] = loaded
+        # Seeded players start from their seeds, as in the replay (ratings.replay.seeds).
+        start = with_seeds(
+            None,
+            seeds_of(sweep.league_id, sweep.through_seq),
+            league_player_ids(sweep.league),
+            params,
+        )
         if loaded.moment is not None:
             scores = score_instant(
                 loaded.matches,
@@ -366,6 +374,7 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
                 params,
                 loaded.first_period,
                 loaded.last_period,
+                start,
             )
         else:
             scores = score_fold(
@@ -374,6 +383,7 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
                 params,
                 loaded.first_period,
                 loaded.last_period,
+                start,
             )
         extra = _period_sums(loaded, scores)
         if run.parameters.get("yardsticks"):

@@ -28,6 +28,7 @@ from engine.sides import SideMatches, places_from_score
 from engine.state import RatingState
 from ratings.models import RatingConfig
 from ratings.replay.plan import ReplayPlan
+from ratings.replay.seeds import with_seeds
 from ratings.replay.snapshot import COUNTS, NO_MOMENT, Checkpoint, Matches
 
 ProgressCallback = Callable[[int, int], None]
@@ -207,6 +208,8 @@ def run_fold(
     configuration's instant updates, their instant counterparts, fed the matches in played
     order with the end of each one's local day as its moment in its period."""
     params: Glicko2Params = plan.params
+    # Players seeded from a rating list start from their seed once (while still unrated).
+    start = with_seeds(start, plan.seeds, plan.player_ids, params)
     if plan.config.update_mode == RatingConfig.UpdateMode.INSTANT:
         return _run_instant(plan, matches, first_period, start, on_progress, on_history)
     if matches.sides is not None and len(matches.sides):

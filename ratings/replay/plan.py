@@ -16,7 +16,7 @@ and period it has been computed through), not from whoever asked for the replay:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 import numpy as np
@@ -34,6 +34,7 @@ from ratings.replay.positions import (
     max_seq,
     stored_position,
 )
+from ratings.replay.seeds import seeds_of
 from ratings.time import engine_params, period_containing_today, period_spec
 
 
@@ -56,6 +57,8 @@ class ReplayPlan:
     from_period: int | None
     through_period: int
     player_ids: npt.NDArray[np.int64]
+    #: Player id -> (rating, RD) the seeded players start from (``ratings.replay.seeds``).
+    seeds: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def from_scratch(self) -> bool:
@@ -109,6 +112,7 @@ def plan_pass(config: RatingConfig, *, from_scratch: bool) -> ReplayPlan:
         from_period=from_period,
         through_period=through_period,
         player_ids=league_player_ids(league),
+        seeds=seeds_of(league.pk, through_seq),
     )
 
 

@@ -71,14 +71,20 @@ def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
 def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) -> dt.datetime | None:
     """The earliest match moment recorded or voided by events with seq in (after, through],
     or counted for another player by a merge or an unmerge among them (the merged player's
-    earliest recorded match: from it on, their opponents' and the survivor's ratings change).
+    earliest recorded match: from it on, their opponents' and the survivor's ratings change),
+    or whose player was seeded among them (the seeded player's earliest recorded match).
     """
     window = Event.objects.filter(league_id=league_id, seq__gt=after_seq, seq__lte=through_seq)
     rows = window.filter(kind__in=[*MATCH_KINDS, Event.Kind.MATCH_VOIDED]).values_list(
         "played_at", "voids__played_at"
     )
     moments = [moment for pair in rows for moment in pair if moment is not None]
-    moved = set(window.filter(kind__in=IDENTITY_KINDS).values_list("player_id", flat=True))
+    # A seed changes its player's start: from their first match on, as a merge does.
+    moved = set(
+        window.filter(kind__in=[*IDENTITY_KINDS, Event.Kind.PLAYER_SEEDED]).values_list(
+            "player_id", flat=True
+        )
+    )
     if moved:
         first = (
             Event.objects.matches()

@@ -83,6 +83,8 @@ class ResultRow:
     period: int | None
     rating_change: float | None
     note: str
+    #: Whether the player was named first in the match (White, in chess).
+    first_named: bool = True
 
 
 @dataclass(frozen=True)
@@ -266,6 +268,7 @@ def player_results(
                 period=period,
                 rating_change=changes.get(period) if period is not None else None,
                 note=note,
+                first_named=as_a,
             )
         )
     return PeriodPage(items, total, page, per_page, pages=len(starts))

@@ -32,6 +32,7 @@ MATCH_EVENT_KEYS = {
     "replaces",
     "recorded_at",
     "recorded_by",
+    "colours",
 }
 MATCH_KEYS = MATCH_EVENT_KEYS | {"player_a_name", "player_b_name", "voided", "void"}
 

@@ -43,6 +43,9 @@ def glicko2_expected(rating_a: float, rd_a: float, rating_b: float, rd_b: float,
 @pytest.fixture
 def derby(league, make_player):
     """Four players, a few home and neutral results with draws, rated with advantage 100."""
+    # A sport with home grounds: a chess league's pages speak of White and Black instead.
+    league.sport = "Football"
+    league.save()
     p = {name: make_player(league, name) for name in ("Ann", "Bob", "Cem", "Dee")}
     day = dt.date(2024, 3, 5)
     record_results(

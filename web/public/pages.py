@@ -25,6 +25,7 @@ from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
 from league.calendar import day_text
+from league.chess import COLOUR_LABELS, colour_of
 from league.event_log import (
     DEFAULT_PER_PAGE,
     Page,
@@ -414,6 +415,10 @@ def _result_groups(league: League, player: Player, results: Page) -> list[dict[s
                 "outcome_class": result.outcome.lower(),
                 "points": result.points,
                 "seq": result.seq,
+                "colour_key": colour_of(0 if result.first_named else 1),
+                "colour": str(COLOUR_LABELS[colour_of(0 if result.first_named else 1)])
+                if league.is_chess
+                else "",
             }
         )
     return groups
@@ -997,7 +1002,9 @@ def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
             neutral_expected=format_probability(neutral.expected_score) if neutral else None,
             model=model,
             band=model.band_for(favourite) if model else None,
-            side_tables=side_calibration_tables(model.sides) if model else [],
+            side_tables=side_calibration_tables(model.sides, chess=league.is_chess)
+            if model
+            else [],
             favourite=player_a if prediction.expected_score >= 0.5 else player_b,
         )
     return render(request, "pages/versus.html", context)

@@ -37,6 +37,7 @@ from config.login_lockout import client_address
 from league.forms import add_service_errors
 from league.invitations import InvitationRefused, check_invitation
 from league.models import MAX_SIDE_PLAYERS, MatchFormat
+from league.sports import KNOWN_SPORTS
 from ratings.new_league import create_league, leagues_left
 
 #: Every time zone this system knows, alphabetically.
@@ -154,7 +155,12 @@ class NewLeagueForm(forms.Form):
         label=gettext_lazy("Sport"),
         max_length=60,
         required=False,
-        help_text=gettext_lazy("Chess, table tennis, …"),
+        # The known sports as suggestions (league.sports): "Chess" makes a chess league.
+        widget=forms.TextInput(attrs={"list": "known-sports", "autocomplete": "off"}),
+        help_text=gettext_lazy(
+            "Chess, table tennis, …: a chess league names White and Black and gives White "
+            "the first-move advantage."
+        ),
     )
     results_only = forms.BooleanField(
         label=gettext_lazy("Results only, no scores"),
@@ -234,5 +240,10 @@ def new_league(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "workspace/new_league.html",
-        {"form": form, "left": left, "cap": settings.MAX_LEAGUES_PER_ACCOUNT},
+        {
+            "form": form,
+            "left": left,
+            "cap": settings.MAX_LEAGUES_PER_ACCOUNT,
+            "known_sports": KNOWN_SPORTS,
+        },
     )

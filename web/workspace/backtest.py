@@ -102,6 +102,14 @@ class SweepForm(forms.Form):
             )
         return data
 
+    def __init__(self, *args: Any, league: League | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if league is not None and league.is_chess:
+            self.fields["advantage"].label = _("White's advantage values")
+            self.fields["advantage"].help_text = _(
+                "Optional, rating points for White (the first-move advantage), e.g. 0 20 40."
+            )
+
     def holdout(self) -> dict[str, Any]:
         """The walk-forward arguments for ``tasks.start_sweep``."""
         data = self.cleaned_data
@@ -156,7 +164,7 @@ def _for_organisers(view: Callable[..., HttpResponse]) -> Callable[..., HttpResp
 @_for_organisers
 def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
     """The sweep form and the league's earlier sweeps."""
-    form = SweepForm(request.POST or None)
+    form = SweepForm(request.POST or None, league=league)
     if request.method == "POST" and form.is_valid():
         try:
             sweep = tasks.start_sweep(

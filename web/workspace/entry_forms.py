@@ -19,6 +19,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.calendar import league_day
+from league.chess import side_labels
 from league.csv_format import FIRST_DAY, LAST_DAY
 from league.forms import BaseRoundFormSet, PlayerNameInput, add_side_fields, side_form_shape
 from league.idempotency_keys import new_key
@@ -50,7 +51,17 @@ def score_label(league: League) -> str:
     return str(_("Score") if league.records_points else _("Result"))
 
 
+def player_labels(league: League) -> tuple[str, str]:
+    """The entry forms' names of a one-vs-one match's two players: White and Black in a chess
+    league (``league.chess``), else the first and the second player."""
+    if league.is_chess:
+        return side_labels(league)
+    return str(_("First player")), str(_("Second player"))
+
+
 def score_help(league: League, layout: str = PAIR) -> str:
+    if league.is_chess and layout == PAIR and not league.records_points:
+        return str(_("From White's side: 1-0, ½-½ (or d) or 0-1."))
     if league.records_points:
         return str(
             _("Side A's points first: 3-1 (w, d or l for a result without points).")
@@ -107,13 +118,14 @@ class MatchEntryForm(forms.Form):
         if layout == PAIR:
             self.n_sides, self.slots = 2, 1
             self.slot_names = [["player_a"], ["player_b"]]
+            first, second = player_labels(league)
             self.fields["player_a"] = forms.CharField(
-                label=_("First player"),
+                label=first,
                 widget=PlayerNameInput({"autofocus": True}),
                 max_length=120,
             )
             self.fields["player_b"] = forms.CharField(
-                label=_("Second player"), widget=PlayerNameInput(), max_length=120
+                label=second, widget=PlayerNameInput(), max_length=120
             )
             self.order_fields(["player_a", "score", "player_b"])
             if not league.has_home_ground:
@@ -292,8 +304,9 @@ class RoundRowForm(MatchEntryForm):
         self.fields["score"].help_text = ""
         if layout == PAIR:
             self.fields["player_a"].widget.attrs.pop("autofocus", None)
-            self.fields["player_a"].widget.attrs["aria-label"] = _("First player")
-            self.fields["player_b"].widget.attrs["aria-label"] = _("Second player")
+            first, second = player_labels(league)
+            self.fields["player_a"].widget.attrs["aria-label"] = first
+            self.fields["player_b"].widget.attrs["aria-label"] = second
             if "neutral" in self.fields:
                 self.fields["neutral"].widget.attrs["aria-label"] = _("Neutral ground")
                 self.fields["neutral"].help_text = ""

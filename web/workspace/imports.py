@@ -36,8 +36,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import csv_dialect
+from league.chess import result_text
+from league.csv_format import iter_results
 from league.csv_import import ImportReport, import_results, undo_import
 from league.models import Event, League
+from league.pgn_format import in_pgn_terms, iter_pgn_results
+from league.scores import parse_score
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.recorded import MAX_ECHOED
 
@@ -52,7 +56,9 @@ MAX_CELL_CHARS = 200
 # Uploads never confirmed are removed after this long (checked at each new upload).
 STALE_SECONDS = 24 * 3600
 UNDO_SALT = "web.workspace.imports.undo"
-TEXT_SUFFIXES = (".csv", ".txt", ".tsv")
+TEXT_SUFFIXES = (".csv", ".txt", ".tsv", ".pgn")
+#: A file whose name ends so is read as PGN (``league.pgn_format``), any other as CSV.
+PGN_SUFFIX = ".pgn"
 # What a file that is not text starts with, and what it probably is.
 _NOT_TEXT = (
     (b"PK\x03\x04", gettext_lazy("a spreadsheet workbook (.xlsx or .ods)")),
@@ -81,12 +87,13 @@ class UploadForm(forms.Form):
     """The file, and the two choices the import cannot make alone."""
 
     file = forms.FileField(
-        label=gettext_lazy("CSV file"),
+        label=gettext_lazy("CSV or PGN file"),
         help_text=gettext_lazy(
             "A header row naming the columns date, player_a, player_b and score_a (1, 0.5, 0, "
             "1-0, ½-½, 0-1) or points_a and points_b; optional id, note, points and neutral. "
             "Matches with sides: side_a, side_b, … (players separated by ;) and place_a, "
-            "place_b, … for three or more. Commas or semicolons between cells."
+            "place_b, … for three or more. Commas or semicolons between cells. Or a chess "
+            "PGN file (.pgn): each game's White, Black, Result and Date tags."
         ),
     )
     create_players = forms.BooleanField(
@@ -105,9 +112,15 @@ class UploadForm(forms.Form):
             raise ValidationError(
                 _(
                     "The file is %(size)s MiB; the page takes files of up to %(max)s MiB. "
-                    "Split it, or import it with `manage.py import_results`."
+                    "Split it, or import it with `manage.py %(command)s`."
                 ),
-                params={"size": f"{upload.size / 2**20:.1f}", "max": MAX_UPLOAD_BYTES // 2**20},
+                params={
+                    "size": f"{upload.size / 2**20:.1f}",
+                    "max": MAX_UPLOAD_BYTES // 2**20,
+                    "command": "import_pgn"
+                    if upload.name.lower().endswith(PGN_SUFFIX)
+                    else "import_results",
+                },
                 code="too_large",
             )
         head = upload.read(8192)
@@ -125,7 +138,10 @@ class UploadForm(forms.Form):
             )
         if not upload.name.lower().endswith(TEXT_SUFFIXES):
             raise ValidationError(
-                _("Upload a CSV file: its name ends in .csv (or .txt), not “%(name)s”."),
+                _(
+                    "Upload a CSV file: its name ends in .csv (or .txt), or a PGN file "
+                    "(.pgn), not “%(name)s”."
+                ),
                 params={"name": upload.name[-60:]},
                 code="not_csv",
             )
@@ -244,6 +260,9 @@ def upload(request: HttpRequest, league_slug: str) -> HttpResponse:
                 "create_players": form.cleaned_data["create_players"],
                 "date_order": form.cleaned_data["date_order"],
                 "name": form.cleaned_data["file"].name[-120:],
+                "format": "pgn"
+                if form.cleaned_data["file"].name.lower().endswith(PGN_SUFFIX)
+                else "csv",
             },
         )
         return HttpResponseRedirect(reverse("workspace:import_preview", args=[league.slug, token]))
@@ -278,7 +297,8 @@ def preview(request: HttpRequest, league_slug: str, token: str) -> HttpResponse:
             _remember(request, token, {**entry, "date_order": order})
         return HttpResponseRedirect(here)
     data = _stored(token).read_bytes()
-    dialect = csv_dialect.detect(data)
+    # A PGN file has no separator and writes its dates one way (YYYY.MM.DD).
+    dialect = csv_dialect.Dialect() if _is_pgn(entry) else csv_dialect.detect(data)
     # Nothing is run until the organiser says how to read dates that fit both orders.
     must_ask = dialect.date_order == csv_dialect.ASK and not entry.get("date_order")
     shown: Preview | None = None
@@ -343,20 +363,74 @@ def _run(
     """Run the import of ``data`` (a dry run, or for real) and shape its report for the page;
     None, with the reason as a message, when the import refused to start."""
     order = entry.get("date_order") or ""
+    pgn = _is_pgn(entry)
     try:
         report = import_results(
             league,
-            BytesIO(csv_dialect.normalise(data, dialect, order)),
+            BytesIO(data if pgn else csv_dialect.normalise(data, dialect, order)),
             create_players=bool(entry.get("create_players")),
             dry_run=dry_run,
             recorded_by=request.user,
             preview_limit=PREVIEW_ROWS,
+            parse=iter_pgn_results if pgn else iter_results,
         )
     except ValidationError as error:
         for message in error.messages:
             messages.error(request, message)
         return None
-    return _shape(report, data, dialect, order)
+    return _shape_pgn(report, dialect) if pgn else _shape(report, data, dialect, order)
+
+
+def _is_pgn(entry: dict[str, Any]) -> bool:
+    return entry.get("format") == "pgn"
+
+
+def _shape_pgn(report: ImportReport, dialect: csv_dialect.Dialect) -> Preview:
+    """The preview of a PGN file: a row per game (its first line), with White, Black, the
+    result, the day and the note its Event and Round tags make; every bad game and line."""
+    outcome: dict[int, tuple[str, list[str]]] = {
+        row.line: (row.status, [row.message] if row.message else []) for row in report.preview
+    }
+    for error in report.errors:
+        _status, found = outcome.setdefault(error.line, ("error", []))
+        if error.message not in found:
+            found.append(error.message)
+        outcome[error.line] = ("error", found)
+    games = {row.line: row for row in report.preview}
+    columns = [_("White"), _("Black"), _("Result"), _("Date"), _("Note")]
+    rows = []
+    for line in sorted(outcome):
+        status, found = outcome[line]
+        game = games.get(line)
+        texts = ["", "", "", "", ""]
+        if game is not None and game.player_a:
+            score = parse_score(game.score_a)
+            texts = [
+                game.player_a,
+                game.player_b,
+                "" if score is None else result_text(score),
+                game.played,
+                game.note,
+            ]
+        rows.append(
+            PreviewRow(
+                line=line,
+                status=status,
+                cells=list(zip(columns, [_shown(text) for text in texts], strict=True)),
+                messages=[in_pgn_terms(message) for message in found],
+            )
+        )
+    shown_bad = sum(1 for row in rows if row.status == "error")
+    return Preview(
+        report=report,
+        dialect=dialect,
+        date_order="",
+        columns=columns,
+        rows=rows,
+        file_errors=[],
+        hidden_good=max(0, report.rows - report.error_count - (len(rows) - shown_bad)),
+        hidden_bad=max(0, report.error_count - len(report.errors)),
+    )
 
 
 def _shape(report: ImportReport, data: bytes, dialect: csv_dialect.Dialect, order: str) -> Preview:

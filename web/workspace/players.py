@@ -11,11 +11,14 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from league import services
-from league.models import League, Player
+from league.models import Event, League, Player
 from league.player_names import clean_name, name_key, same_name
+from league.seeding import LIST_KINDS, seed_player
+from ratings import services as rating_services
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 
 
@@ -75,7 +78,7 @@ def players(request: HttpRequest, league_slug: str) -> HttpResponse:
 
 
 #: The actions of a player's page: the service each calls, and its extra arguments.
-ACTIONS = ("rename", "deactivate", "reactivate", "merge", "unmerge")
+ACTIONS = ("rename", "deactivate", "reactivate", "merge", "unmerge", "seed")
 
 
 @require_http_methods(["GET", "POST"])
@@ -113,6 +116,10 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
             "errors": errors,
             "action": action,
             "posted": request.POST if errors else {},
+            "seed": Event.objects.filter(player=target, kind=Event.Kind.PLAYER_SEEDED)
+            .order_by("-seq")
+            .first(),
+            "list_kinds": list(LIST_KINDS.items()),
         },
         status=400 if errors else 200,
     )
@@ -127,6 +134,22 @@ def _apply(league: League, player: Player, action: str, data: Any, user: Any) ->
         # Every change of a player says why: the reason is shown in the public event log.
         raise ValidationError({"reason": ["Give a reason (it is shown in the event log)."]})
     before = player.display_name
+    if action == "seed":
+        config = rating_services.latest_config(league)
+        event = seed_player(
+            league,
+            player,
+            rating=data.get("rating", ""),
+            list_kind=data.get("list_kind", ""),
+            games=data.get("games", ""),
+            rd=data.get("rd", ""),
+            reason=reason,
+            recorded_by=user,
+            max_rd=float(config.max_rd) if config is not None else 350.0,
+        )
+        return gettext(
+            "%(player)s starts from %(rating).0f, RD %(rd).0f: the standings are being recomputed."
+        ) % {"player": before, "rating": event.seed_rating, "rd": event.seed_rd}
     if action == "rename":
         services.rename_player(
             league, player, data.get("display_name", ""), reason=reason, recorded_by=user
