@@ -31,7 +31,7 @@ from api.fields import (
 )
 from api.result_checks import check_result
 from engine.intervals import ConfidenceLevel
-from league.chess import result_text
+from league.chess.vocabulary import result_text
 from league.event_log import MAX_PER_PAGE
 from league.models import Event, League, Player
 from league.sides import positions_text, side_label

@@ -244,7 +244,7 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
     """Column name -> index, or the reason the header is unusable."""
     names = [name.strip().lower() for name in header]
     if not {"player_a", "player_b"} & set(names):
-        # A chess league's export names the players by colour (``league.chess``).
+        # A chess league's export names the players by colour (``league.chess.vocabulary``).
         names = [COLOUR_COLUMNS.get(name, name) for name in names]
     positions: dict[str, int] = {}
     for index, name in enumerate(names):

@@ -18,6 +18,7 @@ and it clears the page cache, whose stored pages may show a former name.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -175,6 +176,15 @@ def _erase_events(player: Player, names: list[str]) -> None:
         cursor.executemany(
             "UPDATE league_event SET display_name = %s, reason = %s, note = %s WHERE id = %s",
             updates,
+        )
+        # A FIDE record (``player_identified``) is personal data too: its details go blank.
+        cursor.execute(
+            "UPDATE league_event SET details = %s WHERE player_id = %s AND kind = %s",
+            [
+                json.dumps({"fide_id": "", "federation": "", "title": ""}),
+                player.pk,
+                Event.Kind.PLAYER_IDENTIFIED.value,
+            ],
         )
         if connection.vendor == "postgresql":
             cursor.execute("SELECT set_config(%s, 'off', true)", [PG_ERASURE_FLAG])

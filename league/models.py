@@ -139,7 +139,7 @@ class League(models.Model):
     @property
     def is_chess(self) -> bool:
         """Whether the league plays chess (``league.sports.sport_key``): the first-named
-        player of a match is White, pages use chess's vocabulary (``league.chess``)."""
+        player of a match is White, pages use chess's vocabulary (``league.chess.vocabulary``)."""
         return is_chess(self.sport)
 
     @property

@@ -18,7 +18,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from league import services as league_services
-from league.chess import colour_history
+from league.chess.vocabulary import colour_history
 from league.csv_import import import_results
 from league.event_log import event_log
 from league.models import Event, League, Player

@@ -1,4 +1,4 @@
-"""Chess leagues' words (league.chess) and what makes a league chess (league.sports)."""
+"""Chess leagues' words (league.chess.vocabulary) and what makes a league chess (league.sports)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from league.chess import colour_of, outcome_word, result_text, side_labels
+from league.chess.vocabulary import colour_of, outcome_word, result_text, side_labels
 from league.models import League
 from league.sports import is_chess, sport_key
 

@@ -25,7 +25,7 @@ from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
 from league.calendar import day_text
-from league.chess import COLOUR_LABELS, colour_of
+from league.chess.vocabulary import COLOUR_LABELS, colour_of
 from league.event_log import (
     DEFAULT_PER_PAGE,
     Page,

@@ -19,7 +19,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from league.calendar import league_day
-from league.chess import side_labels
+from league.chess.vocabulary import side_labels
 from league.csv_format import FIRST_DAY, LAST_DAY
 from league.forms import BaseRoundFormSet, PlayerNameInput, add_side_fields, side_form_shape
 from league.idempotency_keys import new_key
@@ -53,7 +53,7 @@ def score_label(league: League) -> str:
 
 def player_labels(league: League) -> tuple[str, str]:
     """The entry forms' names of a one-vs-one match's two players: White and Black in a chess
-    league (``league.chess``), else the first and the second player."""
+    league (``league.chess.vocabulary``), else the first and the second player."""
     if league.is_chess:
         return side_labels(league)
     return str(_("First player")), str(_("Second player"))

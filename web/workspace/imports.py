@@ -36,7 +36,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import csv_dialect
-from league.chess import result_text
+from league.chess.vocabulary import result_text
 from league.csv_format import iter_results
 from league.csv_import import ImportReport, import_results, undo_import
 from league.models import Event, League

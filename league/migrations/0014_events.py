@@ -43,7 +43,7 @@ def refuse_to_drop_competition_facts(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0011_invitations"),
+        ("league", "0013_reports"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,10 +1,9 @@
-"""A player's FIDE details (TRF import and export): ``Player.fide_id``, ``federation`` and
-``title``, kept from the ``player_identified`` fact, whose kind ``Event`` now accepts.
+"""Seeded ratings: ``player_seeded`` facts and the ``Event`` columns they are stored in
+(``seed_rating``, ``seed_rd``, ``seed_list``, ``seed_games``).
 
-Unapplying it is refused once the event store holds a ``player_identified`` fact (events are
-never deleted). On SQLite, changing the event table's constraints rebuilds ``league_event``
-and drops its immutability triggers with the old table (see migration 0002): they are
-installed again afterwards, in both directions.
+Unapplying it is refused once the event store holds a seed. On SQLite, changing the
+constraints rebuilds ``league_event`` and drops its immutability triggers with the old table
+(see migration 0002): they are installed again afterwards, in both directions.
 """
 
 import importlib
@@ -21,18 +20,18 @@ def reinstall_on_sqlite(apps, schema_editor):
             schema_editor.execute(sql, params=None)
 
 
-def refuse_to_drop_identities(apps, schema_editor):
+def refuse_to_drop_seeds(apps, schema_editor):
     Event = apps.get_model("league", "Event")
-    if Event.objects.filter(kind="player_identified").exists():
+    if Event.objects.filter(kind="player_seeded").exists():
         raise RuntimeError(
-            "Cannot unapply this migration: the event store holds player_identified facts "
-            "that the older schema cannot hold, and events are never deleted."
+            "Cannot unapply league 0012: the event store holds seeds that the older schema "
+            "cannot hold, and events are never deleted."
         )
 
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0012_events"),
+        ("league", "0016_trf"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -48,19 +47,30 @@ class Migration(migrations.Migration):
             name="event_kind_known",
         ),
         migrations.AddField(
-            model_name="player",
-            name="federation",
-            field=models.CharField(blank=True, max_length=3),
+            model_name="event",
+            name="seed_games",
+            field=models.PositiveIntegerField(
+                blank=True, help_text="Rated games behind the listed rating, when known.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name="player",
-            name="fide_id",
-            field=models.CharField(blank=True, max_length=11),
+            model_name="event",
+            name="seed_list",
+            field=models.CharField(
+                blank=True,
+                help_text="The kind of rating list: fide, national or club.",
+                max_length=16,
+            ),
         ),
         migrations.AddField(
-            model_name="player",
-            name="title",
-            field=models.CharField(blank=True, max_length=3),
+            model_name="event",
+            name="seed_rating",
+            field=models.FloatField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name="event",
+            name="seed_rd",
+            field=models.FloatField(blank=True, null=True),
         ),
         migrations.AlterField(
             model_name="event",
@@ -79,13 +89,7 @@ class Migration(migrations.Migration):
                     ("fixture_scheduled", "Fixture scheduled"),
                     ("fixture_rescheduled", "Fixture rescheduled"),
                     ("fixture_cancelled", "Fixture cancelled"),
-                    ("competition_created", "Event created"),
-                    ("entrant_entered", "Player entered an event"),
-                    ("entrant_withdrawn", "Player withdrawn from an event"),
-                    ("bye_requested", "Bye requested"),
-                    ("round_paired", "Round paired"),
-                    ("forfeit_recorded", "Forfeit recorded"),
-                    ("player_identified", "Player's FIDE details recorded"),
+                    ("player_seeded", "Player seeded"),
                 ],
                 max_length=32,
             ),
@@ -109,13 +113,7 @@ class Migration(migrations.Migration):
                             "fixture_scheduled",
                             "fixture_rescheduled",
                             "fixture_cancelled",
-                            "competition_created",
-                            "entrant_entered",
-                            "entrant_withdrawn",
-                            "bye_requested",
-                            "round_paired",
-                            "forfeit_recorded",
-                            "player_identified",
+                            "player_seeded",
                         ],
                     )
                 ),
@@ -136,7 +134,7 @@ class Migration(migrations.Migration):
                                 "player_reactivated",
                                 "player_merged",
                                 "player_unmerged",
-                                "player_identified",
+                                "player_seeded",
                             ],
                         ),
                         _negated=True,
@@ -148,13 +146,20 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.AddConstraint(
-            model_name="player",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("fide_id", ""), _negated=True),
-                fields=("league", "fide_id"),
-                name="player_unique_fide_id",
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("kind", "player_seeded"), _negated=True),
+                    models.Q(
+                        ("seed_rating__isnull", False),
+                        ("seed_rd__gt", 0),
+                        models.Q(("seed_list", ""), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="event_seed_is_complete",
             ),
         ),
         # Reversed, this runs first: history is never dropped to go back a version.
-        migrations.RunPython(reinstall_on_sqlite, refuse_to_drop_identities, elidable=False),
+        migrations.RunPython(reinstall_on_sqlite, refuse_to_drop_seeds, elidable=False),
     ]

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0012_events"),
+        ("league", "0014_events"),
     ]
 
     operations = [
