@@ -113,6 +113,8 @@ def report_key(key: str | None) -> str | None:
 def challenge_key(key: str | None) -> str | None:
     """Store key for one challenge issued by a player."""
     return scoped_key(CHALLENGE_SCOPE, key)
+
+
 def competition_key(scope: str, key: str | None) -> str | None:
     """Store key for one request about an event: ``<scope>:<key>`` (``COMPETITION_SCOPES``)."""
     if scope not in COMPETITION_SCOPES:
