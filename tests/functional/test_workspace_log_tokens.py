@@ -170,10 +170,11 @@ def test_export_downloads_results_and_full_log(signed_in, league, history, organ
     services.void_match(league, history["first"], reason="wrong day", recorded_by=organiser)
     results = b"".join(signed_in.get(url("export_download", league, "results")).streaming_content)
     rows = list(csv.DictReader(io.StringIO(results.decode())))
-    assert [row["player_a"] for row in rows] == ["Bob Baker"]
+    # The league plays chess: its export names the first player's column White.
+    assert [row["white"] for row in rows] == ["Bob Baker"]
     full = b"".join(signed_in.get(url("export_download", league, "event-log")).streaming_content)
     rows = list(csv.DictReader(io.StringIO(full.decode())))
-    assert [(row["player_a"], row["void_reason"]) for row in rows] == [
+    assert [(row["white"], row["void_reason"]) for row in rows] == [
         ("Ann Archer", "wrong day"),
         ("Bob Baker", ""),
     ]
