@@ -1,0 +1,66 @@
+"""Password reset with Django's own views (``django.contrib.auth.views``), under
+``/accounts/password-reset/``.
+
+Django's form answers the same page whether an account has the address, and its link is
+signed with the account's password hash and last sign-in, so it works once. The mail goes
+out through the same Celery mail task path as sign-in links, after the request commits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import views as auth_views
+from django.db import transaction
+from django.template import loader
+from django.urls import reverse_lazy
+
+from league.tasks import send_password_reset
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    """Django's reset form whose mail is sent by the Celery mail task."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        from_email: str | None,
+        to_email: str,
+        html_email_template_name: str | None = None,
+    ) -> None:
+        """Render the message now (the context holds the account) and queue its sending."""
+        subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+        body = loader.render_to_string(email_template_name, context)
+        transaction.on_commit(lambda: send_password_reset.delay(subject, body, to_email))
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Ask for a reset link by address."""
+
+    form_class = PasswordResetForm
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    """The one answer to every request for a reset link."""
+
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The mailed link: choose a new password (an invalid or used link says so)."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    """The password is changed: sign in with it."""
+
+    template_name = "accounts/password_reset_complete.html"
