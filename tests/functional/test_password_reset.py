@@ -9,7 +9,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,8 @@ def test_the_sign_in_page_links_to_the_reset_page(client):
 
 
 def test_a_mailed_link_sets_a_new_password_once(person, ask_reset):
-    client = Client()
+    # Each test asks from an address of its own: requests are counted per client address.
+    client = Client(REMOTE_ADDR="192.0.2.1")
     response = ask_reset(client, "PAT@example.org")
     assert response.status_code == 302
     assert response["Location"] == reverse("accounts:password_reset_done")
@@ -82,8 +83,8 @@ def test_a_mailed_link_sets_a_new_password_once(person, ask_reset):
 
 
 def test_the_answer_is_the_same_for_a_known_and_an_unknown_address(person, ask_reset):
-    known = ask_reset(Client(), "pat@example.org")
-    unknown = ask_reset(Client(), "nobody@example.org")
+    known = ask_reset(Client(REMOTE_ADDR="192.0.2.2"), "pat@example.org")
+    unknown = ask_reset(Client(REMOTE_ADDR="192.0.2.3"), "nobody@example.org")
     assert (known.status_code, known["Location"]) == (unknown.status_code, unknown["Location"])
     assert [message.to for message in mail.outbox] == [["pat@example.org"]]
     sent_known = NONCE.sub("", Client().get(known["Location"]).text)
@@ -104,3 +105,19 @@ def test_a_made_up_link_is_refused(person):
     page = Client().get("/accounts/password-reset/MQ/made-up-token/", follow=True)
     assert page.status_code == 200
     assert 'id="reset-refused"' in page.text
+
+
+@override_settings(SIGN_IN_LINK_RATE="2/hour")
+def test_reset_requests_are_limited_per_client_address(person, ask_reset):
+    client = Client(REMOTE_ADDR="203.0.113.29")
+    for email in ("pat@example.org", "nobody@example.org"):
+        assert ask_reset(client, email).status_code == 302
+    paused = ask_reset(client, "pat@example.org")
+    assert paused.status_code == 429
+    assert int(paused["Retry-After"]) > 0
+    assert 'id="reset-paused"' in paused.text
+    assert len(mail.outbox) == 1
+    # Another address is not held back, and sign-in links are counted apart.
+    assert ask_reset(Client(REMOTE_ADDR="198.51.100.29"), "pat@example.org").status_code == 302
+    link = client.post(reverse("accounts:request_link"), {"email": "pat@example.org"})
+    assert link.status_code == 302
