@@ -92,3 +92,10 @@ def send_player_invitation(invitation_id: int, base_url: str) -> bool:
 def mail_invitation(invitation: Invitation, base_url: str) -> None:
     """Have ``invitation`` mailed to its address once the current transaction commits."""
     transaction.on_commit(lambda: send_player_invitation.delay(invitation.pk, base_url))
+
+
+@shared_task(name="league.send_password_reset", **_RETRY)
+def send_password_reset(subject: str, body: str, to_email: str) -> None:
+    """Mail a password-reset message written by ``web.accounts.password_reset`` (the
+    request renders it, with its one-time link; the worker only sends it)."""
+    send_mail(subject, body, None, [to_email])

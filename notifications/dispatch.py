@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from league.event_store.vocabulary import Fact
@@ -108,7 +109,7 @@ def write_for_events(league: League, events: Sequence[Fact]) -> None:
     config = live_config(league) if has_accounts else None
     for row in rows:
         kind = KINDS.get(row.kind)
-        if kind is None or kind.recipients is None:
+        if kind is None or (kind.recipients is None and kind.accounts is None):
             continue
         if kind.webhook and has_webhook:
             calls[kind.webhook].append(row.pk)
@@ -125,6 +126,8 @@ def write_for_events(league: League, events: Sequence[Fact]) -> None:
 
 def _messages_for(league: League, event: Event, config: RatingConfig | None) -> list[Message]:
     kind = KINDS[event.kind]
+    if kind.accounts is not None:
+        return _account_messages(league, event, kind.accounts(event))
     assert kind.recipients is not None
     accounts = accounts_of(kind.recipients(event))
     wanted = enabled_for(accounts.values(), league, kind.topic)
@@ -151,6 +154,31 @@ def _messages_for(league: League, event: Event, config: RatingConfig | None) -> 
             )
         )
     return found
+
+
+def _account_messages(league: League, event: Event, users: Iterable[int]) -> list[Message]:
+    """One message to each of ``users`` (accounts concerned as themselves, such as the
+    league's organisers) that wants the event's topic and has an address."""
+    kind = KINDS[event.kind]
+    active = set(
+        get_user_model()
+        .objects.filter(pk__in=set(users), is_active=True)
+        .exclude(email="")
+        .values_list("pk", flat=True)
+    )
+    return [
+        Message(
+            user_id=user,
+            league=league,
+            event=event,
+            kind=kind.key,
+            topic=kind.topic,
+            params={},
+            dedupe_key=f"{kind.key}:{event.pk}:{user}",
+            status=Status.PENDING,
+        )
+        for user in sorted(enabled_for(active, league, kind.topic))
+    ]
 
 
 def _write_deliveries(

@@ -2,10 +2,12 @@
 
 An entry for a kind of fact (``league.event_store.vocabulary``) is keyed by the fact's
 ``kind``: ``recipients`` names the players it concerns (their accounts get the e-mail) and
-``webhook`` the league webhook call it joins ("results", "fixtures" or none). Kinds that no
-fact starts (the deadline reminder, the weekly digest) have no ``recipients``; a sweep in
-``notifications.sweeps`` writes them. A new kind of fact plugs in by adding one ``Kind`` to
-``KINDS`` and its template under ``templates/notifications/mail/``.
+``webhook`` the league webhook call it joins ("results", "fixtures" or none); ``accounts``
+names accounts it concerns as themselves rather than through a player (a league's
+organisers, told of a disputed report). Kinds that no fact starts (the deadline reminders,
+the weekly digest) have neither; a sweep in ``notifications.sweeps`` writes them. A new
+kind of fact plugs in by adding one ``Kind`` to ``KINDS`` and its template under
+``templates/notifications/mail/``.
 
 Context builders read the rows when the message is sent: names are as the league shows them
 then, numbers are the ones stored with the message (a rating before and after a result).
@@ -17,18 +19,25 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from league.event_store.vocabulary import (
+    ChallengeAccepted,
+    ChallengeDeclined,
+    ChallengeIssued,
     FixtureCancelled,
     FixtureRescheduled,
     FixtureScheduled,
     MatchRecorded,
     MatchVoided,
+    ReportDisputed,
+    ReportSubmitted,
     SideMatchRecorded,
 )
-from league.models import Event, Fixture, MatchParticipant, Player
+from league.models import Challenge, Event, Fixture, MatchParticipant, Player, Report
 from notifications.models import Message, Topic
 from notifications.times import local_time
 
@@ -51,6 +60,7 @@ class Kind:
     context: Callable[[Message], dict[str, Any]]
     recipients: Recipients | None = None
     webhook: str | None = None
+    accounts: Recipients | None = None
     waits_for_ratings: bool = False
 
     @property
@@ -77,6 +87,27 @@ def _voided_match_players(event: Event) -> list[int]:
 def _fixture_players(event: Event) -> list[int]:
     fixture = Fixture.objects.filter(pk=event.fixture_id).values_list("player_a", "player_b")
     return [player for pair in fixture for player in pair]
+
+
+def _report_others(event: Event) -> list[int]:
+    """The players of the sides other than the reporter's: theirs is the confirmation."""
+    report = Report.objects.filter(pk=event.report_id).first()
+    if report is None:
+        return []
+    mine = report.side_of(report.reporter_id)
+    return [player for index, side in enumerate(report.sides) if index != mine for player in side]
+
+
+def _organisers(event: Event) -> list[int]:
+    return list(event.league.organisers.values_list("pk", flat=True))
+
+
+def _challenge_player(role: str) -> Recipients:
+    def recipients(event: Event) -> list[int]:
+        found = Challenge.objects.filter(pk=event.challenge_id).values_list(f"{role}_id", flat=True)
+        return list(found)
+
+    return recipients
 
 
 # --- what a message says -------------------------------------------------------------------
@@ -198,6 +229,95 @@ def _reminder_context(message: Message) -> dict[str, Any]:
     return fixture_context(message, message.params.get("fixture_id"))
 
 
+def _sides_text(sides: list[list[int]], names: dict[int, str]) -> list[str]:
+    return [" & ".join(names.get(player, "") for player in side) for side in sides]
+
+
+def report_context(message: Message, report: Report | None = None) -> dict[str, Any]:
+    """A reported result: who reported it, the sides in their places, the score, when,
+    and where to confirm or dispute it (or, for organisers, to decide it)."""
+    if report is None:
+        event = message.event
+        report = Report.objects.filter(pk=event.report_id).first() if event else None
+    if report is None:
+        return {}
+    names = _names([*report.player_ids, report.reporter_id])
+    sides = _sides_text(report.sides, names)
+    places = [place + 1 for place in report.places]
+    mine = report.side_of(message.player_id) if message.player_id else None
+    context: dict[str, Any] = {
+        "report": report,
+        "reporter": names.get(report.reporter_id, ""),
+        "standings": [
+            {"place": place, "names": side}
+            for place, side in sorted(zip(places, sides, strict=True), key=lambda row: row[0])
+        ],
+        "opponents": ", ".join(side for index, side in enumerate(sides) if index != mine),
+        "played_at": local_time(message.league, report.played_at),
+        "points": report.points,
+        "note": report.note,
+        "my_games_url": site_path("workspace:my_games", message.league),
+        "reports_url": site_path("workspace:reports", message.league),
+    }
+    return context
+
+
+def _dispute_context(message: Message) -> dict[str, Any]:
+    event = message.event
+    assert event is not None
+    context = report_context(message, Report.objects.filter(pk=event.report_id).first())
+    disputer = event.player_id
+    context["disputer"] = _names([disputer]).get(disputer, "") if disputer else ""
+    context["reason"] = event.reason
+    return context
+
+
+def challenge_context(message: Message, challenge: Challenge | None = None) -> dict[str, Any]:
+    """A challenge: who challenged whom, the day to answer by, and the fixture an
+    acceptance scheduled."""
+    if challenge is None:
+        challenge_id = message.event.challenge_id if message.event else None
+        challenge_id = challenge_id or message.params.get("challenge_id")
+        challenge = Challenge.objects.filter(pk=challenge_id).first()
+    if challenge is None:
+        return {}
+    names = _names([challenge.challenger_id, challenge.challenged_id])
+    context: dict[str, Any] = {
+        "challenge": challenge,
+        "challenger": names.get(challenge.challenger_id, ""),
+        "challenged": names.get(challenge.challenged_id, ""),
+        "respond_by": challenge.respond_by,
+        "reason": message.event.reason if message.event else "",
+        "my_games_url": site_path("workspace:my_games", message.league),
+    }
+    if challenge.fixture_id is not None:
+        fixture = Fixture.objects.filter(pk=challenge.fixture_id).first()
+        context["fixture"] = fixture
+        context["scheduled_at"] = (
+            local_time(message.league, fixture.scheduled_at) if fixture else None
+        )
+    return context
+
+
+def site_path(name: str, league: Any) -> str:
+    """The full address of the league's page ``name`` (empty without a league)."""
+    if league is None:
+        return ""
+    return f"{settings.SITE_URL}{reverse(name, args=[league.slug])}"
+
+
+def _league_subject(text: Any, who: str) -> Callable[[Message, dict[str, Any]], str]:
+    """A subject naming the league and the person ``who`` names in the context."""
+
+    def subject(message: Message, context: dict[str, Any]) -> str:
+        return str(text) % {
+            "league": message.league.name if message.league else "",
+            "name": context.get(who, ""),
+        }
+
+    return subject
+
+
 def _digest_context(message: Message) -> dict[str, Any]:
     from notifications.digest import digest_context
 
@@ -267,6 +387,59 @@ KINDS: dict[str, Kind] = {
                 gettext_lazy("Reminder from %(league)s: your game against %(opponents)s")
             ),
             _reminder_context,
+        ),
+        Kind(
+            ReportSubmitted.kind,
+            Topic.CONFIRM,
+            _league_subject(
+                gettext_lazy("Result to confirm in %(league)s: reported by %(name)s"), "reporter"
+            ),
+            report_context,
+            recipients=_report_others,
+        ),
+        Kind(
+            ReportDisputed.kind,
+            Topic.CONFIRM,
+            _league_subject(
+                gettext_lazy("Reported result disputed in %(league)s by %(name)s"), "disputer"
+            ),
+            _dispute_context,
+            accounts=_organisers,
+        ),
+        Kind(
+            ChallengeIssued.kind,
+            Topic.CHALLENGE,
+            _league_subject(
+                gettext_lazy("Challenge in %(league)s: %(name)s challenges you"), "challenger"
+            ),
+            challenge_context,
+            recipients=_challenge_player("challenged"),
+        ),
+        Kind(
+            ChallengeAccepted.kind,
+            Topic.CHALLENGE,
+            _league_subject(
+                gettext_lazy("Challenge accepted in %(league)s: %(name)s plays you"), "challenged"
+            ),
+            challenge_context,
+            recipients=_challenge_player("challenger"),
+        ),
+        Kind(
+            ChallengeDeclined.kind,
+            Topic.CHALLENGE,
+            _league_subject(
+                gettext_lazy("Challenge declined in %(league)s by %(name)s"), "challenged"
+            ),
+            challenge_context,
+            recipients=_challenge_player("challenger"),
+        ),
+        Kind(
+            "challenge_reminder",
+            Topic.REMINDER,
+            _league_subject(
+                gettext_lazy("Reminder from %(league)s: answer %(name)s's challenge"), "challenger"
+            ),
+            challenge_context,
         ),
         Kind(
             "weekly_digest",

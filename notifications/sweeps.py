@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 
 from league.calendar import league_zone, local_midnight
-from league.models import Event, Fixture, Player
+from league.models import Challenge, ChallengeStatus, Event, Fixture, Player
 from notifications.models import Message, Preference, Status, Topic
 from notifications.preferences import enabled_for
 
@@ -72,8 +72,57 @@ def fixture_reminders(now: dt.datetime) -> list[Message]:
     return found
 
 
+def respond_by_end(challenge: Challenge) -> dt.datetime:
+    """The end of a challenge's respond-by day in its league's time zone."""
+    return local_midnight(
+        challenge.respond_by + dt.timedelta(days=1), league_zone(challenge.league)
+    )
+
+
+def challenge_reminders(now: dt.datetime) -> list[Message]:
+    """A reminder to the challenged player's account of a challenge still unanswered whose
+    respond-by day ends within ``NOTIFY_REMINDER_HOURS``, when it wants both reminders and
+    challenges from the league (muting either silences it)."""
+    ahead = dt.timedelta(hours=settings.NOTIFY_REMINDER_HOURS)
+    # Respond-by days are local days: a day either side covers every time zone.
+    candidates = Challenge.objects.select_related("league", "challenged").filter(
+        status=ChallengeStatus.ISSUED,
+        challenged__account__isnull=False,
+        respond_by__gte=(now - dt.timedelta(days=1)).date(),
+        respond_by__lte=(now + ahead + dt.timedelta(days=1)).date(),
+    )
+    found: list[Message] = []
+    for challenge in candidates:
+        end = respond_by_end(challenge)
+        if not end - ahead <= now < end:
+            continue
+        user = challenge.challenged.account_id
+        assert user is not None
+        if not (
+            enabled_for([user], challenge.league, Topic.REMINDER)
+            and enabled_for([user], challenge.league, Topic.CHALLENGE)
+        ):
+            continue
+        day = challenge.respond_by.isoformat()
+        found.append(
+            Message(
+                user_id=user,
+                league=challenge.league,
+                player_id=challenge.challenged_id,
+                kind="challenge_reminder",
+                topic=Topic.REMINDER,
+                params={"challenge_id": challenge.pk, "respond_by": day},
+                dedupe_key=f"challenge_reminder:{challenge.pk}:{day}:{user}",
+            )
+        )
+    return found
+
+
 #: Writers of reminders, each given the time now.
-REMINDERS: list[Callable[[dt.datetime], Iterable[Message]]] = [fixture_reminders]
+REMINDERS: list[Callable[[dt.datetime], Iterable[Message]]] = [
+    fixture_reminders,
+    challenge_reminders,
+]
 
 
 def write(messages: Iterable[Message]) -> list[str]:

@@ -35,8 +35,6 @@ from league.event_log import (
     match_position,
 )
 from league.models import League, Player
-from league.player_accounts import player_of
-from league.privacy import hides_own_rating
 from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.seasons.derive import season_bounds
@@ -95,6 +93,7 @@ from web.formatting import (
     signed,
 )
 from web.forms import LeaderboardFilterForm, level_choices, parse_level
+from web.public.own_rating import hidden_player
 from web.public.page_cache import cached_page, known_league
 from web.public.seasons import line_cells, season_choices, season_from_query
 from web.query_params import page_number, shown_param, slug_param, version_number
@@ -171,9 +170,7 @@ def home(request: HttpRequest) -> HttpResponse:
 def _hidden_player_url(request: HttpRequest, league: League) -> str:
     """The address of the viewer's own player in ``league`` when they chose not to see
     their own rating (``league.privacy``), else "". Signed-in pages are never cached."""
-    if not hides_own_rating(request.user):
-        return ""
-    mine = player_of(request.user, league)
+    mine = hidden_player(request, league)
     return mine.get_absolute_url() if mine is not None else ""
 
 
@@ -861,6 +858,12 @@ def _version(league: League, raw: str | None) -> RatingConfig | None:
     return get_object_or_404(RatingConfig, league=league, version=number)
 
 
+def _hidden_slug(request: HttpRequest, league: League) -> str:
+    """The slug of the viewer's own player when they hide their own rating, else ""."""
+    mine = hidden_player(request, league)
+    return mine.slug if mine is not None else ""
+
+
 def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Standings under two configuration versions side by side (``?a=1&b=2``)."""
     league = _league(league_slug)
@@ -896,6 +899,7 @@ def compare(request: HttpRequest, league_slug: str) -> HttpResponse:
         "pending": sorted(set(pending)),
         "same": same,
         "pager": _pager(request.GET, comparison.page, comparison.num_pages) if comparison else None,
+        "hidden_slug": _hidden_slug(request, league),
     }
     return render(request, "pages/compare.html", context)
 
@@ -976,6 +980,7 @@ def versus(request: HttpRequest, league_slug: str) -> HttpResponse:
         "players": everyone,
         "a": player_a,
         "b": player_b,
+        "hidden_slug": _hidden_slug(request, league),
     }
     if player_a is not None and player_b is not None and player_a.pk == player_b.pk:
         messages.warning(request, "Choose two different players.")

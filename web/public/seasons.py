@@ -29,6 +29,7 @@ from web.formatting import (
     format_tiebreak,
     signed,
 )
+from web.public.own_rating import hidden_player
 from web.public.page_cache import cached_page, known_league
 from web.query_params import shown_param, slug_param
 
@@ -205,6 +206,8 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
         # Who archived or re-derived the table is the organisers' business, as who
         # recorded a match (signed-in pages are never cached, so no one else is shown it).
         "show_deriver": league.is_organiser(request.user),
+        # The viewer's own line without its ratings when they chose not to see them.
+        "hidden_slug": getattr(hidden_player(request, league), "slug", ""),
     }
     return render(request, "pages/season.html", context)
 
