@@ -164,7 +164,7 @@ def test_bad_requests_name_the_field_and_store_nothing(api, league, five, organi
         (
             "competitions/",
             {"name": "Z", "format": "swiss", "planned_rounds": 2, "tiebreaks": ["SB", "KOYA"]},
-            "\"tiebreaks\":[\"'KOYA' is not a tie-break this site computes",
+            '"tiebreaks":["\'KOYA\' is not a tie-break this site computes',
         ),
         (f"{event}entrants/", {"player": ann.pk}, "player"),
         (f"{event}entrants/", {"player": eve.pk, "from_round": 1}, "from_round"),
