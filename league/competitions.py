@@ -59,6 +59,7 @@ from league.models import (
     RoundBye,
     Season,
 )
+from league.tiebreaks import TIEBREAKS, canonical_code
 from league.validation import (
     Errors,
     _as_id,
@@ -186,20 +187,26 @@ def _tiebreaks(value: Any, errors: Errors) -> tuple[str, ...]:
         errors.add("tiebreaks", _("Give the tie-breaks as a list of codes."), "invalid")
         return ()
     codes: list[str] = []
+    # The codes as the organiser spelled them are kept (a TRF file exported again says what
+    # was imported); a repeat is a repeat of the tie-break, however it is spelled.
+    chosen: set[str] = set()
     for item in items:
         code = str(item).strip()
-        if not TIEBREAK_CODE.match(code):
+        canonical = canonical_code(code)
+        if not TIEBREAK_CODE.match(code) or canonical not in TIEBREAKS:
             errors.add(
                 "tiebreaks",
-                _("%(tiebreak)r is not a tie-break code (e.g. BH, BH-1, SB, DE, WIN)."),
+                _("%(tiebreak)r is not a tie-break this site computes; choose from %(codes)s."),
                 "invalid_tiebreak",
                 tiebreak=code,
+                codes=", ".join(TIEBREAKS),
             )
-        elif code in codes:
+        elif canonical in chosen:
             errors.add(
                 "tiebreaks", _("%(tiebreak)s is listed twice."), "duplicate_tiebreak", tiebreak=code
             )
         else:
+            chosen.add(canonical)
             codes.append(code)
     if len(codes) > MAX_TIEBREAKS:
         errors.add("tiebreaks", _("At most %(max)s tie-breaks."), "too_many", max=MAX_TIEBREAKS)

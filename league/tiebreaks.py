@@ -233,6 +233,33 @@ TIEBREAKS: dict[str, tuple[str, str]] = {
     "ARO": ("Average rating of opponents", "10.1"),
     "ARO-C1": ("Average rating of opponents, Cut-1", "10.1, 14.1"),
 }
+#: Other spellings of the codes, as organisers (and other programs) write them (after
+#: :func:`canonical_code` has put them in capitals with "-" for "/").
+ALIASES = {
+    "BH-1": "BH-C1",
+    "BH1": "BH-C1",
+    "BH-2": "BH-C2",
+    "BH2": "BH-C2",
+    "MBH": "BH-M1",
+    "BH-M": "BH-M1",
+    "MEDIAN": "BH-M1",
+    "SOBERG": "SB",
+    "S-B": "SB",
+    "PS-1": "PS-C1",
+    "ARO-1": "ARO-C1",
+    "WINS": "WIN",
+    "BLACK": "BPG",
+}
+
+
+def canonical_code(code: str) -> str:
+    """The :data:`TIEBREAKS` code an organiser's (or another program's) spelling stands for:
+    ``"bh-1"``, ``"BH/C1"`` and ``"BH1"`` are all ``"BH-C1"``. A code this module does not
+    compute comes back in capitals, so ``canonical_code(x) in TIEBREAKS`` tells them apart."""
+    upper = code.strip().upper().replace("/", "-")
+    return ALIASES.get(upper, upper)
+
+
 #: Tie-breaks that need colours, and those that need rounds.
 NEED_COLOURS = frozenset({"BPG", "BWG"})
 NEED_ROUNDS = frozenset({"PS", "PS-C1"})

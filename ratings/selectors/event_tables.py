@@ -34,22 +34,6 @@ from ratings.forecasts import DEFAULT_SIMULATIONS, Forecast, Remaining, simulate
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import forecasts
 
-#: Other spellings of the codes, as organisers (and other programs) write them.
-ALIASES = {
-    "BH-1": "BH-C1",
-    "BH1": "BH-C1",
-    "BH-2": "BH-C2",
-    "BH2": "BH-C2",
-    "MBH": "BH-M1",
-    "BH-M": "BH-M1",
-    "MEDIAN": "BH-M1",
-    "SOBERG": "SB",
-    "S-B": "SB",
-    "PS-1": "PS-C1",
-    "ARO-1": "ARO-C1",
-    "WINS": "WIN",
-    "BLACK": "BPG",
-}
 DEFAULT_ORDERS = {
     CompetitionFormat.ROUND_ROBIN: ("DE", "SB", "WIN"),
     CompetitionFormat.SWISS: ("BH-C1", "BH", "SB", "DE", "WIN"),
@@ -95,7 +79,7 @@ def tiebreak_order(competition: Competition) -> tuple[tuple[str, ...], tuple[str
     """The event's tie-breaks as codes of ``league.tiebreaks`` and the codes it ignores."""
     chosen, ignored = [], []
     for raw in competition.tiebreaks or ():
-        code = ALIASES.get(str(raw).upper(), str(raw).upper())
+        code = tiebreaks.canonical_code(str(raw))
         if code in tiebreaks.TIEBREAKS and code not in chosen:
             chosen.append(code)
         elif code not in tiebreaks.TIEBREAKS:

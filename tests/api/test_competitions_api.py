@@ -161,6 +161,11 @@ def test_bad_requests_name_the_field_and_store_nothing(api, league, five, organi
             {"name": "Y", "format": "swiss", "planned_rounds": "2"},
             "planned_rounds",
         ),
+        (
+            "competitions/",
+            {"name": "Z", "format": "swiss", "planned_rounds": 2, "tiebreaks": ["SB", "KOYA"]},
+            '"tiebreaks":["\'KOYA\' is not a tie-break this site computes',
+        ),
         (f"{event}entrants/", {"player": ann.pk}, "player"),
         (f"{event}entrants/", {"player": eve.pk, "from_round": 1}, "from_round"),
         (f"{event}byes/", {"player": ann.pk, "round": 1, "kind": "requested_half"}, "round_number"),

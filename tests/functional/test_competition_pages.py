@@ -4,9 +4,11 @@ may do what."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from league import competitions, services
@@ -48,25 +50,55 @@ def _pair(event):
     )
 
 
-def test_public_pages_show_standings_rounds_and_a_printable_list(client, swiss, roster):
+def _round_one(swiss):
+    """Round 1 paired and played: board 1 won by White, board 2 won by Black by forfeit, and
+    the fifth player's pairing bye (1 point)."""
     published = _pair(swiss)
     services.record_fixture_result(swiss.league, published.fixtures[0], score_a="1")
     competitions.record_forfeit(swiss, published.fixtures[1], winner=published.fixtures[1].player_b)
+    return published
+
+
+def test_the_event_page_shows_the_tie_break_table_rounds_and_a_printable_list(
+    client, swiss, roster
+):
+    published = _round_one(swiss)
     listing = client.get(reverse("pages:competitions", args=[swiss.league.slug]))
     assert listing.status_code == 200
     assert "Autumn Swiss" in listing.content.decode()
     page = client.get(swiss.get_absolute_url())
     html = page.content.decode()
     assert page.status_code == 200
-    table = html[html.index('id="event-standings"') :]
+    # One table: the tie-break standings (the event's default Swiss order), not a second one
+    # by points alone.
+    assert html.count('id="event-standings"') == 1
+    assert "Standings after round 1" in html
+    codes = [c["code"] for c in page.context["columns"]]
+    assert codes == ["BH-C1", "BH", "SB", "DE", "WIN"]
+    points = {line["name"]: line["points"] for line in page.context["lines"]}
     winner = published.fixtures[0].player_a.display_name
+    loser = published.fixtures[0].player_b.display_name
+    forfeit_winner = published.fixtures[1].player_b.display_name
+    forfeit_loser = published.fixtures[1].player_a.display_name
     bye_taker = published.byes[0].player.display_name
-    assert 'title="won by forfeit (not rated)">+<' in table
-    assert 'title="bye allocated by the pairing">bye 1<' in table
-    # Three players on one point: the game's winner, the forfeit's winner, the bye.
-    assert table.count('<td class="num">1</td>') >= 3
-    assert winner in table
-    assert bye_taker in table
+    assert points == {
+        winner: "1", forfeit_winner: "1", bye_taker: "1", loser: "0", forfeit_loser: "0"
+    }  # fmt: skip
+    # The round-by-round table: a bye by its points, a forfeit by + and -.
+    cells = {row["name"]: row["cells"] for row in page.context["swiss"]}
+    assert cells[bye_taker] == ["bye 1"]
+    assert cells[forfeit_winner][0].endswith("+")
+    assert cells[forfeit_loser][0].endswith("-")
+    assert cells[winner][0].endswith("w1")
+    assert 'id="round-table"' in html
+    # The printable table is linked from the event page, and links back to it.
+    table_url = reverse("pages:competition_table", args=[swiss.league.slug, swiss.slug])
+    assert f'href="{table_url}"' in html
+    alone = client.get(table_url)
+    assert alone.status_code == 200
+    assert f'href="{swiss.get_absolute_url()}"' in alone.content.decode()
+    assert alone.context["lines"] == page.context["lines"]
+
     printed = client.get(
         reverse("pages:competition_round", args=[swiss.league.slug, swiss.slug, 1])
     )
@@ -81,6 +113,50 @@ def test_public_pages_show_standings_rounds_and_a_printable_list(client, swiss, 
         client.get(reverse("pages:competition", args=[swiss.league.slug, "nope"])).status_code
         == 404
     )
+
+
+def _headers_and_results(html: str) -> tuple[list[str], list[str]]:
+    table = html[html.index('id="round-1"') :]
+    table = table[: table.index("</table>")]
+    headers = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', table)
+    results = [r.strip() for r in re.findall(r'<td class="result">(.*?)</td>', table, re.S)]
+    return headers, results
+
+
+def test_a_chess_event_says_white_and_black_and_writes_chess_results(client, swiss, roster):
+    _round_one(swiss)
+    event_page = client.get(swiss.get_absolute_url()).content.decode()
+    printed = client.get(
+        reverse("pages:competition_round", args=[swiss.league.slug, swiss.slug, 1])
+    ).content.decode()
+    for html in (event_page, printed):
+        headers, results = _headers_and_results(html)
+        assert headers == ["Board", "White", "Pts", "Result", "Black", "Pts"]
+        # Board 1 White won; board 2 Black won by forfeit: chess writes it 0-1F (en dash).
+        assert results == ["1–0", "0–1F"]
+
+
+def test_other_sports_keep_first_and_second(client, league, swiss, roster):
+    league.sport = "Tennis"
+    league.save(update_fields=["sport"])
+    _round_one(swiss)
+    for url in (
+        swiss.get_absolute_url(),
+        reverse("pages:competition_round", args=[league.slug, swiss.slug, 1]),
+    ):
+        headers, results = _headers_and_results(client.get(url).content.decode())
+        assert headers == ["Board", "First", "Pts", "Result", "Second", "Pts"]
+        assert results == ["1–0", "0–1 forfeit"]
+
+
+def test_an_event_with_no_entrants_says_so(client, league, organiser):
+    event = competitions.create_competition(
+        league, name="Empty Cup", planned_rounds=3, recorded_by=organiser
+    )
+    page = client.get(event.get_absolute_url())
+    assert page.status_code == 200
+    assert "No entrants yet." in page.content.decode()
+    assert 'id="event-standings"' not in page.content.decode()
 
 
 def test_anonymous_and_other_organisers_change_nothing(client, swiss, roster, other_organiser):
@@ -190,3 +266,52 @@ def test_an_organiser_runs_a_round_from_the_pages(client, league, organiser, swi
     assert "withdrawn" in page
     public = client.get(swiss.get_absolute_url()).content.decode()
     assert "bye ½" in public
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("BH-C1 XYZ", "tiebreaks: 'XYZ' is not a tie-break this site computes; choose from DE,"),
+        ("SB Buchholz", "tiebreaks: 'Buchholz' is not a tie-break this site computes"),
+        ("BH-1 BH-C1", "tiebreaks: BH-C1 is listed twice."),
+        ("bh/c1 BH1", "tiebreaks: BH1 is listed twice."),
+    ],
+)
+def test_tie_breaks_the_site_does_not_compute_are_refused(
+    client, league, organiser, typed, message
+):
+    client.force_login(organiser)
+    url = reverse("workspace:competitions", args=[league.slug])
+    before = Event.objects.count()
+    response = client.post(
+        url, {"name": "Club Rapid", "format": "swiss", "planned_rounds": "4", "tiebreaks": typed},
+        follow=True,
+    )  # fmt: skip
+    lines = _messages(response)
+    assert any(line.startswith(message) for line in lines), lines
+    assert not Competition.objects.exists()
+    assert Event.objects.count() == before
+
+
+def test_tie_breaks_are_kept_as_spelled_and_read_by_the_table(client, league, organiser):
+    client.force_login(organiser)
+    url = reverse("workspace:competitions", args=[league.slug])
+    client.post(
+        url, {"name": "Club Rapid", "format": "swiss", "planned_rounds": "4",
+              "tiebreaks": "bh/c1, SB, wins"},
+    )  # fmt: skip
+    created = Competition.objects.get()
+    assert created.tiebreaks == ["bh/c1", "SB", "wins"]
+    page = client.get(created.get_absolute_url())
+    assert [c["code"] for c in page.context["columns"]] == ["BH-C1", "SB", "WIN"]
+
+
+def test_the_service_refuses_an_unknown_tie_break_by_field(league, organiser):
+    with pytest.raises(ValidationError) as caught:
+        competitions.create_competition(
+            league, name="Club Rapid", planned_rounds=4, tiebreaks=["SB", "KOYA"],
+            recorded_by=organiser,
+        )  # fmt: skip
+    assert list(caught.value.message_dict) == ["tiebreaks"]
+    assert "'KOYA' is not a tie-break" in caught.value.message_dict["tiebreaks"][0]
+    assert not Competition.objects.exists()

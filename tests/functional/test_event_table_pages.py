@@ -75,6 +75,52 @@ def test_a_round_robin_page_shows_the_grid_and_the_forecast(client, chess, make_
     assert "Who wins the event?" in page.content.decode()
 
 
+def test_the_event_page_carries_the_same_table(client, chess, make_player, organiser):
+    event, _ = build_swiss(chess, make_player, organiser)
+    page = client.get(event.get_absolute_url())
+    assert page.status_code == 200
+    # The same hand-checked lines as the table page (Eve ahead of Ann on Buchholz Cut-1).
+    assert [(x["name"], x["position"], x["values"]) for x in page.context["lines"]][:2] == [
+        ("Eve", 1, ["5", "5½", "4¼"]),
+        ("Ann", 2, ["3½", "4", "2¾"]),
+    ]
+    rows = {row["name"]: row["cells"] for row in page.context["swiss"]}
+    assert rows["Ann"] == ["5w1", "4b1", "1w½"]
+    html = page.content.decode()
+    assert "FIDE C.07 art. 8.1, 14.1" in html
+    assert html.count('id="event-standings"') == 1
+    # The round table's headings and the rounds' headings do not share an id.
+    assert html.count('id="rounds-heading"') == 1
+    assert html.count('id="event-rounds-heading"') == 1
+
+
+def test_a_round_robin_event_page_shows_the_grid_and_the_forecast(
+    client, chess, make_player, organiser
+):
+    event = competitions.create_competition(
+        chess, name="Club Championship", format="round_robin", planned_rounds=3,
+        recorded_by=organiser,
+    )  # fmt: skip
+    players = [make_player(chess, name) for name in ("Ann", "Bob", "Cem", "Dee")]
+    for player in players:
+        competitions.enter_player(event, player, recorded_by=organiser)
+    r1 = competitions.publish_round(
+        event, 1, [(players[0], players[1]), (players[2], players[3])], recorded_by=organiser
+    )
+    services.record_fixture_result(chess, r1.fixtures[0], score_a="1", recorded_by=organiser)
+    page = client.get(event.get_absolute_url())
+    html = page.content.decode()
+    assert 'id="crosstable"' in html
+    assert 'id="event-forecast"' in html
+    assert "Who wins the event?" in html
+    # Round 1 is half played: the table stands before it; the forecast plays out the five of
+    # the six games (four players, each pair once) that have no result yet.
+    assert page.context["table"].after_round == 0
+    assert page.context["forecast"]["remaining"] == 5
+    chances = [row["chance"] for row in page.context["forecast"]["rows"]]
+    assert len(chances) == 4
+
+
 def grid_index(page, name: str) -> int:
     return next(row["number"] for row in page.context["grid"] if row["name"] == name) - 1
 

@@ -415,3 +415,20 @@ def test_import_trf_dry_run_reports_and_stores_nothing(empty_league, tmp_path):
     assert "Would import Spring Swiss (spring-swiss): 7 players (7 new), 3 rounds" in err
     assert "Dry run: nothing was stored." in err
     assert Event.objects.count() == before
+
+
+def test_a_tie_break_the_site_does_not_compute_is_refused_on_line_202(spring, empty_league):
+    exported = export_competition(spring)
+    before = Event.objects.count()
+    report = import_trf(empty_league, exported.replace("202 BH-1,SB", "202 BH-1,KOYA").encode())
+    assert not report.ok
+    line = exported.splitlines().index("202 BH-1,SB") + 1
+    assert [str(problem) for problem in report.problems] == [
+        f"line {line}, column 5: 'KOYA' is not a tie-break this site computes; choose from DE, "
+        "WIN, WON, BPG, BWG, PS, PS-C1, BH, BH-C1, BH-C2, BH-M1, SB, ARO, ARO-C1."
+    ]
+    assert Event.objects.count() == before
+    assert not Competition.objects.filter(league=empty_league).exists()
+    # The TRF-2026 spelling with a slash is the same tie-break.
+    slashed = import_trf(empty_league, exported.replace("202 BH-1,SB", "202 BH/C1,SB").encode())
+    assert slashed.ok, [str(problem) for problem in slashed.problems]

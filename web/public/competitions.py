@@ -1,5 +1,6 @@
-"""Public pages of a league's events (competitions): the list, one event's page (entrants,
-standings by points, rounds with pairings and results) and a round's printable pairing list.
+"""Public pages of a league's events (competitions): the list, one event's page (standings
+with the event's tie-breaks, crosstable and forecast from ``web.public.event_tables``; rounds
+with pairings and results; entrants) and a round's printable pairing list.
 
 The numbers come from ``ratings.selectors.competitions``; the words for outcomes and results
 are composed here, once, for every page that shows them.
@@ -14,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from league.chess.vocabulary import result_text
 from league.competitions import CompetitionState, Outcome, RoundEntry, competition_state
 from league.models import Competition, League
 from league.seasons import points_text
@@ -25,7 +27,9 @@ from ratings.selectors.competitions import (
     event_standings,
     league_competitions,
 )
+from ratings.selectors.event_tables import event_table
 from web.formatting import DASH
+from web.public.event_tables import table_context
 from web.public.page_cache import cached_page, known_league
 
 
@@ -64,8 +68,13 @@ def outcome_cell(entry: RoundEntry) -> dict[str, str]:
     return {"text": DASH, "title": _("not paired")}
 
 
-def game_result(entry: RoundEntry) -> str:
-    """A game's result from the first-named player's side (a win, a draw, a loss, a forfeit)."""
+def game_result(entry: RoundEntry, *, chess: bool = False) -> str:
+    """A game's result from the first-named player's side (a win, a draw, a loss, a forfeit);
+    in a chess league from White's side in chess's words (``result_text``: "1-0", and "1-0F"
+    for a forfeit, written with en dashes)."""
+    if chess and entry.outcome in _CHESS_RESULTS:
+        score, forfeit = _CHESS_RESULTS[entry.outcome]
+        return result_text(score, forfeit=forfeit)
     return {
         Outcome.WIN: "1–0",
         Outcome.DRAW: "½–½",
@@ -74,6 +83,16 @@ def game_result(entry: RoundEntry) -> str:
         Outcome.FORFEIT_LOSS: _("0–1 forfeit"),
         Outcome.PENDING: "",
     }.get(entry.outcome, "")
+
+
+#: White's score and whether the game was forfeited, for each outcome a chess result names.
+_CHESS_RESULTS = {
+    Outcome.WIN: (Decimal(1), False),
+    Outcome.DRAW: (Decimal("0.5"), False),
+    Outcome.LOSS: (Decimal(0), False),
+    Outcome.FORFEIT_WIN: (Decimal(1), True),
+    Outcome.FORFEIT_LOSS: (Decimal(0), True),
+}
 
 
 def standing_cells(line: StandingLine) -> dict[str, Any]:
@@ -93,11 +112,11 @@ def standing_cells(line: StandingLine) -> dict[str, Any]:
     }
 
 
-def round_cells(round_view: RoundView) -> dict[str, Any]:
-    """A round's games and byes as text."""
+def round_cells(round_view: RoundView, *, chess: bool = False) -> dict[str, Any]:
+    """A round's games and byes as text (a chess league's results in chess's words)."""
     games = []
     for game in round_view.games:
-        result = game_result(game.entry)
+        result = game_result(game.entry, chess=chess)
         second = game.second.rounds[round_view.number - 1]
         if game.entry.outcome == Outcome.FORFEIT_LOSS and second.outcome == Outcome.FORFEIT_LOSS:
             result = _("double forfeit")
@@ -134,14 +153,17 @@ def _points_before(entrant: Any, number: int) -> Decimal:
 def event_context(
     competition: Competition, state: CompetitionState | None = None
 ) -> dict[str, Any]:
-    """What the public event page and the organiser's event page share."""
+    """What the public event page and the organiser's event page share; ``chess`` says the
+    league plays chess, so the pages say White and Black and write chess results."""
     state = state or competition_state(competition)
+    chess = competition.league.is_chess
     return {
         "competition": competition,
+        "chess": chess,
         "state": state,
         "round_numbers": list(range(1, state.rounds_paired + 1)),
         "standings": [standing_cells(line) for line in event_standings(state)],
-        "rounds": [round_cells(view) for view in event_rounds(state)],
+        "rounds": [round_cells(view, chess=chess) for view in event_rounds(state)],
         "entrants": state.entrants,
         "bye_points": points_text(competition.bye_points),
     }
@@ -164,10 +186,18 @@ def _competition(league: League, slug: str) -> Competition:
 
 @cached_page("competition", _league_state)
 def competition(request: HttpRequest, league_slug: str, competition_slug: str) -> HttpResponse:
-    """One event: its standings by points, its rounds with pairings and results, entrants."""
+    """One event: its standings with the event's tie-breaks, its crosstable and forecast (the
+    table of ``web.public.event_tables``, the one table of the event), its rounds with
+    pairings and results, and its entrants."""
     league = _league(request, league_slug)
     chosen = _competition(league, competition_slug)
-    return render(request, "pages/competition.html", {"league": league, **event_context(chosen)})
+    context = {
+        "league": league,
+        **event_context(chosen),
+        # After the event's context: the table's round numbers are its columns.
+        **table_context(event_table(chosen)),
+    }
+    return render(request, "pages/competition.html", context)
 
 
 @cached_page("competition_round", _league_state)
