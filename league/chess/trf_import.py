@@ -58,6 +58,7 @@ from league.competitions import (
 from league.models import ByeKind, Competition, CompetitionFormat, League, Player
 from league.player_names import PlayerDirectory
 from league.services import identify_player, record_fixture_result, register_player
+from league.tiebreaks import TIEBREAKS, canonical_code
 
 T = TypeVar("T")
 
@@ -426,6 +427,16 @@ class _Import:
             "start_date": ("042", 5),
             "end_date": ("052", 5),
         }
+        # Another program's tie-breaks that this site does not compute (Koya, TPR…) are left
+        # out with a note rather than refusing the whole file: the event's table cannot show
+        # them anyway.
+        known = [code for code in t.tiebreaks if canonical_code(code) in TIEBREAKS]
+        unknown = [code for code in t.tiebreaks if canonical_code(code) not in TIEBREAKS]
+        if unknown:
+            self.report.notes.append(
+                _("Tie-breaks this site does not compute are left out: %(codes)s.")
+                % {"codes": ", ".join(unknown)}
+            )
         try:
             competition = create_competition(
                 self.league,
@@ -434,7 +445,7 @@ class _Import:
                 format=_format(t),
                 planned_rounds=t.rounds_planned or max(t.round_count, 1),
                 bye_points=t.scoring.get("P", Decimal(1)),
-                tiebreaks=list(t.tiebreaks),
+                tiebreaks=known,
                 start_date=_day(t.start_date),
                 end_date=_day(t.end_date),
                 recorded_by=self.user,
