@@ -198,9 +198,14 @@ def test_reads_anyone_may_call_are_declared_open_and_the_others_closed():
         for param in OPERATIONS
     }
     open_ = sorted(op for op, is_open in declared.items() if is_open)
+    # The caller's own account (/api/me/) is closed to anonymous callers without being an
+    # organiser's operation.
     assert open_ == sorted(
-        (method, path) for method, path in declared if not _for_organisers_only(method, path)
+        (method, path)
+        for method, path in declared
+        if not _for_organisers_only(method, path) and path not in OWN_ACCOUNT_PATHS
     )
+    assert ("GET", "/api/me/") not in open_
     assert ("GET", "/api/leagues/{league_slug}/standings/") in open_
     assert ("GET", "/api/leagues/{league_slug}/head-to-head/") in open_
 
