@@ -30,10 +30,11 @@ def test_a_chess_round_from_the_keyboard_and_pages_in_white_and_black(
         make_player(league, name)
 
     page.goto(live_server.url + reverse("pages:league", args=[league.slug]))
-    page.click("text=Organiser sign-in")
+    page.click("#sign-in-link")
     page.fill("#id_username", organiser.username)
     page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
+    page.click("#sign-in-password")
+    page.wait_for_selector(".site-user")
     page.goto(live_server.url + reverse("workspace:round", args=[league.slug]))
     page.wait_for_selector("#id_results-0-player_a:focus")
 

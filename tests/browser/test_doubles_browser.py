@@ -166,7 +166,7 @@ def test_an_organiser_records_and_corrects_a_doubles_match_on_the_workspace_from
     page.goto(team_page)
     page.fill("#id_username", organiser.username)
     page.fill("#id_password", "pw-organiser-1")
-    page.click("input[type=submit]")
+    page.click("#sign-in-password")
     page.wait_for_url(team_page)
     page.wait_for_load_state("load")
     # The first player's box has the focus: four names from the keyboard, then the score
