@@ -52,6 +52,7 @@ def _phone(chromium_browser, live_server, user):
 def _report(page, live_server, league, opponent: str, day: str) -> None:
     page.goto(live_server.url + reverse("workspace:my_games", args=[league.slug]))
     page.select_option("#id_opponents", label=opponent)
+    page.select_option("#id_colour", value="white")  # the test league plays chess
     page.select_option("#id_score", value="1")  # "I won / we won"
     page.fill("#id_played_at", day)
     page.fill("#id_points", "3-1")

@@ -37,6 +37,8 @@ def report(client, league, opponent, **extra):
         "score": "1",
         "played_at": "2024-03-02",
         "idempotency_key": "form-1",
+        # The test league plays chess: the reporter says which colour they had.
+        "colour": "white",
         **extra,
     }
     return client.post(page(league), data)
@@ -67,6 +69,38 @@ def test_report_and_confirm_from_the_pages(league, pair):
     assert "Confirmed: the result is recorded." in response.content.decode()
     assert Report.objects.get().status == ReportStatus.CONFIRMED
     assert Event.objects.filter(league=league).all_matches().count() == 1
+
+
+def test_a_chess_report_names_white_first_whoever_reports_it(league, pair):
+    clients, players = pair
+    # Ann had Black and won 3-1 (as she types it, from her side).
+    response = report(clients["Ann"], league, players["Bob"], colour="black", points="3-1")
+    assert response.status_code == 302
+    stored = Report.objects.get()
+    assert stored.sides == [[players["Bob"].pk], [players["Ann"].pk]]  # White first
+    assert stored.places == [1, 0]  # Black (Ann) won
+    assert stored.points == "1-3"
+    assert stored.neutral is False  # White's advantage applies
+    # Without a colour the form says so and stores nothing.
+    response = report(clients["Ann"], league, players["Bob"], colour="", idempotency_key="k2")
+    assert response.status_code == 200
+    assert "Your colour" in response.content.decode()
+    assert Report.objects.count() == 1
+
+
+def test_where_a_game_was_played_decides_the_home_side(league, pair):
+    clients, players = pair
+    league.sport = "Football"
+    league.save()
+    report(clients["Ann"], league, players["Bob"], ground="away", score="0", idempotency_key="a")
+    away = Report.objects.get()
+    assert away.sides == [[players["Bob"].pk], [players["Ann"].pk]]  # the home side first
+    assert away.places == [0, 1]  # Ann lost away: Bob, at home, won
+    assert away.neutral is False
+    report(clients["Ann"], league, players["Bob"], ground="neutral", idempotency_key="n")
+    neutral = Report.objects.exclude(pk=away.pk).get()
+    assert neutral.sides == [[players["Ann"].pk], [players["Bob"].pk]]
+    assert neutral.neutral is True
 
 
 def test_a_bad_report_is_shown_on_its_field(league, pair):

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from league.calendar import league_day
 from league.idempotency_keys import new_key
 from league.models import League, Player, PlayerRules
+from league.scores import points_for
 
 RESULTS = (("1", _("I won / we won")), ("0.5", _("Draw")), ("0", _("I lost / we lost")))
 
@@ -56,6 +57,25 @@ class ReportForm(forms.Form):
                 label=_("Opponent"), choices=[("", "—"), *choices]
             )
             del self.fields["partners"]
+            # Who had White, or where the game was played, decides who gets the advantage:
+            # the reporter is not always the first-named side.
+            if league.is_chess:
+                self.fields["colour"] = forms.ChoiceField(
+                    label=_("Your colour"),
+                    choices=[("", "—"), ("white", _("White")), ("black", _("Black"))],
+                )
+                self.order_fields(["opponents", "colour", "score"])
+            elif league.has_home_ground:
+                self.fields["ground"] = forms.ChoiceField(
+                    label=_("Where"),
+                    choices=[
+                        ("neutral", _("Neutral ground")),
+                        ("home", _("At my ground")),
+                        ("away", _("At the opponent's ground")),
+                    ],
+                    initial="neutral",
+                )
+                self.order_fields(["opponents", "ground", "score"])
         self.initial.setdefault("played_at", league_day(league, timezone.now()))
         # One key per rendered form: a double submission stores one report. A form sent
         # back with errors keeps its key (nothing was stored under it).
@@ -67,6 +87,24 @@ class ReportForm(forms.Form):
         opponents = data["opponents"]
         opponents = [opponents] if isinstance(opponents, str) else list(opponents)
         return [[me.pk, *data.get("partners", [])], opponents]
+
+    def match(self, me: Player) -> dict[str, Any]:
+        """The sides, the first side's score and ``neutral`` as the service takes them: the
+        first-named side is White in chess and the home side elsewhere, so a reporter who
+        had Black, or played away, is named second."""
+        data = self.cleaned_data
+        sides, score = self.sides(me), data["score"]
+        second = data.get("colour") == "black" or data.get("ground") == "away"
+        if second:
+            sides.reverse()
+            score = {"1": "0", "0": "1"}.get(score, score)
+        return {
+            "sides": sides,
+            "score_a": score,
+            # The points are typed from the reporter's side ("3-1": I scored 3).
+            "points": points_for(data["points"], as_player_a=not second),
+            "neutral": data.get("ground") == "neutral",
+        }
 
 
 class ReasonForm(forms.Form):

@@ -86,10 +86,8 @@ def my_games(request: HttpRequest, league_slug: str) -> HttpResponse:
                 league,
                 user=request.user,
                 player=me,
-                sides=report_form.sides(me),
-                score_a=data["score"],
+                **report_form.match(me),
                 played_at=data["played_at"],
-                points=data["points"],
                 note=data["note"],
                 # Scoped: a key typed into the page can never take one of the write side's
                 # own keys (``report:<id>:outcome``) and so block another report.
