@@ -10,6 +10,9 @@ code the command never calls. The checks still run where they belong: ``manage.p
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from league.control_characters import first_control_character
@@ -40,3 +43,14 @@ def refuse_control_characters(what: str, value: str) -> None:
     found = first_control_character(value)
     if found is not None:
         raise CommandError(f"The {what} {value!r} contains the control character {found}.")
+
+
+def recorder(username: str | None) -> Any:
+    """The user named by ``--recorded-by`` (None when not given), or a ``CommandError``."""
+    if not username:
+        return None
+    refuse_control_characters("user name", username)
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise CommandError(f"No such user: {username!r}.")
+    return user

@@ -10,7 +10,6 @@ import sys
 import time
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
 
@@ -19,7 +18,7 @@ from league.management.cli import validation_message
 from league.management.data_command import (
     DataCommand,
     league_by_slug,
-    refuse_control_characters,
+    recorder,
 )
 from league.models import League
 
@@ -44,12 +43,7 @@ class Command(DataCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         league = league_by_slug(options["slug"])
-        user = None
-        if options["recorded_by"]:
-            refuse_control_characters("user name", options["recorded_by"])
-            user = get_user_model().objects.filter(username=options["recorded_by"]).first()
-            if user is None:
-                raise CommandError(f"No such user: {options['recorded_by']!r}.")
+        user = recorder(options["recorded_by"])
         path = options["file"]
         started = time.perf_counter()
         try:

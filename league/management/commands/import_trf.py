@@ -12,7 +12,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 
 from league.chess.trf import MAX_FILE_BYTES
@@ -20,6 +19,7 @@ from league.chess.trf_import import import_trf
 from league.management.data_command import (
     DataCommand,
     league_by_slug,
+    recorder,
     refuse_control_characters,
 )
 
@@ -46,12 +46,7 @@ class Command(DataCommand):
         league = league_by_slug(options["league"])
         if options["event"]:
             refuse_control_characters("event slug", options["event"])
-        user = None
-        if options["recorded_by"]:
-            refuse_control_characters("user name", options["recorded_by"])
-            user = get_user_model().objects.filter(username=options["recorded_by"]).first()
-            if user is None:
-                raise CommandError(f"No such user: {options['recorded_by']!r}.")
+        user = recorder(options["recorded_by"])
         path = options["file"]
         try:
             if path == "-":

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
 
@@ -21,6 +20,7 @@ from league.management.cli import validation_message
 from league.management.data_command import (
     DataCommand,
     league_by_slug,
+    recorder,
     refuse_control_characters,
 )
 from league.models import Competition, Player
@@ -45,12 +45,7 @@ class Command(DataCommand):
         competition = Competition.objects.filter(league=league, slug=options["event"]).first()
         if competition is None:
             raise CommandError(f"{league.slug} has no event {options['event']!r}.")
-        user = None
-        if options["recorded_by"]:
-            refuse_control_characters("user name", options["recorded_by"])
-            user = get_user_model().objects.filter(username=options["recorded_by"]).first()
-            if user is None:
-                raise CommandError(f"No such user: {options['recorded_by']!r}.")
+        user = recorder(options["recorded_by"])
         try:
             proposed = propose_round(competition)
             if not options["dry_run"]:
