@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from league.models import ByeKind, Competition, Event, RoundBye
 from tests.browser.conftest import screenshot
@@ -133,7 +134,8 @@ def test_organiser_runs_a_five_player_swiss_with_bye_forfeit_and_withdrawal(
     page.click("text=Printable pairing list >> nth=0")
     page.wait_for_selector("h1:has-text('round 3')")
     page.emulate_media(media="print")
-    assert not page.locator(".site-header").is_visible()
+    # Waits for the style recalculation (an immediate is_visible once raced it at 390 px).
+    expect(page.locator(".site-header")).to_be_hidden()
     page.emulate_media(media="screen")
     if width == 390:
         _no_sideways_scroll(page)
