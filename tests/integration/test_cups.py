@@ -249,3 +249,36 @@ def test_bad_inputs_are_refused_and_change_nothing(league, field, organiser):
         cups.publish_cup_round(swiss, recorded_by=organiser)
     assert caught.value.message_dict["competition"] == ["Open is not a knockout cup."]
     assert RoundBye.objects.filter(competition=cup, round_number=1).count() == 3
+
+
+def test_the_bracket_page_and_its_numbers(client, league, field, organiser):
+    from ratings.selectors.cups import cup_view
+
+    cup = _cup(league, organiser, third_place=True)
+    _enter(cup, field, organiser, 12)
+    page = client.get(f"/{league.slug}/competitions/{cup.slug}/bracket/")
+    assert page.status_code == 200
+    assert "this is the seeding as the entries stand now" in page.content.decode()
+    cups.publish_cup_round(cup, recorded_by=organiser)
+    view = cup_view(cup, simulations=500)
+    assert view.forecast.simulations == 500
+    total = sum(c.probability for c in view.forecast.chances.values())
+    assert total == pytest.approx(1.0, abs=1e-9)
+    # Every open tie of round 1 has its chances, from its scheduled game; byes have none.
+    assert sorted(board for number, board in view.chances if number == 1) == [2, 4, 6, 8]
+    assert all(0.0 < c.first_wins < 1.0 for c in view.chances.values())
+    game = view.chances[(1, 2)].game
+    assert game.win + game.draw + game.loss == pytest.approx(1.0, abs=1e-9)
+    html = client.get(f"/{league.slug}/competitions/{cup.slug}/bracket/").content.decode()
+    assert 'id="tie-1-2"' in html
+    assert "P01 goes through without a game." in html
+    assert "Who wins the cup?" in html
+    assert "Each open tie played out 2000 times" in html
+    assert "Monte Carlo standard error at most" in html
+    assert "Semi-finals" in html and "Final" in html and "Third place" in html
+    event = client.get(f"/{league.slug}/competitions/{cup.slug}/").content.decode()
+    assert f"/{league.slug}/competitions/{cup.slug}/bracket/" in event
+    swiss = competitions.create_competition(
+        league, name="Open", format="swiss", planned_rounds=3, recorded_by=organiser
+    )
+    assert client.get(f"/{league.slug}/competitions/{swiss.slug}/bracket/").status_code == 404
