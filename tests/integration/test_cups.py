@@ -275,7 +275,9 @@ def test_the_bracket_page_and_its_numbers(client, league, field, organiser):
     assert "Who wins the cup?" in html
     assert "Each open tie played out 2000 times" in html
     assert "Monte Carlo standard error at most" in html
-    assert "Semi-finals" in html and "Final" in html and "Third place" in html
+    assert "Semi-finals" in html
+    assert "Final" in html
+    assert "Third place" in html
     event = client.get(f"/{league.slug}/competitions/{cup.slug}/").content.decode()
     assert f"/{league.slug}/competitions/{cup.slug}/bracket/" in event
     swiss = competitions.create_competition(

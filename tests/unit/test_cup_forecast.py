@@ -3,7 +3,6 @@ bracket, computed round by round: within four stated standard errors."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from league import brackets

@@ -45,11 +45,11 @@ def _game_text(game: TieGame, first: int | None) -> str:
         else:
             won = game.forfeit_winner == first
             result = _("1–0 forfeit") if won else _("0–1 forfeit")
-    elif game.score_first is None:
-        result = _("to be played")
-    else:
+    elif game.score_first is not None:
         score = Decimal(1) - game.score_first if flipped else game.score_first
         result = {Decimal(1): "1–0", Decimal("0.5"): "½–½", Decimal(0): "0–1"}[score]
+    else:
+        result = _("to be played")
     return f"{kind}: {result}"
 
 
@@ -134,7 +134,9 @@ def bracket_context(view: CupView) -> dict[str, Any]:
                     "third_place": tie.third_place,
                     "first": _side(tie.first, tie.first_waiting, tie, entrants, first_chance),
                     "second": _side(tie.second, tie.second_waiting, tie, entrants, second_chance),
-                    "games": [_game_text(game, tie.first) for game in tie.games],
+                    "games": [
+                        _game_text(game, tie.first) for game in tie.games if not game.pending
+                    ],
                     "status": _status(tie, entrants),
                 }
             )
