@@ -21,7 +21,6 @@ An entrant withdrawn from a round on gives their opponent in it a walkover (a by
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -630,14 +629,6 @@ def _int(value: Any) -> int | None:
     except (TypeError, ValueError):
         return None
     return number if number >= 1 else None
-
-
-def tie_pairs(bracket: Bracket) -> Iterable[Tie]:
-    """Every tie of the bracket whose two sides are known players, not yet decided."""
-    for ties in bracket.rounds:
-        for tie in ties:
-            if not tie.decided and tie.first is not None and tie.second is not None:
-                yield tie
 
 
 __all__ = [
