@@ -28,14 +28,16 @@ from api.fields import StrictCharField, StrictIntegerField
 from api.serializers import MAX_ID
 from api.views import LeagueScopedMixin
 from league import competitions as event_services
+from league import cups
 from league.competition_pairing import propose_round
 from league.competitions import CompetitionState, EntrantState, RoundEntry, competition_state
-from league.models import ByeKind, Competition, CompetitionFormat, Fixture
+from league.models import ByeKind, Competition, CompetitionFormat, CupDrawRule, Fixture
 from ratings.selectors.competitions import (
     event_rounds,
     event_standings,
     league_competitions,
 )
+from ratings.selectors.cups import CupView, cup_view
 
 OUTCOMES = [
     "win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_allocated",
@@ -60,6 +62,11 @@ class CompetitionSerializer(serializers.Serializer):
     tiebreaks = serializers.ListField(child=serializers.CharField())
     start_date = serializers.DateField(allow_null=True)
     end_date = serializers.DateField(allow_null=True)
+    draw_rule = serializers.CharField(
+        help_text="A knockout cup's way of settling a drawn game: ``replay`` or ``decider`` (a "
+        "tie-break game); blank for other formats."
+    )
+    third_place = serializers.BooleanField(help_text="A knockout cup plays for third place.")
 
 
 def competition_body(competition: Competition) -> dict[str, Any]:
@@ -74,6 +81,8 @@ def competition_body(competition: Competition) -> dict[str, Any]:
         "tiebreaks": list(competition.tiebreaks),
         "start_date": competition.start_date,
         "end_date": competition.end_date,
+        "draw_rule": competition.draw_rule,
+        "third_place": competition.third_place,
     }
 
 
@@ -200,9 +209,26 @@ class CreateCompetitionSerializer(BodySerializer):
     name = StrictCharField(max_length=120)
     slug = StrictCharField(required=False, allow_blank=True, max_length=80)
     format = serializers.ChoiceField(
-        choices=[CompetitionFormat.SWISS.value, CompetitionFormat.ROUND_ROBIN.value]
+        choices=[
+            CompetitionFormat.SWISS.value,
+            CompetitionFormat.ROUND_ROBIN.value,
+            CompetitionFormat.KNOCKOUT.value,
+        ]
     )
-    planned_rounds = StrictIntegerField(min_value=1, max_value=99)
+    planned_rounds = StrictIntegerField(
+        min_value=1,
+        max_value=99,
+        help_text="A knockout cup: the depth of its bracket (4 rounds take 9 to 16 players).",
+    )
+    draw_rule = serializers.ChoiceField(
+        choices=CupDrawRule.values,
+        required=False,
+        help_text="Knockout cups only: a drawn game is replayed (default) or settled by a "
+        "tie-break game.",
+    )
+    third_place = serializers.BooleanField(
+        required=False, default=False, help_text="Knockout cups only: play for third place."
+    )
     bye_points = serializers.ChoiceField(choices=["1", "0.5", "0"], required=False)
     rated = serializers.BooleanField(required=False, default=True)
     tiebreaks = serializers.ListField(
@@ -319,6 +345,8 @@ class CompetitionListView(CompetitionMixin, generics.GenericAPIView):
             tiebreaks=data.get("tiebreaks", []),
             start_date=data.get("start_date"),
             end_date=data.get("end_date"),
+            draw_rule=data.get("draw_rule"),
+            third_place=data.get("third_place", False),
             recorded_by=request.user,
             idempotency_key=idempotency.competition_key("event", key),
         )
@@ -496,8 +524,10 @@ class RoundListView(CompetitionMixin, generics.GenericAPIView):
     tags=["events"],
     summary="Pair and publish the next round",
     description=(
-        "Organisers only. The league's pairing engine (a round robin's Berger table) pairs "
-        "the next round, which is published at once."
+        "Organisers only. The league's pairing engine (a round robin's Berger table; a "
+        "knockout cup's bracket: round 1 seeded by rating, each later round from the winners, "
+        "refused while a tie of the round before is undecided) pairs the next round, which is "
+        "published at once."
     ),
     parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
     request=None,
@@ -509,6 +539,13 @@ class PairNextRoundView(CompetitionMixin, generics.GenericAPIView):
     def post(self, request: Request, league_slug: str, competition_slug: str) -> Response:
         chosen = self.competition()
         key = idempotency.client_key(request)
+        if chosen.format == CompetitionFormat.KNOCKOUT:
+            published = cups.publish_cup_round(
+                chosen,
+                recorded_by=request.user,
+                idempotency_key=idempotency.competition_key("pairing", key),
+            )
+            return Response(RoundListView._round(chosen, published.round_number), status=201)
         proposal = propose_round(chosen)
         published = event_services.publish_round(
             chosen,
@@ -609,6 +646,239 @@ class ForfeitView(CompetitionMixin, generics.GenericAPIView):
         return Response(RoundListView._round(chosen, game.round_number or 1), status=201)
 
 
+class CupSideSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    seed = serializers.IntegerField(help_text="1 is the best seed (by rating).")
+
+
+class TieGameSerializer(serializers.Serializer):
+    fixture = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=[cups.GAME, cups.REPLAY, cups.DECIDER],
+        help_text="The tie's first game, or a replay or a tie-break game after a draw.",
+    )
+    first = serializers.IntegerField(help_text="The first-named player (White in chess).")
+    second = serializers.IntegerField()
+    score_first = serializers.FloatField(
+        allow_null=True, help_text="1, 0.5 or 0 for the first-named player; null until played."
+    )
+    forfeit = serializers.BooleanField()
+    forfeit_winner = serializers.IntegerField(allow_null=True)
+
+
+class ProbabilitiesSerializer(serializers.Serializer):
+    win = serializers.FloatField()
+    draw = serializers.FloatField()
+    loss = serializers.FloatField()
+
+
+class TieSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    tie = serializers.IntegerField(help_text="Its place in the round (its games' board).")
+    third_place = serializers.BooleanField()
+    first = CupSideSerializer(allow_null=True, help_text="null: nobody (a bye) or not known.")
+    second = CupSideSerializer(allow_null=True)
+    first_waiting = serializers.BooleanField(help_text="The side waits for an earlier tie.")
+    second_waiting = serializers.BooleanField()
+    started = serializers.BooleanField(help_text="Its round is paired.")
+    decided = serializers.BooleanField()
+    bye = serializers.BooleanField(help_text="Decided without a game (a bye or a walkover).")
+    winner = serializers.IntegerField(allow_null=True)
+    first_wins_probability = serializers.FloatField(
+        allow_null=True,
+        help_text="An open tie: the first side's chance of winning it from the current ratings "
+        "(a drawn game played again: win / (win + loss)).",
+    )
+    game_probabilities = ProbabilitiesSerializer(
+        allow_null=True,
+        help_text="The scheduled game's win / draw / loss chances for its first-named player.",
+    )
+    games = TieGameSerializer(many=True)
+
+
+class CupRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    ties = TieSerializer(many=True)
+
+
+class CupChanceSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    probability = serializers.FloatField()
+    standard_error = serializers.FloatField(help_text="Its Monte Carlo standard error.")
+
+
+class CupForecastSerializer(serializers.Serializer):
+    simulations = serializers.IntegerField()
+    seed = serializers.IntegerField(help_text="The random generator's seed (PCG64).")
+    largest_standard_error = serializers.FloatField()
+    chances = CupChanceSerializer(many=True)
+
+
+class BracketSerializer(serializers.Serializer):
+    size = serializers.IntegerField(help_text="Slots in round 1 (a power of two).")
+    rounds_paired = serializers.IntegerField()
+    projected = serializers.BooleanField(
+        help_text="Round 1 is not paired yet: the seeding as the entries stand now."
+    )
+    draw_rule = serializers.CharField()
+    third_place = serializers.BooleanField()
+    champion = serializers.IntegerField(allow_null=True)
+    rounds = CupRoundSerializer(many=True, help_text="Empty while the field does not fit.")
+    forecast = CupForecastSerializer(
+        allow_null=True, help_text="Who wins the cup, by simulation; null once decided."
+    )
+
+
+def bracket_body(chosen: Competition, view: CupView | None) -> dict[str, Any]:
+    """The bracket as the API gives it."""
+    if view is None:
+        return {
+            "size": 1 << chosen.planned_rounds,
+            "rounds_paired": chosen.rounds_paired,
+            "projected": True,
+            "draw_rule": chosen.draw_rule,
+            "third_place": chosen.third_place,
+            "champion": None,
+            "rounds": [],
+            "forecast": None,
+        }
+    bracket, entrants = view.bracket, view.entrants
+
+    def side(player: int | None) -> dict[str, Any] | None:
+        if player is None:
+            return None
+        entrant = entrants[player]
+        return {"player": player, "name": entrant.name, "seed": entrant.seed}
+
+    rounds = []
+    for number, ties in enumerate(bracket.rounds, start=1):
+        rows = []
+        for tie in ties:
+            chance = view.chances.get((tie.round_number, tie.board))
+            game = None if chance is None else chance.game
+            rows.append(
+                {
+                    "round": number,
+                    "tie": tie.board,
+                    "third_place": tie.third_place,
+                    "first": side(tie.first),
+                    "second": side(tie.second),
+                    "first_waiting": tie.first_waiting,
+                    "second_waiting": tie.second_waiting,
+                    "started": tie.started,
+                    "decided": tie.decided,
+                    "bye": tie.bye,
+                    "winner": tie.winner,
+                    "first_wins_probability": None if chance is None else chance.first_wins,
+                    "game_probabilities": None
+                    if game is None
+                    else {"win": game.win, "draw": game.draw, "loss": game.loss},
+                    "games": [
+                        {
+                            "fixture": g.fixture_id,
+                            "kind": g.kind,
+                            "first": g.first_id,
+                            "second": g.second_id,
+                            "score_first": _number(g.score_first),
+                            "forfeit": g.forfeited,
+                            "forfeit_winner": g.forfeit_winner,
+                        }
+                        for g in tie.games
+                    ],
+                }
+            )
+        rounds.append({"number": number, "ties": rows})
+    forecast = None
+    if view.forecast is not None:
+        forecast = {
+            "simulations": view.forecast.simulations,
+            "seed": view.forecast.seed,
+            "largest_standard_error": view.forecast.largest_error,
+            "chances": [
+                {
+                    "player": key,
+                    "name": entrants[key].name,  # type: ignore[index]
+                    "probability": chance.probability,
+                    "standard_error": chance.standard_error,
+                }
+                for key, chance in sorted(
+                    view.forecast.chances.items(), key=lambda item: -item[1].probability
+                )
+            ],
+        }
+    return {
+        "size": bracket.size,
+        "rounds_paired": bracket.rounds_paired,
+        "projected": bracket.projected,
+        "draw_rule": bracket.draw_rule,
+        "third_place": bracket.third_place,
+        "champion": bracket.champion,
+        "rounds": rounds,
+        "forecast": forecast,
+    }
+
+
+@extend_schema(
+    tags=["events"],
+    summary="A knockout cup's bracket",
+    description=(
+        "Every round's ties: their sides (seeded by rating), games (a replay or a tie-break "
+        "game after a draw), winners, each open tie's chances from the current ratings, and "
+        "the cup's forecast by simulation with its number of simulations and Monte Carlo "
+        "standard errors. 404 for an event that is not a cup."
+    ),
+    parameters=[COMPETITION],
+    responses={200: BracketSerializer, **schema.errors(404)},
+)
+class BracketView(CompetitionMixin, generics.GenericAPIView):
+    serializer_class = BracketSerializer
+
+    def get(self, request: Request, league_slug: str, competition_slug: str) -> Response:
+        chosen = self.competition()
+        if chosen.format != CompetitionFormat.KNOCKOUT:
+            raise Http404(f"{chosen.name} is not a knockout cup.")
+        return Response(bracket_body(chosen, cup_view(chosen)))
+
+
+@extend_schema(
+    tags=["events"],
+    summary="Schedule a drawn tie's replay or tie-break game",
+    description=(
+        "Organisers only. After a drawn game of a knockout cup's tie, schedule the game that "
+        "settles it (a replay or a tie-break game, as the cup was created), in the same round "
+        "and tie. Refused while the game has no result and once the tie is decided."
+    ),
+    parameters=[COMPETITION, schema.IDEMPOTENCY_KEY, schema.id_path("fixture_id", "The game.")],
+    request=None,
+    responses={201: TieSerializer, **schema.errors(400, 401, 403, 404, 422)},
+)
+class TieGameView(CompetitionMixin, generics.GenericAPIView):
+    serializer_class = TieSerializer
+
+    def post(
+        self, request: Request, league_slug: str, competition_slug: str, fixture_id: int
+    ) -> Response:
+        chosen = self.competition()
+        game = get_object_or_404(Fixture, competition=chosen, pk=fixture_id)
+        key = idempotency.client_key(request)
+        scheduled = cups.schedule_tie_game(
+            chosen,
+            game,
+            recorded_by=request.user,
+            idempotency_key=idempotency.competition_key("tie_game", key),
+        )
+        body = bracket_body(chosen, cup_view(chosen, simulations=1))
+        tie = next(
+            row
+            for cup_round in body["rounds"]
+            for row in cup_round["ties"]
+            if any(g["fixture"] == scheduled.pk for g in row["games"])
+        )
+        return Response(tie, status=201)
+
+
 league = "leagues/<slug:league_slug>/"
 event = f"{league}competitions/<slug:competition_slug>/"
 urlpatterns = [
@@ -625,6 +895,12 @@ urlpatterns = [
     path(f"{event}rounds/next/", PairNextRoundView.as_view(), name="competition-pair-next"),
     path(f"{event}rounds/<id:round_number>/", RoundDetailView.as_view(), name="competition-round"),
     path(f"{event}standings/", StandingsView.as_view(), name="competition-standings"),
+    path(f"{event}bracket/", BracketView.as_view(), name="competition-bracket"),
+    path(
+        f"{event}games/<id:fixture_id>/tie-game/",
+        TieGameView.as_view(),
+        name="competition-tie-game",
+    ),
     path(
         f"{event}games/<id:fixture_id>/forfeit/", ForfeitView.as_view(), name="competition-forfeit"
     ),

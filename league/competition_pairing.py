@@ -54,6 +54,16 @@ class ProposedRound:
     pairings: tuple[tuple[int, int], ...]
     bye: int | None
     requested: tuple[tuple[int, str, Decimal], ...]
+    #: A knockout cup's round (``league.cups``): its byes and walkovers, each game's board
+    #: (its tie in the bracket) and, in round 1, the bracket's slots.
+    byes: tuple[int, ...] = ()
+    boards: tuple[int, ...] = ()
+    bracket: tuple[int | None, ...] = ()
+
+    @property
+    def all_byes(self) -> tuple[int, ...]:
+        """Every player the round gives the pairing's bye (a cup may have several)."""
+        return self.byes if self.bye is None else (self.bye, *self.byes)
 
 
 def ranking(state: CompetitionState) -> list[int]:
@@ -158,9 +168,16 @@ def propose_round(competition: Competition) -> ProposedRound:
     Refused (``ValidationError``) when every planned round is paired, when a Swiss round's
     predecessor still has games without a result, and when fewer than two players play.
     """
+    errors = Errors()
+    if competition.format == CompetitionFormat.KNOCKOUT:
+        errors.add(
+            "round_number",
+            _("A cup's rounds follow its bracket: pair the next round from the bracket."),
+            "cup_bracket",
+        )
+        errors.raise_if_any()
     state = competition_state(competition)
     number = state.rounds_paired + 1
-    errors = Errors()
     if number > state.planned_rounds:
         errors.add(
             "round_number",

@@ -51,6 +51,7 @@ from league.models import (
     ByeKind,
     Competition,
     CompetitionFormat,
+    CupDrawRule,
     Entrant,
     Event,
     Fixture,
@@ -254,13 +255,19 @@ def create_competition(
     start_date: Any = None,
     end_date: Any = None,
     season: Any = None,
+    draw_rule: Any = None,
+    third_place: Any = False,
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Competition:
     """Create an event of the league (a ``competition_created`` fact creates it).
 
     ``slug`` (its address) is made from the name when not given; ``rated`` off keeps its
-    results out of the league's ratings, for good.
+    results out of the league's ratings, for good. A knockout cup's ``planned_rounds`` is the
+    depth of its bracket (4 rounds: 9 to 16 entrants); ``draw_rule`` says how it settles a
+    drawn game (``replay``, the default, or ``decider``: a tie-break game) and
+    ``third_place`` whether the semi-finals' losers play for third place. Neither applies to
+    another format.
     """
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -289,6 +296,7 @@ def create_competition(
     if not isinstance(rated, bool):
         errors.add("rated", _("Say whether the event is rated (true or false)."), "invalid")
     codes = _tiebreaks(tiebreaks, errors)
+    rule, third = _cup_settings(format, draw_rule, third_place, rounds, errors)
     first = _day(start_date, errors, "start_date")
     last = _day(end_date, errors, "end_date")
     if first is not None and last is not None and last < first:
@@ -330,6 +338,8 @@ def create_competition(
         start_date=first,
         end_date=last,
         season_id=None if season_row is None else season_row.pk,
+        draw_rule=rule,
+        third_place=third,
     )
     submission = Submission(fact, key)
     with transaction.atomic():
@@ -346,6 +356,51 @@ def create_competition(
             errors.raise_if_any()
         event = _append_one(league, submission, recorded_by)
     return event.competition  # type: ignore[return-value]
+
+
+#: The most rounds a knockout cup may have (a bracket of 128).
+MAX_CUP_ROUNDS = 7
+
+
+def _cup_settings(
+    format: Any, draw_rule: Any, third_place: Any, rounds: int | None, errors: Errors
+) -> tuple[str, bool]:
+    """A cup's draw rule and third-place setting (blank and False for another format)."""
+    if format != CompetitionFormat.KNOCKOUT:
+        if draw_rule not in (None, ""):
+            errors.add(
+                "draw_rule",
+                _("Only a knockout cup settles drawn games by a rule; leave it blank."),
+                "not_a_cup",
+            )
+        if third_place not in (None, False, ""):
+            errors.add("third_place", _("Only a knockout cup plays for third place."), "not_a_cup")
+        return "", False
+    rule = CupDrawRule.REPLAY.value if draw_rule in (None, "") else draw_rule
+    if rule not in CupDrawRule.values:
+        errors.add(
+            "draw_rule",
+            _("Choose how a drawn game is settled: %(choices)s; got %(value)r."),
+            "invalid_draw_rule",
+            choices=", ".join(CupDrawRule.values),
+            value=draw_rule,
+        )
+    if not isinstance(third_place, bool):
+        errors.add(
+            "third_place",
+            _("Say whether the cup plays for third place (true or false)."),
+            "invalid",
+        )
+    if rounds is not None and rounds > MAX_CUP_ROUNDS:
+        errors.add(
+            "planned_rounds",
+            _("A cup has at most %(max)s rounds (%(entrants)s entrants); got %(value)s."),
+            "too_many_cup_rounds",
+            max=MAX_CUP_ROUNDS,
+            entrants=2**MAX_CUP_ROUNDS,
+            value=rounds,
+        )
+    return str(rule), third_place is True
 
 
 def enter_player(
@@ -410,6 +465,13 @@ def enter_player(
                     event=current.name,
                 )
             _check_future_round(current, start, errors, "from_round")
+            if current.format == CompetitionFormat.KNOCKOUT and start != 1:
+                errors.add(
+                    "from_round",
+                    _("A cup takes its entries before round 1 is paired; its bracket is "
+                      "fixed from then on."),
+                    "cup_late_entry",
+                )  # fmt: skip
             errors.raise_if_any()
         _append_one(league, submission, recorded_by)
     return Entrant.objects.get(competition=competition, player=target)
@@ -538,6 +600,14 @@ def request_bye(
         event_store.lock_league(league)
         if event_store.existing_for(league, submission) is None:
             current = _refreshed(competition)
+            if current.format == CompetitionFormat.KNOCKOUT:
+                errors.add(
+                    "player",
+                    _("A cup has no requested byes: a player who cannot play is withdrawn, "
+                      "and their opponent goes through."),
+                    "cup_bye",
+                )  # fmt: skip
+                errors.raise_if_any()
             if number <= current.rounds_paired:
                 errors.add(
                     "round_number",
@@ -598,6 +668,8 @@ def publish_round(
     venue: Any = "",
     recorded_by: Any = None,
     idempotency_key: str | None = None,
+    boards: Sequence[int] | None = None,
+    bracket: Sequence[int | None] = (),
 ) -> PublishedRound:
     """Publish the next round of the event: ``pairings`` are (first player, second player)
     pairs (the first is White in a chess league; boards follow their order), ``byes`` the
@@ -608,6 +680,9 @@ def publish_round(
     at most once, and none of those who asked for a bye. The games are scheduled at
     ``scheduled_at`` (default now), to be played by ``deadline`` (default that day).
     Errors are keyed ``pairings.<row>.<field>`` (rows from 0) and ``byes``.
+
+    A knockout cup's round is published by ``league.cups.publish_cup_round``, which gives
+    each game's ``boards`` (its tie in the bracket) and, in round 1, the ``bracket``.
     """
     league = competition.league
     errors = Errors()
@@ -692,7 +767,12 @@ def publish_round(
             [(bye.player_id, bye.kind, bye.points) for bye in honoured]
             + [(p.pk, ByeKind.PAIRING_ALLOCATED.value, current.bye_points) for p in allocated]
         )
-        round_fact = RoundPaired(competition_id=current.pk, round_number=number, byes=bye_facts)
+        round_fact = RoundPaired(
+            competition_id=current.pk,
+            round_number=number,
+            byes=bye_facts,
+            bracket=tuple(bracket),
+        )
         round_submission = Submission(round_fact, key)
         existing = event_store.existing_for(league, round_submission)
         if existing is not None:
@@ -706,6 +786,14 @@ def publish_round(
                 next=current.rounds_paired + 1,
             )
         _check_future_round(current, number, errors, "round_number")
+        if (current.format == CompetitionFormat.KNOCKOUT) != (boards is not None):
+            errors.add(
+                "pairings",
+                _("A cup's rounds follow its bracket: pair the next round from the bracket.")
+                if boards is None
+                else _("Only a cup's rounds follow a bracket."),
+                "cup_bracket",
+            )
         asked = {bye.player_id: bye for bye in requested}
         for index, (first, second) in enumerate(pairs):
             row = Errors()
@@ -732,7 +820,7 @@ def publish_round(
                     label=label,
                     competition_id=current.pk,
                     round_number=number,
-                    board=board,
+                    board=board if boards is None else boards[board - 1],
                 )
             )
             for board, (first, second) in enumerate(pairs, start=1)

@@ -1165,6 +1165,14 @@ class CompetitionFormat(models.TextChoices):
     TEAM_MATCH = "team_match", _("Team match")
 
 
+class CupDrawRule(models.TextChoices):
+    """How a knockout cup settles a drawn game (``Competition.draw_rule``): the tie is
+    decided by another game of the same tie, a replay or a tie-break game."""
+
+    REPLAY = "replay", _("Replay")
+    DECIDER = "decider", _("Tie-break game")
+
+
 class Competition(models.Model):
     """An event inside a league: a round robin, a Swiss event, a cup, with its entrants,
     rounds and standings, over the league's one continuous rating.
@@ -1196,6 +1204,16 @@ class Competition(models.Model):
         Season, on_delete=models.PROTECT, null=True, blank=True, related_name="competitions"
     )
     rounds_paired = models.PositiveSmallIntegerField(default=0)
+    draw_rule = models.CharField(
+        max_length=16,
+        choices=CupDrawRule.choices,
+        blank=True,
+        default="",
+        help_text="A knockout cup's way of settling a drawn game (blank for other formats).",
+    )
+    third_place = models.BooleanField(
+        default=False, help_text="A knockout cup plays a match for third place."
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

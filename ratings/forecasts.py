@@ -171,3 +171,75 @@ def season_forecast(
     ]
     scheme = (season.points_win, season.points_draw, season.points_loss)
     return simulate_places(points, remaining, scheme, simulations=simulations, seed=seed)
+
+
+def simulate_cup(
+    slots: Sequence[Hashable | None],
+    decided: Mapping[tuple[int, int], Hashable | None],
+    tie_win: Mapping[tuple[Hashable, Hashable], float],
+    *,
+    out: frozenset[Hashable] = frozenset(),
+    simulations: int = DEFAULT_SIMULATIONS,
+    seed: int = DEFAULT_SEED,
+) -> Forecast:
+    """Each entrant's chance of winning a knockout cup.
+
+    ``slots``: round 1's bracket (``league.brackets``: a power of two of players, None for an
+    empty slot); ``decided``: the winner of every tie already decided, by (round, tie from
+    1; None: nobody went through); ``tie_win[(a, b)]``: the chance ``a`` wins a tie against
+    ``b`` (a drawn game is played again until one wins, so ``win / (win + loss)`` of one
+    game); ``out``: players withdrawn, whose opponents go through. Every open tie is played
+    out ``simulations`` times, round by round; a chance is the share of the simulations an
+    entrant wins the final, its standard error as ``simulate_places`` states it.
+    """
+    if simulations < 1 or simulations > MAX_SIMULATIONS:
+        raise ValueError(f"Give between 1 and {MAX_SIMULATIONS} simulations.")
+    keys = [player for player in slots if player is not None]
+    index = {key: i for i, key in enumerate(keys)}
+    n = len(keys)
+    if n == 0:
+        return Forecast(1, simulations, seed, 0, {})
+    # A tie's chances as a matrix (row beats column); a last row and column for nobody.
+    beats = np.full((n + 1, n + 1), 0.5)
+    for (a, b), p in tie_win.items():
+        if a in index and b in index:
+            beats[index[a], index[b]] = p
+    nobody = n
+    rng = np.random.Generator(np.random.PCG64(seed))
+    absent = np.array([key in out for key in keys] + [True])
+    sides = np.array(
+        [[nobody if player is None else index[player] for player in slots]] * simulations
+    ).reshape(simulations, len(slots))
+    remaining = 0
+    number = 1
+    while sides.shape[1] > 1:
+        firsts, seconds = sides[:, 0::2], sides[:, 1::2]
+        winners = np.empty_like(firsts)
+        for tie in range(firsts.shape[1]):
+            key = (number, tie + 1)
+            if key in decided:
+                winner = decided[key]
+                winners[:, tie] = nobody if winner is None else index[winner]
+                continue
+            a, b = firsts[:, tie], seconds[:, tie]
+            a_in, b_in = ~absent[a], ~absent[b]
+            remaining += 1
+            u = rng.random(simulations)
+            played = np.where(u < beats[a, b], a, b)
+            winners[:, tie] = np.where(
+                a_in & b_in, played, np.where(a_in, a, np.where(b_in, b, nobody))
+            )
+        sides = winners
+        number += 1
+    champion = sides[:, 0]
+    share = (champion[:, None] == np.arange(n)[None, :]).astype(float)
+    mean = share.mean(axis=0)
+    spread = share.std(axis=0, ddof=1) if simulations > 1 else np.zeros(n)
+    error = spread / math.sqrt(simulations)
+    return Forecast(
+        1,
+        simulations,
+        seed,
+        remaining,
+        {key: Chance(float(mean[i]), float(error[i])) for i, key in enumerate(keys)},
+    )

@@ -326,11 +326,14 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
         "start_date": _day(fact.start_date),
         "end_date": _day(fact.end_date),
         "season_id": fact.season_id,
+        "draw_rule": fact.draw_rule,
+        "third_place": fact.third_place,
     },
     EntrantEntered: lambda fact: {"number": fact.number, "seed_rating": fact.seed_rating},
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
     RoundPaired: lambda fact: {
-        "byes": [[player, kind, str(points)] for player, kind, points in fact.byes]
+        "byes": [[player, kind, str(points)] for player, kind, points in fact.byes],
+        **({"bracket": list(fact.bracket)} if fact.bracket else {}),
     },
     PlayerIdentified: lambda fact: {
         "fide_id": fact.fide_id,
@@ -415,6 +418,8 @@ def _competition_fact(row: Any) -> Fact:
             start_date=_parse_day(details["start_date"]),
             end_date=_parse_day(details["end_date"]),
             season_id=details["season_id"],
+            draw_rule=details.get("draw_rule", ""),
+            third_place=details.get("third_place", False),
         )
     if kind == EntrantEntered.kind:
         return EntrantEntered(
@@ -446,6 +451,7 @@ def _competition_fact(row: Any) -> Fact:
             byes=tuple(
                 (player, bye_kind, Decimal(points)) for player, bye_kind, points in details["byes"]
             ),
+            bracket=tuple(details.get("bracket", ())),
         )
     if kind == ForfeitRecorded.kind:
         return ForfeitRecorded(fixture_id=row.fixture_id, winner_id=row.player_id, note=row.note)
@@ -870,6 +876,8 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
                 start_date=fact.start_date,
                 end_date=fact.end_date,
                 season_id=fact.season_id,
+                draw_rule=fact.draw_rule,
+                third_place=fact.third_place,
             )
             return dataclasses.replace(fact, competition_id=competition.pk)
         case EntrantEntered(number=None):

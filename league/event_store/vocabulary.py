@@ -510,6 +510,9 @@ class CompetitionCreated(Fact):
     start_date: dt.date | None = None
     end_date: dt.date | None = None
     season_id: int | None = None
+    #: A knockout cup's settings: how a drawn game is settled, whether third place is played.
+    draw_rule: str = ""
+    third_place: bool = False
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -524,6 +527,8 @@ class CompetitionCreated(Fact):
             self.start_date,
             self.end_date,
             self.season_id,
+            self.draw_rule,
+            self.third_place,
         )
 
 
@@ -589,15 +594,18 @@ class ByeRequested(Fact):
 class RoundPaired(Fact):
     """Round ``round_number`` of the competition was published: its byes are
     ``(player_id, bye kind, points)`` (the requested ones it honoured and the one the pairing
-    allocated); its games are the ``FixtureScheduled`` facts stored with it."""
+    allocated); its games are the ``FixtureScheduled`` facts stored with it. Round 1 of a
+    knockout cup carries its ``bracket``: the player ids in slot order (None: an empty slot,
+    a bye for the seed beside it), from which every later round follows."""
 
     kind: ClassVar[str] = "round_paired"
     competition_id: int
     round_number: int
     byes: tuple[tuple[int, str, Decimal], ...] = ()
+    bracket: tuple[int | None, ...] = ()
 
     def content_key(self) -> tuple[Any, ...]:
-        return (self.kind, self.competition_id, self.round_number, self.byes)
+        return (self.kind, self.competition_id, self.round_number, self.byes, self.bracket)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from league.chess.vocabulary import result_text
 from league.competitions import CompetitionState, Outcome, RoundEntry, competition_state
-from league.models import Competition, League
+from league.models import Competition, CompetitionFormat, League
 from league.seasons import points_text
 from ratings.page_state import LeagueState, league_state
 from ratings.selectors.competitions import (
@@ -195,7 +195,9 @@ def competition(request: HttpRequest, league_slug: str, competition_slug: str) -
         "league": league,
         **event_context(chosen),
         # After the event's context: the table's round numbers are its columns.
-        **table_context(event_table(chosen)),
+        **table_context(
+            event_table(chosen, with_forecast=chosen.format != CompetitionFormat.KNOCKOUT)
+        ),
     }
     return render(request, "pages/competition.html", context)
 

@@ -4,6 +4,7 @@ from django.urls import path
 
 from web.public import (
     competitions,
+    cups,
     embed,
     event_tables,
     exports,
@@ -65,6 +66,11 @@ urlpatterns = [
         "<slug:league_slug>/seasons/<slug:season_slug>/table.csv",
         seasons.season_csv,
         name="season_csv",
+    ),
+    path(
+        "<slug:league_slug>/competitions/<slug:competition_slug>/bracket/",
+        cups.competition_bracket,
+        name="competition_bracket",
     ),
     path(
         "<slug:league_slug>/competitions/<slug:competition_slug>/table/",

@@ -20,11 +20,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import competitions as event_services
-from league import services
+from league import cups, services
 from league.competition_pairing import propose_round
+from league.competitions import Outcome
 from league.idempotency_keys import new_key
-from league.models import ByeKind, Competition, CompetitionFormat, Fixture, League, Player
-from ratings.selectors.competitions import league_competitions
+from league.models import (
+    ByeKind,
+    Competition,
+    CompetitionFormat,
+    CupDrawRule,
+    Fixture,
+    League,
+    Player,
+)
+from ratings.selectors.competitions import event_rounds, league_competitions
+from ratings.selectors.configurations import live_config
+from ratings.selectors.fixtures import strengths
 from web.public.competitions import event_context
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.fixture_forms import ResultForm
@@ -60,6 +71,7 @@ def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
     if isinstance(league, HttpResponse):
         return league
     if request.method == "POST":
+        cup = _posted(request, "format") == CompetitionFormat.KNOCKOUT
         try:
             created = event_services.create_competition(
                 league,
@@ -72,6 +84,8 @@ def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
                 tiebreaks=_posted(request, "tiebreaks"),
                 start_date=_posted(request, "start_date"),
                 end_date=_posted(request, "end_date"),
+                draw_rule=_posted(request, "draw_rule") if cup else None,
+                third_place=request.POST.get("third_place") == "on",
                 recorded_by=request.user,
                 idempotency_key=_posted(request, "idempotency_key") or None,
             )
@@ -86,8 +100,10 @@ def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
         "formats": [
             (value, label)
             for value, label in CompetitionFormat.choices
-            if value in (CompetitionFormat.SWISS, CompetitionFormat.ROUND_ROBIN)
+            if value
+            in (CompetitionFormat.SWISS, CompetitionFormat.ROUND_ROBIN, CompetitionFormat.KNOCKOUT)
         ],
+        "draw_rules": CupDrawRule.choices,
         "posted": request.POST,
         "key": new_key(),
     }
@@ -99,16 +115,21 @@ def _competition(league: League, slug: str) -> Competition:
 
 
 def _proposal_context(competition: Competition, names: dict[int, str]) -> dict[str, Any] | None:
-    """The next round as proposed by the pairing engine, for the preview."""
-    proposal = propose_round(competition)
+    """The next round as proposed by the pairing engine (a cup: by its bracket), for the
+    preview."""
+    cup = competition.format == CompetitionFormat.KNOCKOUT
+    proposal = cups.propose_cup_round(competition) if cup else propose_round(competition)
+    boards = proposal.boards or tuple(range(1, len(proposal.pairings) + 1))
     return {
         "number": proposal.round_number,
+        "cup": cup,
         "games": [
             {"board": board, "first": first, "second": second,
              "first_name": names[first], "second_name": names[second]}
-            for board, (first, second) in enumerate(proposal.pairings, start=1)
+            for board, (first, second) in zip(boards, proposal.pairings, strict=True)
         ],
         "bye": None if proposal.bye is None else {"id": proposal.bye, "name": names[proposal.bye]},
+        "cup_byes": [names[player] for player in proposal.byes],
         "requested": [
             {"name": names[player], "kind": ByeKind(kind).label}
             for player, kind, _p in proposal.requested
@@ -162,9 +183,18 @@ def competition(request: HttpRequest, league_slug: str, competition_slug: str) -
             },
         }
     )
-    for round_cells in context["rounds"]:
-        for game in round_cells["games"]:
-            game["keys"] = {"result": new_key(), "forfeit": new_key()}
+    cup = chosen.format == CompetitionFormat.KNOCKOUT
+    context["cup"] = cup
+    for view, round_cells in zip(event_rounds_of(context), context["rounds"], strict=True):
+        for game, cells in zip(view.games, round_cells["games"], strict=True):
+            cells["keys"] = {"result": new_key(), "forfeit": new_key(), "tie": new_key()}
+            # A cup's drawn game (the latest of its tie) waits for a replay or a tie-break.
+            cells["needs_tie_game"] = cup and game.entry.outcome == Outcome.DRAW
+    context["tie_game_label"] = (
+        _("Schedule the tie-break game")
+        if chosen.draw_rule == CupDrawRule.DECIDER
+        else _("Schedule the replay")
+    )
     return render(request, "workspace/competition.html", context)
 
 
@@ -181,12 +211,15 @@ def enter(request: HttpRequest, league_slug: str, competition_slug: str) -> Http
     league, chosen = _action(request, league_slug, competition_slug)
     if chosen is None:
         return league  # type: ignore[return-value]
+    seed_rating: Any = _posted(request, "seed_rating") or None
+    if seed_rating is None and chosen.format == CompetitionFormat.KNOCKOUT:
+        seed_rating = _current_rating(league, _posted(request, "player"))
     try:
         entrant = event_services.enter_player(
             chosen,
             _posted(request, "player"),
             from_round=_posted(request, "from_round") or None,
-            seed_rating=_posted(request, "seed_rating") or None,
+            seed_rating=seed_rating,
             recorded_by=request.user,
             idempotency_key=_posted(request, "idempotency_key") or None,
         )
@@ -274,14 +307,23 @@ def publish(request: HttpRequest, league_slug: str, competition_slug: str) -> Ht
         return redirect(_event_url(chosen))
     byes = [value for value in request.POST.getlist("bye") if value.strip()]
     try:
-        published = event_services.publish_round(
-            chosen,
-            _posted(request, "round_number"),
-            list(zip(firsts, seconds, strict=True)),
-            byes,
-            recorded_by=request.user,
-            idempotency_key=_posted(request, "idempotency_key") or None,
-        )
+        if chosen.format == CompetitionFormat.KNOCKOUT:
+            # A cup's round is its bracket's: paired again from the results, as previewed.
+            published = cups.publish_cup_round(
+                chosen,
+                _posted(request, "round_number"),
+                recorded_by=request.user,
+                idempotency_key=_posted(request, "idempotency_key") or None,
+            )
+        else:
+            published = event_services.publish_round(
+                chosen,
+                _posted(request, "round_number"),
+                list(zip(firsts, seconds, strict=True)),
+                byes,
+                recorded_by=request.user,
+                idempotency_key=_posted(request, "idempotency_key") or None,
+            )
     except ValidationError as error:
         _report(request, error)
         return redirect(f"{_event_url(chosen)}?preview=1#pair")
@@ -360,4 +402,46 @@ def forfeit(
         messages.success(
             request, _("Recorded the forfeit in %(game)s.") % {"game": label.rstrip(": ")}
         )
+    return redirect(f"{_event_url(chosen)}#round-{game.round_number}-heading")
+
+
+def event_rounds_of(context: dict[str, Any]) -> list[Any]:
+    """The round views behind the context's rounds (the games in the same order)."""
+    return event_rounds(context["state"])
+
+
+def _current_rating(league: League, player: str) -> float | None:
+    """A player's published rating now, to seed a cup by (None: not a player of the league,
+    the service says so, or not rated yet)."""
+    try:
+        player_id = int(player)
+    except ValueError:
+        return None
+    if not Player.objects.filter(league=league, pk=player_id).exists():
+        return None
+    strength = strengths(live_config(league), [player_id])[player_id]
+    return round(strength.rating, 1) if strength.rated else None
+
+
+@require_POST
+def tie_game(
+    request: HttpRequest, league_slug: str, competition_slug: str, fixture_id: int
+) -> HttpResponse:
+    """Schedule a cup tie's replay or tie-break game after its drawn game."""
+    league, chosen = _action(request, league_slug, competition_slug)
+    if chosen is None:
+        return league  # type: ignore[return-value]
+    game = _game(chosen, fixture_id)
+    label = f"{game.player_a} v {game.player_b}: "
+    try:
+        scheduled = cups.schedule_tie_game(
+            chosen,
+            game,
+            recorded_by=request.user,
+            idempotency_key=_posted(request, "idempotency_key") or None,
+        )
+    except ValidationError as error:
+        _report(request, error, label)
+    else:
+        messages.success(request, _("Scheduled: %(label)s.") % {"label": scheduled.label})
     return redirect(f"{_event_url(chosen)}#round-{game.round_number}-heading")

@@ -148,6 +148,11 @@ urlpatterns = [
         competitions.forfeit,
         name="competition_forfeit",
     ),
+    path(
+        f"{organise}events/<slug:competition_slug>/games/<int:fixture_id>/tie-game/",
+        competitions.tie_game,
+        name="competition_tie_game",
+    ),
     # The configuration and the backtest keep their addresses of before the workspace.
     path("<slug:league_slug>/config/", config.config, name="config"),
     path("<slug:league_slug>/backtest/", backtest.sweep_list, name="backtest"),
