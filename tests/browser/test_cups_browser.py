@@ -21,7 +21,8 @@ NAMES = [f"P{n:02d}" for n in range(1, 17)]
 
 
 def _flash(page, text: str) -> None:
-    page.wait_for_selector(f".messages >> text={text}")
+    # A minute: under a loaded CI (two passes side by side) a round trip has taken over 30 s.
+    page.wait_for_selector(f".messages >> text={text}", timeout=60_000)
 
 
 def _publish_next(page, number: int) -> None:
