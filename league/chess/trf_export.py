@@ -42,6 +42,7 @@ RESULT_CODE = {
     Outcome.PAIRING_BYE: "U",
     Outcome.HALF_BYE: "H",
     Outcome.ZERO_BYE: "Z",
+    Outcome.FULL_BYE: "F",
     Outcome.NOT_PAIRED: "Z",
     Outcome.PENDING: trf.PENDING,
 }
@@ -129,6 +130,10 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
         tournament.scoring["P"] = Decimal(competition.bye_points)
     if competition.format == CompetitionFormat.SWISS and plays_chess(competition):
         tournament.encoded_type = DUTCH_TYPE
+    for player_ids, first, last in state.forbidden:
+        tournament.prohibited.append(
+            trf.ProhibitedPairing(first, last, tuple(numbers[p] for p in player_ids))
+        )
     for entrant in sorted(state.entrants, key=lambda e: e.number):
         player = players[entrant.player_id]
         tournament.players.append(

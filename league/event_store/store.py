@@ -43,6 +43,7 @@ from league.event_store.vocabulary import (
     ForfeitRecorded,
     MatchRecorded,
     MatchVoided,
+    PairingForbidden,
     PlayerClaimed,
     PlayerDeactivated,
     PlayerForgotten,
@@ -294,6 +295,12 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("round_number", "round_number"),
     ),
     RoundPaired: (("competition_id", "competition_id"), ("round_number", "round_number")),
+    # The players and the last round in ``details``.
+    PairingForbidden: (
+        ("competition_id", "competition_id"),
+        ("round_number", "first_round"),
+        ("reason", "reason"),
+    ),
     # The winner (None: a double forfeit) in ``player``.
     ForfeitRecorded: (("fixture_id", "fixture_id"), ("player_id", "winner_id"), ("note", "note")),
     PlayerSeeded: (
@@ -331,6 +338,10 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
     RoundPaired: lambda fact: {
         "byes": [[player, kind, str(points)] for player, kind, points in fact.byes]
+    },
+    PairingForbidden: lambda fact: {
+        "players": list(fact.player_ids),
+        "last_round": fact.last_round,
     },
     PlayerIdentified: lambda fact: {
         "fide_id": fact.fide_id,
@@ -438,6 +449,14 @@ def _competition_fact(row: Any) -> Fact:
             round_number=row.round_number,
             bye_kind=details["kind"],
             points=Decimal(details["points"]),
+        )
+    if kind == PairingForbidden.kind:
+        return PairingForbidden(
+            competition_id=row.competition_id,
+            player_ids=tuple(details["players"]),
+            first_round=row.round_number,
+            last_round=details["last_round"],
+            reason=row.reason,
         )
     if kind == RoundPaired.kind:
         return RoundPaired(
@@ -900,6 +919,8 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
                 kind=fact.bye_kind,
                 points=fact.points,
             )
+        case PairingForbidden():
+            _competition(league, fact.competition_id)
         case RoundPaired():
             _competition(league, fact.competition_id)
             RoundBye.objects.bulk_create(

@@ -42,6 +42,7 @@ _BYE_KINDS = {
     Outcome.PAIRING_BYE: tiebreaks.Unplayed.PAIRING_BYE,
     Outcome.HALF_BYE: tiebreaks.Unplayed.HALF_BYE,
     Outcome.ZERO_BYE: tiebreaks.Unplayed.ZERO_BYE,
+    Outcome.FULL_BYE: tiebreaks.Unplayed.FULL_BYE,
 }
 
 

@@ -281,17 +281,6 @@ def test_a_bad_file_names_its_line_and_stores_nothing(spring, empty_league):
     assert (Event.objects.count(), Player.objects.count()) == before
 
 
-def test_a_full_point_bye_is_refused_on_its_line(empty_league):
-    lines = [
-        "012 Byes",
-        player_line(1, "One", "1.0", ["0000 - F"]),
-        player_line(2, "Two", "0.0", ["0000 - Z"]),
-    ]
-    report = import_trf(empty_league, "\n".join(lines).encode())
-    assert [(p.line, p.column) for p in report.problems] == [(2, 99)]
-    assert not Competition.objects.exists()
-
-
 def test_a_service_refusal_is_reported_on_the_line_and_rolls_everything_back(spring, organiser):
     late = League.objects.create(
         name="Late", slug="late", sport="Chess", start_date=dt.date(2024, 3, 10)
