@@ -160,6 +160,9 @@ def test_export_import_export_keeps_full_point_byes_and_forbidden_pairs(league, 
     first = export_competition(event)
     assert "\r\n260 001 003    2    4\r\n" in first
     assert "0000 - F" in first
+    # No tie-breaks chosen: none written (no 212, no values).
+    assert "\r\n212 " not in first
+    assert "###" not in first
     report = import_trf(empty_league, first.encode())
     assert report.ok, [str(problem) for problem in report.problems]
     assert report.forbidden == 1
