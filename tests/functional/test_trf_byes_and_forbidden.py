@@ -10,6 +10,7 @@ import io
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
+from django.urls import reverse
 
 from league import competitions, services
 from league.chess.trf_export import export_competition
@@ -74,7 +75,7 @@ def pairs_of(event, round_number: int) -> set[frozenset[int]]:
     }
 
 
-def test_a_full_point_bye_scores_a_win_and_is_written_as_f(league, club):
+def test_a_full_point_bye_scores_a_win_and_is_written_as_f(client, league, club):
     event, p = club
     pair(league, event)
     white_wins(league, event, 1)
@@ -86,6 +87,12 @@ def test_a_full_point_bye_scores_a_win_and_is_written_as_f(league, club):
     )
     assert ann_line[80:84] == " 1.0"
     assert ann_line[91:99] == "0000 - F"
+    # The event's page and the API say so too.
+    page = client.get(reverse("pages:competition", args=[league.slug, event.slug])).text
+    assert "full-point bye, not allocated by the pairing" in page
+    entrants = client.get(f"/api/leagues/{league.slug}/competitions/{event.slug}/entrants/")
+    rounds = next(e for e in entrants.json() if e["player"] == p["Ann"].pk)["rounds"]
+    assert (rounds[0]["outcome"], rounds[0]["points"]) == ("requested_full", 1.0)
 
 
 def test_pair_round_never_pairs_a_forbidden_pair(league, club):
