@@ -289,10 +289,11 @@ class _Import:
             self.report.notes.append(
                 _("Games shorter than one move (W, D, L) are recorded as played games.")
             )
-        if t.extension_records:
+        others = [r for r in t.extension_records if not r.startswith("XXP")]
+        if others:
             self.report.notes.append(
                 _("%(count)s extension record(s) of other programs are not kept.")
-                % {"count": len(t.extension_records)}
+                % {"count": len(others)}
             )
 
     # -- players ----------------------------------------------------------------------------
@@ -672,13 +673,40 @@ class _Import:
                 )
                 self.report.forfeits += 1
 
+    def xxp_rules(self, planned_rounds: int) -> list[trf.ProhibitedPairing]:
+        """TRF(x)'s ``XXP`` records (JaVaFo, bbpPairings): players who must not meet in any
+        round of the event, as prohibited pairings of every round."""
+        rules = []
+        line = self.line_of("XXP")
+        for record in self.t.extension_records:
+            if not record.startswith("XXP"):
+                continue
+            tokens = record[3:].split()
+            starts = [int(token) for token in tokens if token.isdigit()]
+            unknown = [t for t in tokens if not t.isdigit() or int(t) not in self.records]
+            if unknown or len(starts) < 2:
+                self.problem(
+                    line,
+                    None,
+                    _(
+                        "An XXP record names two start numbers of the file or more; "
+                        "“%(record)s” does not."
+                    )
+                    % {"record": record[:60]},
+                )
+                raise _Stop
+            rules.append(trf.ProhibitedPairing(1, planned_rounds, tuple(starts), line=line))
+        return rules
+
     def forbidden(self, competition: Competition) -> None:
-        """Prohibited pairings (record 260), each once: one the event has already is kept."""
+        """Prohibited pairings (record 260, and XXP for the whole event), each once: one the
+        event has already is kept."""
         known = set(forbidden_pairs(competition))
-        for rule in self.t.prohibited:
+        for rule in [*self.t.prohibited, *self.xxp_rules(competition.planned_rounds)]:
             players = tuple(self.players[start].pk for start in rule.start_numbers)
             if (players, rule.first_round, rule.last_round) in known:
                 continue
+            known.add((players, rule.first_round, rule.last_round))
             self.attempt(
                 rule.line or self.line_of("260"),
                 None,

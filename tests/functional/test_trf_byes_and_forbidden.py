@@ -226,3 +226,41 @@ def test_a_260_record_the_event_cannot_hold_is_refused_on_its_line(empty_league)
     assert [problem.line for problem in report.problems] == [5]
     assert "there is no round 2" in report.problems[0].message
     assert not Competition.objects.filter(league=empty_league).exists()
+
+
+def _four_players(*extra: str) -> bytes:
+    lines = [
+        "012 Quad",
+        "142 3",
+        player_line(1, "One", "1.0", ["   3 w 1"], rating="2000"),
+        player_line(2, "Two", "1.0", ["   4 w 1"], rating="1900"),
+        player_line(3, "Three", "0.0", ["   1 b 0"], rating="1800"),
+        player_line(4, "Four", "0.0", ["   2 b 0"], rating="1700"),
+        *extra,
+    ]
+    return "\n".join(lines).encode()
+
+
+def test_an_xxp_record_forbids_the_pairs_in_every_round_and_is_written_as_260(empty_league):
+    report = import_trf(empty_league, _four_players("XXP 1 2"))
+    assert report.ok, [str(problem) for problem in report.problems]
+    assert report.forbidden == 1
+    assert not any("extension record" in note for note in report.notes)
+    event = Competition.objects.get(league=empty_league, slug=report.slug)
+    one, two = (Player.objects.get(league=empty_league, display_name=n) for n in ("One", "Two"))
+    assert competitions.forbidden_pairs(event) == (((one.pk, two.pk), 1, 3),)
+    text = export_competition(event)
+    assert "\r\n260 001 003    1    2\r\n" in text
+    assert "XXP" not in text
+    # The leaders (1 point each) would meet in round 2; they may not.
+    pair(empty_league, event)
+    assert frozenset((one.pk, two.pk)) not in pairs_of(event, 2)
+
+
+@pytest.mark.parametrize("record", ["XXP 1 9", "XXP 1", "XXP 1 x"])
+def test_a_bad_xxp_record_is_refused_on_its_line_and_stores_nothing(empty_league, record):
+    report = import_trf(empty_league, _four_players(record))
+    assert [problem.line for problem in report.problems] == [7]
+    assert "XXP" in report.problems[0].message
+    assert not Competition.objects.filter(league=empty_league).exists()
+    assert not Player.objects.filter(league=empty_league).exists()
