@@ -41,7 +41,7 @@ from ratings.selectors.cups import CupView, cup_view
 
 OUTCOMES = [
     "win", "draw", "loss", "forfeit_win", "forfeit_loss", "pairing_allocated",
-    "requested_half", "requested_zero", "pending", "not_paired",
+    "requested_half", "requested_zero", "requested_full", "pending", "not_paired",
 ]  # fmt: skip
 
 

@@ -3,7 +3,9 @@
 Each random event (``--players`` 5 to 16, ``--rounds`` 4 to 7 by default) is created in a
 scratch chess league; every round is paired and published by ``manage.py pair_round`` (the
 FIDE Dutch system, ``league.chess.pairing``), given random results through the result
-service (wins, draws, losses, and one game in twenty forfeited) and written by ``manage.py
+service (wins, draws, losses, and one game in twenty forfeited; half the events forbid one
+random pair for every round, record 260, and a round has a full-point bye ``F`` given to a
+random player one time in ten) and written by ``manage.py
 export_trf``. After each round the TRF-2026 file goes to bbpPairings' checker (``--dutch
 FILE -c``, which re-pairs every round and reports those whose pairing or colours differ).
 When our engine finds no legal pairing, bbpPairings is asked to pair that round and must
@@ -91,7 +93,7 @@ def run(scratch: Path, bbp: Path, args: argparse.Namespace) -> int:
     call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
     start = time.perf_counter()
-    checked = accepted = no_pairing = agreed = 0
+    checked = accepted = no_pairing = agreed = forbidden = full_byes = 0
     differing: list[str] = []
     failures: list[str] = []
     for index in range(args.events):
@@ -109,8 +111,19 @@ def run(scratch: Path, bbp: Path, args: argparse.Namespace) -> int:
         for number, rating in enumerate(sorted(rng.sample(range(1200, 2600), size), reverse=True)):
             player = services.register_player(league, f"Player {number + 1:02d}")
             competitions.enter_player(event, player, seed_rating=rating)
+        entrants = [entrant.player for entrant in event.entrants.select_related("player")]
+        if rng.random() < 0.5:
+            # A forbidden pairing (record 260) for the whole event.
+            competitions.forbid_pairing(event, rng.sample(entrants, 2))
+            forbidden += 1
         path = scratch / f"event-{index}.trf"
         for round_number in range(1, rounds + 1):
+            if rng.random() < 0.1:
+                # A full-point bye the pairing does not allocate (F).
+                competitions.request_bye(
+                    event, rng.choice(entrants), round_number=round_number, kind="requested_full"
+                )
+                full_byes += 1
             try:
                 call_command("pair_round", league.slug, event.slug, stdout=io.StringIO())
             except CommandError:
@@ -159,6 +172,7 @@ def run(scratch: Path, bbp: Path, args: argparse.Namespace) -> int:
     share = 100 * accepted / checked if checked else 0.0
     print(f"bbpPairings' checker accepted {accepted} of {checked} round checks ({share:.1f} %)")
     print(f"rounds our engine could not pair: {no_pairing}; bbpPairings agreed on {agreed}")
+    print(f"events with a forbidden pairing: {forbidden}; full-point byes: {full_byes}")
     print(f"export, import, export: {args.events - len(differing)} of {args.events} identical")
     for failure in failures[:10]:
         print(failure)

@@ -110,6 +110,8 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
                 Outcome.FORFEIT_LOSS,
             ):
                 played.add(frozenset((player, entry.opponent_id)))
+    # Forbidden pairings (``forbid_pairing``) are kept apart as a rematch would be.
+    played |= state.forbidden_in(round_number)
     paired = swiss_round(swiss_players, played, use_sides=True)
     return EngineRound(
         tuple((int(p.first), int(p.second)) for p in paired.pairings),  # type: ignore[call-overload]

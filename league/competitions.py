@@ -41,6 +41,7 @@ from league.event_store.vocabulary import (
     EntrantEntered,
     EntrantWithdrawn,
     ForfeitRecorded,
+    PairingForbidden,
     RoundPaired,
 )
 from league.event_store.vocabulary import (
@@ -83,6 +84,7 @@ BYE_POINTS = (Decimal("1"), Decimal("0.5"), Decimal("0"))
 REQUESTED_BYE_POINTS = {
     ByeKind.REQUESTED_HALF: Decimal("0.5"),
     ByeKind.REQUESTED_ZERO: Decimal("0"),
+    ByeKind.REQUESTED_FULL: Decimal("1"),
 }
 #: A tie-break code: letters, digits and the punctuation of the FIDE codes ("BH-1", "SB").
 TIEBREAK_CODE = re.compile(r"^[A-Za-z][A-Za-z0-9/%-]{0,15}$")
@@ -567,7 +569,8 @@ def request_bye(
     idempotency_key: str | None = None,
 ) -> RoundBye:
     """Record a bye ``player`` asked for in ``round_number`` before it is paired: a half-point
-    bye (``requested_half``) or a zero-point one (``requested_zero``)."""
+    bye (``requested_half``), a zero-point one (``requested_zero``) or a full-point bye the
+    pairing did not allocate (``requested_full``, TRF's ``F``)."""
     league = competition.league
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -576,8 +579,8 @@ def request_bye(
     if kind not in REQUESTED_BYE_POINTS:
         errors.add(
             "kind",
-            _("A requested bye is a half-point bye (requested_half) or a zero-point bye "
-              "(requested_zero); got %(value)r."),
+            _("A requested bye is a half-point bye (requested_half), a zero-point bye "
+              "(requested_zero) or a full-point bye (requested_full); got %(value)r."),
             "invalid_bye_kind",
             value=kind,
         )  # fmt: skip
@@ -646,6 +649,104 @@ def request_bye(
             errors.raise_if_any()
         _append_one(league, submission, recorded_by)
     return RoundBye.objects.get(competition=competition, round_number=number, player=target)
+
+
+def forbid_pairing(
+    competition: Competition,
+    players: Sequence[Any],
+    *,
+    first_round: Any = 1,
+    last_round: Any = None,
+    reason: Any = "",
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+) -> Event:
+    """Record that no two of ``players`` (entrants of the competition, two or more) may be
+    paired against each other in rounds ``first_round`` to ``last_round`` (by default to the
+    event's last planned round): a prohibited pairing (TRF record 260). The Swiss engines
+    (``league.competition_pairing``) honour it from the next round they pair; a round robin's
+    Berger table is fixed and does not."""
+    league = competition.league
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    current = _refreshed(competition)
+    first = _round(first_round, errors, "first_round", gettext("first round"))
+    last = (
+        current.planned_rounds
+        if last_round in (None, "")
+        else _round(last_round, errors, "last_round", gettext("last round"))
+    )
+    text = _text(reason, errors, "reason", 2000)
+    key = clean_key(idempotency_key, errors)
+    targets: list[Player] = []
+    if not isinstance(players, list | tuple):
+        errors.add("players", _("Give the players as a list."), "invalid_players")
+        players = []
+    for item in players:
+        target = resolve_player(league, item, "players", errors)
+        if target is not None:
+            if any(t.pk == target.pk for t in targets):
+                errors.add(
+                    "players",
+                    _("%(player)s is named twice."),
+                    "duplicate_player",
+                    player=target.display_name,
+                )
+            else:
+                targets.append(target)
+    if len(players) < 2:
+        errors.add(
+            "players", _("A forbidden pairing needs two players or more."), "too_few_players"
+        )
+    if first is not None and last is not None:
+        if first > last:
+            errors.add(
+                "last_round",
+                _("The last round (%(last)s) comes before the first (%(first)s)."),
+                "rounds_reversed",
+                first=first,
+                last=last,
+            )
+        elif last > current.planned_rounds:
+            errors.add(
+                "last_round",
+                _("%(event)s has %(rounds)s rounds; there is no round %(round)s."),
+                "round_beyond_event",
+                event=current.name,
+                rounds=current.planned_rounds,
+                round=last,
+            )
+    for target in targets:
+        _entrant(current, target, errors, "players")
+    errors.raise_if_any()
+    assert first is not None
+    assert last is not None
+    submission = Submission(
+        PairingForbidden(
+            competition_id=competition.pk,
+            player_ids=tuple(target.pk for target in targets),
+            first_round=first,
+            last_round=last,
+            reason=text,
+        ),
+        key,
+    )
+    with transaction.atomic():
+        event_store.lock_league(league)
+        return _append_one(league, submission, recorded_by)
+
+
+def forbidden_pairs(competition: Competition) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """The competition's forbidden pairings: (players, first round, last round), oldest first."""
+    rows = Event.objects.filter(
+        league_id=competition.league_id,
+        kind=Event.Kind.PAIRING_FORBIDDEN,
+        competition_id=competition.pk,
+    ).order_by("seq")
+    return tuple(
+        (tuple(details["players"]), first, details["last_round"])
+        for first, details in rows.values_list("round_number", "details")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -968,6 +1069,7 @@ class Outcome(StrEnum):
     PAIRING_BYE = ByeKind.PAIRING_ALLOCATED.value
     HALF_BYE = ByeKind.REQUESTED_HALF.value
     ZERO_BYE = ByeKind.REQUESTED_ZERO.value
+    FULL_BYE = ByeKind.REQUESTED_FULL.value
     #: Paired, result not yet recorded.
     PENDING = "pending"
     #: Not in the round: not yet entered, withdrawn, or left out of the pairing.
@@ -977,7 +1079,7 @@ class Outcome(StrEnum):
 #: Outcomes of a game played over the board (rated when the event is).
 PLAYED = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
 #: Outcomes of a bye.
-BYES = (Outcome.PAIRING_BYE, Outcome.HALF_BYE, Outcome.ZERO_BYE)
+BYES = (Outcome.PAIRING_BYE, Outcome.HALF_BYE, Outcome.ZERO_BYE, Outcome.FULL_BYE)
 _GAME_POINTS = {Decimal("1"): Outcome.WIN, Decimal("0.5"): Outcome.DRAW, Decimal("0"): Outcome.LOSS}
 
 
@@ -1047,6 +1149,19 @@ class CompetitionState:
     bye_points: Decimal
     rated: bool
     entrants: list[EntrantState]
+    #: Forbidden pairings (``forbid_pairing``): players, first and last round.
+    forbidden: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+
+    def forbidden_in(self, round_number: int) -> set[frozenset[int]]:
+        """The pairs of player ids that must not meet in ``round_number``."""
+        pairs: set[frozenset[int]] = set()
+        for players, first, last in self.forbidden:
+            if first <= round_number <= last:
+                ordered = sorted(players)
+                pairs.update(
+                    frozenset((a, b)) for i, a in enumerate(ordered) for b in ordered[i + 1 :]
+                )
+        return pairs
 
     def entrant(self, player_id: int) -> EntrantState | None:
         for entrant in self.entrants:
@@ -1158,4 +1273,5 @@ def competition_state(competition: Competition) -> CompetitionState:
         bye_points=competition.bye_points,
         rated=competition.rated,
         entrants=states,
+        forbidden=forbidden_pairs(competition),
     )

@@ -442,6 +442,13 @@ def _bye_names(rows: list[tuple]) -> dict[int, str]:
         if row[1] == Event.Kind.ROUND_PAIRED
         for bye in (row[_DETAILS] or {}).get("byes", [])
     }
+    # And the players of a forbidden pairing.
+    ids |= {
+        player
+        for row in rows
+        if row[1] == Event.Kind.PAIRING_FORBIDDEN
+        for player in (row[_DETAILS] or {}).get("players", [])
+    }
     return dict(Player.objects.filter(pk__in=ids).values_list("pk", "display_name"))
 
 
@@ -478,6 +485,16 @@ def _competition_summary(
         return gettext("%(player)s: %(bye)s in round %(round)s of %(event)s") % {
             **values,
             "bye": label,
+        }
+    if kind == Event.Kind.PAIRING_FORBIDDEN:
+        names = [bye_names.get(player_id, "?") for player_id in details.get("players", [])]
+        return gettext(
+            "%(players)s are not to be paired together in rounds %(first)s to %(last)s of %(event)s"
+        ) % {
+            "players": ", ".join(names),
+            "first": round_number,
+            "last": details.get("last_round"),
+            "event": competition,
         }
     if kind == Event.Kind.ROUND_PAIRED:
         text = gettext("Round %(round)s of %(event)s paired") % values

@@ -16,11 +16,13 @@ from typing import Any
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league import services
 from league.models import MATCH_KINDS, Event, League, MatchFormat, Player
 from league.player_names import check_name, clean_name
 from league.sides import side_label
+from league.sports import is_chess
 from league.validation import Errors, row_errors
 
 PLAYER_LIST_ID = "league-players"
@@ -152,6 +154,7 @@ class LeagueForm(forms.ModelForm):
         for name in ("match_format", "side_size"):
             if cleaned.get(name) in (None, ""):
                 cleaned[name] = getattr(self.instance, name)
+        self._check_chess_has_no_neutral_games(cleaned.get("sport"))
         start, zone_name = cleaned.get("start_date"), cleaned.get("time_zone")
         if self.instance.pk and start and zone_name:
             first = (
@@ -169,6 +172,28 @@ class LeagueForm(forms.ModelForm):
                         "the league cannot start after it.",
                     )
         return cleaned
+
+    def _check_chess_has_no_neutral_games(self, sport: str | None) -> None:
+        """A league turned into a chess league must hold no live game marked as played on
+        neutral ground: a chess game has none (``league.validation.check_neutral_allowed``)."""
+        if not self.instance.pk or not sport or not is_chess(sport) or self.instance.is_chess:
+            return
+        neutral = Event.objects.live_matches().filter(league=self.instance, neutral=True)
+        count = neutral.count()
+        if count:
+            self.add_error(
+                "sport",
+                ngettext(
+                    "%(count)d live result of this league is marked as played on neutral "
+                    "ground, and a chess game has none: correct it (without neutral ground) "
+                    "or void it before the league plays chess.",
+                    "%(count)d live results of this league are marked as played on neutral "
+                    "ground, and a chess game has none: correct them (without neutral ground) "
+                    "or void them before the league plays chess.",
+                    count,
+                )
+                % {"count": count},
+            )
 
 
 def _name_errors(league: League, name: str, player: Player | None = None) -> list[str]:

@@ -298,6 +298,7 @@ class EventKind(models.TextChoices):
     FORFEIT_RECORDED = "forfeit_recorded", _("Forfeit recorded")
     PLAYER_IDENTIFIED = "player_identified", _("Player's FIDE details recorded")
     PLAYER_SEEDED = "player_seeded", "Player seeded"
+    PAIRING_FORBIDDEN = "pairing_forbidden", _("Pairing forbidden")
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -367,6 +368,9 @@ COMPETITION_KINDS = [
     EventKind.ENTRANT_WITHDRAWN,
     EventKind.BYE_REQUESTED,
     EventKind.ROUND_PAIRED,
+    EventKind.PAIRING_FORBIDDEN,
+    # Last: the only one that names a fixture rather than the competition (the constraint
+    # below reads every other kind as naming the competition).
     EventKind.FORFEIT_RECORDED,
 ]
 
@@ -1285,6 +1289,9 @@ class ByeKind(models.TextChoices):
     PAIRING_ALLOCATED = "pairing_allocated", _("Bye (pairing)")
     REQUESTED_HALF = "requested_half", _("Half-point bye (requested)")
     REQUESTED_ZERO = "requested_zero", _("Zero-point bye (requested)")
+    #: A bye scored as a win that the pairing did not allocate (TRF's "F": given by the
+    #: arbiter, such as for a player away on national duty); comes in from a TRF file.
+    REQUESTED_FULL = "requested_full", _("Full-point bye")
 
 
 class RoundBye(models.Model):

@@ -52,6 +52,9 @@ class Unplayed(StrEnum):
     HALF_BYE = "half_bye"
     #: A bye the player asked for, worth nothing; voluntary.
     ZERO_BYE = "zero_bye"
+    #: A full-point bye the pairing did not allocate (TRF's F, given by the arbiter): a win's
+    #: points; not voluntary (the player did not choose to score it).
+    FULL_BYE = "full_bye"
     #: Not paired: not yet entered (a late entry) or withdrawn; nothing; voluntary.
     ABSENT = "absent"
 
@@ -174,6 +177,7 @@ class Tournament:
             points = {
                 Unplayed.PAIRING_BYE: self.points.pairing_bye,
                 Unplayed.HALF_BYE: self.points.draw,
+                Unplayed.FULL_BYE: self.points.win,
             }.get(bye.kind, ZERO)
             share = points / self.points.win if self.points.win else ZERO
             add(

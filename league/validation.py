@@ -265,6 +265,21 @@ def parse_neutral(value: Any, errors: Errors, field: str = "neutral") -> bool:
     return flag
 
 
+#: A chess game has no neutral ground: the first-named player is White, and White's advantage
+#: (the first move) applies to every game (``docs/chess.md``).
+CHESS_NEUTRAL = _(
+    "A chess game has no neutral ground: the first-named player is White. Leave neutral out "
+    "or false, and name White first."
+)
+
+
+def check_neutral_allowed(league: League, neutral: bool, errors: Errors) -> None:
+    """Refuse a result marked as played on neutral ground in a chess league
+    (``League.is_chess``): every entry path asks this before anything is stored."""
+    if neutral and league.is_chess:
+        errors.add("neutral", CHESS_NEUTRAL, "neutral_in_chess")
+
+
 def check_can_play(players: Iterable[tuple[str, Player]], errors: Errors) -> None:
     """Results are recorded for active players only, and never for a merged-away one (the
     message names the player they were merged into).

@@ -12,7 +12,9 @@ the input of ``league.pairings.dutch.pair_round`` and its answer back into playe
   colours nor as a meeting, C.04.1), the pairing-allocated bye, a requested half- or
   zero-point bye, and a round the entrant was not in (not yet entered, withdrawn) as absent;
 - the players the pairing leaves out of this round (requested byes, withdrawn, not yet
-  entered) are absent for it.
+  entered) are absent for it;
+- the event's forbidden pairings for this round (``forbid_pairing``, TRF record 260) are
+  pairs the engine must not make.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ RESULT_KIND = {
     Outcome.PAIRING_BYE: dutch.PAIRING_BYE,
     Outcome.HALF_BYE: dutch.HALF_BYE,
     Outcome.ZERO_BYE: dutch.ZERO_BYE,
+    Outcome.FULL_BYE: dutch.FULL_BYE,
     Outcome.NOT_PAIRED: dutch.ZERO_BYE,
 }
 
@@ -82,12 +85,18 @@ def dutch_round(
     games as (White, Black) player ids by board, and the player given the pairing's bye
     (it scores the event's bye points)."""
     by_number = {entrant.number: entrant.player_id for entrant in state.entrants}
+    numbers = {player: number for number, player in by_number.items()}
     try:
         paired = dutch.pair_round(
             dutch_players(state, players),
             round_number,
             state.planned_rounds,
             bye_points=state.bye_points,
+            forbidden=[
+                tuple(numbers[player] for player in pair)  # type: ignore[misc]
+                for pair in state.forbidden_in(round_number)
+                if all(player in numbers for player in pair)
+            ],
         )
     except ValueError as error:  # NoValidPairing, or history the rules cannot read
         raise ValidationError(

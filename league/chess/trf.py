@@ -163,6 +163,8 @@ class ProhibitedPairing:
     first_round: int
     last_round: int
     start_numbers: tuple[int, ...]
+    #: The line it was read from (0: not read from a file).
+    line: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -858,7 +860,7 @@ class _Reader:
             )
         elif first_round and last_round:
             self.tournament.prohibited.append(
-                ProhibitedPairing(first_round, last_round, tuple(starts))
+                ProhibitedPairing(first_round, last_round, tuple(starts), line=number)
             )
             self.references.append((number, tuple(starts)))
 

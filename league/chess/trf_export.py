@@ -24,9 +24,12 @@ field in the TRF-2026 player record; the codes go in 202.
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
+from league import tiebreaks
 from league.calendar import league_zone, local_day
 from league.chess import trf
+from league.competition_tiebreaks import chosen_tiebreaks, event_tournament
 from league.competitions import CompetitionState, Outcome, competition_state
 from league.competitions import RoundEntry as StateEntry
 from league.models import Competition, CompetitionFormat, Fixture, Player
@@ -42,6 +45,7 @@ RESULT_CODE = {
     Outcome.PAIRING_BYE: "U",
     Outcome.HALF_BYE: "H",
     Outcome.ZERO_BYE: "Z",
+    Outcome.FULL_BYE: "F",
     Outcome.NOT_PAIRED: "Z",
     Outcome.PENDING: trf.PENDING,
 }
@@ -102,6 +106,53 @@ def _initial_colour(state: CompetitionState) -> str:
     return ""
 
 
+def _value_text(value: Fraction | int | float | None) -> str:
+    """A tie-break value as the file writes it: whole numbers bare, else up to two decimals
+    (``6.25``, ``4.5``); ``-`` where it has none (no games to average)."""
+    if value is None:
+        return "-"
+    if isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1):
+        return str(int(value))
+    return f"{float(value):.2f}".rstrip("0")
+
+
+def _standings(
+    competition: Competition, state: CompetitionState
+) -> tuple[tuple[str, ...], list[tiebreaks.Placing]]:
+    """The event's chosen tie-breaks this site computes and the standings by them after the
+    complete rounds (as the event's page shows them); none when no tie-break was chosen."""
+    codes, _ignored = chosen_tiebreaks(competition)
+    coloured = not competition.league.has_home_ground
+    usable = tuple(code for code in codes if coloured or code not in tiebreaks.NEED_COLOURS)
+    if not usable or not state.complete_rounds:
+        return usable, []
+    tournament = event_tournament(state, state.complete_rounds, coloured)
+    return usable, tiebreaks.rank(tournament, usable)
+
+
+def _tiebreak_comments(
+    state: CompetitionState, codes: tuple[str, ...], placings: list[tiebreaks.Placing]
+) -> list[str]:
+    """Comment lines (``###``) with each entrant's tie-break values: TRF-2026 has no field
+    for them (202 and 212 name the tie-breaks, the rank column says what they decided)."""
+    numbers = {entrant.player_id: entrant.number for entrant in state.entrants}
+    widths = [max(6, len(code)) for code in codes]
+    head = "".join(f" {code:>{width}}" for code, width in zip(codes, widths, strict=True))
+    lines = [
+        f"### Tie-break values after round {state.complete_rounds} (start number, points, "
+        f"{', '.join(codes)})",
+        f"### Start Points{head}",
+    ]
+    for placing in sorted(placings, key=lambda p: numbers[p.player]):  # type: ignore[index]
+        cells = "".join(
+            f" {_value_text(placing.values.get(code)):>{width}}"
+            for code, width in zip(codes, widths, strict=True)
+        )
+        score = f"{float(placing.score):.1f}"
+        lines.append(f"### {numbers[placing.player]:>5} {score:>6}{cells}")  # type: ignore[index]
+    return lines
+
+
 def competition_tournament(competition: Competition) -> trf.Tournament:
     """The TRF view of ``competition``: header, players and every paired round."""
     state = competition_state(competition)
@@ -109,6 +160,11 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
     players = Player.objects.in_bulk(list(numbers))
     days = _round_days(competition)
     ranks = _ranks(state)
+    codes, placings = _standings(competition, state)
+    if placings and state.complete_rounds == state.rounds_paired:
+        # Every paired round is complete: the rank is the standings' (points, then the
+        # event's tie-breaks; level on everything shares a rank), as the event's page.
+        ranks = {placing.player: placing.position for placing in placings}  # type: ignore[misc]
     round_days = [days.get(number, "") for number in range(1, state.rounds_paired + 1)]
     known_days = sorted(day for day in round_days if day)
     start = competition.start_date
@@ -124,11 +180,16 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
         rounds_planned=competition.planned_rounds,
         initial_colour=_initial_colour(state),
         tiebreaks=list(competition.tiebreaks or []),
+        standings_tiebreaks=["PTS", *codes] if codes else [],
     )
     if competition.bye_points != Decimal(1):
         tournament.scoring["P"] = Decimal(competition.bye_points)
     if competition.format == CompetitionFormat.SWISS and plays_chess(competition):
         tournament.encoded_type = DUTCH_TYPE
+    for player_ids, first, last in state.forbidden:
+        tournament.prohibited.append(
+            trf.ProhibitedPairing(first, last, tuple(numbers[p] for p in player_ids))
+        )
     for entrant in sorted(state.entrants, key=lambda e: e.number):
         player = players[entrant.player_id]
         tournament.players.append(
@@ -144,6 +205,8 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
                 rounds=[_entry(entry, numbers) for entry in entrant.rounds],
             )
         )
+    if placings:
+        tournament.extension_records.extend(_tiebreak_comments(state, codes, placings))
     return tournament
 
 

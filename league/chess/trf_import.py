@@ -20,8 +20,8 @@ and the file's further rounds are added.
 
 Mapping of the file's rounds: 1 = 0 (and W D L, games shorter than a move) are game results,
 + and - forfeits (- against - a double forfeit), U the pairing-allocated bye, H and Z
-requested byes, a blank result a game still to be played, and rounds before a player's
-first game a late entry. A full-point bye (F) has no counterpart in an event here: refused.
+requested byes, F a full-point bye the pairing did not allocate (``requested_full``), a blank
+result a game still to be played, and rounds before a player's first game a late entry.
 """
 
 from __future__ import annotations
@@ -51,6 +51,8 @@ from league.competitions import (
     competition_state,
     create_competition,
     enter_player,
+    forbid_pairing,
+    forbidden_pairs,
     publish_round,
     record_forfeit,
     request_bye,
@@ -68,7 +70,13 @@ MATCH_NEW = "new"
 #: Game results as the first-named player's score.
 SCORE_OF = {"1": Decimal(1), "W": Decimal(1), "=": Decimal("0.5"), "D": Decimal("0.5")}
 SCORE_OF |= {"0": Decimal(0), "L": Decimal(0)}
-REQUESTED = {"H": ByeKind.REQUESTED_HALF, "Z": ByeKind.REQUESTED_ZERO}
+#: Byes the pairing did not allocate: requested before the round (half and zero points) or
+#: given by the arbiter (F, a full point).
+REQUESTED = {
+    "H": ByeKind.REQUESTED_HALF,
+    "Z": ByeKind.REQUESTED_ZERO,
+    "F": ByeKind.REQUESTED_FULL,
+}
 #: The default scoring every event here keeps (record 162 may change only the bye's).
 FIXED_SCORING = {"W": Decimal(1), "D": Decimal("0.5"), "L": Decimal(0), "A": Decimal(0)}
 #: Header records the league has no place for, and what the preview calls them.
@@ -82,7 +90,6 @@ NOT_KEPT = {
     "212": gettext_noop("standings tie-breaks (212)"),
     "222": gettext_noop("encoded time control (222)"),
     "250": gettext_noop("accelerated rounds (250)"),
-    "260": gettext_noop("prohibited pairings (260)"),
 }
 
 
@@ -134,6 +141,7 @@ class TrfImportReport:
     results: int = 0
     forfeits: int = 0
     byes: int = 0
+    forbidden: int = 0
     players: list[PlayerRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
@@ -264,25 +272,6 @@ class _Import:
                 _("The file plans %(planned)s rounds but its players have %(rounds)s.")
                 % {"planned": t.rounds_planned, "rounds": t.round_count},
             )
-        for record in t.players:
-            for index, entry in enumerate(record.rounds):
-                if entry.result == "F":
-                    self.problem(
-                        record.line,
-                        self.column(index + 1, 7),
-                        _(
-                            "Round %(round)s is a full-point bye (F): an event here gives a "
-                            "requested bye ½ or 0 points; change it to H or Z."
-                        )
-                        % {"round": index + 1},
-                    )
-        for requested in t.byes:
-            if requested.kind == "F":
-                self.problem(
-                    self.line_of("240"),
-                    5,
-                    _("A full-point bye (F) cannot be requested here; use H or Z."),
-                )
 
     def note_what_is_not_kept(self) -> None:
         t = self.t
@@ -300,10 +289,11 @@ class _Import:
             self.report.notes.append(
                 _("Games shorter than one move (W, D, L) are recorded as played games.")
             )
-        if t.extension_records:
+        others = [r for r in t.extension_records if not r.startswith("XXP")]
+        if others:
             self.report.notes.append(
                 _("%(count)s extension record(s) of other programs are not kept.")
-                % {"count": len(t.extension_records)}
+                % {"count": len(others)}
             )
 
     # -- players ----------------------------------------------------------------------------
@@ -464,7 +454,7 @@ class _Import:
         """The first round the player is in (a game, a forfeit, a U or an H): before it, a
         late entry."""
         for index, entry in enumerate(record.rounds):
-            if entry.opponent is not None or entry.result in ("U", "H"):
+            if entry.opponent is not None or entry.result in ("U", "H", "F"):
                 return index + 1
         return 1
 
@@ -683,6 +673,54 @@ class _Import:
                 )
                 self.report.forfeits += 1
 
+    def xxp_rules(self, planned_rounds: int) -> list[trf.ProhibitedPairing]:
+        """TRF(x)'s ``XXP`` records (JaVaFo, bbpPairings): players who must not meet in any
+        round of the event, as prohibited pairings of every round."""
+        rules = []
+        line = self.line_of("XXP")
+        for record in self.t.extension_records:
+            if not record.startswith("XXP"):
+                continue
+            tokens = record[3:].split()
+            starts = [int(token) for token in tokens if token.isdigit()]
+            unknown = [t for t in tokens if not t.isdigit() or int(t) not in self.records]
+            if unknown or len(starts) < 2:
+                self.problem(
+                    line,
+                    None,
+                    _(
+                        "An XXP record names two start numbers of the file or more; "
+                        "“%(record)s” does not."
+                    )
+                    % {"record": record[:60]},
+                )
+                raise _Stop
+            rules.append(trf.ProhibitedPairing(1, planned_rounds, tuple(starts), line=line))
+        return rules
+
+    def forbidden(self, competition: Competition) -> None:
+        """Prohibited pairings (record 260, and XXP for the whole event), each once: one the
+        event has already is kept."""
+        known = set(forbidden_pairs(competition))
+        for rule in [*self.t.prohibited, *self.xxp_rules(competition.planned_rounds)]:
+            players = tuple(self.players[start].pk for start in rule.start_numbers)
+            if (players, rule.first_round, rule.last_round) in known:
+                continue
+            known.add((players, rule.first_round, rule.last_round))
+            self.attempt(
+                rule.line or self.line_of("260"),
+                None,
+                partial(
+                    forbid_pairing,
+                    competition,
+                    list(players),
+                    first_round=rule.first_round,
+                    last_round=rule.last_round,
+                    recorded_by=self.user,
+                ),
+            )
+            self.report.forbidden += 1
+
     def future_byes(self, competition: Competition) -> None:
         """Byes of record 240 for rounds after the file's last: requested now."""
         for bye in self.t.byes:
@@ -719,6 +757,7 @@ class _Import:
             if self.report.problems:
                 return
         self.enter(competition, paired)
+        self.forbidden(competition)
         for round_number in range(1, paired + 1):
             fixtures = list(
                 competition.fixtures.filter(round_number=round_number).select_related(

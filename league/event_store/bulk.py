@@ -67,6 +67,7 @@ from league.sides import (
 from league.validation import (
     Errors,
     check_can_play,
+    check_neutral_allowed,
     check_played_at,
     check_points_agree,
     check_recorder,
@@ -502,6 +503,8 @@ class BulkAppender:
             check_points_agree(score, points, errors, first)
         if neutral and not one_vs_one:
             errors.add("neutral", NEUTRAL_WITH_SIDES, "neutral_with_sides")
+        elif neutral:
+            check_neutral_allowed(self.league, neutral, errors)
         if errors or score_error or when_error or points_error or (score is None and one_vs_one):
             messages = (score_error, when_error, points_error, _messages(errors))
             self._refuse(ref, "; ".join(m for m in messages if m))

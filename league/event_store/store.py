@@ -43,6 +43,7 @@ from league.event_store.vocabulary import (
     ForfeitRecorded,
     MatchRecorded,
     MatchVoided,
+    PairingForbidden,
     PlayerClaimed,
     PlayerDeactivated,
     PlayerForgotten,
@@ -294,6 +295,12 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
         ("round_number", "round_number"),
     ),
     RoundPaired: (("competition_id", "competition_id"), ("round_number", "round_number")),
+    # The players and the last round in ``details``.
+    PairingForbidden: (
+        ("competition_id", "competition_id"),
+        ("round_number", "first_round"),
+        ("reason", "reason"),
+    ),
     # The winner (None: a double forfeit) in ``player``.
     ForfeitRecorded: (("fixture_id", "fixture_id"), ("player_id", "winner_id"), ("note", "note")),
     PlayerSeeded: (
@@ -334,6 +341,10 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
     RoundPaired: lambda fact: {
         "byes": [[player, kind, str(points)] for player, kind, points in fact.byes],
         **({"bracket": list(fact.bracket)} if fact.bracket else {}),
+    },
+    PairingForbidden: lambda fact: {
+        "players": list(fact.player_ids),
+        "last_round": fact.last_round,
     },
     PlayerIdentified: lambda fact: {
         "fide_id": fact.fide_id,
@@ -443,6 +454,14 @@ def _competition_fact(row: Any) -> Fact:
             round_number=row.round_number,
             bye_kind=details["kind"],
             points=Decimal(details["points"]),
+        )
+    if kind == PairingForbidden.kind:
+        return PairingForbidden(
+            competition_id=row.competition_id,
+            player_ids=tuple(details["players"]),
+            first_round=row.round_number,
+            last_round=details["last_round"],
+            reason=row.reason,
         )
     if kind == RoundPaired.kind:
         return RoundPaired(
@@ -908,6 +927,8 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
                 kind=fact.bye_kind,
                 points=fact.points,
             )
+        case PairingForbidden():
+            _competition(league, fact.competition_id)
         case RoundPaired():
             _competition(league, fact.competition_id)
             RoundBye.objects.bulk_create(

@@ -609,6 +609,30 @@ class RoundPaired(Fact):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PairingForbidden(Fact):
+    """No two of the players ``player_ids`` may be paired against each other in rounds
+    ``first_round`` to ``last_round`` of competition ``competition_id`` (a prohibited pairing,
+    TRF record 260: players of one club or family, for instance)."""
+
+    kind: ClassVar[str] = "pairing_forbidden"
+    competition_id: int
+    player_ids: tuple[int, ...]
+    first_round: int
+    last_round: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.competition_id,
+            self.player_ids,
+            self.first_round,
+            self.last_round,
+            self.reason,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ForfeitRecorded(Fact):
     """Fixture ``fixture_id`` was not played: ``winner_id`` (one of its two players) wins by
     forfeit and gets a win's points, the other a loss; no winner is a double forfeit (both
@@ -687,5 +711,6 @@ KINDS: dict[str, type[Fact]] = {
         RoundPaired,
         ForfeitRecorded,
         PlayerSeeded,
+        PairingForbidden,
     )
 }

@@ -8,7 +8,7 @@ Django; deterministic. The rules applied, and the deviations, are listed in ``PA
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -838,13 +838,16 @@ def pair_round(
     accelerated: bool = False,
     bye_points: Fraction | Decimal = Fraction(1),
     first_white: bool = True,
+    forbidden: Iterable[tuple[int, int]] = (),
 ) -> DutchRound:
     """Pair round ``round_number`` (1-based) of ``total_rounds`` by the FIDE Dutch system.
 
     ``players`` are every player of the event (absent ones are skipped); ``accelerated``
     applies Baku acceleration (C.04.5.1, :func:`baku_acceleration`); ``bye_points`` is what
     the pairing-allocated bye scores; ``first_white`` gives the top-ranked player White in
-    round 1 (C.04.3 E.5, the lot drawn before round 1). Pairs come back by board: the
+    round 1 (C.04.3 E.5, the lot drawn before round 1); ``forbidden`` pairs of pairing numbers
+    must not meet (prohibited pairings, TRF record 260: read with C1, as a rematch would be,
+    so also by the bye's and the completion's checks). Pairs come back by board: the
     highest score (then ranking) first.
     Raises ``ValueError`` on inconsistent input, :class:`NoValidPairing` when no legal
     pairing exists.
@@ -865,6 +868,7 @@ def pair_round(
             )
         return DutchRound([], present[0].player.number)
     pairer = _Pairer(present, by_number, played_rounds, total_rounds, initial)
+    pairer.forbidden.update(frozenset(pair) for pair in forbidden if len(set(pair)) == 2)
     pairs, bye = pairer.run()
     # Boards (C.04.2): the higher score of the pair first, then the lower, then the ranking.
     boards: list[tuple[tuple[Fraction, Fraction, int], tuple[int, int]]] = []

@@ -94,6 +94,10 @@ def correct_match(
         row.pop("places", None)
     if "places" in new_result:
         row.pop("score_a", None)
+    if league.is_chess and "neutral" not in new_result:
+        # A chess game has no neutral ground: a match stored so before the league played
+        # chess is corrected to what chess records (check_neutral_allowed).
+        row["neutral"] = False
     row.update(new_result)
     row["played_at"] = _kept_played_at(league, target, row["played_at"])
     parsed = parse_match(league, row, errors)

@@ -47,6 +47,7 @@ from league.sides import (
 from league.validation import (
     Errors,
     check_can_play,
+    check_neutral_allowed,
     check_played_at,
     check_points_agree,
     check_recorder,
@@ -137,6 +138,8 @@ def parse_match(league: League, row: dict[str, Any], errors: Errors) -> ParsedMa
     neutral = parse_neutral(row.get("neutral"), found)
     if neutral and sides is not None and not is_one_vs_one(sizes):
         found.add("neutral", NEUTRAL_WITH_SIDES, "neutral_with_sides")
+    else:
+        check_neutral_allowed(league, neutral, found)
     key = clean_key(row.get("idempotency_key"), found)
     if sides is not None:
         check_format(league, sizes, found, SIDES_FIELD if fields is None else "__all__")

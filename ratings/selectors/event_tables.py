@@ -27,22 +27,13 @@ from decimal import Decimal
 from fractions import Fraction
 
 from league import tiebreaks
-from league.competitions import BYES, PLAYED, CompetitionState, Outcome, competition_state
+from league.competition_tiebreaks import event_tournament, tiebreak_order
+from league.competitions import CompetitionState, Outcome, competition_state
 from league.crosstables import GridRow, SwissRow, round_robin_grid, swiss_table
 from league.models import Competition, CompetitionFormat
 from ratings.forecasts import DEFAULT_SIMULATIONS, Forecast, Remaining, simulate_places
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import forecasts
-
-DEFAULT_ORDERS = {
-    CompetitionFormat.ROUND_ROBIN: ("DE", "SB", "WIN"),
-    CompetitionFormat.SWISS: ("BH-C1", "BH", "SB", "DE", "WIN"),
-}
-_BYE_KINDS = {
-    Outcome.PAIRING_BYE: tiebreaks.Unplayed.PAIRING_BYE,
-    Outcome.HALF_BYE: tiebreaks.Unplayed.HALF_BYE,
-    Outcome.ZERO_BYE: tiebreaks.Unplayed.ZERO_BYE,
-}
 
 
 @dataclass(frozen=True)
@@ -73,51 +64,6 @@ class EventTable:
     grid: list[GridRow] | None
     rounds: list[SwissRow] | None
     forecast: Forecast | None
-
-
-def tiebreak_order(competition: Competition) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The event's tie-breaks as codes of ``league.tiebreaks`` and the codes it ignores."""
-    chosen, ignored = [], []
-    for raw in competition.tiebreaks or ():
-        code = tiebreaks.canonical_code(str(raw))
-        if code in tiebreaks.TIEBREAKS and code not in chosen:
-            chosen.append(code)
-        elif code not in tiebreaks.TIEBREAKS:
-            ignored.append(str(raw))
-    if not chosen and not ignored:
-        chosen = list(DEFAULT_ORDERS.get(competition.format, ("BH", "SB")))
-    return tuple(chosen), tuple(ignored)
-
-
-def event_tournament(state: CompetitionState, rounds: int, coloured: bool) -> tiebreaks.Tournament:
-    """The first ``rounds`` rounds of ``state`` as the tie-breaks read them."""
-    games, byes = [], []
-    for entrant in state.entrants:
-        for entry in entrant.rounds[:rounds]:
-            if entry.outcome in BYES:
-                byes.append(
-                    tiebreaks.Bye(entrant.player_id, entry.round_number, _BYE_KINDS[entry.outcome])
-                )
-            elif entry.side == "first" and entry.opponent_id is not None:
-                if entry.outcome in PLAYED:
-                    score, forfeit = Fraction(entry.points or 0), False
-                elif entry.outcome in (Outcome.FORFEIT_WIN, Outcome.FORFEIT_LOSS):
-                    score, forfeit = Fraction(int(entry.outcome == Outcome.FORFEIT_WIN)), True
-                else:
-                    continue
-                games.append(
-                    tiebreaks.Game(
-                        entrant.player_id,
-                        entry.opponent_id,
-                        score,
-                        entry.round_number,
-                        forfeit=forfeit,
-                        coloured=coloured,
-                    )
-                )
-    points = tiebreaks.Points(pairing_bye=Fraction(state.bye_points))
-    ratings = {e.player_id: e.seed_rating for e in state.entrants}
-    return tiebreaks.Tournament(ratings, games, byes, points, rounds=rounds)
 
 
 def _remaining(

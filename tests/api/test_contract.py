@@ -306,6 +306,8 @@ def test_record_result_returns_the_stored_event(org, league, players):
 
 
 def test_record_result_on_neutral_ground(org, league, players):
+    league.sport = "Football"  # a sport with home grounds (a chess game is never neutral)
+    league.save()
     body = {
         "player_a": players[0].pk,
         "player_b": players[1].pk,

@@ -69,6 +69,8 @@ def home_advantage_league(league, make_player):
     from league.event_store.bulk import NewMatch, append_matches_bulk
     from ratings import services as rating_services
 
+    league.sport = "Football"  # home and away (a chess game is never neutral)
+    league.save()
     rng = random.Random(19)
     people = [make_player(league, f"Player {i:02d}") for i in range(16)]
     strength = [rng.gauss(0, 200) for _ in people]

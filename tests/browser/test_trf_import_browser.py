@@ -81,8 +81,8 @@ def test_an_organiser_previews_and_imports_a_trf_file(
     upload_by_keyboard(page, BAD)
     problems = page.inner_text("#trf-problems")
     assert "2 problems in the file: nothing was recorded." in problems
-    assert "Line 15, column 97: Unknown colour “r”" in problems
-    assert "Line 16, column 99: Unknown result code “*”" in problems
+    assert "Line 16, column 97: Unknown colour “r”" in problems
+    assert "Line 17, column 99: Unknown result code “*”" in problems
     assert page.locator("button[name=confirm]").count() == 0
     assert_no_sideways_scroll(page, width)
     screenshot(page, f"workspace-trf-preview-bad-{width}")
@@ -95,9 +95,9 @@ def test_an_organiser_previews_and_imports_a_trf_file(
     assert "Would import Spring Swiss (spring-swiss): 7 players (6 new)" in page.inner_text(
         "#trf-summary"
     )
-    assert "Ann Able (same name)" in page.inner_text("#line-12 td.import-outcome")
-    assert "A new player, Gus Gray" in page.inner_text("#line-18 td.import-outcome")
-    for line in (12, 18):
+    assert "Ann Able (same name)" in page.inner_text("#line-13 td.import-outcome")
+    assert "A new player, Gus Gray" in page.inner_text("#line-19 td.import-outcome")
+    for line in (13, 19):
         for cell in CELLS:
             assert_inside(page, f"#line-{line} {cell}")
     assert_no_sideways_scroll(page, width)

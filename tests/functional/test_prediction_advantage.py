@@ -211,6 +211,8 @@ def test_head_to_head_calibration_of_home_and_away_sides(client, league, derby):
 
 
 def test_a_league_of_neutral_games_shows_no_home_and_away_calibration(client, league, make_player):
+    league.sport = "Football"  # a sport with home grounds (a chess game is never neutral)
+    league.save()
     ann, bob = make_player(league, "Ann"), make_player(league, "Bob")
     day = dt.date(2024, 3, 5)
     record_results(league, [(ann, bob, "1", day), (bob, ann, "0.5", day)], neutral=True)

@@ -80,8 +80,8 @@ def test_a_bad_file_shows_each_problem_with_its_line_and_column(signed_in, leagu
     before = state()
     html = signed_in.get(response["Location"]).content.decode()
     assert "2 problems in the file: nothing was recorded." in html
-    assert "Line 15, column 97: Unknown colour “r”" in html
-    assert "Line 16, column 99: Unknown result code “*”" in html
+    assert "Line 16, column 97: Unknown colour “r”" in html
+    assert "Line 17, column 99: Unknown result code “*”" in html
     assert 'name="confirm"' not in html
     assert signed_in.post(response["Location"], {"confirm": "1"}).status_code == 200
     assert state() == before

@@ -41,6 +41,14 @@ def _new_league(organiser) -> League:
     return league
 
 
+@pytest.fixture
+def league(league: League) -> League:
+    """The shared league with home grounds: a chess game is never neutral."""
+    league.sport = "Football"
+    league.save()
+    return league
+
+
 def _goals_result(home: int, away: int) -> str:
     return "1" if home > away else "0.5" if home == away else "0"
 

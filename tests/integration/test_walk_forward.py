@@ -58,6 +58,8 @@ IN_SAMPLE = [(0, 1.0, False), (1, 0.0, False), (2, 0.5, True), (3, 1.0, False)]
 def _six_matches(league: League, make_player, later: list[float]) -> None:
     """Six matches of twelve newcomers, one a week; ``later``: the home scores of weeks 4, 5."""
     rows = [*IN_SAMPLE, (4, later[0], False), (5, later[1], False)]
+    league.sport = "Football"  # home and away (a chess game is never neutral)
+    league.save()
     players = [make_player(league, f"Team {i:02d}") for i in range(12)]
     append_matches_bulk(
         league,

@@ -63,6 +63,8 @@ def outcome_cell(entry: RoundEntry) -> dict[str, str]:
         return {"text": _("bye ½"), "title": _("half-point bye, requested")}
     if entry.outcome == Outcome.ZERO_BYE:
         return {"text": _("bye 0"), "title": _("zero-point bye, requested")}
+    if entry.outcome == Outcome.FULL_BYE:
+        return {"text": _("bye 1"), "title": _("full-point bye, not allocated by the pairing")}
     if entry.outcome == Outcome.PENDING:
         return {"text": "…", "title": _("to be played")}
     return {"text": DASH, "title": _("not paired")}

@@ -268,8 +268,9 @@ class CorrectionForm(MatchEntryForm):
         if not arguments["points"] and arguments["score_a"] == self.match.score_a:
             arguments["points"] = self.match.points
         if "neutral" in arguments and "neutral" not in self.fields:
-            # A page without the box (a sport without home grounds) keeps what was stored.
-            arguments["neutral"] = self.match.neutral
+            # A page without the box (a sport without home grounds) keeps what was stored;
+            # a chess game is never neutral (``league.validation.check_neutral_allowed``).
+            arguments["neutral"] = self.match.neutral and not self.league.is_chess
         # An unchanged day keeps the recorded moment (which may not be noon).
         if arguments["played_at"] == league_day(self.league, self.match.played_at):
             arguments["played_at"] = self.match.played_at
