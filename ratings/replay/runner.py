@@ -251,7 +251,8 @@ def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: T
         )
         if status == Replay.Status.COMPLETE:
             # After the commit, in its own task: the replay never waits for the simulation.
-            schedule_coverage(config.pk)
+            # A result's replay has it checked once a window, not once a result.
+            schedule_coverage(config.pk, at_once=replay.kind == Replay.Kind.FULL)
         if newest:
             standings_published.send(
                 sender=RatingConfig, league=league, config=config, through_seq=through_seq
