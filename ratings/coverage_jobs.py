@@ -6,9 +6,9 @@ replay never waits for the measurement, and a broker that cannot be reached is l
 raised into the replay. A full replay (a new configuration version) sends it at once. An
 incremental one (a result) sends it :data:`RECHECK_SECONDS` later, and only when no such
 check is already on its way for the configuration (the ``default`` cache holds the mark): a
-league taking a stream of results is checked once a window, on its shape at the window's
-end, instead of once a result. Each check cost a worker 0.02-0.3 s that the next league's
-replay waited for (``bench_many_leagues.py --stream``, docs/benchmarks.md).
+league taking a stream of results is checked once a window (ten minutes), on its shape at
+the window's end, instead of once a result. Each check cost a worker 0.02-0.3 s that the
+next league's replay waited for (``bench_many_leagues.py --stream``, docs/benchmarks.md).
 
 The task measures the configuration on simulated leagues like its
 league (``ratings.coverage``: its match shape, game rate, period length and skill spread),
@@ -47,8 +47,11 @@ DECIMALS = 5
 SPREAD_TOLERANCE = 0.1
 
 
-#: Seconds an incremental replay's check of its configuration's shape waits (see above).
-RECHECK_SECONDS = 60
+#: Seconds an incremental replay's check of its configuration's shape waits (see above):
+#: at most one check a configuration in this time, however many results it takes. A figure
+#: a few minutes behind a change of shape is fine; at 20 results/s a check a result took
+#: more than the 2 workers (docs/benchmarks.md, "Many clubs").
+RECHECK_SECONDS = 600
 
 
 def schedule_coverage(config_id: int, *, at_once: bool = True) -> None:
