@@ -86,7 +86,11 @@ def start_workers(var: Path, count: int) -> list[subprocess.Popen]:
                     "INFO",
                 ],
                 cwd=ROOT,
-                env=os.environ.copy(),
+                # Real workers: ``bench_replay``, imported for its loader, switches eager
+                # mode on in this process's environment, and an eager worker would run the
+                # tasks it sends (coverage checks) inside the replay and never retry a busy
+                # one. Until 2026-11-26 the workers here ran so.
+                env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"},
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )

@@ -130,7 +130,7 @@ def load_league(
         recorded = dt.datetime.now(dt.UTC).isoformat()
         columns = (
             "league_id, seq, kind, recorded_at, played_at, player_a_id, player_b_id, "
-            "score_a, points, reason, note, display_name, neutral, venue"
+            "score_a, points, reason, note, display_name, neutral, venue, seed_list"
         )
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -141,12 +141,12 @@ def load_league(
                         stop = min(matches, start + 100_000)
                         buffer.writelines(
                             f"{league.pk}\t{i + 1}\tmatch_recorded\t{recorded}\t"
-                            f"{moments[days[i]]}\t{a[i]}\t{b[i]}\t{scores[i]}\t\t\t\t\tf\t\n"
+                            f"{moments[days[i]]}\t{a[i]}\t{b[i]}\t{scores[i]}\t\t\t\t\tf\t\t\n"
                             for i in range(start, stop)
                         )
                         copy.write(buffer.getvalue())
         else:
-            sql = f"INSERT INTO league_event ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+            sql = f"INSERT INTO league_event ({columns}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
             adapt = connection.ops.adapt_datetimefield_value
             stamps = [adapt(dt.datetime.fromisoformat(m)) for m in moments]
             now = adapt(dt.datetime.now(dt.UTC))
@@ -168,6 +168,7 @@ def load_league(
                             "",
                             "",
                             False,
+                            "",
                             "",
                         )
                         for i in range(matches)

@@ -3,7 +3,14 @@
 When a replay completes, :func:`schedule_coverage` (called by the replay's finalising
 transaction) sends the ``measure_config_coverage`` task once that transaction commits: the
 replay never waits for the measurement, and a broker that cannot be reached is logged, never
-raised into the replay. The task measures the configuration on simulated leagues like its
+raised into the replay. A full replay (a new configuration version) sends it at once. An
+incremental one (a result) sends it :data:`RECHECK_SECONDS` later, and only when no such
+check is already on its way for the configuration (the ``default`` cache holds the mark): a
+league taking a stream of results is checked once a window (ten minutes), on its shape at
+the window's end, instead of once a result. Each check cost a worker 0.02-0.3 s that the
+next league's replay waited for (``bench_many_leagues.py --stream``, docs/benchmarks.md).
+
+The task measures the configuration on simulated leagues like its
 league (``ratings.coverage``: its match shape, game rate, period length and skill spread),
 small enough to take a few seconds (:data:`LEAGUES` leagues of at most ``PLAYERS`` players,
 as many as the league has rated, at least :data:`MIN_PLAYERS`), and stores the result as the
@@ -23,6 +30,7 @@ from functools import partial
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -39,17 +47,39 @@ DECIMALS = 5
 SPREAD_TOLERANCE = 0.1
 
 
-def schedule_coverage(config_id: int) -> None:
-    """Measure configuration ``config_id`` once the current transaction commits (if enabled)."""
+#: Seconds an incremental replay's check of its configuration's shape waits (see above):
+#: at most one check a configuration in this time, however many results it takes. A figure
+#: a few minutes behind a change of shape is fine; at 20 results/s a check a result took
+#: more than the 2 workers (docs/benchmarks.md, "Many clubs").
+RECHECK_SECONDS = 600
+
+
+def schedule_coverage(config_id: int, *, at_once: bool = True) -> None:
+    """Measure configuration ``config_id`` once the current transaction commits (if enabled):
+    at once, or with ``at_once`` false :data:`RECHECK_SECONDS` later unless a check is
+    already on its way."""
     if getattr(settings, "RATINGS_MEASURE_COVERAGE", True):
-        transaction.on_commit(partial(_send, config_id))
+        transaction.on_commit(partial(_send, config_id, at_once=at_once))
 
 
-def _send(config_id: int) -> None:
+def _recheck_mark(config_id: int) -> str:
+    return f"coverage-recheck:{config_id}"
+
+
+def _send(config_id: int, *, at_once: bool = True) -> None:
     """Hand the measurement to the broker; log, never raise (the replay is already stored)."""
+    countdown = None
+    if not at_once and not measure_config_coverage.app.conf.task_always_eager:
+        # The mark outlives the countdown a little, so the check it stands for has started
+        # (and reads the shape as it is then) by the time another can be sent.
+        if not cache.add(_recheck_mark(config_id), True, timeout=RECHECK_SECONDS + 5):
+            return
+        countdown = RECHECK_SECONDS
     try:
-        measure_config_coverage.delay(config_id=config_id)
+        measure_config_coverage.apply_async(kwargs={"config_id": config_id}, countdown=countdown)
     except Exception:
+        if countdown is not None:
+            cache.delete(_recheck_mark(config_id))  # the next result sends it again
         logger.exception("Could not send the coverage measurement of configuration %s", config_id)
 
 

@@ -30,8 +30,10 @@ def replay_league(*, replay_id: int) -> str:
     """
     outcome = execute(replay_id)
     if outcome is Outcome.BUSY and not replay_league.app.conf.task_always_eager:
-        # The lock holder also runs the league's queued replays before it lets go; this
-        # retry covers one queued just after the holder looked.
+        # The lock holder runs the league's queued replays before it lets go and looks
+        # again just after (``runner.execute``), so this one normally runs there and its
+        # retry finds it finished. The retry covers a holder that lost its lease (SQLite)
+        # or died before looking.
         replay_league.apply_async(kwargs={"replay_id": replay_id}, countdown=LOCK_RETRY_SECONDS)
     return str(outcome)
 

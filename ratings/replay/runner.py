@@ -8,9 +8,10 @@ for a full replay; every other pass is incremental from the projection's own pos
 a pass, the replay finalises in one transaction holding the league's write lock: if no event
 was stored meanwhile, the projection is current and the configuration is published when it
 is the newest version (a full replay of an older one is superseded); otherwise another pass
-catches up first. Then the lock holder runs the league's replays queued meanwhile. A
-completed replay sends its configuration's coverage measurement once it commits
-(``ratings.coverage_jobs``).
+catches up first. Then the lock holder runs the league's replays queued meanwhile, and looks
+once more after releasing the lock (a replay queued in that moment found the lock held and
+would otherwise wait for its message's countdown). A completed replay sends its
+configuration's coverage measurement once it commits (``ratings.coverage_jobs``).
 """
 
 from __future__ import annotations
@@ -66,32 +67,52 @@ def execute(replay_id: int) -> Outcome:
     replay = Replay.objects.select_related("config").filter(pk=replay_id).first()
     if replay is None or replay.status in FINISHED:
         return Outcome.SKIPPED
-    lock = LeagueReplayLock(replay.config.league_id)
+    league_id = replay.config.league_id
+    lock = LeagueReplayLock(league_id)
     if not lock.acquire():
         return Outcome.BUSY
     try:
         outcome = run_claimable(replay_id, lock)
-        while True:
-            queued = (
-                # Holding the lock, a "running" replay of this league is one whose worker died.
-                Replay.objects.filter(
-                    config__league_id=replay.config.league_id,
-                    status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING],
-                )
-                .order_by("pk")
-                .values_list("pk", flat=True)
-                .first()
-            )
-            if queued is None:
-                break
-            run_claimable(queued, lock)
-        return outcome
+        _run_queued(league_id, lock)
     except LockLost:
         # The lease expired under us (SQLite) and the replay went back to the queue: the
         # caller re-sends it, to run after whoever holds the lease now.
         return Outcome.BUSY
     finally:
         lock.release()
+    # A replay queued after the last look but before the release found the lock held and
+    # was sent again with a countdown (``ratings.tasks.LOCK_RETRY_SECONDS``). Look once
+    # more now that the lock is free, and run it at once rather than after the countdown;
+    # its own message then finds it finished. A replay queued from here on takes the free
+    # lock itself, and one that finds another holder is that holder's to run.
+    while _next_queued(league_id) is not None and lock.acquire():
+        try:
+            _run_queued(league_id, lock)
+        except LockLost:
+            break
+        finally:
+            lock.release()
+    return outcome
+
+
+def _next_queued(league_id: int) -> int | None:
+    """The league's oldest replay waiting to run (holding the lock, a "running" replay of
+    the league is one whose worker died)."""
+    return (
+        Replay.objects.filter(
+            config__league_id=league_id,
+            status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING],
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _run_queued(league_id: int, lock: LeagueReplayLock) -> None:
+    """Run the league's queued replays, oldest first, until none is left; the lock is held."""
+    while (queued := _next_queued(league_id)) is not None:
+        run_claimable(queued, lock)
 
 
 def run_claimable(replay_id: int, lock: LeagueReplayLock) -> Outcome:
@@ -230,7 +251,8 @@ def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: T
         )
         if status == Replay.Status.COMPLETE:
             # After the commit, in its own task: the replay never waits for the simulation.
-            schedule_coverage(config.pk)
+            # A result's replay has it checked once a window, not once a result.
+            schedule_coverage(config.pk, at_once=replay.kind == Replay.Kind.FULL)
         if newest:
             standings_published.send(
                 sender=RatingConfig, league=league, config=config, through_seq=through_seq

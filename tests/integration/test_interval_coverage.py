@@ -115,7 +115,7 @@ def test_a_broker_that_refuses_the_task_is_logged_not_raised(rated, monkeypatch,
     def refuse(**kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(coverage_jobs.measure_config_coverage, "delay", refuse)
+    monkeypatch.setattr(coverage_jobs.measure_config_coverage, "apply_async", refuse)
     with caplog.at_level(logging.ERROR, logger="ratings.coverage_jobs"):
         coverage_jobs._send(rated.pk)
     assert "Could not send the coverage measurement" in caplog.text
@@ -213,3 +213,63 @@ def test_a_cached_leaderboard_shows_a_measurement_stored_after_it(client, league
     assert "not measured yet" in client.get(url).content.decode()
     store(rated)
     assert "measured coverage 94.1 %" in client.get(url).content.decode()
+
+
+# --- how often a stream of results has the shape checked -----------------------------------
+
+
+@pytest.fixture
+def sent(rated, monkeypatch):
+    """The measurements handed to a (non-eager) broker: (config id, countdown) each."""
+    from django.core.cache import cache
+
+    calls: list[tuple[int, int | None]] = []
+
+    def apply_async(*, kwargs, countdown=None):
+        calls.append((kwargs["config_id"], countdown))
+
+    monkeypatch.setitem(coverage_jobs.measure_config_coverage.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(coverage_jobs.measure_config_coverage, "apply_async", apply_async)
+    cache.delete(coverage_jobs._recheck_mark(rated.pk))
+    yield calls
+    cache.delete(coverage_jobs._recheck_mark(rated.pk))
+
+
+def test_a_stream_of_results_has_the_shape_checked_once_a_window(rated, sent):
+    for _result in range(3):
+        coverage_jobs._send(rated.pk, at_once=False)
+    assert sent == [(rated.pk, coverage_jobs.RECHECK_SECONDS)]
+    # A new configuration version's full replay is measured at once, window or not.
+    coverage_jobs._send(rated.pk, at_once=True)
+    assert sent[1:] == [(rated.pk, None)]
+
+
+def test_a_check_the_broker_refused_is_sent_by_the_next_result(rated, sent, monkeypatch):
+    def refuse(**kwargs):
+        raise ConnectionError("broker down")
+
+    working = coverage_jobs.measure_config_coverage.apply_async
+    monkeypatch.setattr(coverage_jobs.measure_config_coverage, "apply_async", refuse)
+    coverage_jobs._send(rated.pk, at_once=False)
+    monkeypatch.setattr(coverage_jobs.measure_config_coverage, "apply_async", working)
+    coverage_jobs._send(rated.pk, at_once=False)
+    assert sent == [(rated.pk, coverage_jobs.RECHECK_SECONDS)]
+
+
+def test_a_full_replay_asks_at_once_and_a_results_replay_for_a_check(
+    league, rated, measuring, monkeypatch, django_capture_on_commit_callbacks
+):
+    asked: list[tuple[int, bool]] = []
+    monkeypatch.setattr(
+        coverage_jobs, "_send", lambda config_id, *, at_once: asked.append((config_id, at_once))
+    )
+    ann, bob = league.players.order_by("pk")[:2]
+    with django_capture_on_commit_callbacks(execute=True):  # a result: its replay runs
+        league_services.record_match(
+            league, player_a=ann, player_b=bob, score_a="0", played_at=dt.date(2024, 1, 4)
+        )
+    assert asked == [(rated.pk, False)]
+    with django_capture_on_commit_callbacks(execute=True):
+        newer = rating_services.create_config(league, period_length=14)
+        run_queued_replays(league)
+    assert asked[1:] == [(newer.pk, True)]

@@ -105,3 +105,47 @@ def test_a_replay_whose_lease_expired_while_computing_writes_nothing(league, set
     assert not ProjectionState.objects.filter(config=config).exists()
     replay.refresh_from_db()
     assert replay.status == Replay.Status.QUEUED  # back in the queue for the new holder
+
+
+@pytest.mark.django_db
+def test_a_replay_queued_as_the_holder_lets_go_runs_at_once_not_after_its_retry(
+    league, monkeypatch
+):
+    """A result stored after the holder's last look at the queue but before it releases the
+    lock: its replay's worker found the lock held (BUSY, re-sent with a countdown). The
+    holder looks again once the lock is free and runs it, so it need not wait."""
+    from league import services as league_services
+    from ratings.models import ProjectionState
+
+    monkeypatch.setattr(services, "send_replay", lambda replay: None)  # run by hand below
+    ann = league_services.register_player(league, "Ann")
+    bob = league_services.register_player(league, "Bob")
+    league_services.record_match(
+        league, player_a=ann, player_b=bob, score_a=1, played_at=league.start_date
+    )
+    # What the result's commit does (the test's transaction never commits).
+    (first,) = services.request_catch_up(league)
+    late: list[Replay] = []
+    release = LeagueReplayLock.release
+
+    def release_after_a_late_result(lock: LeagueReplayLock) -> None:
+        if not late:
+            event = league_services.record_match(
+                league, player_a=bob, player_b=ann, score_a=1, played_at=league.start_date
+            )
+            late.extend(services.request_catch_up(league))
+            late.append(event)
+        release(lock)
+
+    monkeypatch.setattr(LeagueReplayLock, "release", release_after_a_late_result)
+    assert runner.execute(first.pk) is runner.Outcome.COMPLETE
+
+    queued, event = late
+    assert queued.pk != first.pk
+    queued.refresh_from_db()
+    assert (queued.status, queued.attempts) == (Replay.Status.COMPLETE, 1)
+    state = ProjectionState.objects.get(config=first.config)
+    assert state.through_seq == event.seq
+    # Its own message, arriving after the countdown, finds it finished and does nothing.
+    assert runner.execute(queued.pk) is runner.Outcome.SKIPPED
+    assert LeagueReplayLock(league.pk).acquire()  # nothing left holding the lock
