@@ -193,8 +193,13 @@ def test_the_weekly_digest_goes_to_who_asked_once_a_week(
 ):
     ann, bob = pair
     set_choices(ann.account, {Topic.DIGEST: True}, {})
+    # Yesterday: a date stands for its noon, so today's result is after "now" all morning.
     services.record_match(
-        league, player_a=ann, player_b=bob, score_a="1", played_at=timezone.now().date()
+        league,
+        player_a=ann,
+        player_b=bob,
+        score_a="1",
+        played_at=timezone.now().date() - dt.timedelta(days=1),
     )
     monday = dt.datetime(2026, 11, 23, 8, 0, tzinfo=dt.UTC)
     assert sweeps.write_digests(monday - dt.timedelta(hours=2)) == []  # before 07:00 Monday
