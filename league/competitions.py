@@ -166,6 +166,20 @@ def _day(value: Any, errors: Errors, field_name: str) -> dt.date | None:
     return day
 
 
+def _schedule_fields(
+    league: League, scheduled_at: Any, deadline: Any, venue: Any, errors: Errors
+) -> tuple[dt.datetime | None, dt.date | None, str]:
+    """The time, deadline and venue an organiser gives games they publish (a round, a cup's
+    replay): each None when left out (the caller picks its default), the venue "" then."""
+    when = None
+    if scheduled_at not in (None, ""):
+        parsed = parse_played_at(league, scheduled_at, errors, "scheduled_at")
+        when = None if parsed is None else parsed[0]
+    due = _day(deadline, errors, "deadline")
+    place = _text(venue, errors, "venue", Fixture._meta.get_field("venue").max_length)
+    return when, due, place
+
+
 def _bye_points(value: Any, errors: Errors) -> Decimal | None:
     try:
         points = Decimal(str(value).strip().replace("½", "0.5"))
@@ -830,12 +844,7 @@ def publish_round(
         errors.merge(row)
     if not pairings and not allocated:
         errors.add("pairings", _("A round needs at least one game or bye."), "required")
-    when = None
-    if scheduled_at not in (None, ""):
-        parsed = parse_played_at(league, scheduled_at, errors, "scheduled_at")
-        when = None if parsed is None else parsed[0]
-    due = _day(deadline, errors, "deadline")
-    place_text = _text(venue, errors, "venue", Fixture._meta.get_field("venue").max_length)
+    when, due, place_text = _schedule_fields(league, scheduled_at, deadline, venue, errors)
     key = clean_key(idempotency_key, errors)
     errors.raise_if_any()
     assert number is not None

@@ -35,9 +35,8 @@ from league.calendar import league_day
 from league.competition_pairing import ProposedRound, ranking
 from league.competitions import (
     PublishedRound,
-    _day,
     _refreshed,
-    _text,
+    _schedule_fields,
     competition_state,
     publish_round,
     published_round,
@@ -56,7 +55,7 @@ from league.models import (
     Fixture,
     RoundBye,
 )
-from league.validation import Errors, check_recorder, clean_key, parse_played_at
+from league.validation import Errors, check_recorder, clean_key
 
 #: What a game of a tie is: its first game, or one after a draw (the cup's rule says which).
 GAME, REPLAY, DECIDER = "game", "replay", "decider"
@@ -485,12 +484,7 @@ def schedule_tie_game(
             "other_competition",
             event=competition.name,
         )
-    when = None
-    if scheduled_at not in (None, ""):
-        parsed = parse_played_at(league, scheduled_at, errors, "scheduled_at")
-        when = None if parsed is None else parsed[0]
-    due = _day(deadline, errors, "deadline")
-    place = _text(venue, errors, "venue", Fixture._meta.get_field("venue").max_length)
+    when, due, place = _schedule_fields(league, scheduled_at, deadline, venue, errors)
     key = clean_key(idempotency_key, errors)
     errors.raise_if_any()
     assert target is not None
