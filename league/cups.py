@@ -276,7 +276,7 @@ def cup_bracket(competition: Competition) -> Bracket | None:
     winners. Before round 1 is paired it is projected from the entries (None when the field
     does not fit the cup's rounds)."""
     paired = Competition.objects.values_list("rounds_paired", flat=True).get(pk=competition.pk)
-    depth = _depth(competition)
+    depth = cup_depth(competition)
     size = 1 << depth
     slots = _round_one_slots(competition) if paired else None
     projected = slots is None
@@ -329,7 +329,7 @@ def cup_bracket(competition: Competition) -> Bracket | None:
     )
 
 
-def _depth(competition: Competition) -> int:
+def cup_depth(competition: Competition) -> int:
     """The rounds of the cup's (winners') bracket."""
     if competition.double_elimination:
         return de.depth_of(competition.planned_rounds)
@@ -469,7 +469,7 @@ def propose_cup_round(competition: Competition) -> ProposedRound:
     bracket = cup_bracket(competition)
     if bracket is None:
         entered = len(_seeded_field(competition))
-        bracket_depth = _depth(competition)
+        bracket_depth = cup_depth(competition)
         errors.add(
             "round_number",
             _("A double-elimination cup whose winners' bracket has %(rounds)s rounds takes "
@@ -785,6 +785,7 @@ __all__ = [
     "Tie",
     "TieGame",
     "cup_bracket",
+    "cup_depth",
     "propose_cup_round",
     "publish_cup_round",
     "schedule_tie_game",

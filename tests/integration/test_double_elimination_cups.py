@@ -56,6 +56,10 @@ def _play_round(cup, league, organiser, field, upsets=(), draws=()):
     return published
 
 
+def _games(published, names):
+    return sorted((f.board, names[f.player_a_id], names[f.player_b_id]) for f in published.fixtures)
+
+
 def _tie(bracket, part, part_round, position=1):
     return next(
         t
@@ -72,14 +76,14 @@ def test_six_players_through_both_brackets_to_a_bracket_reset(league, field, org
     names = _names(field)
     first = _play_round(cup, league, organiser, field)
     # Slots 1 8 4 5 2 7 3 6: the top two seeds have a bye in the winners' round 1.
-    assert sorted((f.board, names[f.player_a_id], names[f.player_b_id]) for f in first.fixtures) == [
+    assert _games(first, names) == [
         (2, "P04", "P05"), (4, "P03", "P06"),
     ]  # fmt: skip
     assert sorted(names[b.player_id] for b in first.byes) == ["P01", "P02"]
     # Round of play 2: the winners' round 2 (boards 1-2) and the losers' round 1 (3-4),
     # where the losers P05 and P06 meet nobody (the byes had no loser): walkovers.
     second = _play_round(cup, league, organiser, field)
-    assert sorted((f.board, names[f.player_a_id], names[f.player_b_id]) for f in second.fixtures) == [
+    assert _games(second, names) == [
         (1, "P01", "P04"), (2, "P02", "P03"),
     ]  # fmt: skip
     assert sorted(names[b.player_id] for b in second.byes) == ["P05", "P06"]
@@ -87,7 +91,7 @@ def test_six_players_through_both_brackets_to_a_bracket_reset(league, field, org
     # Round of play 3: the winners' final, and the losers' round 2 where the winners'
     # round 2's losers drop in reverse order (P03 from tie 2 meets tie 1's survivor P05).
     third = cups.publish_cup_round(cup, recorded_by=organiser)
-    assert sorted((f.board, names[f.player_a_id], names[f.player_b_id]) for f in third.fixtures) == [
+    assert _games(third, names) == [
         (1, "P01", "P02"), (2, "P05", "P03"), (3, "P06", "P04"),
     ]  # fmt: skip
     drawn = Fixture.objects.get(competition=cup, round_number=3, board=2)
@@ -245,3 +249,33 @@ def test_bad_settings_are_refused_and_change_nothing(league, field, organiser):
         "needs."
     ]
     assert Event.objects.count() == before
+
+
+def test_the_bracket_page_shows_both_brackets_with_chances(client, league, field, organiser):
+    from ratings.selectors.cups import cup_view
+
+    cup = _cup(league, organiser)
+    _enter(cup, field, organiser, 6)
+    _play_round(cup, league, organiser, field)
+    cups.publish_cup_round(cup, recorded_by=organiser)
+    view = cup_view(cup, simulations=500)
+    total = sum(c.probability for c in view.forecast.chances.values())
+    assert total == pytest.approx(1.0, abs=1e-9)
+    # The open ties of round of play 2 (the winners' round 2) have chances; the losers'
+    # round 1's walkovers have none.
+    assert sorted(board for number, board in view.chances if number == 2) == [1, 2]
+    html = client.get(f"/{league.slug}/competitions/{cup.slug}/bracket/").content.decode()
+    for text in (
+        "Winners&#x27; bracket",
+        "Losers&#x27; bracket",
+        "Grand final",
+        "Winners&#x27; final",
+        "Losers&#x27; final",
+        "Round 2 of play, board 3",
+        "P05 goes through without a game.",
+        "Who wins the cup?",
+        "Double-elimination cup of 7 rounds of play",
+    ):
+        assert text in html, text
+    assert 'id="tie-2-1"' in html
+    assert 'id="bracket-losers"' in html
