@@ -190,7 +190,8 @@ def competition(request: HttpRequest, league_slug: str, competition_slug: str) -
     if cup and chosen.double_elimination and context["can_pair"]:
         # Without its second grand final the cup ends a round early.
         bracket = cups.cup_bracket(chosen)
-        context["can_pair"] = bracket is None or not bracket.decided
+        context["cup_decided"] = bracket is not None and bracket.decided
+        context["can_pair"] = not context["cup_decided"]
     for view, round_cells in zip(event_rounds_of(context), context["rounds"], strict=True):
         for game, cells in zip(view.games, round_cells["games"], strict=True):
             cells["keys"] = {"result": new_key(), "forfeit": new_key(), "tie": new_key()}
