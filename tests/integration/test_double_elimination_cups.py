@@ -279,3 +279,29 @@ def test_the_bracket_page_shows_both_brackets_with_chances(client, league, field
         assert text in html, text
     assert 'id="tie-2-1"' in html
     assert 'id="bracket-losers"' in html
+
+
+def test_a_forfeit_drops_the_loser_and_a_double_forfeit_puts_both_out(league, field, organiser):
+    cup = _cup(league, organiser, rounds=2)
+    _enter(cup, field, organiser, 4)
+    first = cups.publish_cup_round(cup, recorded_by=organiser)
+    one_four, two_three = sorted(first.fixtures, key=lambda f: f.board)
+    # P04 wins by forfeit: P01 drops into the losers' bracket, as after a lost game.
+    competitions.record_forfeit(cup, one_four, winner=field["P04"], recorded_by=organiser)
+    competitions.record_forfeit(cup, two_three, winner=None, recorded_by=organiser)
+    bracket = cups.cup_bracket(cup)
+    w1 = _tie(bracket, "winners", 1)
+    assert (w1.winner, w1.loser) == (field["P04"].pk, field["P01"].pk)
+    double = _tie(bracket, "winners", 1, 2)
+    assert double.decided
+    assert (double.winner, double.loser) == (None, None)
+    # Round 2: P04 has a walkover in the winners' final, P01 in the losers' round 1.
+    second = cups.publish_cup_round(cup, recorded_by=organiser)
+    assert second.fixtures == []
+    assert sorted(b.player_id for b in second.byes) == sorted([field["P04"].pk, field["P01"].pk])
+    # The losers' final: P01 against nobody (the winners' final had no loser).
+    third = cups.publish_cup_round(cup, recorded_by=organiser)
+    assert [b.player_id for b in third.byes] == [field["P01"].pk]
+    final = cups.publish_cup_round(cup, recorded_by=organiser)
+    (game,) = final.fixtures
+    assert (game.player_a_id, game.player_b_id) == (field["P04"].pk, field["P01"].pk)
