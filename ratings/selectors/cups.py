@@ -6,7 +6,8 @@ current ratings and RDs, the league's fitted draw model, the first-named side's 
 A drawn game is followed by a replay or a tie-break game of the same tie, so a tie's chance
 is ``win / (win + loss)`` of one game. The order of a tie's sides is known once its game is
 scheduled; before, both orders are averaged. The forecast plays the open ties out
-(``ratings.forecasts.simulate_cup``).
+(``ratings.forecasts.simulate_cup``; a double-elimination cup's through
+``ratings.forecasts.simulate_double_elimination``, over its layout).
 """
 
 from __future__ import annotations
