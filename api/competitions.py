@@ -67,6 +67,14 @@ class CompetitionSerializer(serializers.Serializer):
         "tie-break game); blank for other formats."
     )
     third_place = serializers.BooleanField(help_text="A knockout cup plays for third place.")
+    double_elimination = serializers.BooleanField(
+        help_text="A knockout cup with a losers' bracket; its ``planned_rounds`` are then its "
+        "rounds of play (twice its winners' bracket's, one more with a bracket reset)."
+    )
+    bracket_reset = serializers.BooleanField(
+        help_text="A double-elimination cup plays the grand final again when the losers' "
+        "bracket champion wins it."
+    )
 
 
 def competition_body(competition: Competition) -> dict[str, Any]:
@@ -83,6 +91,8 @@ def competition_body(competition: Competition) -> dict[str, Any]:
         "end_date": competition.end_date,
         "draw_rule": competition.draw_rule,
         "third_place": competition.third_place,
+        "double_elimination": competition.double_elimination,
+        "bracket_reset": competition.bracket_reset,
     }
 
 
@@ -218,7 +228,8 @@ class CreateCompetitionSerializer(BodySerializer):
     planned_rounds = StrictIntegerField(
         min_value=1,
         max_value=99,
-        help_text="A knockout cup: the depth of its bracket (4 rounds take 9 to 16 players).",
+        help_text="A knockout cup: the depth of its bracket (4 rounds take 9 to 16 players; "
+        "for a double-elimination cup, of its winners' bracket).",
     )
     draw_rule = serializers.ChoiceField(
         choices=CupDrawRule.values,
@@ -228,6 +239,18 @@ class CreateCompetitionSerializer(BodySerializer):
     )
     third_place = serializers.BooleanField(
         required=False, default=False, help_text="Knockout cups only: play for third place."
+    )
+    double_elimination = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Knockout cups only: a loser drops into a losers' bracket; out after two "
+        "lost ties.",
+    )
+    bracket_reset = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Double-elimination cups only: play the grand final again when the losers' "
+        "bracket champion wins it.",
     )
     bye_points = serializers.ChoiceField(choices=["1", "0.5", "0"], required=False)
     rated = serializers.BooleanField(required=False, default=True)
@@ -347,6 +370,8 @@ class CompetitionListView(CompetitionMixin, generics.GenericAPIView):
             end_date=data.get("end_date"),
             draw_rule=data.get("draw_rule"),
             third_place=data.get("third_place", False),
+            double_elimination=data.get("double_elimination", False),
+            bracket_reset=data.get("bracket_reset", False),
             recorded_by=request.user,
             idempotency_key=idempotency.competition_key("event", key),
         )
@@ -677,6 +702,19 @@ class TieSerializer(serializers.Serializer):
     round = serializers.IntegerField()
     tie = serializers.IntegerField(help_text="Its place in the round (its games' board).")
     third_place = serializers.BooleanField()
+    part = serializers.ChoiceField(
+        choices=["winners", "losers", "final", "reset"],
+        help_text="A double-elimination cup: the bracket the tie is in (``final``: the grand "
+        "final, ``reset``: its second game); ``winners`` in a single-elimination cup.",
+    )
+    part_round = serializers.IntegerField(
+        help_text="The round within its part (a single-elimination cup: the round)."
+    )
+    position = serializers.IntegerField(help_text="Its place within its part's round.")
+    needed = serializers.BooleanField(
+        help_text="False for a bracket reset not played (the winners' bracket champion won "
+        "the grand final)."
+    )
     first = CupSideSerializer(allow_null=True, help_text="null: nobody (a bye) or not known.")
     second = CupSideSerializer(allow_null=True)
     first_waiting = serializers.BooleanField(help_text="The side waits for an earlier tie.")
@@ -724,6 +762,10 @@ class BracketSerializer(serializers.Serializer):
     )
     draw_rule = serializers.CharField()
     third_place = serializers.BooleanField()
+    double_elimination = serializers.BooleanField(
+        help_text="Rounds are rounds of play, each with ties of both brackets."
+    )
+    bracket_reset = serializers.BooleanField()
     champion = serializers.IntegerField(allow_null=True)
     rounds = CupRoundSerializer(many=True, help_text="Empty while the field does not fit.")
     forecast = CupForecastSerializer(
@@ -735,11 +777,13 @@ def bracket_body(chosen: Competition, view: CupView | None) -> dict[str, Any]:
     """The bracket as the API gives it."""
     if view is None:
         return {
-            "size": 1 << chosen.planned_rounds,
+            "size": 1 << cups.cup_depth(chosen),
             "rounds_paired": chosen.rounds_paired,
             "projected": True,
             "draw_rule": chosen.draw_rule,
             "third_place": chosen.third_place,
+            "double_elimination": chosen.double_elimination,
+            "bracket_reset": chosen.bracket_reset,
             "champion": None,
             "rounds": [],
             "forecast": None,
@@ -763,6 +807,10 @@ def bracket_body(chosen: Competition, view: CupView | None) -> dict[str, Any]:
                     "round": number,
                     "tie": tie.board,
                     "third_place": tie.third_place,
+                    "part": tie.part,
+                    "part_round": tie.part_round or tie.round_number,
+                    "position": tie.position,
+                    "needed": tie.needed,
                     "first": side(tie.first),
                     "second": side(tie.second),
                     "first_waiting": tie.first_waiting,
@@ -814,6 +862,8 @@ def bracket_body(chosen: Competition, view: CupView | None) -> dict[str, Any]:
         "projected": bracket.projected,
         "draw_rule": bracket.draw_rule,
         "third_place": bracket.third_place,
+        "double_elimination": bracket.double_elimination,
+        "bracket_reset": bracket.bracket_reset,
         "champion": bracket.champion,
         "rounds": rounds,
         "forecast": forecast,

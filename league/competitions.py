@@ -32,6 +32,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from league import double_elimination as double_elimination_rules
 from league import event_store
 from league.calendar import league_day
 from league.event_store import Submission
@@ -273,6 +274,8 @@ def create_competition(
     season: Any = None,
     draw_rule: Any = None,
     third_place: Any = False,
+    double_elimination: Any = False,
+    bracket_reset: Any = False,
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Competition:
@@ -283,7 +286,11 @@ def create_competition(
     depth of its bracket (4 rounds: 9 to 16 entrants); ``draw_rule`` says how it settles a
     drawn game (``replay``, the default, or ``decider``: a tie-break game) and
     ``third_place`` whether the semi-finals' losers play for third place. Neither applies to
-    another format.
+    another format. ``double_elimination`` gives a cup a losers' bracket
+    (``league.double_elimination``): ``planned_rounds`` is then the depth of its winners'
+    bracket, and the cup is stored with its rounds of play (``2k``, or ``2k + 1`` with
+    ``bracket_reset``: the grand final played again when the losers' bracket champion wins
+    it); it has no third-place match.
     """
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -313,6 +320,9 @@ def create_competition(
         errors.add("rated", _("Say whether the event is rated (true or false)."), "invalid")
     codes = _tiebreaks(tiebreaks, errors)
     rule, third = _cup_settings(format, draw_rule, third_place, rounds, errors)
+    double, reset = _double_settings(format, double_elimination, bracket_reset, third, errors)
+    if double and rounds is not None and rounds <= MAX_CUP_ROUNDS:
+        rounds = double_elimination_rules.rounds_of_play(rounds, reset)
     first = _day(start_date, errors, "start_date")
     last = _day(end_date, errors, "end_date")
     if first is not None and last is not None and last < first:
@@ -356,6 +366,8 @@ def create_competition(
         season_id=None if season_row is None else season_row.pk,
         draw_rule=rule,
         third_place=third,
+        double_elimination=double,
+        bracket_reset=reset,
     )
     submission = Submission(fact, key)
     with transaction.atomic():
@@ -417,6 +429,49 @@ def _cup_settings(
             value=rounds,
         )
     return str(rule), third_place is True
+
+
+def _double_settings(
+    format: Any, double_elimination: Any, bracket_reset: Any, third: bool, errors: Errors
+) -> tuple[bool, bool]:
+    """A cup's double-elimination settings (both False for a single-elimination cup and
+    for another format)."""
+    if not isinstance(double_elimination, bool):
+        errors.add(
+            "double_elimination",
+            _("Say whether the cup is double elimination (true or false)."),
+            "invalid",
+        )
+        return False, False
+    if not isinstance(bracket_reset, bool):
+        errors.add(
+            "bracket_reset",
+            _("Say whether the grand final may be played again (true or false)."),
+            "invalid",
+        )
+        return False, False
+    if double_elimination and format != CompetitionFormat.KNOCKOUT:
+        errors.add(
+            "double_elimination",
+            _("Only a knockout cup can be double elimination."),
+            "not_a_cup",
+        )
+        return False, False
+    if bracket_reset and not double_elimination:
+        errors.add(
+            "bracket_reset",
+            _("Only a double-elimination cup plays its grand final again; leave it off."),
+            "not_double_elimination",
+        )
+        return False, False
+    if double_elimination and third:
+        errors.add(
+            "third_place",
+            _("A double-elimination cup has no third-place match: the losers' bracket "
+              "final's loser is third."),
+            "not_with_double_elimination",
+        )  # fmt: skip
+    return double_elimination, bracket_reset
 
 
 def enter_player(

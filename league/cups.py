@@ -17,6 +17,12 @@ scheduled by ``schedule_tie_game`` in the same round and on the same board. The 
 is paired only once every tie of this one is decided.
 
 An entrant withdrawn from a round on gives their opponent in it a walkover (a bye: no game).
+
+A double-elimination cup (``Competition.double_elimination``) is played the same way over
+the layout of ``league.double_elimination``: its ``planned_rounds`` are its rounds of play,
+each published together (a winners' round with a losers' round), a tie's board its place in
+its round of play. A tie with one side empty or withdrawn is a walkover; a double forfeit
+puts both players out.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league import brackets, event_store
+from league import double_elimination as de
 from league.calendar import league_day
 from league.competition_pairing import ProposedRound, ranking
 from league.competitions import (
@@ -113,9 +120,20 @@ class Tie:
     winner: int | None = None
     #: Decided without a game: one side empty or withdrawn (a walkover).
     bye: bool = False
+    #: In a double-elimination cup: the part of the bracket (``league.double_elimination``:
+    #: winners, losers, final, reset), the round within it, the tie's board in its round of
+    #: play, its index in the layout, and whether it is played at all (a reset only when the
+    #: losers' bracket champion won the grand final).
+    part: str = de.WINNERS
+    part_round: int = 0
+    board_number: int = 0
+    index: int = -1
+    needed: bool = True
 
     @property
     def board(self) -> int:
+        if self.board_number:
+            return self.board_number
         return 2 if self.third_place else self.position
 
     @property
@@ -144,15 +162,37 @@ class Bracket:
     projected: bool
     draw_rule: str
     third_place: bool
+    double_elimination: bool = False
+    bracket_reset: bool = False
+    #: A double-elimination cup: whether it is decided, and its champion.
+    outcome: tuple[bool, int | None] = (False, None)
 
     @property
     def final(self) -> Tie | None:
+        """The (grand) final."""
+        if self.double_elimination:
+            return next((t for ties in self.rounds for t in ties if t.part == de.FINAL), None)
         return self.rounds[-1][0] if self.rounds else None
 
     @property
+    def decided(self) -> bool:
+        """Whether the cup is over (its final, or a needed reset, decided)."""
+        if self.double_elimination:
+            return self.outcome[0]
+        final = self.final
+        return final is not None and final.decided
+
+    @property
     def champion(self) -> int | None:
+        if self.double_elimination:
+            return self.outcome[1]
         final = self.final
         return final.winner if final is not None and final.decided else None
+
+    @property
+    def depth(self) -> int:
+        """The rounds of the (winners') bracket."""
+        return self.size.bit_length() - 1
 
     def tie_of_fixture(self, fixture_id: int) -> Tie | None:
         for ties in self.rounds:
@@ -236,7 +276,7 @@ def cup_bracket(competition: Competition) -> Bracket | None:
     winners. Before round 1 is paired it is projected from the entries (None when the field
     does not fit the cup's rounds)."""
     paired = Competition.objects.values_list("rounds_paired", flat=True).get(pk=competition.pk)
-    depth = competition.planned_rounds
+    depth = cup_depth(competition)
     size = 1 << depth
     slots = _round_one_slots(competition) if paired else None
     projected = slots is None
@@ -254,6 +294,8 @@ def cup_bracket(competition: Competition) -> Bracket | None:
         competition=competition, kind=ByeKind.PAIRING_ALLOCATED
     ).values_list("round_number", "player_id"):
         byes.setdefault(number, set()).add(player)
+    if competition.double_elimination:
+        return _double_bracket(competition, paired, slots, projected, seeds, games)
     sides: list[tuple[int | None, bool]] = [(player, False) for player in slots]
     rounds: list[list[Tie]] = []
     for number in range(1, depth + 1):
@@ -285,6 +327,101 @@ def cup_bracket(competition: Competition) -> Bracket | None:
         draw_rule=competition.draw_rule,
         third_place=competition.third_place,
     )
+
+
+def cup_depth(competition: Competition) -> int:
+    """The rounds of the cup's (winners') bracket."""
+    if competition.double_elimination:
+        return de.depth_of(competition.planned_rounds)
+    return competition.planned_rounds
+
+
+def _tie_outcome(games: list[TieGame]) -> tuple[int | None, int | None] | None:
+    """A tie's (winner, loser) from its games; None while it has no winner."""
+    for game in games:
+        if game.pending:
+            return None
+        if game.forfeited and game.forfeit_winner is None:
+            return None, None
+        if not game.drawn:
+            winner = game.winner
+            loser = game.second_id if winner == game.first_id else game.first_id
+            return winner, loser
+    return None
+
+
+def _double_bracket(
+    competition: Competition,
+    paired: int,
+    slots: tuple[int | None, ...],
+    projected: bool,
+    seeds: dict[int, int],
+    games: dict[tuple[int, int], list[TieGame]],
+) -> Bracket:
+    """A double-elimination cup's bracket: its ties by round of play."""
+    depth = de.depth_of(competition.planned_rounds)
+    specs = de.layout(depth, competition.bracket_reset)
+    entrants = {e.player_id: e for e in Entrant.objects.filter(competition=competition)}
+
+    def decide(spec: de.TieSpec, a: int, b: int) -> tuple[int | None, int | None] | None:
+        if spec.round_number > paired:
+            return None
+        return _tie_outcome(games.get((spec.round_number, spec.board), []))
+
+    def absent(spec: de.TieSpec, player: int) -> bool:
+        entrant = entrants.get(player)
+        return entrant is None or not entrant.plays_in(spec.round_number)
+
+    played = de.play_out(specs, list(slots), decide, absent)
+    rounds: list[list[Tie]] = [[] for _ in range(competition.planned_rounds)]
+    for spec, outcome in zip(specs, played, strict=True):
+        tie = Tie(
+            spec.round_number,
+            spec.position,
+            outcome.first,
+            outcome.second,
+            outcome.first_waiting,
+            outcome.second_waiting,
+            started=spec.round_number <= paired,
+            games=games.get((spec.round_number, spec.board), []),
+            decided=outcome.decided,
+            winner=outcome.winner,
+            bye=outcome.walkover,
+            part=spec.part,
+            part_round=spec.part_round,
+            board_number=spec.board,
+            index=spec.index,
+            needed=outcome.needed,
+        )
+        rounds[spec.round_number - 1].append(tie)
+    return Bracket(
+        competition_id=competition.pk,
+        size=1 << depth,
+        rounds=rounds,
+        seeds=seeds,
+        rounds_paired=paired,
+        projected=projected,
+        draw_rule=competition.draw_rule,
+        third_place=False,
+        double_elimination=True,
+        bracket_reset=competition.bracket_reset,
+        outcome=de.champion(specs, played),
+    )
+
+
+def tie_name(tie: Tie) -> str:
+    """A tie's name in a fixture's label: "round 2, tie 1" in a single-elimination cup,
+    "losers' round 2, tie 1" (or the grand final) in a double-elimination one."""
+    values = {"round": tie.part_round or tie.round_number, "tie": tie.position}
+    if tie.part_round == 0:
+        return gettext("round %(round)s, tie %(tie)s") % values
+    if tie.part == de.WINNERS:
+        return gettext("winners' round %(round)s, tie %(tie)s") % values
+    if tie.part == de.LOSERS:
+        return gettext("losers' round %(round)s, tie %(tie)s") % values
+    if tie.part == de.FINAL:
+        return gettext("grand final")
+    return gettext("grand final, second game (bracket reset)")
 
 
 def _not_a_cup(competition: Competition, errors: Errors) -> bool:
@@ -332,19 +469,34 @@ def propose_cup_round(competition: Competition) -> ProposedRound:
     bracket = cup_bracket(competition)
     if bracket is None:
         entered = len(_seeded_field(competition))
+        bracket_depth = cup_depth(competition)
         errors.add(
             "round_number",
-            _("A cup of %(rounds)s rounds takes %(low)s to %(high)s players; %(n)s are "
-              "entered. Enter players, or create a cup with as many rounds as the field "
-              "needs."),
+            _("A double-elimination cup whose winners' bracket has %(rounds)s rounds takes "
+              "%(low)s to %(high)s players; %(n)s are entered. Enter players, or create a "
+              "cup with as many rounds as the field needs.")
+            if competition.double_elimination
+            else _("A cup of %(rounds)s rounds takes %(low)s to %(high)s players; %(n)s are "
+                   "entered. Enter players, or create a cup with as many rounds as the field "
+                   "needs."),
             "field_does_not_fit",
-            rounds=depth,
-            low=(1 << (depth - 1)) + 1 if depth > 1 else 2,
-            high=1 << depth,
+            rounds=bracket_depth,
+            low=(1 << (bracket_depth - 1)) + 1 if bracket_depth > 1 else 2,
+            high=1 << bracket_depth,
             n=entered,
         )  # fmt: skip
         errors.raise_if_any()
     assert bracket is not None
+    if bracket.decided:
+        names = _names(competition)
+        errors.add(
+            "round_number",
+            _("%(event)s is decided (%(player)s wins it): no round is left to pair."),
+            "cup_decided",
+            event=competition.name,
+            player=names.get(bracket.champion, gettext("nobody")),  # type: ignore[arg-type]
+        )
+        errors.raise_if_any()
     if number > 1:
         names = _names(competition)
         open_ties = [tie for tie in bracket.rounds[number - 2] if not tie.decided]
@@ -518,10 +670,10 @@ def schedule_tie_game(
         last = tie.games[-1]
         names = _names(current)
         label = (
-            gettext("%(event)s, round %(round)s, tie %(tie)s: tie-break game")
+            gettext("%(event)s, %(tie)s: tie-break game")
             if decider
-            else gettext("%(event)s, round %(round)s, tie %(tie)s: replay")
-        ) % {"event": current.name, "round": tie.round_number, "tie": tie.position}
+            else gettext("%(event)s, %(tie)s: replay")
+        ) % {"event": current.name, "tie": tie_name(tie)}
         submission = Submission(
             FixtureScheduled(
                 fixture_id=None,
@@ -633,8 +785,10 @@ __all__ = [
     "Tie",
     "TieGame",
     "cup_bracket",
+    "cup_depth",
     "propose_cup_round",
     "publish_cup_round",
     "schedule_tie_game",
     "tie_fixture",
+    "tie_name",
 ]

@@ -473,6 +473,12 @@ def _competition_summary(
             "format": CompetitionFormat(details.get("format")).label,
             "rounds": round_number,
         }
+        if details.get("double_elimination"):
+            text += (
+                gettext(", double elimination with a bracket reset")
+                if details.get("bracket_reset")
+                else gettext(", double elimination")
+            )
         return text if details.get("rated", True) else text + gettext(", not rated")
     if kind == Event.Kind.ENTRANT_ENTERED:
         if round_number and round_number > 1:

@@ -1218,6 +1218,15 @@ class Competition(models.Model):
     third_place = models.BooleanField(
         default=False, help_text="A knockout cup plays a match for third place."
     )
+    double_elimination = models.BooleanField(
+        default=False,
+        help_text="A knockout cup with a losers' bracket: a player is out after two lost ties.",
+    )
+    bracket_reset = models.BooleanField(
+        default=False,
+        help_text="A double-elimination cup plays the grand final again when the losers' "
+        "bracket champion wins it.",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -21,6 +21,7 @@ from decimal import Decimal
 
 import numpy as np
 
+from league import double_elimination as de
 from league.models import Season
 from ratings.seasons.derive import SeasonLine, season_bounds
 from ratings.selectors.configurations import live_config
@@ -232,6 +233,94 @@ def simulate_cup(
         sides = winners
         number += 1
     champion = sides[:, 0]
+    share = (champion[:, None] == np.arange(n)[None, :]).astype(float)
+    mean = share.mean(axis=0)
+    spread = share.std(axis=0, ddof=1) if simulations > 1 else np.zeros(n)
+    error = spread / math.sqrt(simulations)
+    return Forecast(
+        1,
+        simulations,
+        seed,
+        remaining,
+        {key: Chance(float(mean[i]), float(error[i])) for i, key in enumerate(keys)},
+    )
+
+
+def simulate_double_elimination(
+    specs: Sequence[de.TieSpec],
+    slots: Sequence[Hashable | None],
+    decided: Mapping[int, tuple[Hashable | None, Hashable | None]],
+    tie_win: Mapping[tuple[Hashable, Hashable], float],
+    *,
+    out: frozenset[Hashable] = frozenset(),
+    simulations: int = DEFAULT_SIMULATIONS,
+    seed: int = DEFAULT_SEED,
+) -> Forecast:
+    """Each entrant's chance of winning a double-elimination cup.
+
+    ``specs``: the cup's layout (``league.double_elimination.layout``); ``slots``: round 1's
+    bracket; ``decided``: the (winner, loser) of every tie already decided, by its index in
+    the layout (None: nobody; a walkover has no loser); ``tie_win`` and ``out`` as for
+    ``simulate_cup``. Every open tie is played out ``simulations`` times in the layout's
+    order; the grand final's reset is played only in the simulations where the losers'
+    bracket champion wins the grand final. A chance is the share of the simulations an
+    entrant wins the cup, its standard error as ``simulate_places`` states it.
+    """
+    if simulations < 1 or simulations > MAX_SIMULATIONS:
+        raise ValueError(f"Give between 1 and {MAX_SIMULATIONS} simulations.")
+    keys = [player for player in slots if player is not None]
+    index = {key: i for i, key in enumerate(keys)}
+    n = len(keys)
+    if n == 0:
+        return Forecast(1, simulations, seed, 0, {})
+    beats = np.full((n + 1, n + 1), 0.5)
+    for (a, b), p in tie_win.items():
+        if a in index and b in index:
+            beats[index[a], index[b]] = p
+    nobody = n
+    rng = np.random.Generator(np.random.PCG64(seed))
+    absent = np.array([key in out for key in keys] + [True])
+
+    def constant(player: Hashable | None) -> np.ndarray:
+        return np.full(simulations, nobody if player is None else index[player])
+
+    firsts: dict[int, np.ndarray] = {}
+    seconds: dict[int, np.ndarray] = {}
+    winners: dict[int, np.ndarray] = {}
+    losers: dict[int, np.ndarray] = {}
+    champion = np.full(simulations, nobody)
+    remaining = 0
+    for spec in specs:
+
+        def side(feed: de.Feed) -> np.ndarray:
+            if feed.kind == de.SLOT:
+                return constant(slots[feed.ref])
+            return winners[feed.ref] if feed.kind == de.WINNER_OF else losers[feed.ref]
+
+        if spec.part == de.RESET:
+            final = spec.first.ref
+            a, b = firsts[final], seconds[final]
+            needed = (winners[final] == b) & (losers[final] != nobody)
+        else:
+            a, b = side(spec.first), side(spec.second)
+        firsts[spec.index], seconds[spec.index] = a, b
+        if spec.index in decided:
+            winner, loser = decided[spec.index]
+            winners[spec.index], losers[spec.index] = constant(winner), constant(loser)
+        else:
+            remaining += 1
+            a_in, b_in = ~absent[a], ~absent[b]
+            u = rng.random(simulations)
+            first_wins = u < beats[a, b]
+            both = a_in & b_in
+            winners[spec.index] = np.where(
+                both, np.where(first_wins, a, b), np.where(a_in, a, np.where(b_in, b, nobody))
+            )
+            losers[spec.index] = np.where(both, np.where(first_wins, b, a), nobody)
+        if spec.part == de.FINAL:
+            champion = winners[spec.index]
+        elif spec.part == de.RESET:
+            champion = np.where(needed, winners[spec.index], champion)
     share = (champion[:, None] == np.arange(n)[None, :]).astype(float)
     mean = share.mean(axis=0)
     spread = share.std(axis=0, ddof=1) if simulations > 1 else np.zeros(n)

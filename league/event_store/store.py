@@ -335,6 +335,9 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
         "season_id": fact.season_id,
         "draw_rule": fact.draw_rule,
         "third_place": fact.third_place,
+        # Written only when set, so the details of every earlier cup stay as they were.
+        **({"double_elimination": True} if fact.double_elimination else {}),
+        **({"bracket_reset": True} if fact.bracket_reset else {}),
     },
     EntrantEntered: lambda fact: {"number": fact.number, "seed_rating": fact.seed_rating},
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
@@ -431,6 +434,8 @@ def _competition_fact(row: Any) -> Fact:
             season_id=details["season_id"],
             draw_rule=details.get("draw_rule", ""),
             third_place=details.get("third_place", False),
+            double_elimination=details.get("double_elimination", False),
+            bracket_reset=details.get("bracket_reset", False),
         )
     if kind == EntrantEntered.kind:
         return EntrantEntered(
@@ -897,6 +902,8 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
                 season_id=fact.season_id,
                 draw_rule=fact.draw_rule,
                 third_place=fact.third_place,
+                double_elimination=fact.double_elimination,
+                bracket_reset=fact.bracket_reset,
             )
             return dataclasses.replace(fact, competition_id=competition.pk)
         case EntrantEntered(number=None):

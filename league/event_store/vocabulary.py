@@ -513,6 +513,10 @@ class CompetitionCreated(Fact):
     #: A knockout cup's settings: how a drawn game is settled, whether third place is played.
     draw_rule: str = ""
     third_place: bool = False
+    #: A double-elimination cup (``planned_rounds`` its rounds of play), and whether its
+    #: grand final is played again when the losers' bracket champion wins it.
+    double_elimination: bool = False
+    bracket_reset: bool = False
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -529,6 +533,8 @@ class CompetitionCreated(Fact):
             self.season_id,
             self.draw_rule,
             self.third_place,
+            self.double_elimination,
+            self.bracket_reset,
         )
 
 

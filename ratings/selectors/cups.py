@@ -6,7 +6,8 @@ current ratings and RDs, the league's fitted draw model, the first-named side's 
 A drawn game is followed by a replay or a tie-break game of the same tie, so a tie's chance
 is ``win / (win + loss)`` of one game. The order of a tie's sides is known once its game is
 scheduled; before, both orders are averaged. The forecast plays the open ties out
-(``ratings.forecasts.simulate_cup``).
+(``ratings.forecasts.simulate_cup``; a double-elimination cup's through
+``ratings.forecasts.simulate_double_elimination``, over its layout).
 """
 
 from __future__ import annotations
@@ -15,9 +16,16 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from engine.outcomes import OutcomeProbabilities
+from league import double_elimination as de
 from league.cups import Bracket, cup_bracket
 from league.models import Competition, Entrant
-from ratings.forecasts import DEFAULT_SEED, DEFAULT_SIMULATIONS, Forecast, simulate_cup
+from ratings.forecasts import (
+    DEFAULT_SEED,
+    DEFAULT_SIMULATIONS,
+    Forecast,
+    simulate_cup,
+    simulate_double_elimination,
+)
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import forecasts
 
@@ -104,8 +112,7 @@ def cup_view(
                     tie_chance(tie.first, tie.second), None
                 )
     forecast = None
-    final = bracket.final
-    if final is not None and not final.decided:
+    if not bracket.decided:
         tie_win: dict[tuple[Hashable, Hashable], float] = {
             (a, b): tie_chance(a, b) for a, b in pairs
         }
@@ -128,11 +135,23 @@ def _forecast(
     seed: int,
 ) -> Forecast:
     slots = [side for tie in bracket.rounds[0] for side in (tie.first, tie.second)]
+    out = frozenset(p for p, e in entrants.items() if e.withdrawn_from_round is not None)
+    if bracket.double_elimination:
+        # Round 1 of play holds exactly the winners' round 1, in slot order.
+        specs = de.layout(bracket.depth, bracket.bracket_reset)
+        done: dict[int, tuple[Hashable | None, Hashable | None]] = {
+            tie.index: (tie.winner, tie.loser)
+            for ties in bracket.rounds
+            for tie in ties
+            if tie.decided
+        }
+        return simulate_double_elimination(
+            specs, slots, done, tie_win, out=out, simulations=simulations, seed=seed
+        )
     decided: dict[tuple[int, int], Hashable | None] = {
         (tie.round_number, tie.position): tie.winner
         for ties in bracket.rounds
         for tie in ties
         if tie.decided and not tie.third_place
     }
-    out = frozenset(p for p, e in entrants.items() if e.withdrawn_from_round is not None)
     return simulate_cup(slots, decided, tie_win, out=out, simulations=simulations, seed=seed)

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from league import double_elimination as de
 from league.cups import DECIDER, REPLAY, Tie, TieGame
 from league.models import Competition, CompetitionFormat, League
 from ratings.forecasts import Forecast
@@ -77,10 +78,16 @@ def _side(
 
 
 def _status(tie: Tie, entrants: dict[int, CupEntrant]) -> str:
+    if not tie.needed:
+        return _("Not needed: the winners' bracket champion won the grand final.")
     if tie.decided:
         if tie.winner is None:
             return _("Nobody goes through.")
         name = entrants[tie.winner].name
+        if tie.part == de.FINAL and not tie.bye:
+            return _("%(player)s wins the grand final.") % {"player": name}
+        if tie.part == de.RESET and not tie.bye:
+            return _("%(player)s wins the second game.") % {"player": name}
         if tie.bye:
             return _("%(player)s goes through without a game.") % {"player": name}
         return _("%(player)s goes through.") % {"player": name}
@@ -116,33 +123,90 @@ def forecast_context(forecast: Forecast | None, entrants: dict[int, CupEntrant])
     }
 
 
+def _tie_row(tie: Tie, view: CupView) -> dict[str, Any]:
+    entrants = view.entrants
+    chance: TieChances | None = view.chances.get((tie.round_number, tie.board))
+    first_chance = None if chance is None else chance.first_wins
+    second_chance = None if chance is None else 1.0 - chance.first_wins
+    return {
+        "id": f"tie-{tie.round_number}-{tie.board}",
+        "position": tie.position,
+        "round_number": tie.round_number,
+        "board": tie.board,
+        "third_place": tie.third_place,
+        "first": _side(tie.first, tie.first_waiting, tie, entrants, first_chance),
+        "second": _side(tie.second, tie.second_waiting, tie, entrants, second_chance),
+        "games": [_game_text(game, tie.first) for game in tie.games if not game.pending],
+        "status": _status(tie, entrants),
+    }
+
+
+def _part_round_title(part: str, number: int, rounds: int) -> str:
+    """A round's name in a double-elimination cup's bracket."""
+    if part == de.WINNERS:
+        if number == rounds:
+            return _("Winners' final")
+        return _("Winners' round %(round)s") % {"round": number}
+    if part == de.LOSERS:
+        if number == rounds:
+            return _("Losers' final")
+        return _("Losers' round %(round)s") % {"round": number}
+    if part == de.FINAL:
+        return _("Grand final")
+    return _("Grand final, second game")
+
+
+def _double_sections(view: CupView) -> list[dict[str, Any]]:
+    """A double-elimination cup's bracket in three parts: the winners' bracket, the
+    losers' bracket, the grand final (with its reset)."""
+    by_part: dict[str, dict[int, list[Tie]]] = {}
+    for ties in view.bracket.rounds:
+        for tie in ties:
+            by_part.setdefault(tie.part, {}).setdefault(tie.part_round, []).append(tie)
+    titles = {
+        de.WINNERS: _("Winners' bracket"),
+        de.LOSERS: _("Losers' bracket"),
+        de.FINAL: _("Grand final"),
+    }
+    sections = []
+    for part in (de.WINNERS, de.LOSERS, de.FINAL):
+        parts = [part] if part != de.FINAL else [de.FINAL, de.RESET]
+        rounds = []
+        for each in parts:
+            numbered = by_part.get(each, {})
+            for number in sorted(numbered):
+                rounds.append(
+                    {
+                        "number": f"{each}-{number}",
+                        "title": _part_round_title(each, number, len(numbered)),
+                        "ties": [
+                            _tie_row(tie, view)
+                            for tie in sorted(numbered[number], key=lambda t: t.position)
+                        ],
+                    }
+                )
+        if rounds:
+            sections.append({"id": part, "title": titles[part], "rounds": rounds})
+    return sections
+
+
 def bracket_context(view: CupView) -> dict[str, Any]:
     """What the bracket page shows, as text."""
     bracket, entrants = view.bracket, view.entrants
     depth = len(bracket.rounds)
     rounds = []
-    for number, ties in enumerate(bracket.rounds, start=1):
-        rows = []
-        for tie in ties:
-            chance: TieChances | None = view.chances.get((tie.round_number, tie.board))
-            first_chance = None if chance is None else chance.first_wins
-            second_chance = None if chance is None else 1.0 - chance.first_wins
-            rows.append(
-                {
-                    "id": f"tie-{number}-{tie.board}",
-                    "position": tie.position,
-                    "third_place": tie.third_place,
-                    "first": _side(tie.first, tie.first_waiting, tie, entrants, first_chance),
-                    "second": _side(tie.second, tie.second_waiting, tie, entrants, second_chance),
-                    "games": [
-                        _game_text(game, tie.first) for game in tie.games if not game.pending
-                    ],
-                    "status": _status(tie, entrants),
-                }
-            )
-        rounds.append({"number": number, "title": round_title(number, depth), "ties": rows})
+    sections: list[dict[str, Any]] = []
+    if bracket.double_elimination:
+        sections = _double_sections(view)
+    else:
+        for number, ties in enumerate(bracket.rounds, start=1):
+            rows = [_tie_row(tie, view) for tie in ties]
+            rounds.append({"number": number, "title": round_title(number, depth), "ties": rows})
     champion = bracket.champion
     return {
+        "double_elimination": bracket.double_elimination,
+        "bracket_reset": bracket.bracket_reset,
+        "sections": sections,
         "rounds": rounds,
         "projected": bracket.projected,
         "size": bracket.size,

@@ -86,6 +86,8 @@ def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
                 end_date=_posted(request, "end_date"),
                 draw_rule=_posted(request, "draw_rule") if cup else None,
                 third_place=request.POST.get("third_place") == "on",
+                double_elimination=request.POST.get("double_elimination") == "on",
+                bracket_reset=request.POST.get("bracket_reset") == "on",
                 recorded_by=request.user,
                 idempotency_key=_posted(request, "idempotency_key") or None,
             )
@@ -185,6 +187,11 @@ def competition(request: HttpRequest, league_slug: str, competition_slug: str) -
     )
     cup = chosen.format == CompetitionFormat.KNOCKOUT
     context["cup"] = cup
+    if cup and chosen.double_elimination and context["can_pair"]:
+        # Without its second grand final the cup ends a round early.
+        bracket = cups.cup_bracket(chosen)
+        context["cup_decided"] = bracket is not None and bracket.decided
+        context["can_pair"] = not context["cup_decided"]
     for view, round_cells in zip(event_rounds_of(context), context["rounds"], strict=True):
         for game, cells in zip(view.games, round_cells["games"], strict=True):
             cells["keys"] = {"result": new_key(), "forfeit": new_key(), "tie": new_key()}
