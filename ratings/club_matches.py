@@ -206,7 +206,8 @@ def _moment(league: League, value: Any, errors: Errors, field: str) -> dt.dateti
     if isinstance(value, str):
         text = value.strip()
         try:
-            parsed = parse_datetime(text) or parse_date(text)
+            # Date first: parse_datetime() would read "2024-07-01" as midnight.
+            parsed = parse_date(text) or parse_datetime(text)
         except ValueError:
             parsed = None
     zone = league_zone(league)

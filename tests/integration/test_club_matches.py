@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.exceptions import ValidationError
@@ -61,6 +62,9 @@ def test_teams_rosters_and_a_match_are_facts_with_their_rows(league, match, team
         "Ann", "Bob", "Cem", "Dee",
     ]  # fmt: skip
     assert (match.home, match.away, match.boards) == (home, away, 4)
+    # A day alone is a club night's start, 19:30 in the league's time zone.
+    local = match.scheduled_at.astimezone(ZoneInfo("Europe/London"))
+    assert (local.date(), local.hour, local.minute) == (dt.date(2024, 3, 5), 19, 30)
     assert (match.points_win, match.points_draw, match.points_loss) == (2, 1, 0)
 
 
