@@ -844,7 +844,12 @@ def _per_board(error: ValidationError) -> ValidationError:
             board = int(parts[1]) + 1
             target = "played_at" if parts[-1] == "played_at" else board_field(board)
             for message in messages:
-                text = message if target == "played_at" else f"Board {board}: {message}"
+                text = (
+                    message
+                    if target == "played_at"
+                    else gettext("Board %(board)s: %(problem)s")
+                    % {"board": board, "problem": message}
+                )
                 if text not in [m for e in found.by_field.get(target, []) for m in e.messages]:
                     found.add(target, "%(text)s", "invalid", text=text)
         else:

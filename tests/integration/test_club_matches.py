@@ -11,9 +11,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.core.exceptions import ValidationError
 
-from ratings import club_matches as clubs
 from league.event_log import event_log
 from league.models import BoardOrder, ClubMatch, Event, RosterEntry, Team
+from ratings import club_matches as clubs
 
 DAY = dt.date(2024, 3, 5)
 RATINGS = {}
@@ -239,3 +239,30 @@ def test_other_bad_inputs_are_refused_with_nothing_written(
             clubs.schedule_club_match, league, home=home, away=foreign, boards=2, scheduled_at=DAY
         )["away"][0]
     )
+
+
+@pytest.mark.parametrize(
+    ("call", "kwargs"),
+    [
+        ("order", {"players": ["abc", "-1", 10**12, "\x00"]}),
+        ("order", {"players": "Ann, Bob"}),
+        ("record", {"results": ["\x00", 5, None, "1-0-1"]}),
+        ("record", {"results": "1-0"}),
+        ("record", {"results": ["1", "1", "1", "1"], "played_at": "9999-99-99"}),
+        ("schedule", {"boards": "1e3", "points_win": "NaN", "scheduled_at": "\x00"}),
+        ("schedule", {"boards": True, "points_loss": "-1", "scheduled_at": None}),
+    ],
+)
+def test_hostile_inputs_are_messages_not_crashes(league, match, teams, organiser, call, kwargs):
+    home, away, _p = teams
+    if call == "order":
+        errors = _errors(clubs.submit_board_order, league, match, home, kwargs["players"])
+    elif call == "record":
+        errors = _errors(
+            clubs.record_club_match, league, match, results=kwargs["results"],
+            played_at=kwargs.get("played_at", DAY), reader=no_ratings,
+        )  # fmt: skip
+    else:
+        errors = _errors(clubs.schedule_club_match, league, home=home, away=away, **kwargs)
+    assert errors
+    assert all(messages for messages in errors.values())
