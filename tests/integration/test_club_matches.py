@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 
 from league.event_log import event_log
 from league.models import BoardOrder, ClubMatch, Event, RosterEntry, Team
+from league.services import correct_match, void_match
 from ratings import club_matches as clubs
 
 DAY = dt.date(2024, 3, 5)
@@ -266,3 +267,21 @@ def test_hostile_inputs_are_messages_not_crashes(league, match, teams, organiser
         errors = _errors(clubs.schedule_club_match, league, home=home, away=away, **kwargs)
     assert errors
     assert all(messages for messages in errors.values())
+
+
+def test_a_board_voided_or_corrected_on_its_own_counts_as_it_stands(
+    league, match, teams, organiser
+):
+    clubs.record_club_match(
+        league, match, results=["1", "1", "1", "1"], played_at=DAY, recorded_by=organiser,
+        reader=no_ratings,
+    )  # fmt: skip
+    first, second, *_rest = ClubMatch.objects.get(pk=match.pk).games
+    void_match(league, first, reason="wrong board", recorded_by=organiser)
+    # Board 2: the home player (Bob) has Black, so a home loss is White's (Fay's) win.
+    correct_match(league, second, reason="typo", score_a="1", recorded_by=organiser)
+    view = clubs.club_match_view(ClubMatch.objects.get(pk=match.pk))
+    assert [b.home_score for b in view.boards] == [None, Decimal("0"), Decimal("1"), Decimal("1")]
+    assert (view.home_points, view.away_points) == (Decimal("2"), Decimal("1"))
+    assert view.boards[0].game is None
+    assert view.boards[1].game.replaces_id == second
