@@ -155,10 +155,7 @@ def match_body(chosen: ClubMatch) -> dict[str, Any]:
     }
 
 
-CLUB_MATCH = OpenApiParameter(
-    "match_id", {"type": "integer", "minimum": 1}, OpenApiParameter.PATH,
-    description="The club match's id.",
-)  # fmt: skip
+CLUB_MATCH = schema.id_path("match_id", "The club match's id.")
 SEASON = OpenApiParameter(
     "season",
     {"type": "string", "maxLength": 90},
