@@ -9,10 +9,13 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from league.event_log import event_log
 from league.models import BoardOrder, ClubMatch, Event, RosterEntry, Team
+from league.player_accounts import claim_player
+from league.privacy import personal_data
 from league.services import correct_match, void_match
 from ratings import club_matches as clubs
 
@@ -285,3 +288,21 @@ def test_a_board_voided_or_corrected_on_its_own_counts_as_it_stands(
     assert (view.home_points, view.away_points) == (Decimal("2"), Decimal("1"))
     assert view.boards[0].game is None
     assert view.boards[1].game.replaces_id == second
+
+
+def test_a_players_own_data_lists_their_team_and_boards(league, match, teams, organiser):
+    home, _away, p = teams
+    person = get_user_model().objects.create_user("cem", password="pw-cem-123")
+    claim_player(p["Cem"], person, by=organiser)
+    clubs.submit_board_order(
+        league, match, home, [p["Ann"].pk, p["Cem"].pk, p["Bob"].pk, p["Dee"].pk],
+        recorded_by=organiser,
+    )  # fmt: skip
+    data = personal_data(person)
+    assert [(t["team__name"], t["player_id"]) for t in data["teams"]] == [
+        ("Riverside A", p["Cem"].pk)
+    ]
+    assert data["board_orders"] == [
+        {"league": "riverside", "club_match": match.pk, "team": "Riverside A",
+         "player_id": p["Cem"].pk, "board": 2},
+    ]  # fmt: skip
