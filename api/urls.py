@@ -10,6 +10,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 from api import (  # noqa: F401 (importing converters registers "id")
     backtest,
+    club_matches,
     competitions,
     converters,
     event_tables,
@@ -90,6 +91,7 @@ urlpatterns = [
     path("", include(fixtures)),
     path("", include(players)),
     path("", include(competitions)),
+    path("", include(club_matches)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),
 ]

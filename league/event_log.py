@@ -20,8 +20,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
+from league.club_log import ClubNames, club_summary
 from league.models import (
     CHALLENGE_KINDS,
+    CLUB_KINDS,
     COMPETITION_KINDS,
     MATCH_KINDS,
     REPORT_KINDS,
@@ -623,6 +625,7 @@ def event_log(
     texts = _log_texts(rows)
     reported = report_texts(row[_REPORT] for row in rows if row[_REPORT] is not None)
     bye_names = _bye_names(rows)
+    club_names = ClubNames([row[_DETAILS] or {} for row in rows if row[1] in CLUB_KINDS])
     items = []
     for row in rows:
         (
@@ -695,6 +698,8 @@ def event_log(
             )
         elif kind == Event.Kind.PLAYER_SEEDED:
             summary = seed_summary(player, *row[_SEED])
+        elif kind in CLUB_KINDS:
+            summary = club_summary(kind, player, row[_DETAILS], club_names)
         else:
             summary = labels.get(kind, kind)
         items.append(

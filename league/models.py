@@ -299,6 +299,12 @@ class EventKind(models.TextChoices):
     PLAYER_IDENTIFIED = "player_identified", _("Player's FIDE details recorded")
     PLAYER_SEEDED = "player_seeded", "Player seeded"
     PAIRING_FORBIDDEN = "pairing_forbidden", _("Pairing forbidden")
+    TEAM_CREATED = "team_created", _("Team created")
+    ROSTER_PLAYER_ADDED = "roster_player_added", _("Player added to a team")
+    CLUB_MATCH_SCHEDULED = "club_match_scheduled", _("Club match scheduled")
+    BOARD_ORDER_SUBMITTED = "board_order_submitted", _("Board order submitted")
+    CLUB_MATCH_RECORDED = "club_match_recorded", _("Club match recorded")
+    CLUB_MATCH_VOIDED = "club_match_voided", _("Club match voided")
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -372,6 +378,19 @@ COMPETITION_KINDS = [
     # Last: the only one that names a fixture rather than the competition (the constraint
     # below reads every other kind as naming the competition).
     EventKind.FORFEIT_RECORDED,
+]
+
+
+#: The kinds of fact about teams (clubs) and their matches over several boards
+#: (``league.club_matches``); none of them changes a rating (each board is a
+#: ``match_recorded`` fact of its own).
+CLUB_KINDS = [
+    EventKind.TEAM_CREATED,
+    EventKind.ROSTER_PLAYER_ADDED,
+    EventKind.CLUB_MATCH_SCHEDULED,
+    EventKind.BOARD_ORDER_SUBMITTED,
+    EventKind.CLUB_MATCH_RECORDED,
+    EventKind.CLUB_MATCH_VOIDED,
 ]
 
 
@@ -1329,3 +1348,102 @@ class RoundBye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player}: {self.get_kind_display()} in round {self.round_number}"
+
+
+class Team(models.Model):
+    """A team (a club) of a league: players of the league on its roster meet another
+    team's over several boards (``ClubMatch``). Created by its ``team_created`` fact."""
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="teams")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["league", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="team_unique_slug"),
+            models.UniqueConstraint(fields=["league", "name"], name="team_unique_name"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RosterEntry(models.Model):
+    """A player on a team's roster (``roster_player_added``); a player plays for one team
+    of a league."""
+
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="roster")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    added_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["team", "added_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["team", "player"], name="roster_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} for {self.team}"
+
+
+class ClubMatch(models.Model):
+    """Two teams of a league meeting over ``boards`` boards: the write side's current state.
+
+    Created by ``club_match_scheduled``; ``games`` lists the board games (``match_recorded``
+    event ids, board 1 first) of its live ``club_match_recorded`` fact, empty while it is
+    not recorded or once that was voided. Match points for a win, a draw and a loss are
+    fixed when it is scheduled.
+    """
+
+    league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="club_matches")
+    home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    away = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    boards = models.PositiveSmallIntegerField()
+    scheduled_at = models.DateTimeField()
+    venue = models.CharField(max_length=120, blank=True)
+    points_win = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("2"))
+    points_draw = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("1"))
+    points_loss = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("0"))
+    games = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["league", "scheduled_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(home=models.F("away")), name="club_match_two_teams"
+            ),
+            models.CheckConstraint(condition=Q(boards__gte=1), name="club_match_has_boards"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.home} v {self.away}"
+
+    def get_absolute_url(self) -> str:
+        return reverse(
+            "pages:club_match", kwargs={"league_slug": self.league.slug, "match_id": self.pk}
+        )
+
+    @property
+    def recorded(self) -> bool:
+        return bool(self.games)
+
+
+class BoardOrder(models.Model):
+    """A team's board order for one club match as last submitted (``board_order_submitted``):
+    ``players`` holds player ids, board 1 first."""
+
+    club_match = models.ForeignKey(ClubMatch, on_delete=models.PROTECT, related_name="orders")
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
+    players = models.JSONField()
+    submitted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club_match", "team"], name="board_order_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}'s order for {self.club_match}"

@@ -19,11 +19,13 @@ from django.db.models import Q
 from league.models import (
     AccountPreferences,
     ApiToken,
+    BoardOrder,
     Event,
     Invitation,
     JoinRequest,
     MatchParticipant,
     Player,
+    RosterEntry,
     SignInLink,
 )
 
@@ -117,6 +119,13 @@ def personal_data(user: Any) -> dict[str, Any]:
             {"league": event.league.slug, **_row({f: getattr(event, f) for f in EVENT_FIELDS})}
             for event in events
         ],
+        "teams": [
+            _row(row)
+            for row in RosterEntry.objects.filter(player_id__in=ids)
+            .order_by("added_at")
+            .values("team__league__slug", "team__name", "player_id", "added_at")
+        ],
+        "board_orders": _board_orders(ids),
         "invitations": [
             _row(row)
             for row in Invitation.objects.filter(Q(accepted_by=user) | Q(player_id__in=ids))
@@ -142,6 +151,29 @@ def personal_data(user: Any) -> dict[str, Any]:
             .values("name", "prefix", "created_at", "last_used_at", "revoked_at")
         ],
     }
+
+
+def _board_orders(ids: list[int]) -> list[dict[str, Any]]:
+    """The club matches' board orders naming the players ``ids``: match, team and board."""
+    wanted = set(ids)
+    orders = (
+        BoardOrder.objects.filter(team__roster__player_id__in=ids)
+        .select_related("club_match__league", "team")
+        .distinct()
+        .order_by("pk")
+    )
+    return [
+        {
+            "league": order.club_match.league.slug,
+            "club_match": order.club_match_id,
+            "team": order.team.name,
+            "player_id": player,
+            "board": board,
+        }
+        for order in orders
+        for board, player in enumerate(order.players, start=1)
+        if player in wanted
+    ]
 
 
 def hides_own_rating(user: Any) -> bool:

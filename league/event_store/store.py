@@ -26,6 +26,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from league.event_store.clubs import (
+    CLUB_FACT_KINDS,
+    CLUB_FACTS,
+    apply_to_clubs,
+    club_fact,
+    club_row_fields,
+)
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
     ByeRequested,
@@ -402,6 +409,8 @@ def side_match_fact(
 
 def row_fields(fact: Fact) -> dict[str, Any]:
     """The ``Event`` field values (by attribute name) that store ``fact``."""
+    if isinstance(fact, CLUB_FACTS):
+        return {"kind": fact.kind, **club_row_fields(fact)}
     try:
         columns = COLUMNS_OF[type(fact)]
     except KeyError:
@@ -580,6 +589,8 @@ def fact_of(row: Any) -> Fact:
         return _report_fact(row)
     if kind in CHALLENGE_FACTS:
         return _challenge_fact(row)
+    if kind in CLUB_FACT_KINDS:
+        return club_fact(row)
     return _competition_fact(row)
 
 
@@ -1047,6 +1058,7 @@ def _insert(
             fact = apply_to_reports(league, fact)
             fact = apply_to_challenges(league, fact)
             fact = apply_to_competitions(league, fact)
+            fact = apply_to_clubs(league, fact)
             event = Event(
                 league=league,
                 seq=seq,

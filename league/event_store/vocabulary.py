@@ -681,6 +681,93 @@ class PlayerSeeded(Fact):
         )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamCreated(Fact):
+    """A team (a club) of the league was made under ``name`` (its address ``slug``)."""
+
+    kind: ClassVar[str] = "team_created"
+    team_id: int | None
+    name: str
+    slug: str
+
+    def content_key(self) -> tuple[Any, ...]:
+        # The id is assigned when the team is created: a retry does not know it yet.
+        return (self.kind, self.name, self.slug)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RosterPlayerAdded(Fact):
+    """A player of the league joined team ``team_id``'s roster."""
+
+    kind: ClassVar[str] = "roster_player_added"
+    team_id: int
+    player_id: int
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.team_id, self.player_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClubMatchScheduled(Fact):
+    """Team ``home_id`` is to meet team ``away_id`` over ``boards`` boards; ``points`` are the
+    match points of a win, a draw and a loss."""
+
+    kind: ClassVar[str] = "club_match_scheduled"
+    club_match_id: int | None
+    home_id: int
+    away_id: int
+    boards: int
+    scheduled_at: dt.datetime
+    venue: str = ""
+    points: tuple[Decimal, Decimal, Decimal] = (Decimal("2"), Decimal("1"), Decimal("0"))
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind, self.home_id, self.away_id, self.boards, self.scheduled_at, self.venue,
+            self.points,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BoardOrderSubmitted(Fact):
+    """Team ``team_id`` plays club match ``club_match_id`` with ``player_ids`` on its boards,
+    board 1 first (a later order replaces it until the match is recorded)."""
+
+    kind: ClassVar[str] = "board_order_submitted"
+    club_match_id: int
+    team_id: int
+    player_ids: tuple[int, ...]
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.club_match_id, self.team_id, self.player_ids)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClubMatchRecorded(Fact):
+    """Club match ``club_match_id`` was played: ``game_ids`` are its board games (each a
+    ``match_recorded`` fact, board 1 first)."""
+
+    kind: ClassVar[str] = "club_match_recorded"
+    club_match_id: int
+    game_ids: tuple[int, ...]
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.club_match_id, self.game_ids)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClubMatchVoided(Fact):
+    """Club match ``club_match_id``'s result no longer counts (its board games are voided by
+    ``match_voided`` facts of their own, appended with it)."""
+
+    kind: ClassVar[str] = "club_match_voided"
+    club_match_id: int
+    reason: str = ""
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.club_match_id, self.reason)
+
+
 #: Every event kind, by its stored ``kind`` value.
 KINDS: dict[str, type[Fact]] = {
     cls.kind: cls
@@ -718,5 +805,11 @@ KINDS: dict[str, type[Fact]] = {
         ForfeitRecorded,
         PlayerSeeded,
         PairingForbidden,
+        TeamCreated,
+        RosterPlayerAdded,
+        ClubMatchScheduled,
+        BoardOrderSubmitted,
+        ClubMatchRecorded,
+        ClubMatchVoided,
     )
 }

@@ -3,6 +3,7 @@
 from django.urls import path
 
 from web.public import (
+    club_matches,
     competitions,
     cups,
     embed,
@@ -78,6 +79,12 @@ urlpatterns = [
         name="competition_table",
     ),
     path("<slug:league_slug>/compare/", pages.compare, name="compare"),
+    path("<slug:league_slug>/teams/", club_matches.teams, name="teams"),
+    path(
+        "<slug:league_slug>/club-matches/<int:match_id>/",
+        club_matches.club_match,
+        name="club_match",
+    ),
     path("<slug:league_slug>/progress/", progress.progress, name="progress"),
     path(
         "<slug:league_slug>/export/standings.csv",

@@ -1,13 +1,15 @@
 """Template filters for the pages: signed changes with their colour, ranges of percents and
-rating periods (the selectors return numbers; ``web.formatting`` writes them)."""
+rating periods, points (the selectors return numbers; ``web.formatting`` writes them)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import template
 from django.utils.html import format_html
 
+from league.seasons import points_text
 from web.formatting import describe_periods, format_percent_range, signed
 
 register = template.Library()
@@ -31,3 +33,9 @@ def rating_periods(config: Any) -> str:
     """``{{ config|rating_periods }}`` → ``7 days from 01 Jan 2024`` (a configuration, or
     anything with its ``period_unit``, ``period_length`` and ``period_anchor``)."""
     return describe_periods(config.period_unit, config.period_length, config.period_anchor)
+
+
+@register.filter
+def points(value: Decimal | None) -> str:
+    """Board or match points as a reader writes them: 2, ½, 2½ (empty for none)."""
+    return "" if value is None else points_text(Decimal(value))

@@ -159,6 +159,16 @@ SECTIONS: tuple[Section, ...] = (
         shown_for=lambda league: league.takes_one_vs_one,
     ),
     Section(
+        "clubs",
+        _("Club matches"),
+        "workspace:clubs",
+        _(
+            "Teams of the league's players meet over several boards: teams and rosters, "
+            "scheduling, board orders, each match's board results and the team table."
+        ),
+        shown_for=lambda league: league.takes_one_vs_one,
+    ),
+    Section(
         "pairings",
         "Pairings",
         "workspace:pairings",

@@ -6,6 +6,7 @@ from django.urls import path, re_path
 from web.workspace import (
     accounts,
     backtest,
+    club_matches,
     competitions,
     config,
     exports,
@@ -113,6 +114,12 @@ urlpatterns = [
     ),
     path(f"{organise}pairings/", fixture_views.pairings_page, name="pairings"),
     path(f"{organise}events/", competitions.competition_list, name="competitions"),
+    path(f"{organise}club-matches/", club_matches.clubs_page, name="clubs"),
+    path(
+        f"{organise}club-matches/<int:match_id>/",
+        club_matches.club_match,
+        name="club_match",
+    ),
     path(
         f"{organise}events/<slug:competition_slug>/",
         competitions.competition,

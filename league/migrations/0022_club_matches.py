@@ -1,0 +1,276 @@
+"""Teams (clubs), their rosters, club matches over several boards and board orders, with
+the six kinds of fact about them (``league.club_matches``).
+
+Changing the event constraint rebuilds ``league_event`` on SQLite and drops its triggers
+with the old table: 0018's erasure-aware triggers are installed again afterwards (and, when
+this is reversed, after the table is rebuilt back), as 0020 does.
+"""
+
+import importlib
+from decimal import Decimal
+
+import django.db.models.deletion
+import django.utils.timezone
+from django.conf import settings
+from django.db import migrations, models
+
+erasure = importlib.import_module("league.migrations.0018_erasure_fixes_new_columns")
+
+#: Every kind of fact once this migration is applied (the event_kind_known constraint).
+KIND_CHOICES = [
+    ("player_registered", "Player registered"),
+    ("player_renamed", "Player renamed"),
+    ("player_deactivated", "Player deactivated"),
+    ("player_reactivated", "Player reactivated"),
+    ("player_merged", "Player merged"),
+    ("player_unmerged", "Player unmerged"),
+    ("match_recorded", "Match recorded"),
+    ("match_voided", "Match voided"),
+    ("side_match_recorded", "Team match recorded"),
+    ("fixture_scheduled", "Fixture scheduled"),
+    ("fixture_rescheduled", "Fixture rescheduled"),
+    ("fixture_cancelled", "Fixture cancelled"),
+    ("report_submitted", "Result reported"),
+    ("report_confirmed", "Reported result confirmed"),
+    ("report_disputed", "Reported result disputed"),
+    ("report_rejected", "Reported result rejected"),
+    ("report_withdrawn", "Reported result withdrawn"),
+    ("challenge_issued", "Challenge issued"),
+    ("challenge_accepted", "Challenge accepted"),
+    ("challenge_declined", "Challenge declined"),
+    ("challenge_expired", "Challenge expired"),
+    ("player_claimed", "Player claimed"),
+    ("player_released", "Player released"),
+    ("player_forgotten", "Player forgotten"),
+    ("competition_created", "Event created"),
+    ("entrant_entered", "Player entered an event"),
+    ("entrant_withdrawn", "Player withdrawn from an event"),
+    ("bye_requested", "Bye requested"),
+    ("round_paired", "Round paired"),
+    ("forfeit_recorded", "Forfeit recorded"),
+    ("player_identified", "Player's FIDE details recorded"),
+    ("player_seeded", "Player seeded"),
+    ("pairing_forbidden", "Pairing forbidden"),
+    ("team_created", "Team created"),
+    ("roster_player_added", "Player added to a team"),
+    ("club_match_scheduled", "Club match scheduled"),
+    ("board_order_submitted", "Board order submitted"),
+    ("club_match_recorded", "Club match recorded"),
+    ("club_match_voided", "Club match voided"),
+]
+KINDS = [value for value, _label in KIND_CHOICES]
+
+
+def restore_triggers_on_sqlite(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        erasure.reinstall_on_sqlite(apps, schema_editor)
+        erasure.install(apps, schema_editor)
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("league", "0020_forbidden_pairings_full_byes"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
+    ]
+
+    operations = [
+        # Reversed, this runs last: the rebuilt table gets its triggers back.
+        migrations.RunPython(migrations.RunPython.noop, restore_triggers_on_sqlite, elidable=False),
+        migrations.CreateModel(
+            name="BoardOrder",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("players", models.JSONField()),
+                ("submitted_at", models.DateTimeField(default=django.utils.timezone.now)),
+            ],
+        ),
+        migrations.CreateModel(
+            name="ClubMatch",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("boards", models.PositiveSmallIntegerField()),
+                ("scheduled_at", models.DateTimeField()),
+                ("venue", models.CharField(blank=True, max_length=120)),
+                (
+                    "points_win",
+                    models.DecimalField(decimal_places=1, default=Decimal("2"), max_digits=3),
+                ),
+                (
+                    "points_draw",
+                    models.DecimalField(decimal_places=1, default=Decimal("1"), max_digits=3),
+                ),
+                (
+                    "points_loss",
+                    models.DecimalField(decimal_places=1, default=Decimal("0"), max_digits=3),
+                ),
+                ("games", models.JSONField(blank=True, default=list)),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+            ],
+            options={
+                "ordering": ["league", "scheduled_at", "pk"],
+            },
+        ),
+        migrations.CreateModel(
+            name="RosterEntry",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "added_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+            ],
+            options={
+                "ordering": ["team", "added_at", "pk"],
+            },
+        ),
+        migrations.CreateModel(
+            name="Team",
+            fields=[
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(max_length=80)),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+            ],
+            options={
+                "ordering": ["league", "name"],
+            },
+        ),
+        migrations.RemoveConstraint(
+            model_name="event",
+            name="event_kind_known",
+        ),
+        migrations.AlterField(
+            model_name="event",
+            name="kind",
+            field=models.CharField(choices=KIND_CHOICES, max_length=32),
+        ),
+        migrations.AddConstraint(
+            model_name="event",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("kind__in", KINDS)), name="event_kind_known"
+            ),
+        ),
+        migrations.AddField(
+            model_name="clubmatch",
+            name="league",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="club_matches",
+                to="league.league",
+            ),
+        ),
+        migrations.AddField(
+            model_name="boardorder",
+            name="club_match",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="orders",
+                to="league.clubmatch",
+            ),
+        ),
+        migrations.AddField(
+            model_name="rosterentry",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="league.player"
+            ),
+        ),
+        migrations.AddField(
+            model_name="team",
+            name="league",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="teams",
+                to="league.league",
+            ),
+        ),
+        migrations.AddField(
+            model_name="rosterentry",
+            name="team",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="roster", to="league.team"
+            ),
+        ),
+        migrations.AddField(
+            model_name="clubmatch",
+            name="away",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="league.team"
+            ),
+        ),
+        migrations.AddField(
+            model_name="clubmatch",
+            name="home",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="league.team"
+            ),
+        ),
+        migrations.AddField(
+            model_name="boardorder",
+            name="team",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.PROTECT, related_name="+", to="league.team"
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="team",
+            constraint=models.UniqueConstraint(fields=("league", "slug"), name="team_unique_slug"),
+        ),
+        migrations.AddConstraint(
+            model_name="team",
+            constraint=models.UniqueConstraint(fields=("league", "name"), name="team_unique_name"),
+        ),
+        migrations.AddConstraint(
+            model_name="rosterentry",
+            constraint=models.UniqueConstraint(
+                fields=("team", "player"), name="roster_player_once"
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="clubmatch",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("home", models.F("away")), _negated=True),
+                name="club_match_two_teams",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="clubmatch",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("boards__gte", 1)), name="club_match_has_boards"
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="boardorder",
+            constraint=models.UniqueConstraint(
+                fields=("club_match", "team"), name="board_order_once"
+            ),
+        ),
+        # The rebuilt table gets 0018's triggers back.
+        migrations.RunPython(restore_triggers_on_sqlite, migrations.RunPython.noop, elidable=False),
+    ]

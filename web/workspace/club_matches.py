@@ -1,0 +1,197 @@
+"""The organisers' pages for club matches: teams and rosters, scheduling a match, each
+team's board order and the match's board results in one form, and voiding a result.
+
+Every change goes through ``ratings.club_matches``; a refused input re-shows the page with
+each message naming its field or board, and nothing is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from league.calendar import league_day
+from league.idempotency_keys import new_key
+from league.models import ClubMatch, League, Player, RosterEntry, Team
+from ratings import club_matches as clubs
+from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
+
+RESULT_CHOICES = (("1-0", "1–0"), ("½-½", "½–½"), ("0-1", "0–1"))
+
+
+def _guard(request: HttpRequest, league_slug: str) -> League | HttpResponse:
+    try:
+        return organiser_league(request, league_slug)
+    except SignInRequired:
+        return sign_in_redirect(request)
+
+
+def _report(request: HttpRequest, error: ValidationError) -> None:
+    """Each message of a service's error; a board's message names its board already."""
+    for field, items in error.message_dict.items():
+        for item in items:
+            plain = field == "__all__" or field.startswith("board_")
+            messages.error(request, item if plain else f"{field}: {item}")
+
+
+def _posted(request: HttpRequest, name: str) -> str:
+    return request.POST.get(name, "").strip()
+
+
+def _teams_context(league: League) -> list[dict[str, Any]]:
+    teams = list(Team.objects.filter(league=league))
+    entries = RosterEntry.objects.filter(team__league=league).select_related("player")
+    rosters: dict[int, list[Player]] = {}
+    for entry in entries:
+        rosters.setdefault(entry.team_id, []).append(entry.player)
+    return [{"team": team, "players": rosters.get(team.pk, [])} for team in teams]
+
+
+@require_http_methods(["GET", "POST"])
+def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
+    """Teams with their rosters, the league's club matches, and the forms that make them
+    (named ``clubs_page``: ``clubs`` is the service module)."""
+    league = _guard(request, league_slug)
+    if isinstance(league, HttpResponse):
+        return league
+    if request.method == "POST":
+        action = _posted(request, "action")
+        key = _posted(request, "idempotency_key") or None
+        try:
+            if action == "team":
+                team = clubs.create_team(
+                    league, name=_posted(request, "name"), recorded_by=request.user,
+                    idempotency_key=key,
+                )  # fmt: skip
+                messages.success(request, _("Created the team %(team)s.") % {"team": team.name})
+            elif action == "roster":
+                entry = clubs.add_to_roster(
+                    league, _posted(request, "team"), _posted(request, "player"),
+                    recorded_by=request.user, idempotency_key=key,
+                )  # fmt: skip
+                messages.success(
+                    request,
+                    _("Added %(player)s to %(team)s.")
+                    % {"player": entry.player.display_name, "team": entry.team.name},
+                )
+            elif action == "schedule":
+                when = _posted(request, "day")
+                if when and _posted(request, "time"):
+                    when = f"{when}T{_posted(request, 'time')}"
+                scheduled = clubs.schedule_club_match(
+                    league,
+                    home=_posted(request, "home"),
+                    away=_posted(request, "away"),
+                    boards=_posted(request, "boards"),
+                    scheduled_at=when,
+                    venue=_posted(request, "venue"),
+                    points_win=_posted(request, "points_win"),
+                    points_draw=_posted(request, "points_draw"),
+                    points_loss=_posted(request, "points_loss"),
+                    recorded_by=request.user,
+                    idempotency_key=key,
+                )
+                messages.success(request, _("Scheduled %(match)s.") % {"match": str(scheduled)})
+                return redirect(reverse("workspace:club_match", args=[league.slug, scheduled.pk]))
+            else:
+                messages.error(request, _("action: choose what to do."))
+        except ValidationError as error:
+            _report(request, error)
+        else:
+            return redirect(reverse("workspace:clubs", args=[league.slug]))
+    on_a_team = RosterEntry.objects.filter(team__league=league).values_list("player_id", flat=True)
+    context = {
+        "league": league,
+        "teams": _teams_context(league),
+        "free_players": Player.objects.filter(
+            league=league, active=True, merged_into__isnull=True
+        ).exclude(pk__in=on_a_team),
+        "matches": ClubMatch.objects.filter(league=league).select_related("home", "away"),
+        "posted": request.POST,
+        "key": new_key(),
+    }
+    return render(request, "workspace/clubs.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def club_match(request: HttpRequest, league_slug: str, match_id: int) -> HttpResponse:
+    """One club match: each team's board order, the board results in one form, a void."""
+    league = _guard(request, league_slug)
+    if isinstance(league, HttpResponse):
+        return league
+    chosen = get_object_or_404(
+        ClubMatch.objects.select_related("league", "home", "away"), league=league, pk=match_id
+    )
+    here = reverse("workspace:club_match", args=[league.slug, chosen.pk])
+    if request.method == "POST":
+        action = _posted(request, "action")
+        key = _posted(request, "idempotency_key") or None
+        boards = range(1, chosen.boards + 1)
+        try:
+            if action == "order":
+                team = clubs.submit_board_order(
+                    league, chosen, _posted(request, "team"),
+                    [_posted(request, f"board_{n}") for n in boards],
+                    recorded_by=request.user, idempotency_key=key,
+                )  # fmt: skip
+                messages.success(
+                    request, _("Saved %(team)s's board order.") % {"team": team.team.name}
+                )
+            elif action == "record":
+                clubs.record_club_match(
+                    league, chosen, results=[_posted(request, f"result_{n}") for n in boards],
+                    played_at=_posted(request, "played_on"), recorded_by=request.user,
+                    idempotency_key=key,
+                )  # fmt: skip
+                messages.success(request, _("Recorded %(match)s.") % {"match": str(chosen)})
+            elif action == "void":
+                clubs.void_club_match(
+                    league, chosen, reason=_posted(request, "reason"), recorded_by=request.user,
+                    idempotency_key=key,
+                )  # fmt: skip
+                messages.success(
+                    request, _("Voided the result of %(match)s.") % {"match": str(chosen)}
+                )
+            else:
+                messages.error(request, _("action: choose what to do."))
+        except ValidationError as error:
+            _report(request, error)
+        else:
+            return redirect(here)
+        chosen.refresh_from_db()
+    view = clubs.club_match_view(chosen)
+    rosters = {
+        row["team"].pk: row["players"]
+        for row in _teams_context(league)
+        if row["team"].pk in (chosen.home_id, chosen.away_id)
+    }
+    orders = [
+        {
+            "team": team,
+            "side": side,
+            "players": rosters.get(team.pk, []),
+            "chosen": [getattr(board, side) for board in view.boards],
+        }
+        for side, team in (("home", chosen.home), ("away", chosen.away))
+    ]
+    posted_results = [request.POST.get(f"result_{b.number}", "") for b in view.boards]
+    context = {
+        "league": league,
+        "match": chosen,
+        "view": view,
+        "orders": orders,
+        "boards": list(zip(view.boards, posted_results, strict=True)),
+        "result_choices": RESULT_CHOICES,
+        "posted": request.POST,
+        "key": new_key(),
+        "today": request.POST.get("played_on")
+        or league_day(league, chosen.scheduled_at).isoformat(),
+    }
+    return render(request, "workspace/club_match.html", context)
