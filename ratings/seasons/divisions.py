@@ -136,6 +136,40 @@ def _remaining(season: Season, players: list[int]) -> tuple[list[Remaining], str
     return remaining, ROUND_ROBIN
 
 
+def zone_chances(
+    points: dict[Hashable, float | Decimal],
+    remaining: list[Remaining],
+    scheme: tuple[Decimal | float, Decimal | float, Decimal | float],
+    *,
+    promotion: int,
+    top: bool,
+    bottom: bool,
+    simulations: int = DEFAULT_SIMULATIONS,
+    seed: int = DEFAULT_SEED,
+) -> tuple[Forecast, dict[Hashable, Chance] | None, dict[Hashable, Chance] | None]:
+    """A division's chances of first place, of promotion (the top ``promotion``; None for
+    the top division) and of relegation (the bottom ``promotion``; None for the bottom
+    division): ``simulate_places`` over the same seed, relegation being the complement of
+    finishing in the other places (same standard error). Players level at a zone's edge
+    share its places, as a draw by lot would give them."""
+
+    def places(count: int) -> Forecast:
+        return simulate_places(
+            points, remaining, scheme, places=count, simulations=simulations, seed=seed
+        )
+
+    first = places(1)
+    up = places(promotion).chances if promotion and not top else None
+    down = None
+    if promotion and not bottom:
+        staying = places(len(points) - promotion)
+        down = {
+            key: Chance(1.0 - chance.probability, chance.standard_error)
+            for key, chance in staying.chances.items()
+        }
+    return first, up, down
+
+
 def division_forecast(
     season: Season,
     lines: list[SeasonLine],
@@ -150,22 +184,16 @@ def division_forecast(
     remaining, simulated = _remaining(season, [line.player_id for line in lines])
     points: dict[Hashable, float | Decimal] = {line.player_id: line.points for line in lines}
     scheme = (season.points_win, season.points_draw, season.points_loss)
-
-    def places(count: int) -> Forecast:
-        return simulate_places(
-            points, remaining, scheme, places=count, simulations=simulations, seed=seed
-        )
-
-    size = len(lines)
-    first = places(1)
-    up = places(promotion).chances if promotion and not top else None
-    down = None
-    if promotion and not bottom:
-        staying = places(size - promotion)
-        down = {
-            key: Chance(1.0 - chance.probability, chance.standard_error)
-            for key, chance in staying.chances.items()
-        }
+    first, up, down = zone_chances(
+        points,
+        remaining,
+        scheme,
+        promotion=promotion,
+        top=top,
+        bottom=bottom,
+        simulations=simulations,
+        seed=seed,
+    )
     return DivisionForecast(simulations, seed, len(remaining), simulated, first.chances, up, down)
 
 
