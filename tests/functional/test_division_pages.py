@@ -157,3 +157,16 @@ def test_a_running_season_shows_each_divisions_forecast_and_its_error(client, le
     assert "No fixtures are scheduled in this division" in html
     assert "played out 2000 times" in html
     assert "Monte Carlo standard error at most" in html
+
+
+def test_a_divisions_round_robin_is_scheduled_through_the_pairings_page(client, club, organiser):
+    client.force_login(organiser)
+    page = client.get(_url(club, club["spring"]))
+    html = page.content.decode()
+    link = html.split("Schedule this division")[0].rsplit('href="', 1)[1].split('"')[0]
+    link = link.replace("&amp;", "&")
+    form = client.get(link).context["form"]
+    chosen = {player.display_name for player in form.fields["players"].initial}
+    assert chosen == {"Player A1", "Player A2", "Player A3"}
+    assert form.fields["method"].initial == "round_robin"
+    assert form.fields["series"].initial == "Division 1"
