@@ -71,7 +71,8 @@ class DivisionForecast:
 @dataclass(frozen=True)
 class DivisionTable:
     """One division of a season: its table (top first), who is in the promotion and the
-    relegation zone, and its forecast (None once the season has ended)."""
+    relegation zone (nobody before the division's first game), and its forecast (None once
+    the season has ended)."""
 
     division: Division
     lines: list[SeasonLine]
@@ -219,7 +220,8 @@ def division_tables(
         top, bottom = index == 0, index == count - 1
         up = setup.promotion if not top else 0
         down = setup.promotion if not bottom else 0
-        ids = [line.player_id for line in lines]
+        # Before the division's first game the table is no standing: nobody is in a zone.
+        ids = [line.player_id for line in lines] if any(line.games for line in lines) else []
         promoted = frozenset(ids[:up])
         relegated = frozenset(ids[len(ids) - down :] if down else ())
         chances = None

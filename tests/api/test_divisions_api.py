@@ -57,6 +57,8 @@ def test_a_running_season_gives_the_forecast_and_its_error(league, make_player):
     )
     body = APIClient().get(f"/api/leagues/{league.slug}/seasons/now/divisions/").json()
     upper, lower = body["divisions"]
+    # No game played yet: the tables stand nobody in a zone.
+    assert [row["zone"] for d in body["divisions"] for row in d["rows"]] == [""] * 4
     assert upper["forecast"]["simulated"] == "round_robin"
     assert upper["forecast"]["remaining"] == 1  # Ann and Bob have not met
     assert upper["forecast"]["simulations"] == 2000

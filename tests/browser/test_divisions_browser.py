@@ -51,8 +51,13 @@ def test_three_divisions_promotion_and_relegation_into_the_next_season(
     spring = seasons.create_season(
         league, name="Spring 2024", start_date="2024-03-01", end_date="2024-03-31"
     )
-    seasons.create_season(
-        league, name="Autumn 2024", start_date="2024-09-01", end_date="2024-09-30"
+    # The next season is running now: its divisions' forecast shows once they are fixed.
+    today = dt.date.today()
+    autumn = seasons.create_season(
+        league,
+        name="Autumn",
+        start_date=today - dt.timedelta(days=7),
+        end_date=today + dt.timedelta(days=60),
     )
     sign_in(page, live_server, organiser)
 
@@ -101,7 +106,7 @@ def test_three_divisions_promotion_and_relegation_into_the_next_season(
         live_server.url + reverse("workspace:season_divisions", args=[league.slug, spring.slug])
     )
     page.click("#propose-next")
-    page.wait_for_selector("text=Divisions of “Autumn 2024” proposed")
+    page.wait_for_selector("text=Divisions of “Autumn” proposed")
     assert "Player B1" in page.inner_text("#ws-division-1")
     assert "Player A3" in page.inner_text("#ws-division-2")
     assert "Ned Newcomer" in page.inner_text("#ws-division-3")
@@ -120,7 +125,7 @@ def test_three_divisions_promotion_and_relegation_into_the_next_season(
     no_sideways_scroll(page)
     page.focus("#fix-form button")
     page.keyboard.press("Enter")
-    page.wait_for_selector("text=Divisions of “Autumn 2024” fixed.")
+    page.wait_for_selector("text=Divisions of “Autumn” fixed.")
     assert page.inner_text("#divisions-state") == "fixed"
     assert page.locator("#move-form").count() == 0
     screenshot(page, "divisions-workspace-390")
@@ -129,6 +134,19 @@ def test_three_divisions_promotion_and_relegation_into_the_next_season(
     no_sideways_scroll(page)
     assert page.locator("#division-1-section strong:has-text('↓ Relegation')").count() == 1
     screenshot(page, "divisions-public-390")
-    page.goto(public.replace("spring-2024", "autumn-2024"))
+    page.goto(public.replace(spring.slug, autumn.slug))
     no_sideways_scroll(page)
-    assert "Ned Newcomer" in page.inner_text("#division-2-section")
+    second = page.inner_text("#division-2-section")
+    assert "Ned Newcomer" in second
+    # The running season's forecast: chances with their errors, and what was simulated.
+    # (Column heads are upper case by the style sheet.)
+    assert "chance of promotion" in second.lower()
+    assert "chance of relegation" in second.lower()
+    assert "No fixtures are scheduled in this division" in second
+    assert "Monte Carlo standard error at most" in second
+    screenshot(page, "divisions-forecast-390")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(public.replace(spring.slug, autumn.slug))
+    assert page.locator("#division-1-section th:has-text('Chance of promotion')").count() == 0
+    assert page.locator("#division-3-section th:has-text('Chance of relegation')").count() == 0
+    screenshot(page, "divisions-forecast-1280")
