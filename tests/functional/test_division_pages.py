@@ -51,6 +51,12 @@ def test_the_organiser_proposes_adjusts_and_fixes_the_next_season(client, club, 
     refused = client.post(_url(club, autumn), {"action": "move", "player": ned.pk, "division": "2"})
     assert refused.status_code == 200
     assert "fixed" in refused.context["errors"]["__all__"][0]
+    again = client.post(
+        _url(club, autumn),
+        {"action": "set", "name_1": "One", "players_1": "Player A1\nPlayer A2", "promotion": "0"},
+    )
+    assert "are fixed; they can no longer change" in again.context["general_errors"][0]
+    assert 'id="divisions-errors"' in again.content.decode()
     assert Event.objects.count() == before
 
 

@@ -65,6 +65,11 @@ def _blocks(request: HttpRequest, members: list, posted: bool) -> list[dict[str,
 
 
 def _set(request: HttpRequest, season: Season) -> None:
+    """Set the divisions as the form gives them (names read first, each block's field named)."""
+    setup = division_services.setup_of(season)
+    if setup is not None and setup.fixed:
+        # Refused as fixed before any name is read (the service says so, naming the season).
+        division_services.check_divisions(season, [], 0, 0)
     errors = Errors()
     given = []
     for block in _blocks(request, [], posted=True):
