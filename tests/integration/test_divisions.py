@@ -169,3 +169,43 @@ def test_no_proposal_before_the_season_ends(league, make_player):
     assert "fixed divisions" in _refused(lambda: propose_next(now), "season")
     fix_divisions(now)
     assert "has not ended" in _refused(lambda: propose_next(now), "season")
+
+
+def test_a_division_with_fixtures_simulates_them_alone(league, make_player):
+    """The forecast plays out the division's open fixtures in the season (not a round robin,
+    and not a fixture across divisions): with one fixture left between two players level on
+    points, each is first about half the time, and the others' chances are none."""
+    from django.utils import timezone
+
+    from league import fixtures
+
+    today = dt.date.today()
+    ann, bob, cat, dan = (make_player(league, name) for name in ("Ann", "Bob", "Cat", "Dan"))
+    season = seasons.create_season(
+        league,
+        name="Now",
+        start_date=today - dt.timedelta(days=3),
+        end_date=today + dt.timedelta(days=30),
+    )
+    set_divisions(
+        season,
+        [DivisionInput("Upper", (ann.pk, bob.pk)), DivisionInput("Lower", (cat.pk, dan.pk))],
+        promotion=1,
+    )
+    soon = timezone.now() + dt.timedelta(days=2)
+    fixtures.schedule_fixture(league, player_a=ann, player_b=bob, scheduled_at=soon)
+    fixtures.schedule_fixture(
+        league, player_a=bob, player_b=cat, scheduled_at=soon + dt.timedelta(days=1)
+    )
+    upper, lower = division_tables(season)
+    assert upper.forecast.simulated == "fixtures"
+    assert upper.forecast.remaining == 1
+    error = 0.5 / 2000**0.5
+    for player in (ann, bob):
+        first = upper.forecast.first[player.pk]
+        assert first.probability == pytest.approx(0.5, abs=4 * error)
+        # At most 0.5 / sqrt(2000) (times sqrt(n / (n - 1)) for the sample deviation): 0.0112.
+        assert first.standard_error <= 0.0112
+    # The lower division has no fixture of its own: its players' one game is simulated.
+    assert lower.forecast.simulated == "round_robin"
+    assert lower.forecast.remaining == 1
