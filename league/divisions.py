@@ -7,14 +7,13 @@ move at a time, then fixed; every change is a fact of the event log (``divisions
 ``division_player_moved``, ``divisions_fixed``) and every bad input is refused with the
 field named, nothing written.
 
-:func:`propose` is the proposal's arithmetic, on players already in table order: the top
-``promotion`` of division k+1 swap with the bottom ``promotion`` of division k. The tables
-themselves are read on the read side (``ratings.seasons.divisions``).
+The tables, and the proposal of next season's divisions from them, are on the read side
+(``ratings.seasons.divisions``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,39 +46,6 @@ class DivisionInput:
 def setup_of(season: Season) -> DivisionSetup | None:
     """The season's division setup, or None when it has no divisions."""
     return DivisionSetup.objects.filter(season=season).first()
-
-
-def division_members(season: Season) -> list[tuple[Division, list[Player]]]:
-    """The season's divisions, top first, each with its players by name."""
-    divisions = list(Division.objects.filter(season=season).order_by("position"))
-    members: dict[int, list[Player]] = {division.pk: [] for division in divisions}
-    for member in (
-        DivisionMember.objects.filter(season=season)
-        .select_related("player")
-        .order_by("player__display_name")
-    ):
-        members[member.division_id].append(member.player)
-    return [(division, members[division.pk]) for division in divisions]
-
-
-def players_from_names(season: Season, text: str, field: str, errors: Errors) -> tuple[int, ...]:
-    """The ids of the league's players named in ``text`` (one name a line, or commas)."""
-    names = [name.strip() for line in str(text or "").splitlines() for name in line.split(",")]
-    names = [" ".join(name.split()) for name in names if name.strip()]
-    found = dict(
-        Player.objects.filter(
-            league_id=season.league_id, display_name__in=names, merged_into__isnull=True
-        ).values_list("display_name", "pk")
-    )
-    unknown = [name for name in names if name not in found]
-    if unknown:
-        errors.add(
-            field,
-            _("No player of this league is named %(names)s."),
-            "unknown_player",
-            names=", ".join(f"“{name}”" for name in unknown),
-        )
-    return tuple(found[name] for name in names if name in found)
 
 
 def _int(value: Any, field: str, errors: Errors, *, low: int, high: int) -> int | None:
@@ -335,45 +301,6 @@ def fix_divisions(season: Season, *, by: Any = None) -> None:
         errors.raise_if_any()
         fact = DivisionsFixed(season_id=season.pk)
         event_store.append(season.league, [Submission(fact)], recorded_by=_who(by))
-
-
-def propose(
-    orders: Sequence[Sequence[int]],
-    promotion: int,
-    *,
-    newcomers: Sequence[int] = (),
-    newcomer_division: int = 0,
-    leaving: Collection[int] = (),
-) -> list[list[int]]:
-    """Next season's divisions from this season's, each in its table's order (top first).
-
-    The top ``promotion`` of division k+1 go up to division k and the bottom ``promotion``
-    of division k go down to k+1; the others stay. ``newcomers`` join division
-    ``newcomer_division`` (1 = top; 0: the bottom one); players in ``leaving`` (no longer
-    playing) are left out. Each new division lists those relegated into it first, then those
-    who stayed, then those promoted into it, then newcomers, each group in table order.
-    """
-    count = len(orders)
-    down_into: list[list[int]] = [[] for _ in range(count)]
-    stay: list[list[int]] = [[] for _ in range(count)]
-    up_into: list[list[int]] = [[] for _ in range(count)]
-    for index, order in enumerate(orders):
-        size = len(order)
-        up = promotion if index > 0 else 0
-        down = promotion if index < count - 1 else 0
-        for place, player in enumerate(order):
-            if place < up:
-                up_into[index - 1].append(player)
-            elif place >= size - down:
-                down_into[index + 1].append(player)
-            else:
-                stay[index].append(player)
-    result = [down_into[i] + stay[i] + up_into[i] for i in range(count)]
-    if count:
-        target = (newcomer_division or count) - 1
-        result[min(max(target, 0), count - 1)].extend(newcomers)
-    gone = set(leaving)
-    return [[player for player in division if player not in gone] for division in result]
 
 
 def _who(by: Any) -> Any:

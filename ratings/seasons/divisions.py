@@ -1,6 +1,8 @@
 """A season's divisions as readers see them: each division's table, its promotion and
 relegation zones, and the forecast of who finishes first, goes up and goes down; and the
-proposal of next season's divisions from those tables.
+proposal of next season's divisions from those tables (:func:`propose`, the arithmetic on
+players in table order: the top ``promotion`` of division k+1 swap with the bottom
+``promotion`` of division k).
 
 A division's table is the season table (``ratings.seasons.derive``) restricted to the
 division's players: only the matches between two of them count, ordered by the season's
@@ -18,14 +20,14 @@ ended has no forecast: its tables are final.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from league.divisions import DivisionInput, propose, set_divisions, setup_of
+from league.divisions import DivisionInput, set_divisions, setup_of
 from league.models import Division, DivisionMember, DivisionSetup, Player, Season
 from league.validation import Errors
 from ratings.forecasts import (
@@ -79,6 +81,19 @@ class DivisionTable:
     promoted: frozenset[int]
     relegated: frozenset[int]
     forecast: DivisionForecast | None
+
+
+def division_members(season: Season) -> list[tuple[Division, list[Player]]]:
+    """The season's divisions, top first, each with its players by name."""
+    divisions = list(Division.objects.filter(season=season).order_by("position"))
+    members: dict[int, list[Player]] = {division.pk: [] for division in divisions}
+    for member in (
+        DivisionMember.objects.filter(season=season)
+        .select_related("player")
+        .order_by("player__display_name")
+    ):
+        members[member.division_id].append(member.player)
+    return [(division, members[division.pk]) for division in divisions]
 
 
 def season_ended(season: Season) -> bool:
@@ -237,6 +252,45 @@ def division_tables(
             )
         tables.append(DivisionTable(division, lines, promoted, relegated, chances))
     return tables
+
+
+def propose(
+    orders: Sequence[Sequence[int]],
+    promotion: int,
+    *,
+    newcomers: Sequence[int] = (),
+    newcomer_division: int = 0,
+    leaving: Collection[int] = (),
+) -> list[list[int]]:
+    """Next season's divisions from this season's, each in its table's order (top first).
+
+    The top ``promotion`` of division k+1 go up to division k and the bottom ``promotion``
+    of division k go down to k+1; the others stay. ``newcomers`` join division
+    ``newcomer_division`` (1 = top; 0: the bottom one); players in ``leaving`` (no longer
+    playing) are left out. Each new division lists those relegated into it first, then those
+    who stayed, then those promoted into it, then newcomers, each group in table order.
+    """
+    count = len(orders)
+    down_into: list[list[int]] = [[] for _ in range(count)]
+    stay: list[list[int]] = [[] for _ in range(count)]
+    up_into: list[list[int]] = [[] for _ in range(count)]
+    for index, order in enumerate(orders):
+        size = len(order)
+        up = promotion if index > 0 else 0
+        down = promotion if index < count - 1 else 0
+        for place, player in enumerate(order):
+            if place < up:
+                up_into[index - 1].append(player)
+            elif place >= size - down:
+                down_into[index + 1].append(player)
+            else:
+                stay[index].append(player)
+    result = [down_into[i] + stay[i] + up_into[i] for i in range(count)]
+    if count:
+        target = (newcomer_division or count) - 1
+        result[min(max(target, 0), count - 1)].extend(newcomers)
+    gone = set(leaving)
+    return [[player for player in division if player not in gone] for division in result]
 
 
 def next_season(season: Season) -> Season | None:

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import seasons
-from league.divisions import division_members
+from ratings.seasons.divisions import division_members
 from tests.browser.conftest import screenshot
 from tests.functional.conftest import rate, record_results
 

@@ -10,8 +10,9 @@ import pytest
 from django.urls import reverse
 
 from league import seasons
-from league.divisions import DivisionInput, division_members, set_divisions, setup_of
+from league.divisions import DivisionInput, set_divisions, setup_of
 from league.models import Event
+from ratings.seasons.divisions import division_members
 from tests.divisions_support import three_divisions
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from league import seasons
 from league.divisions import (
     DivisionInput,
-    division_members,
     fix_divisions,
     move_player,
     set_divisions,
@@ -20,7 +19,7 @@ from league.divisions import (
 )
 from league.event_log import event_log
 from league.models import Event
-from ratings.seasons.divisions import division_tables, propose_next
+from ratings.seasons.divisions import division_members, division_tables, propose_next
 from tests.divisions_support import three_divisions
 
 pytestmark = pytest.mark.django_db

@@ -1,13 +1,14 @@
-"""The arithmetic of promotion and relegation (league.divisions.propose, check_promotion),
-worked by hand."""
+"""The arithmetic of promotion and relegation, worked by hand: the proposal
+(ratings.seasons.divisions.propose) and the bound on promotion (league.divisions)."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.exceptions import ValidationError
 
-from league.divisions import check_promotion, propose
+from league.divisions import check_promotion
 from league.validation import Errors
+from ratings.seasons.divisions import propose
 
 
 def test_one_up_one_down_between_three_divisions():

@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league import divisions as division_services
-from league.models import Season
+from league.models import Player, Season
 from league.validation import Errors
 from ratings.seasons.divisions import (
+    division_members,
     division_tables,
     next_season,
     previous_season,
@@ -64,6 +65,26 @@ def _blocks(request: HttpRequest, members: list, posted: bool) -> list[dict[str,
     return blocks
 
 
+def players_from_names(season: Season, text: str, field: str, errors: Errors) -> tuple[int, ...]:
+    """The ids of the league's players named in ``text`` (one name a line, or commas)."""
+    names = [name.strip() for line in str(text or "").splitlines() for name in line.split(",")]
+    names = [" ".join(name.split()) for name in names if name.strip()]
+    found = dict(
+        Player.objects.filter(
+            league_id=season.league_id, display_name__in=names, merged_into__isnull=True
+        ).values_list("display_name", "pk")
+    )
+    unknown = [name for name in names if name not in found]
+    if unknown:
+        errors.add(
+            field,
+            _("No player of this league is named %(names)s."),
+            "unknown_player",
+            names=", ".join(f"“{name}”" for name in unknown),
+        )
+    return tuple(found[name] for name in names if name in found)
+
+
 def _set(request: HttpRequest, season: Season) -> None:
     """Set the divisions as the form gives them (names read first, each block's field named)."""
     setup = division_services.setup_of(season)
@@ -73,9 +94,7 @@ def _set(request: HttpRequest, season: Season) -> None:
     errors = Errors()
     given = []
     for block in _blocks(request, [], posted=True):
-        players = division_services.players_from_names(
-            season, block["players"], f"players_{block['number']}", errors
-        )
+        players = players_from_names(season, block["players"], f"players_{block['number']}", errors)
         given.append(division_services.DivisionInput(block["name"], players))
     errors.raise_if_any()
     division_services.set_divisions(
@@ -136,7 +155,7 @@ def season_divisions(request: HttpRequest, league_slug: str, season_slug: str) -
     except ValidationError as error:
         errors = _errors(error)
     setup = division_services.setup_of(season)
-    members = division_services.division_members(season)
+    members = division_members(season)
     tables = {table.division.pk: table for table in division_tables(season, forecast=False)}
     divisions = []
     for division, players in members:
