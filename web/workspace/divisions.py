@@ -66,9 +66,9 @@ def _blocks(request: HttpRequest, members: list, posted: bool) -> list[dict[str,
 
 
 def players_from_names(season: Season, text: str, field: str, errors: Errors) -> tuple[int, ...]:
-    """The ids of the league's players named in ``text`` (one name a line, or commas)."""
-    names = [name.strip() for line in str(text or "").splitlines() for name in line.split(",")]
-    names = [" ".join(name.split()) for name in names if name.strip()]
+    """The ids of the league's players named in ``text``, one name a line (a name may hold a
+    comma: "Lee, Ann")."""
+    names = [" ".join(line.split()) for line in str(text or "").splitlines() if line.strip()]
     found = dict(
         Player.objects.filter(
             league_id=season.league_id, display_name__in=names, merged_into__isnull=True
