@@ -25,6 +25,7 @@ from league.models import (
     CHALLENGE_KINDS,
     CLUB_KINDS,
     COMPETITION_KINDS,
+    DIVISION_KINDS,
     MATCH_KINDS,
     REPORT_KINDS,
     ByeKind,
@@ -35,6 +36,7 @@ from league.models import (
     MatchParticipant,
     Player,
     Report,
+    Season,
 )
 from league.scores import score_text
 from league.seasons import points_text
@@ -529,6 +531,56 @@ def _competition_summary(
     return text + gettext(" (round %(round)s of %(event)s; not rated)") % where
 
 
+def _division_names(rows: list[tuple]) -> dict[str, dict[int, str]]:
+    """The names of the seasons and players the log's facts about divisions name."""
+    details = [row[_DETAILS] or {} for row in rows if row[1] in DIVISION_KINDS]
+    if not details:
+        return {"seasons": {}, "players": {}}
+    seasons = {item.get("season_id") for item in details}
+    players = {
+        player
+        for item in details
+        for _name, members in item.get("divisions", [])
+        for player in members
+    }
+    return {
+        "seasons": dict(Season.objects.filter(pk__in=seasons).values_list("pk", "name")),
+        "players": dict(Player.objects.filter(pk__in=players).values_list("pk", "display_name")),
+    }
+
+
+def _division_summary(
+    kind: str, player: str | None, details: dict, names: dict[str, dict[int, str]]
+) -> str:
+    """The words of a fact about a season's divisions in the log."""
+    season = names["seasons"].get(details.get("season_id"), "?")
+    if kind == Event.Kind.DIVISIONS_SET:
+        parts = [
+            gettext("%(division)s: %(players)s")
+            % {
+                "division": name,
+                "players": ", ".join(names["players"].get(pid, "?") for pid in members),
+            }
+            for name, members in details.get("divisions", [])
+        ]
+        rule = gettext("%(count)s up and %(count)s down") % {"count": details.get("promotion")}
+        if details.get("proposed"):
+            text = gettext("Divisions of %(season)s proposed by promotion and relegation")
+        else:
+            text = gettext("Divisions of %(season)s set")
+        return (text % {"season": season}) + f" ({rule}): " + "; ".join(parts)
+    if kind == Event.Kind.DIVISION_PLAYER_MOVED:
+        return gettext(
+            "%(player)s moved from division %(from)s to division %(to)s of %(season)s"
+        ) % {
+            "player": player,
+            "from": details.get("from"),
+            "to": details.get("to"),
+            "season": season,
+        }
+    return gettext("Divisions of %(season)s fixed") % {"season": season}
+
+
 def _match_summary(kind: str, text: SideMatchText | None, voids: int | None) -> str:
     """A match's words in the log: its result, or, for a void, which match no longer counts."""
     if text is None:
@@ -626,6 +678,7 @@ def event_log(
     reported = report_texts(row[_REPORT] for row in rows if row[_REPORT] is not None)
     bye_names = _bye_names(rows)
     club_names = ClubNames([row[_DETAILS] or {} for row in rows if row[1] in CLUB_KINDS])
+    division_names = _division_names(rows)
     items = []
     for row in rows:
         (
@@ -700,6 +753,8 @@ def event_log(
             summary = seed_summary(player, *row[_SEED])
         elif kind in CLUB_KINDS:
             summary = club_summary(kind, player, row[_DETAILS], club_names)
+        elif kind in DIVISION_KINDS:
+            summary = _division_summary(kind, player, _pair[_DETAILS - 21] or {}, division_names)
         else:
             summary = labels.get(kind, kind)
         items.append(

@@ -305,6 +305,9 @@ class EventKind(models.TextChoices):
     BOARD_ORDER_SUBMITTED = "board_order_submitted", _("Board order submitted")
     CLUB_MATCH_RECORDED = "club_match_recorded", _("Club match recorded")
     CLUB_MATCH_VOIDED = "club_match_voided", _("Club match voided")
+    DIVISIONS_SET = "divisions_set", _("Divisions set for a season")
+    DIVISION_PLAYER_MOVED = "division_player_moved", _("Player moved to another division")
+    DIVISIONS_FIXED = "divisions_fixed", _("Divisions fixed for a season")
 
 
 #: The kinds of fact that can change a rating (``vocabulary.Fact.affects_ratings``; a test
@@ -391,6 +394,16 @@ CLUB_KINDS = [
     EventKind.BOARD_ORDER_SUBMITTED,
     EventKind.CLUB_MATCH_RECORDED,
     EventKind.CLUB_MATCH_VOIDED,
+]
+
+
+#: The kinds of fact about a season's divisions (``league.divisions``): set (by hand or as
+#: proposed by promotion and relegation), a player moved, fixed. None changes a rating; each
+#: names its season in ``details``.
+DIVISION_KINDS = [
+    EventKind.DIVISIONS_SET,
+    EventKind.DIVISION_PLAYER_MOVED,
+    EventKind.DIVISIONS_FIXED,
 ]
 
 
@@ -1447,3 +1460,73 @@ class BoardOrder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team}'s order for {self.club_match}"
+
+
+class DivisionSetup(models.Model):
+    """A season's divisions as a whole: the promotion and relegation rule, whether the
+    divisions were proposed by the rules, and when they were fixed.
+
+    The write side's current state, changed only by the event store with the
+    ``divisions_set`` / ``divisions_fixed`` facts (``league.divisions``).
+    """
+
+    season = models.OneToOneField(
+        Season, on_delete=models.PROTECT, primary_key=True, related_name="division_setup"
+    )
+    promotion = models.PositiveSmallIntegerField(
+        default=1, help_text="How many go up and down between adjacent divisions."
+    )
+    newcomers = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="The division (1 = top) next season's newcomers go to; 0: the bottom one.",
+    )
+    proposed = models.BooleanField(
+        default=False, help_text="Proposed by promotion and relegation from the season before."
+    )
+    fixed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"divisions of {self.season}"
+
+    @property
+    def fixed(self) -> bool:
+        """Whether the divisions are fixed (no more changes)."""
+        return self.fixed_at is not None
+
+
+class Division(models.Model):
+    """One division (or box) of a season: its place from the top (1) and its name."""
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="divisions")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+
+    class Meta:
+        ordering = ["season", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "position"], name="division_unique_position"),
+            models.UniqueConstraint(fields=["season", "name"], name="division_unique_name"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="division_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: {self.name}"
+
+
+class DivisionMember(models.Model):
+    """A player in a division of a season (at most one division per season)."""
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="+")
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["division", "player"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["season", "player"], name="division_member_once_per_season"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.division}"

@@ -41,6 +41,9 @@ from league.event_store.vocabulary import (
     ChallengeExpired,
     ChallengeIssued,
     CompetitionCreated,
+    DivisionPlayerMoved,
+    DivisionsFixed,
+    DivisionsSet,
     EntrantEntered,
     EntrantWithdrawn,
     Fact,
@@ -75,6 +78,9 @@ from league.models import (
     Challenge,
     ChallengeStatus,
     Competition,
+    Division,
+    DivisionMember,
+    DivisionSetup,
     Entrant,
     Event,
     Fixture,
@@ -84,6 +90,7 @@ from league.models import (
     Report,
     ReportStatus,
     RoundBye,
+    Season,
 )
 from league.player_names import forgotten_name, free_slug
 
@@ -310,6 +317,11 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     ),
     # The winner (None: a double forfeit) in ``player``.
     ForfeitRecorded: (("fixture_id", "fixture_id"), ("player_id", "winner_id"), ("note", "note")),
+    # The season, the divisions and the rule in ``details``.
+    DivisionsSet: (),
+    # The player moved in ``player``; the season and the two divisions in ``details``.
+    DivisionPlayerMoved: (("player_id", "player_id"),),
+    DivisionsFixed: (),
     PlayerSeeded: (
         ("player_id", "player_id"),
         ("seed_rating", "rating"),
@@ -356,6 +368,19 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
         "players": list(fact.player_ids),
         "last_round": fact.last_round,
     },
+    DivisionsSet: lambda fact: {
+        "season_id": fact.season_id,
+        "divisions": [[name, list(players)] for name, players in fact.divisions],
+        "promotion": fact.promotion,
+        "newcomers": fact.newcomers,
+        "proposed": fact.proposed,
+    },
+    DivisionPlayerMoved: lambda fact: {
+        "season_id": fact.season_id,
+        "from": fact.from_division,
+        "to": fact.to_division,
+    },
+    DivisionsFixed: lambda fact: {"season_id": fact.season_id},
     PlayerIdentified: lambda fact: {
         "fide_id": fact.fide_id,
         "federation": fact.federation,
@@ -585,6 +610,8 @@ def fact_of(row: Any) -> Fact:
             games=row.seed_games,
             reason=row.reason,
         )
+    if kind in DIVISION_FACTS:
+        return _division_fact(row)
     if kind in REPORT_FACTS:
         return _report_fact(row)
     if kind in CHALLENGE_FACTS:
@@ -592,6 +619,30 @@ def fact_of(row: Any) -> Fact:
     if kind in CLUB_FACT_KINDS:
         return club_fact(row)
     return _competition_fact(row)
+
+
+DIVISION_FACTS = {cls.kind for cls in (DivisionsSet, DivisionPlayerMoved, DivisionsFixed)}
+
+
+def _division_fact(row: Any) -> Fact:
+    """The fact about a season's divisions a stored row holds."""
+    details = row.details or {}
+    if row.kind == DivisionsSet.kind:
+        return DivisionsSet(
+            season_id=details["season_id"],
+            divisions=tuple((name, tuple(players)) for name, players in details["divisions"]),
+            promotion=details["promotion"],
+            newcomers=details["newcomers"],
+            proposed=details["proposed"],
+        )
+    if row.kind == DivisionPlayerMoved.kind:
+        return DivisionPlayerMoved(
+            season_id=details["season_id"],
+            player_id=row.player_id,
+            from_division=details["from"],
+            to_division=details["to"],
+        )
+    return DivisionsFixed(season_id=details["season_id"])
 
 
 REPORT_FACTS = {
@@ -966,6 +1017,45 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
     return fact
 
 
+def apply_to_divisions(league: League, fact: Fact) -> Fact:
+    """Bring the ``DivisionSetup``, ``Division`` and ``DivisionMember`` rows of a season in
+    line with ``fact``, before its row is inserted: setting divisions replaces the season's
+    (not yet fixed) divisions, a move moves the player's membership, fixing marks the setup.
+    Other facts change none of these rows."""
+    match fact:
+        case DivisionsSet():
+            season = Season.objects.get(league=league, pk=fact.season_id)
+            DivisionMember.objects.filter(season=season).delete()
+            Division.objects.filter(season=season).delete()
+            DivisionSetup.objects.update_or_create(
+                season=season,
+                defaults={
+                    "promotion": fact.promotion,
+                    "newcomers": fact.newcomers,
+                    "proposed": fact.proposed,
+                    "fixed_at": None,
+                },
+            )
+            for position, (name, players) in enumerate(fact.divisions, start=1):
+                division = Division.objects.create(season=season, position=position, name=name)
+                DivisionMember.objects.bulk_create(
+                    DivisionMember(season=season, division=division, player_id=player)
+                    for player in players
+                )
+        case DivisionPlayerMoved():
+            season = Season.objects.get(league=league, pk=fact.season_id)
+            target = Division.objects.get(season=season, position=fact.to_division)
+            moved = DivisionMember.objects.filter(
+                season=season, player_id=fact.player_id, division__position=fact.from_division
+            ).update(division=target)
+            if not moved:
+                raise ValueError(f"Player {fact.player_id} is not in that division.")
+        case DivisionsFixed():
+            season = Season.objects.get(league=league, pk=fact.season_id)
+            DivisionSetup.objects.filter(season=season).update(fixed_at=timezone.now())
+    return fact
+
+
 def _competition(league: League, competition_id: int) -> None:
     if not Competition.objects.filter(league=league, pk=competition_id).exists():
         raise ValueError(f"{league} has no event with id {competition_id}.")
@@ -1059,6 +1149,7 @@ def _insert(
             fact = apply_to_challenges(league, fact)
             fact = apply_to_competitions(league, fact)
             fact = apply_to_clubs(league, fact)
+            fact = apply_to_divisions(league, fact)
             event = Event(
                 league=league,
                 seq=seq,

@@ -768,6 +768,58 @@ class ClubMatchVoided(Fact):
         return (self.kind, self.club_match_id, self.reason)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DivisionsSet(Fact):
+    """Season ``season_id``'s divisions, top first: each a name and its players' ids;
+    ``promotion`` go up and down between adjacent divisions at the season's end, newcomers
+    to the next season go to division ``newcomers`` (1 = top; 0: the bottom one);
+    ``proposed``: the divisions were proposed by promotion and relegation from the season
+    before (not set by hand). Replaces the season's divisions while they are not fixed."""
+
+    kind: ClassVar[str] = "divisions_set"
+    season_id: int
+    divisions: tuple[tuple[str, tuple[int, ...]], ...]
+    promotion: int
+    newcomers: int = 0
+    proposed: bool = False
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (
+            self.kind,
+            self.season_id,
+            self.divisions,
+            self.promotion,
+            self.newcomers,
+            self.proposed,
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DivisionPlayerMoved(Fact):
+    """Player ``player_id`` moved from division ``from_division`` to ``to_division``
+    (places from the top, 1 first) of season ``season_id``'s divisions, not yet fixed."""
+
+    kind: ClassVar[str] = "division_player_moved"
+    season_id: int
+    player_id: int
+    from_division: int
+    to_division: int
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.season_id, self.player_id, self.from_division, self.to_division)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DivisionsFixed(Fact):
+    """Season ``season_id``'s divisions are fixed: no player moves any more."""
+
+    kind: ClassVar[str] = "divisions_fixed"
+    season_id: int
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.season_id)
+
+
 #: Every event kind, by its stored ``kind`` value.
 KINDS: dict[str, type[Fact]] = {
     cls.kind: cls
@@ -811,5 +863,8 @@ KINDS: dict[str, type[Fact]] = {
         BoardOrderSubmitted,
         ClubMatchRecorded,
         ClubMatchVoided,
+        DivisionsSet,
+        DivisionPlayerMoved,
+        DivisionsFixed,
     )
 }

@@ -1,5 +1,6 @@
 """Teams (clubs), their rosters, club matches over several boards and board orders, with
-the six kinds of fact about them (``league.club_matches``).
+the six kinds of fact about them (``league.club_matches``); the kind list keeps 0021's
+division kinds.
 
 Changing the event constraint rebuilds ``league_event`` on SQLite and drops its triggers
 with the old table: 0018's erasure-aware triggers are installed again afterwards (and, when
@@ -57,6 +58,9 @@ KIND_CHOICES = [
     ("board_order_submitted", "Board order submitted"),
     ("club_match_recorded", "Club match recorded"),
     ("club_match_voided", "Club match voided"),
+    ("divisions_set", "Divisions set for a season"),
+    ("division_player_moved", "Player moved to another division"),
+    ("divisions_fixed", "Divisions fixed for a season"),
 ]
 KINDS = [value for value, _label in KIND_CHOICES]
 
@@ -69,7 +73,7 @@ def restore_triggers_on_sqlite(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0020_forbidden_pairings_full_byes"),
+        ("league", "0021_divisions"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

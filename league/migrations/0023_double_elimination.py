@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0020_forbidden_pairings_full_byes"),
+        ("league", "0022_club_matches"),
     ]
 
     operations = [

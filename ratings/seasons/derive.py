@@ -140,8 +140,11 @@ def season_side_matches(season: Season) -> dict[int, list[tuple[int, int, int]]]
     return matches
 
 
-def _tally_results(merged: dict[int, int], season: Season) -> dict[int, list[int]]:
-    """[wins, draws, losses, games] per player over the season's counted matches."""
+def _tally_results(
+    merged: dict[int, int], season: Season, among: Collection[int] | None = None
+) -> dict[int, list[int]]:
+    """[wins, draws, losses, games] per player over the season's counted matches (with
+    ``among``: only the matches all of whose players are among them, a division's)."""
     tallies: dict[int, list[int]] = {}
 
     def tally(stored: int) -> list[int]:
@@ -154,11 +157,15 @@ def _tally_results(merged: dict[int, int], season: Season) -> dict[int, list[int
     # A player's score (1, 0.5, 0) -> their tally's slot (wins, draws, losses).
     slot = {Decimal("1"): 0, Decimal("0.5"): 1, Decimal("0"): 2}
     for a, b, score_a in season_matches(season):
+        if among is not None and not (merged.get(a, a) in among and merged.get(b, b) in among):
+            continue
         for stored, score in ((a, score_a), (b, 1 - score_a)):
             counts = tally(stored)
             counts[slot[score]] += 1
             counts[3] += 1
     for rows in season_side_matches(season).values():
+        if among is not None and not all(merged.get(p, p) in among for _s, _p, p in rows):
+            continue
         places = {side: place for side, place, _player in rows}
         for side, place, player_id in rows:
             counts = tally(player_id)
@@ -227,13 +234,19 @@ def season_periods(season: Season, config: RatingConfig) -> tuple[int, int, bool
 
 
 def season_tournament(
-    season: Season, merged: dict[int, int], lines: dict[int, SeasonLine], initial: float | None
+    season: Season,
+    merged: dict[int, int],
+    lines: dict[int, SeasonLine],
+    initial: float | None,
+    among: Collection[int] | None = None,
 ) -> tiebreaks.Tournament:
-    """The season's one-vs-one matches as the tie-breaks read them (no rounds, no colours)."""
+    """The season's one-vs-one matches as the tie-breaks read them (no rounds, no colours;
+    with ``among``: only the matches between two of them)."""
     games = [
         tiebreaks.Game(merged.get(a, a), merged.get(b, b), Fraction(score_a))
         for a, b, score_a in season_matches(season)
         if merged.get(a, a) != merged.get(b, b)
+        and (among is None or (merged.get(a, a) in among and merged.get(b, b) in among))
     ]
     points = tiebreaks.Points(
         *(Fraction(value) for value in (season.points_win, season.points_draw, season.points_loss)),
@@ -278,8 +291,14 @@ def order_lines(
     return lines
 
 
-def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
-    """The season's table as the event log and ``config``'s projection stand now."""
+def derive_table(
+    season: Season, config: RatingConfig | None, among: Collection[int] | None = None
+) -> DerivedTable:
+    """The season's table as the event log and ``config``'s projection stand now.
+
+    With ``among`` (a division's players): the table of those players alone, counting only
+    the matches between them, every one of them listed (with no games yet, too).
+    """
     league: League = season.league
     through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
     # A merged-away player's matches count as the player they were merged into, as in the
@@ -287,7 +306,7 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     merged = merges_at(league.pk, through)
     # Wins, draws, losses and games per player, counted first; points follow from them.
     lines: dict[int, SeasonLine] = {}
-    for player_id, (wins, draws, losses, games) in _tally_results(merged, season).items():
+    for player_id, (wins, draws, losses, games) in _tally_results(merged, season, among).items():
         lines[player_id] = SeasonLine(
             player_id,
             games=games,
@@ -298,13 +317,15 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
             + draws * season.points_draw
             + losses * season.points_loss,
         )
+    for player_id in among or ():
+        lines.setdefault(player_id, SeasonLine(player_id))
     for player_id, name, slug in Player.objects.filter(pk__in=list(lines)).values_list(
         "pk", "display_name", "slug"
     ):
         lines[player_id].name, lines[player_id].slug = name, slug
     order = tiebreak_order(season)
     if config is None:
-        games = season_tournament(season, merged, lines, None)
+        games = season_tournament(season, merged, lines, None, among)
         ordered = order_lines(list(lines.values()), order, games)
         return DerivedTable(season, ordered, None, None, None, through)
     before, end, end_open = season_periods(season, config)
@@ -326,7 +347,7 @@ def derive_table(season: Season, config: RatingConfig | None) -> DerivedTable:
     projected = (
         ProjectionState.objects.filter(config=config).values_list("through_seq", flat=True).first()
     )
-    games = season_tournament(season, merged, lines, config.initial_rating)
+    games = season_tournament(season, merged, lines, config.initial_rating, among)
     return DerivedTable(
         season,
         order_lines(list(lines.values()), order, games),

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from league.models import League, Season
+from league.models import DivisionSetup, League, Season
 from league.seasons import RATING_AT_END, points_text, scheme_text
 from league.tiebreaks import TIEBREAKS
 from ratings import exports
@@ -203,6 +203,7 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
             for p in view.performers
         ],
         "forecast": forecast_context(season_forecast(chosen, view.lines), view.lines),
+        "has_divisions": DivisionSetup.objects.filter(season=chosen).exists(),
         # Who archived or re-derived the table is the organisers' business, as who
         # recorded a match (signed-in pages are never cached, so no one else is shown it).
         "show_deriver": league.is_organiser(request.user),

@@ -6,6 +6,7 @@ from web.public import (
     club_matches,
     competitions,
     cups,
+    divisions,
     embed,
     event_tables,
     exports,
@@ -63,6 +64,11 @@ urlpatterns = [
     path("<slug:league_slug>/embed/standings/", embed.standings, name="embed_standings"),
     path("<slug:league_slug>/embed/fixtures/", embed.fixtures, name="embed_fixtures"),
     path("<slug:league_slug>/seasons/<slug:season_slug>/", seasons.season, name="season"),
+    path(
+        "<slug:league_slug>/seasons/<slug:season_slug>/divisions/",
+        divisions.season_divisions,
+        name="season_divisions",
+    ),
     path(
         "<slug:league_slug>/seasons/<slug:season_slug>/table.csv",
         seasons.season_csv,

@@ -302,6 +302,22 @@ def _draft_context(
     return [rounds[number] for number in sorted(rounds)]
 
 
+def prefill(form: GeneratorForm, request: HttpRequest) -> None:
+    """The generator's choices from a link (a division's "schedule its round robin"):
+    ``players`` (ids among the form's choices; others are ignored), ``method``, ``series``."""
+    wanted = set(request.GET.getlist("players"))
+    if wanted:
+        form.fields["players"].initial = [
+            player for player in form.fields["players"].queryset if str(player.pk) in wanted
+        ]
+    method = request.GET.get("method", "")
+    if method in drafts.METHODS:
+        form.fields["method"].initial = method
+    series = " ".join(request.GET.get("series", "").split())[:80]
+    if series:
+        form.fields["series"].initial = series
+
+
 @require_http_methods(["GET", "POST"])
 def pairings_page(request: HttpRequest, league_slug: str) -> HttpResponse:
     """Generate a round (or a whole round robin), adjust it, publish it as fixtures."""
@@ -310,6 +326,8 @@ def pairings_page(request: HttpRequest, league_slug: str) -> HttpResponse:
         return league
     action = request.POST.get("action", "")
     form = GeneratorForm(league, request.POST or None)
+    if request.method == "GET":
+        prefill(form, request)
     pairings: list[drafts.DraftPairing] | None = None
     problems: list[str] = []
     if request.method == "POST":
