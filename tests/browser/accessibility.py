@@ -18,6 +18,8 @@ AXE_SCRIPT = Path(__file__).resolve().parent / "vendor" / "axe.min.js"
 WCAG_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa")
 #: The impacts a page may not have: axe's two highest.
 BLOCKING_IMPACTS = frozenset({"serious", "critical"})
+#: The elements a report names per rule and page (a table row's fault repeats on every row).
+MAX_TARGETS = 8
 
 # Runs axe on the whole document with only the WCAG A/AA rules; returns its violations
 # reduced to what a failing test prints (every node's target, not just the first).
@@ -58,9 +60,12 @@ class Violation:
         """Rule, impact, help URL and each target with why it fails, for a test report."""
         head = f"{where}: " if where else ""
         lines = [f"{head}{self.rule} ({self.impact}): {self.help} <{self.help_url}>"]
-        for target, summary in zip(self.targets, self.summaries, strict=True):
+        shown = list(zip(self.targets, self.summaries, strict=True))[:MAX_TARGETS]
+        for target, summary in shown:
             why = " ".join(summary.split())
             lines.append(f"    {target}  {why[:300]}")
+        if len(self.targets) > MAX_TARGETS:
+            lines.append(f"    … and {len(self.targets) - MAX_TARGETS} more elements")
         return "\n".join(lines)
 
 
