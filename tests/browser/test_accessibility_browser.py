@@ -200,3 +200,30 @@ def test_no_page_has_a_serious_or_critical_violation(chromium_browser, live_serv
     _check(page, f"{width} px, record with errors", problems)
     context.close()
     assert problems == [], "\n".join(problems)
+
+
+# A page with faults axe must find: an image without a text alternative, grey on grey text,
+# a field without a label. Were the engine not running (or its rules not selected), the walk
+# above would pass on finding nothing.
+FAULTY_PAGE = """<!doctype html><html lang="en"><head><title>Faults</title></head><body>
+<main><h1>Faults</h1>
+<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+<p style="color:#bbb;background:#ccc">Grey on grey</p>
+<input type="text" name="unlabelled">
+</main></body></html>"""
+
+
+def test_the_helper_finds_known_violations(chromium_browser):
+    context = chromium_browser.new_context()
+    install_axe(context)
+    page = context.new_page()
+    page.goto("about:blank")
+    page.set_content(FAULTY_PAGE)
+    found = {violation.rule: violation for violation in blocking_violations(page)}
+    context.close()
+    assert {"image-alt", "color-contrast", "label"} <= set(found), sorted(found)
+    assert found["image-alt"].impact == "critical"
+    assert found["color-contrast"].targets == ("p",)
+    report = found["label"].describe("faulty page")
+    assert report.startswith("faulty page: label (critical): ")
+    assert "https://dequeuniversity.com/rules/axe/4.14/label" in report
