@@ -5,7 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from web.public.chart_summaries import rank_chart_summary, rating_chart_summary
+from web.public.chart_summaries import (
+    loss_chart_summary,
+    rank_chart_summary,
+    rating_chart_summary,
+)
 
 TODAY = dt.date(2024, 3, 20)
 
@@ -64,3 +68,25 @@ def test_a_player_never_ranked():
         "Dee over 2 periods: never ranked; not ranked on 14 Jan 2024."
     )
     assert rank_chart_summary("Dee", [], TODAY) == ""
+
+
+def test_the_log_loss_sentence_names_each_settings_lowest_and_highest_tau():
+    chart = {
+        "series": [
+            {
+                "label": "monthly",
+                "points": [
+                    {"x": 0.3, "y": 0.61234},
+                    {"x": 0.5, "y": 0.60011},
+                    {"x": 0.9, "y": 0.63499},
+                ],
+            },
+            {"label": "weekly", "points": []},
+        ],
+        "baselines": [{"label": "monthly", "constant": 0.69312, "elo": 0.6205, "elo_k": 24}],
+    }
+    assert loss_chart_summary(chart) == (
+        "monthly: log-loss lowest at τ = 0.5 (0.6001), highest at τ = 0.9 (0.6350); "
+        "the constant baseline 0.6931, Elo 0.6205."
+    )
+    assert loss_chart_summary({"series": [], "baselines": []}) == ""

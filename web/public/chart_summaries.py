@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.utils.translation import gettext
 
@@ -104,3 +104,39 @@ def rank_chart_summary(name: str, ranks: Sequence[_RankPoint], today: dt.date | 
         "best_day": _shown_day(best.end, today),
         "ranked": len(ranked),
     }
+
+
+def loss_chart_summary(chart: dict[str, Any]) -> str:
+    """The backtest's log-loss chart in words: per setting, where log-loss is lowest and
+    highest along τ, and the baselines it is drawn against.
+
+    ``chart`` is ``ratings.backtest.presentation.chart_data``: ``series`` of (τ, log-loss)
+    points per setting, ``baselines`` per setting.
+    """
+    sentences = []
+    baselines = {line["label"]: line for line in chart.get("baselines", [])}
+    for series in chart.get("series", []):
+        points = series["points"]
+        if not points:
+            continue
+        # The first of equal lows (highs) along τ is named.
+        low = min(points, key=lambda point: point["y"])
+        high = max(points, key=lambda point: point["y"])
+        sentence = gettext(
+            "%(setting)s: log-loss lowest at τ = %(low_tau)g (%(low).4f), highest at "
+            "τ = %(high_tau)g (%(high).4f)"
+        ) % {
+            "setting": series["label"],
+            "low_tau": low["x"],
+            "low": low["y"],
+            "high_tau": high["x"],
+            "high": high["y"],
+        }
+        baseline = baselines.get(series["label"])
+        if baseline and baseline.get("constant") is not None and baseline.get("elo") is not None:
+            sentence += gettext("; the constant baseline %(constant).4f, Elo %(elo).4f") % {
+                "constant": baseline["constant"],
+                "elo": baseline["elo"],
+            }
+        sentences.append(sentence + ".")
+    return " ".join(sentences)
