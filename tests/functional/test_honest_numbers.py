@@ -61,7 +61,7 @@ def test_bad_ranking_rules_are_refused_with_the_field_named(
     response = client.post(url, {**data, field: value})
     assert response.status_code == 200
     assert message in response.text
-    assert f'id="id_{field}-error"' in response.text
+    assert f'id="id_{field}_error"' in response.text
     assert not RankingRules.objects.exists()
 
 

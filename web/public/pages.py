@@ -93,6 +93,7 @@ from web.formatting import (
     signed,
 )
 from web.forms import LeaderboardFilterForm, level_choices, parse_level
+from web.public.chart_summaries import rank_chart_summary, rating_chart_summary
 from web.public.own_rating import hidden_player
 from web.public.page_cache import cached_page, known_league
 from web.public.seasons import line_cells, season_choices, season_from_query
@@ -660,6 +661,7 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "rating_rows": rating_rows,
         "volatility_rows": volatility_rows,
         "chart": _chart(config, history, clock.period, level) if config and clock else {},
+        "chart_summary": rating_chart_summary(player.display_name, history),
         "results": results,
         "pager": _pager(request.GET, results.page, results.num_pages),
         "result_groups": _result_groups(league, player, results),
@@ -934,6 +936,7 @@ def player_ranks(request: HttpRequest, league_slug: str, player_slug: str) -> Ht
         "league": league,
         "player": player,
         "ranks": ranks,
+        "rank_summary": rank_chart_summary(player.display_name, ranks),
         "rank_chart": {
             "points": [
                 [min(point.end, today).isoformat(), point.rank, point.players] for point in ranks

@@ -30,6 +30,7 @@ from ratings.backtest.presentation import (
     walk_forward_verdicts,
 )
 from ratings.models import RatingConfig
+from web.public.chart_summaries import loss_chart_summary
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -196,6 +197,7 @@ def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpRes
     """Progress, the results table, the chart of log-loss against τ and the adopt button."""
     sweep = _sweep(league, sweep_id)
     runs = list(sweep.runs.all())
+    chart = chart_data(runs)
     return render(
         request,
         "backtest/sweep_detail.html",
@@ -203,7 +205,8 @@ def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpRes
             "league": league,
             "sweep": sweep,
             "rows": run_rows(sweep, runs),
-            "chart": chart_data(runs),
+            "chart": chart,
+            "chart_summary": loss_chart_summary(chart),
             "calibration": calibration_chart(sweep, runs),
             "best": sweep.best_run,
             "best_setting": setting_label(sweep.best_run.parameters) if sweep.best_run else "",

@@ -1,0 +1,229 @@
+"""axe-core on every public, account and organiser page of a league with data, at 1280 and
+390 px: no page may have a serious or critical violation of the WCAG 2.0, 2.1 or 2.2 A and
+AA rules.
+
+The league is the demo (international football since 2024) with everything its pages can
+show: a season, a fixture, an API token, a backtest sweep (``demo_pages.build_demo_league``),
+a Swiss event with a published round, a knockout cup with its first round, a player who
+plays in it with their own account and a request to join; a doubles league of the same
+organiser adds the pages of sides. It is built for each width (about 15 s) and walked in one
+browser context (anonymous first, then signed in as the organiser); every violation of
+every page is reported at the end, each with its rule, impact, elements and help URL.
+
+A page with an error is checked too: the workspace's record form sent empty, whose errors
+must be announced and tied to their fields.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from tests.browser.accessibility import Violation, blocking_violations, install_axe
+from tests.browser.conftest import screenshot
+from tests.browser.demo_pages import (
+    LONG_SLUG,
+    build_demo_league,
+    build_doubles_league,
+    doubles_pages,
+    organiser_pages,
+    public_pages,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTHS = (1280, 390)
+# Who sees each page: nobody signed in, or the league's organiser.
+ANONYMOUS, ORGANISER = "anonymous", "organiser"
+
+
+@dataclass(frozen=True)
+class Walk:
+    """The pages to check, by name (each an address and who opens it), and the league's."""
+
+    pages: dict[str, tuple[str, str]]
+    organiser: Any
+    slug: str
+
+
+@pytest.fixture(autouse=True)
+def _var_dir(settings, tmp_path):
+    """The demo organiser's password file goes to a scratch folder, not the checkout's var/."""
+    settings.VAR_DIR = tmp_path
+
+
+def _events(demo) -> dict[str, str]:
+    """A Swiss event with round 1 published and a four-player cup with its first round."""
+    from league import competitions, cups
+    from league.competition_pairing import propose_round
+
+    league, organiser = demo.league, demo.organiser
+    players = list(league.players.filter(active=True).order_by("display_name")[:8])
+    swiss = competitions.create_competition(
+        league, name="Caribbean Swiss", planned_rounds=3, recorded_by=organiser
+    )
+    for player in players[:4]:
+        competitions.enter_player(swiss, player, recorded_by=organiser)
+    proposal = propose_round(swiss)
+    competitions.publish_round(
+        swiss, proposal.round_number, list(proposal.pairings), recorded_by=organiser
+    )
+    cup = competitions.create_competition(
+        league, name="Island Cup", format="knockout", planned_rounds=2, recorded_by=organiser
+    )
+    for player in players[4:8]:
+        competitions.enter_player(cup, player, recorded_by=organiser)
+    cups.publish_cup_round(cup, recorded_by=organiser)
+    slug = league.slug
+    return {
+        "events": reverse("pages:competitions", args=[slug]),
+        "event": reverse("pages:competition", args=[slug, swiss.slug]),
+        "event round": reverse("pages:competition_round", args=[slug, swiss.slug, 1]),
+        "event table": reverse("pages:competition_table", args=[slug, swiss.slug]),
+        "cup": reverse("pages:competition", args=[slug, cup.slug]),
+        "cup bracket": reverse("pages:competition_bracket", args=[slug, cup.slug]),
+        "organise: events": reverse("workspace:competitions", args=[slug]),
+        "organise: event": reverse("workspace:competition", args=[slug, swiss.slug]),
+        "organise: cup": reverse("workspace:competition", args=[slug, cup.slug]),
+    }
+
+
+def _people(demo) -> dict[str, str]:
+    """A player with an account (their games page) and a stranger asking to join."""
+    from league import join_requests, player_accounts
+    from league.models import Event
+
+    users = get_user_model().objects
+    league, organiser = demo.league, demo.organiser
+    player = league.players.get(slug=LONG_SLUG)
+    user = users.create_user("kingstown", password="pw-kingstown-1", email="k@example.org")
+    player_accounts.claim_player(player, user, by=organiser)
+    stranger = users.create_user("stranger", password="pw-stranger-1")
+    # The league setting an operator turns on in the admin: its join page takes requests.
+    type(league).objects.filter(pk=league.pk).update(players_may_join=True)
+    league.refresh_from_db()
+    join_requests.ask_to_join(league, stranger, "Montserrat")
+    newest = league.events.filter(kind=Event.Kind.MATCH_RECORDED).latest("seq").seq
+    slug = league.slug
+    return {
+        "organise: void a match": reverse("workspace:void", args=[slug, newest]),
+        "organise: correct a match": reverse("workspace:correct", args=[slug, newest]),
+        "organise: reports": reverse("workspace:reports", args=[slug]),
+        "organise: organisers": reverse("workspace:organisers", args=[slug]),
+        "organise: join requests": reverse("workspace:join_requests", args=[slug]),
+        "organise: player account": reverse("workspace:player_account", args=[slug, LONG_SLUG]),
+        "organise: webhook": reverse("workspace:webhook", args=[slug]),
+        "organise: import TRF": reverse("workspace:import_trf", args=[slug]),
+        "organise: new league": reverse("workspace:new_league"),
+        "account": reverse("accounts:home"),
+        "account: privacy": reverse("accounts:privacy"),
+        "account: e-mail": reverse("mail:preferences"),
+    }
+
+
+def _anonymous_extras(demo) -> dict[str, str]:
+    slug = demo.league.slug
+    return {
+        "sign in": reverse("accounts:sign_in"),
+        "sign-in link sent": reverse("accounts:link_sent"),
+        "password reset": reverse("accounts:password_reset"),
+        "sign up": reverse("workspace:sign_up"),
+        "join": reverse("accounts:join", args=[slug]),
+    }
+
+
+@pytest.fixture
+def walk(tmp_path) -> Walk:
+    demo = build_demo_league(dt.date(2024, 1, 1))
+    doubles = build_doubles_league(demo.organiser, tmp_path)
+    pages: dict[str, tuple[str, str]] = {}
+    pages.update({name: (url, ANONYMOUS) for name, url in public_pages(demo).items()})
+    pages.update({name: (url, ANONYMOUS) for name, url in _anonymous_extras(demo).items()})
+    events = _events(demo)
+    people = _people(demo)
+    every = {**organiser_pages(demo), **doubles_pages(doubles), **events, **people}
+    for name, url in every.items():
+        who = ORGANISER if name.startswith(("organise: ", "account")) else ANONYMOUS
+        pages[name] = (url, who)
+    return Walk(pages, demo.organiser, demo.league.slug)
+
+
+def _session_cookie(user, url: str) -> dict:
+    client = Client()
+    client.force_login(user)
+    return {"name": "sessionid", "value": client.cookies["sessionid"].value, "url": url}
+
+
+def _check(page, name: str, problems: list[str]) -> None:
+    found: list[Violation] = blocking_violations(page)
+    problems.extend(violation.describe(name) for violation in found)
+
+
+# About 70 pages, each loaded, settled and checked by axe: some 2 minutes on a quiet machine,
+# up to twice that with CI's two passes side by side (the default limit is 5 minutes).
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_has_a_serious_or_critical_violation(chromium_browser, live_server, walk, width):
+    ordered = sorted(walk.pages.items(), key=lambda item: item[1][1] == ORGANISER)
+    assert len(ordered) >= 65, len(ordered)
+    problems: list[str] = []
+    phone = width < 500
+    context = chromium_browser.new_context(
+        viewport={"width": width, "height": 844 if phone else 900},
+        device_scale_factor=2 if phone else 1,
+        is_mobile=phone,
+        has_touch=phone,
+    )
+    install_axe(context)
+    page = context.new_page()
+    signed_in = False
+    for name, (url, who) in ordered:
+        if who == ORGANISER and not signed_in:
+            context.add_cookies([_session_cookie(walk.organiser, live_server.url)])
+            signed_in = True
+        response = page.goto(live_server.url + url)
+        assert response.status == 200, f"{name}: {url} answered {response.status}"
+        # What htmx loads after the page (a player's rank history) is checked with it.
+        page.wait_for_load_state("networkidle")
+        _check(page, f"{width} px, {name}", problems)
+    # A form sent with errors: the record form, empty.
+    page.goto(live_server.url + reverse("workspace:record", args=[walk.slug]))
+    page.click("form.entry-form button[type='submit']")
+    page.wait_for_selector(".field--error")
+    screenshot(page, f"a11y-record-errors-{width}")
+    _check(page, f"{width} px, record with errors", problems)
+    context.close()
+    assert problems == [], "\n".join(problems)
+
+
+# A page with faults axe must find: an image without a text alternative, grey on grey text,
+# a field without a label. Were the engine not running (or its rules not selected), the walk
+# above would pass on finding nothing.
+FAULTY_PAGE = """<!doctype html><html lang="en"><head><title>Faults</title></head><body>
+<main><h1>Faults</h1>
+<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+<p style="color:#bbb;background:#ccc">Grey on grey</p>
+<input type="text" name="unlabelled">
+</main></body></html>"""
+
+
+def test_the_helper_finds_known_violations(chromium_browser):
+    context = chromium_browser.new_context()
+    install_axe(context)
+    page = context.new_page()
+    page.goto("about:blank")
+    page.set_content(FAULTY_PAGE)
+    found = {violation.rule: violation for violation in blocking_violations(page)}
+    context.close()
+    assert {"image-alt", "color-contrast", "label"} <= set(found), sorted(found)
+    assert found["image-alt"].impact == "critical"
+    assert found["color-contrast"].targets == ("p",)
+    report = found["label"].describe("faulty page")
+    assert report.startswith("faulty page: label (critical): ")
+    assert "https://dequeuniversity.com/rules/axe/4.14/label" in report
