@@ -1,13 +1,16 @@
-"""Template filters for the pages: signed changes with their colour, ranges of percents and
-rating periods (the selectors return numbers; ``web.formatting`` writes them)."""
+"""Template filters for the pages: signed changes with their colour, ranges of percents,
+rating periods, and numbers, days and times in the active language (the selectors return
+numbers; ``web.formatting`` and ``web.locale_format`` write them)."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import template
 from django.utils.html import format_html
 
+from web import locale_format
 from web.formatting import describe_periods, format_percent_range, signed
 
 register = template.Library()
@@ -31,3 +34,39 @@ def rating_periods(config: Any) -> str:
     """``{{ config|rating_periods }}`` → ``7 days from 01 Jan 2024`` (a configuration, or
     anything with its ``period_unit``, ``period_length`` and ``period_anchor``)."""
     return describe_periods(config.period_unit, config.period_length, config.period_anchor)
+
+
+@register.filter
+def number(value: float | None, places: int = 0) -> str:
+    """``{{ x|number:2 }}`` → ``0,25`` in German (the active language's decimal separator)."""
+    return "" if value is None else locale_format.number(float(value), int(places))
+
+
+@register.filter
+def rating(value: float | None) -> str:
+    """``{{ summary.rating|rating }}`` → ``1523``."""
+    return "" if value is None else locale_format.rating(float(value))
+
+
+@register.filter
+def percent(value: float | None, places: int = 0) -> str:
+    """``{{ fraction|percent:1 }}`` → ``94,1 %`` in German."""
+    return "" if value is None else locale_format.percent(float(value), int(places))
+
+
+@register.filter
+def day(value: dt.date | None) -> str:
+    """``{{ match.played_on|day }}`` → ``3. März 2024`` in German."""
+    return locale_format.day(value)
+
+
+@register.filter
+def clock(value: dt.time | dt.datetime | None) -> str:
+    """``{{ fixture.starts_at|clock }}`` → ``14:30`` in German."""
+    return "" if value is None else locale_format.time(value)
+
+
+@register.filter
+def level_label(level: Any) -> str:
+    """``{{ level|level_label }}`` → ``95 %`` (an interval's level, ``ConfidenceLevel``)."""
+    return locale_format.level_label(level)
