@@ -7,7 +7,7 @@ It fails (exit status 1, one line per problem naming the file and line) when
   ``msgstr``, or an empty plural form) or a fuzzy one;
 - a translation breaks a placeholder: it lacks one of its source's ``%(name)s``, ``{name}``
   or positional ``%s`` / ``%d``, or adds one the source does not have (a plural form may
-  leave out the count, "one game" for ``%(n)d game``);
+  leave a named one out, as ``msgfmt`` allows: "ein Spieler" for ``%(n)s player``);
 - a template outside ``locale/UNCONVERTED.txt`` has visible text (words between tags, or in
   a ``title``, ``aria-label``, ``alt`` or ``placeholder`` attribute) outside ``{% translate %}``
   / ``{% blocktranslate %}``;
@@ -150,11 +150,9 @@ def entry_problems(entry: Entry) -> list[str]:
     for index, text in sorted(forms.items()):
         named, positional, braced = placeholders(text)
         allowed_named, allowed_braced = singular[0] | plural[0], singular[2] | plural[2]
-        # A plural form may leave out what only one of the sources has (the count).
-        required_named = singular[0] & plural[0]
-        required_braced = singular[2] & plural[2]
         extra = (named - allowed_named) | (braced - allowed_braced)
-        missing = (required_named - named) | (required_braced - braced)
+        # A plural form may leave a named placeholder out (the count: "ein Spieler").
+        missing: set[str] = set()
         if entry.msgid_plural is None:
             missing = (singular[0] - named) | (singular[2] - braced)
         if extra or missing or positional != max(singular[1], plural[1]):
@@ -171,16 +169,15 @@ def entry_problems(entry: Entry) -> list[str]:
     return problems
 
 
-def catalogue_problems(path: Path) -> list[str]:
+def catalogue_problems(path: Path, root: Path = ROOT) -> list[str]:
     """Every problem of the catalogue at ``path``, each naming the file and the line."""
+    shown = _shown(path, root)
     try:
         entries = parse_po(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as error:
-        return [f"{_shown(path)}: cannot be read: {error}"]
+        return [f"{shown}: cannot be read: {error}"]
     found = [
-        f"{_shown(path)}:{entry.line}: {problem}"
-        for entry in entries
-        for problem in entry_problems(entry)
+        f"{shown}:{entry.line}: {problem}" for entry in entries for problem in entry_problems(entry)
     ]
     msgfmt = shutil.which("msgfmt")
     if msgfmt is not None:
@@ -191,7 +188,7 @@ def catalogue_problems(path: Path) -> list[str]:
             check=False,
         )
         if result.returncode != 0:
-            found.append(f"{_shown(path)}: msgfmt --check: {result.stderr.strip()}")
+            found.append(f"{shown}: msgfmt --check: {result.stderr.strip()}")
     return found
 
 
@@ -218,8 +215,9 @@ def _blank(match: re.Match[str]) -> str:
     return "\n" * match.group(0).count("\n") + " "
 
 
-def template_problems(path: Path) -> list[str]:
+def template_problems(path: Path, root: Path = ROOT) -> list[str]:
     """The visible text of the template at ``path`` that is outside translation tags."""
+    shown = _shown(path, root)
     text = path.read_text(encoding="utf-8")
     text = _COMMENT_BLOCK.sub(_blank, text)
     text = _BLOCKTRANSLATE.sub(_blank, text)
@@ -232,7 +230,7 @@ def template_problems(path: Path) -> list[str]:
         if _WORD.search(value):
             line = text.count("\n", 0, match.start()) + 1
             problems.append(
-                f"{_shown(path)}:{line}: {match.group(1)} {value.strip()[:60]!r} is not "
+                f"{shown}:{line}: {match.group(1)} {value.strip()[:60]!r} is not "
                 "marked for translation"
             )
     text = _ELEMENT.sub(_blank, text)
@@ -240,7 +238,7 @@ def template_problems(path: Path) -> list[str]:
     for number, line in enumerate(text.splitlines(), start=1):
         if _WORD.search(line):
             problems.append(
-                f"{_shown(path)}:{number}: {line.strip()[:60]!r} is not marked for translation"
+                f"{shown}:{number}: {line.strip()[:60]!r} is not marked for translation"
             )
     return problems
 
@@ -257,9 +255,9 @@ def unconverted(path: Path = UNCONVERTED) -> list[str]:
     return names
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Path, root: Path) -> str:
     try:
-        return str(path.relative_to(ROOT))
+        return str(path.relative_to(root))
     except ValueError:
         return str(path)
 
@@ -268,7 +266,7 @@ def check(root: Path = ROOT) -> list[str]:
     """Every problem of the project at ``root``."""
     problems: list[str] = []
     for catalogue in sorted((root / "locale").glob("*/LC_MESSAGES/*.po")):
-        problems += catalogue_problems(catalogue)
+        problems += catalogue_problems(catalogue, root)
     listed = unconverted(root / "locale" / "UNCONVERTED.txt")
     for name in listed:
         if not (root / name).exists():
@@ -278,7 +276,7 @@ def check(root: Path = ROOT) -> list[str]:
             continue
         name = str(template.relative_to(root))
         if name not in listed:
-            problems += template_problems(template)
+            problems += template_problems(template, root)
     return problems
 
 
