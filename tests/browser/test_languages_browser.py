@@ -21,7 +21,7 @@ LAPTOP = {"width": 1280, "height": 800}
 
 #: Words of the pages' English that no German, French or Spanish text contains; any of them
 #: left in the rendered text means a string was missed ("Score", "Page" and "versions" are
-#: French too, so they are not here).
+#: French too, "provisional" Spanish, so they are not here).
 ENGLISH = frozenset(
     re.findall(
         r"\w+",
@@ -29,7 +29,7 @@ ENGLISH = frozenset(
     player players rating ratings ranked rank standings period periods result results
     interval show season seasons opponent opponents change why last played games game
     head league leagues matches fixtures volatility draw win loss expected filters search
-    apply reset sign listed separately provisional inactive current download events
+    apply reset sign listed separately inactive current download events
     compare organise skip content computed chart never unrated partners partner rules
     since may dec""",
     )
