@@ -254,6 +254,10 @@ SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# The language picker's cookie (config/language.py): kept a year, like the choice it records.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_HTTPONLY = True
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG

@@ -106,6 +106,8 @@ def test_the_picker_sets_the_cookie_and_the_page_follows(client, french_league):
     assert response.status_code == 302
     assert response["Location"] == url
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "de"
+    # Kept by the browser (a year), not only for the session.
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME]["max-age"] == 365 * 24 * 3600
     page = client.get(url)
     assert html_lang(page) == "de"
     assert page["Content-Language"] == "de"
