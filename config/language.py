@@ -10,7 +10,10 @@ The order, first match wins:
 5. ``settings.LANGUAGE_CODE``.
 
 Django's ``LocaleMiddleware`` does 1, 3 and 5 before the URL is resolved; this module's
-middleware settles the language again once the view and its arguments are known.
+middleware settles the language again once the view and its arguments are known. A view
+marked with :func:`league_language_later` (the page cache's) settles the league's part
+itself with :func:`activate_for_league`, from the league row it reads anyway: a page served
+from the cache reads no more for its language.
 """
 
 from __future__ import annotations
@@ -73,18 +76,46 @@ def league_language(league_slug: str | None) -> str | None:
     return supported(chosen)
 
 
-def resolve_language(request: HttpRequest, league_slug: str | None = None) -> str:
-    """The language to answer ``request`` in (the order is the module's docstring)."""
+def resolve_language(
+    request: HttpRequest, league_slug: str | None = None, league: League | None = None
+) -> str:
+    """The language to answer ``request`` in (the order is the module's docstring); the
+    league's default is read from ``league`` when given, else looked up by ``league_slug``."""
     for candidate in (
         lambda: cookie_language(request),
         lambda: account_language(request),
         lambda: browser_language(request),
-        lambda: league_language(league_slug),
+        lambda: (
+            supported(league.default_language)
+            if league is not None
+            else league_language(league_slug)
+        ),
     ):
         found = candidate()
         if found:
             return found
     return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
+
+
+def activate_for_league(
+    request: HttpRequest, league_slug: str | None = None, league: League | None = None
+) -> str:
+    """Activate :func:`resolve_language` for ``request`` on a league's page; the language."""
+    language = resolve_language(request, league_slug, league)
+    translation.activate(language)
+    request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+    return language
+
+
+#: The attribute marking a view that settles its league's default language itself.
+_LATER = "settles_league_language"
+
+
+def league_language_later(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark ``view``: it calls :func:`activate_for_league` itself (the middleware then
+    settles the language without the league)."""
+    setattr(view, _LATER, True)
+    return view
 
 
 class LeagueLanguageMiddleware:
@@ -107,6 +138,5 @@ class LeagueLanguageMiddleware:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
     ) -> None:
-        language = resolve_language(request, kwargs.get("league_slug"))
-        translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        later = getattr(view, _LATER, False)
+        activate_for_league(request, None if later else kwargs.get("league_slug"))

@@ -393,9 +393,8 @@ def test_a_page_reads_the_live_configuration_and_the_current_period_once(client,
     # reasons and percentile under the league's rules: the rules, both lists with their
     # days and changes), the league's fitted draw model (its projection state, then the
     # cache) and the player's matches with sides (team results, partner and opponent
-    # records: three more), and the player's upcoming fixtures. Both read the league's
-    # default language once (the test client sends no Accept-Language: config/language.py).
-    assert len(statements) <= {"league": 13, "player": 35}[page], statements
+    # records: three more), and the player's upcoming fixtures.
+    assert len(statements) <= {"league": 12, "player": 34}[page], statements
 
 
 def test_a_leaderboard_given_a_clock_grows_rds_to_its_period_without_reading_the_time(club):
