@@ -34,6 +34,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.language import activate_for_league, league_language_later
 from config.response_cache import CACHE_ALIAS, PageKey, policy_uses_nonces, response_key
 from ratings.page_state import LeagueState, league_state, site_state
 
@@ -70,6 +71,13 @@ class CachedReadMixin:
             names.update(serializer().fields)
         return frozenset(names)
 
+    @classmethod
+    def as_view(cls, **initkwargs: Any) -> Any:
+        """Django's view, marked: it settles the league's default language itself
+        (``config.language``), from the row its state read fetches."""
+        view = super().as_view(**initkwargs)  # type: ignore[misc]
+        return league_language_later(view)
+
     def cache_state(self) -> LeagueState | tuple[LeagueState, ...] | None:
         """The state the response is derived from; None: not cacheable (an unknown league)."""
         slug = self.kwargs.get("league_slug")
@@ -90,8 +98,12 @@ class CachedReadMixin:
         if state is None:
             return None
         if isinstance(state, LeagueState):
-            # The state read fetched the league's row: the view reuses it.
+            # The state read fetched the league's row: the view reuses it, and so does the
+            # language (the league's default, when the reader expressed no preference).
             self._league = state.league
+            activate_for_league(request._request, league=state.league)
+        else:
+            activate_for_league(request._request)
         variant = (request.accepted_media_type, request.get_host(), request.scheme)
         return response_key(request._request, f"api:{type(self).__name__}", state, variant)
 
@@ -99,6 +111,7 @@ class CachedReadMixin:
         super().initial(request, *args, **kwargs)  # type: ignore[misc]
         self._response_key = key = self._cache_key(request)
         if key is None:
+            activate_for_league(request._request, self.kwargs.get("league_slug"))
             return
         stored = caches[CACHE_ALIAS].get(key.key)
         if stored is None:

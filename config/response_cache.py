@@ -20,13 +20,14 @@ from typing import Protocol
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
 from django.utils.csp import CSP
 from django.utils.http import http_date, parse_etags
 
 #: The cache alias holding rendered public responses (``settings.CACHES``).
 CACHE_ALIAS = "pages"
 #: Bumped when the rendering of the cached responses changes in a way their state does not show.
-KEY_VERSION = 1
+KEY_VERSION = 2
 
 
 class State(Protocol):
@@ -67,7 +68,8 @@ def response_key(
     states: State | Sequence[State],
     variant: tuple[object, ...] = (),
 ) -> PageKey:
-    """The key of response ``name`` at ``states`` for ``request``'s path and query.
+    """The key of response ``name`` at ``states`` for ``request``'s path and query, in the
+    active language (``config.language``: one page per language it is read in).
 
     ``variant`` is whatever else the response depends on (the htmx flag of a page, the
     media type and host of an API response).
@@ -79,6 +81,7 @@ def response_key(
         request.path,
         request.META.get("QUERY_STRING", ""),
         variant,
+        translation.get_language(),
         tuple(state.parts for state in states),
     )
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:40]

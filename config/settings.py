@@ -84,9 +84,16 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before CommonMiddleware (Django's documented place): it activates
+    # the language of the request and adds Content-Language and Vary: Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication (it reads the account's language) and before any view: it settles
+    # the language once the URL names a league, whose default applies when the visitor
+    # expressed no preference (config/language.py).
+    "config.language.LeagueLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -160,8 +167,20 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
+#: The languages a visitor may pick (docs/languages.md). English is British English, the
+#: language the strings are written in; any other English (en-US) falls back to it.
+LANGUAGES = [
+    ("en-gb", "English"),
+    ("de", "Deutsch"),
+    ("fr", "Français"),
+    ("es", "Español"),
+]
+#: The project's catalogues (locale/<ll>/LC_MESSAGES/django.po and djangojs.po).
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# Django 6 always formats by the active locale (USE_L10N is gone); web/locale_format.py
+# writes the pages' numbers, dates and times through it.
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -235,6 +254,10 @@ SIGN_IN_LINK_RATE = os.environ.get("LEAGUE_SIGN_IN_LINK_RATE", "5/hour")
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-less header helper
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# The language picker's cookie (config/language.py): kept a year, like the choice it records.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SECURE = not DEBUG
+LANGUAGE_COOKIE_HTTPONLY = True
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG

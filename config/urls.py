@@ -4,6 +4,9 @@ from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views.generic import RedirectView
+from django.views.i18n import JavaScriptCatalog
+
+from web.language import choose_language
 
 # The admin is discovered here, not at start-up (config/admin.py).
 admin.autodiscover()
@@ -27,6 +30,10 @@ urlpatterns = [
     # Feed readers and some browsers ask for /favicon.ico whatever the pages link.
     path("favicon.ico", FaviconRedirect.as_view()),
     path("api/", include("api.urls")),
+    # The language picker (web/language.py) and the site's JavaScript strings in the active
+    # language (static/js/ read them through gettext()).
+    path("i18n/language/", choose_language, name="set_language"),
+    path("i18n/catalog.js", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("web.accounts.urls")),
     path("", include("web.mail.urls")),
     path("", include("web.workspace.urls")),

@@ -112,13 +112,6 @@ class ConfidenceLevel:
         """``(rating - z RD, rating + z RD)``."""
         return interval(rating, rd, z=self.z)
 
-    def label(self) -> str:
-        """``"95 %"``, ``"68.27 %"``: the level in percent, to at most two decimals, never 100."""
-        text = f"{self.percent:.2f}".rstrip("0").rstrip(".")
-        if text == "100":
-            text = "> 99.99"
-        return f"{text} %"
-
 
 def _z_of(percent: float | None, z: float | None) -> float:
     if (percent is None) == (z is None):

@@ -135,6 +135,7 @@ class LeagueForm(forms.ModelForm):
             "start_date",
             "match_format",
             "side_size",
+            "default_language",
             "organisers",
         ]
 

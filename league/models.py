@@ -92,6 +92,14 @@ class League(models.Model):
         help_text="On: a signed-in person may ask to join as a player (a new one, or one "
         "already listed); an organiser accepts or refuses each request.",
     )
+    default_language = models.CharField(
+        "default language",
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="en-gb",
+        help_text="The language of the public pages, embeds and feeds for a visitor who chose "
+        "none (the language picker, their account or their browser's language win over it).",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # Who started the league from the browser: the per-account cap on new leagues counts
     # these (LEAGUE_MAX_LEAGUES_PER_ACCOUNT). None for leagues made by the operator.
@@ -1007,6 +1015,13 @@ class AccountPreferences(models.Model):
     hide_own_rating = models.BooleanField(
         default=False,
         help_text="My own rating is hidden from me (others still see it).",
+    )
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        default="",
+        help_text="The language last picked while signed in (empty: none picked).",
     )
 
     def __str__(self) -> str:

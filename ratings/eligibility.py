@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext, ngettext
 
 from league.models import League
 from ratings.models import RankingRules, RatingConfig
@@ -37,14 +38,20 @@ def default_active_periods(config: RatingConfig | None) -> int:
 
 def _periods_text(count: int, config: RatingConfig | None) -> str:
     if config is None:
-        return f"{count} period{'s' if count != 1 else ''}"
+        return ngettext("%(n)d period", "%(n)d periods", count) % {"n": count}
     unit = "month" if config.period_unit == RatingConfig.PeriodUnit.MONTHS else "day"
     span = count * config.period_length
     if unit == "day" and span % 7 == 0 and span >= 14:
         unit, span = "week", span // 7
     if unit == "month" and span % 12 == 0:
         unit, span = "year", span // 12
-    return f"{span} {unit}{'s' if span != 1 else ''}"
+    words = {
+        "day": ngettext("%(n)d day", "%(n)d days", span),
+        "week": ngettext("%(n)d week", "%(n)d weeks", span),
+        "month": ngettext("%(n)d month", "%(n)d months", span),
+        "year": ngettext("%(n)d year", "%(n)d years", span),
+    }
+    return words[unit] % {"n": span}
 
 
 @dataclass(frozen=True)
@@ -73,30 +80,48 @@ class Eligibility:
         self, *, games: int, last_period: int, rd: float, withdrawn: bool, period: int
     ) -> tuple[str, ...]:
         """Why a player with these numbers is not ranked at ``period`` (empty: ranked)."""
+        # In the active language: the pages, the API and the exports read them per request.
         found = []
         if withdrawn:
-            found.append("withdrawn by the organisers")
+            found.append(gettext("withdrawn by the organisers"))
         if games < self.min_games:
-            found.append(f"{games} of {self.min_games} games needed")
+            found.append(
+                ngettext(
+                    "%(games)d of %(needed)d game needed",
+                    "%(games)d of %(needed)d games needed",
+                    self.min_games,
+                )
+                % {"games": games, "needed": self.min_games}
+            )
         if self.active_periods is not None and last_period < self.active_since(period):
-            found.append("inactive: no game in the last " + self.window)
+            found.append(
+                gettext("inactive: no game in the last %(window)s") % {"window": self.window}
+            )
         if self.max_rd is not None and rd > self.max_rd:
-            found.append(f"provisional: RD {rd:.0f} above {self.max_rd:.0f}")
+            found.append(
+                gettext("provisional: RD %(rd).0f above %(limit).0f")
+                % {"rd": rd, "limit": self.max_rd}
+            )
         return tuple(found)
 
     def describe(self) -> str:
-        """The rules in one sentence, for the pages."""
-        parts = [f"at least {self.min_games} game{'s' if self.min_games != 1 else ''}"]
+        """The rules in one sentence, for the pages (in the active language)."""
+        parts = [
+            ngettext("at least %(n)d game", "at least %(n)d games", self.min_games)
+            % {"n": self.min_games}
+        ]
         if self.active_periods is not None:
-            parts.append(f"a game in the last {self.window}")
+            parts.append(gettext("a game in the last %(window)s") % {"window": self.window})
         if self.max_rd is not None:
-            parts.append(f"an RD of at most {self.max_rd:.0f}")
-        order = (
-            "the lower end of the interval (95 %, or the level the reader picks)"
-            if self.by_lower_bound
-            else "rating"
-        )
-        return f"Ranked: players with {', '.join(parts)}; ordered by {order}."
+            parts.append(gettext("an RD of at most %(rd).0f") % {"rd": self.max_rd})
+        if self.by_lower_bound:
+            return gettext(
+                "Ranked: players with %(rules)s; ordered by the lower end of the interval "
+                "(95 %%, or the level the reader picks)."
+            ) % {"rules": ", ".join(parts)}
+        return gettext("Ranked: players with %(rules)s; ordered by rating.") % {
+            "rules": ", ".join(parts)
+        }
 
 
 #: "Rank everyone": no rule at all (the API's and the leaderboard's ``everyone`` option).

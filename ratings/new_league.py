@@ -32,7 +32,7 @@ from ratings.models import RatingConfig
 from ratings.services import create_config
 
 #: First path segments the site itself uses: a league there would be unreachable.
-RESERVED_SLUGS = frozenset({"accounts", "admin", "api", "sign-out", "static", "media"})
+RESERVED_SLUGS = frozenset({"accounts", "admin", "api", "i18n", "sign-out", "static", "media"})
 
 
 def leagues_left(user: Any) -> int | None:

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from engine.errors import InvalidParameterError
-from league.calendar import day_text
+from web import locale_format
 
 if TYPE_CHECKING:
     from engine.intervals import ConfidenceLevel
@@ -42,9 +42,9 @@ def signed(value: float | None, places: int) -> tuple[str, str]:
     """
     if value is None:
         return DASH, "muted"
-    text = f"{value:+.{places}f}"
-    if float(text) == 0:
-        return f"{0:.{places}f}", ""
+    text = locale_format.signed_number(value, places)
+    if not text.startswith(("+", "-")):
+        return text, ""
     return text, "up" if value > 0 else "down"
 
 
@@ -148,7 +148,7 @@ def describe_periods(unit: str, length: int, anchor: dt.date) -> str:
         text = ngettext(
             "%(n)s calendar month from %(day)s", "%(n)s calendar months from %(day)s", length
         )
-    return text % {"n": length, "day": day_text(anchor)}
+    return text % {"n": length, "day": locale_format.day(anchor)}
 
 
 def prediction_texts(prediction: Prediction) -> dict[str, str]:
@@ -313,8 +313,9 @@ def ranking_note(summary: RankingSummary) -> list[str]:
 
 
 def format_coverage_percent(fraction: float) -> str:
-    """A measured coverage (a fraction) to one decimal: 0.94123 is "94.1 %"."""
-    return f"{100 * _fraction('coverage', fraction):.1f} %"
+    """A measured coverage (a fraction) to one decimal: 0.94123 is "94.1 %" ("94,1 %" in
+    German)."""
+    return locale_format.percent(_fraction("coverage", fraction), 1)
 
 
 def coverage_texts(level: ConfidenceLevel, measured: CoverageAtLevel | None) -> dict[str, str]:
@@ -325,7 +326,7 @@ def coverage_texts(level: ConfidenceLevel, measured: CoverageAtLevel | None) -> 
     one") and ``detail`` says what was simulated; each says "not measured yet" without a
     measurement (then ``detail`` is empty).
     """
-    label = level.label()
+    label = locale_format.level_label(level)
     if measured is None:
         return {
             "short": gettext("coverage not measured yet"),
@@ -336,7 +337,7 @@ def coverage_texts(level: ConfidenceLevel, measured: CoverageAtLevel | None) -> 
     numbers = {
         "level": label,
         "coverage": format_coverage_percent(measured.coverage),
-        "error": f"{100 * measured.error:.1f}",
+        "error": locale_format.number(100 * measured.error, 1),
     }
     return {
         "short": gettext("measured coverage %(coverage)s ± %(error)s") % numbers,

@@ -15,6 +15,7 @@ from league.models import League
 from ratings.models import RankingRules, RatingConfig
 from ratings.parameters import BY_NAME, DEFAULTS, advantage_label
 from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS
+from web import locale_format
 
 
 def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
@@ -160,6 +161,12 @@ def level_of_percent(percent: float) -> ConfidenceLevel:
     return DEFAULT_LEVEL if percent == 95.0 else ConfidenceLevel.from_percent(percent)
 
 
+def _level_value(level: ConfidenceLevel) -> str:
+    """The level as ``?level=`` takes it back: its percent to at most two decimals ("68.27";
+    the machine form, whatever the language)."""
+    return f"{level.percent:.2f}".rstrip("0").rstrip(".")
+
+
 def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
     """The level picker's options, with ``level`` selected (added when it is not offered).
 
@@ -172,8 +179,8 @@ def level_choices(level: ConfidenceLevel) -> list[dict[str, Any]]:
         options.sort(key=lambda option: option.z)
     return [
         {
-            "value": "95" if option == DEFAULT_LEVEL else option.label().replace(" %", ""),
-            "label": option.label(),
+            "value": "95" if option == DEFAULT_LEVEL else _level_value(option),
+            "label": locale_format.level_label(option),
             "selected": abs(option.z - level.z) < 1e-9,
         }
         for option in options

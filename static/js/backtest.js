@@ -3,6 +3,11 @@
 (function () {
   "use strict";
 
+  // Strings from Django's JavaScript catalog (/i18n/catalog.js, loaded first).
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
   var COLOURS = ["#1f6feb", "#d1242f", "#1a7f37", "#8250df", "#bf8700", "#0a7ea4"];
 
   function draw() {
@@ -38,7 +43,7 @@
       var colour = COLOURS[i % COLOURS.length];
       var suffix = several ? " (" + baseline.label + ")" : "";
       datasets.push({
-        label: "Elo, K = " + baseline.elo_k + suffix,
+        label: interpolate(gettext("Elo, K = %(k)s"), { k: baseline.elo_k }, true) + suffix,
         data: [{ x: low, y: baseline.elo }, { x: high, y: baseline.elo }],
         borderColor: colour,
         borderDash: [6, 4],
@@ -47,7 +52,7 @@
       });
       if (i === 0) {
         datasets.push({
-          label: "Always 50%",
+          label: gettext("Always 50 %"),
           data: [{ x: low, y: baseline.constant }, { x: high, y: baseline.constant }],
           borderColor: "#6e7781",
           borderDash: [2, 3],
@@ -64,7 +69,7 @@
         animation: false,
         scales: {
           x: { type: "linear", title: { display: true, text: "τ" } },
-          y: { title: { display: true, text: "log-loss (lower is better)" } }
+          y: { title: { display: true, text: gettext("log-loss (lower is better)") } }
         },
         plugins: { legend: { position: "bottom" } }
       }

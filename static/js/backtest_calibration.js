@@ -5,6 +5,13 @@
   "use strict";
 
   var COLOURS = { best: "#1a7f37", current: "#1f6feb" };
+  // Strings from Django's JavaScript catalog (/i18n/catalog.js, loaded first).
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var LANG = document.documentElement.lang || "en-GB";
   var SHAPES = { best: "circle", current: "rectRot" };
 
   function draw() {
@@ -16,7 +23,7 @@
     var data = JSON.parse(source.textContent);
     var datasets = [
       {
-        label: "Perfect calibration",
+        label: gettext("Perfect calibration"),
         data: [{ x: 0, y: 0 }, { x: 1, y: 1 }],
         borderColor: "#6e7781",
         borderDash: [4, 4],
@@ -50,9 +57,9 @@
             type: "linear",
             min: 0,
             max: 1,
-            title: { display: true, text: "predicted chance of the first-named side" }
+            title: { display: true, text: gettext("predicted chance of the first-named side") }
           },
-          y: { min: 0, max: 1, title: { display: true, text: "observed score" } }
+          y: { min: 0, max: 1, title: { display: true, text: gettext("observed score") } }
         },
         plugins: {
           legend: { position: "bottom", display: window.innerWidth >= 600 },
@@ -63,9 +70,18 @@
                 if (point.n === undefined) {
                   return item.dataset.label;
                 }
-                return (
-                  "predicted " + point.x.toFixed(3) + ", observed " + point.y.toFixed(3) +
-                  " (" + point.n + " matches)"
+                return interpolate(
+                  ngettext(
+                    "predicted %(predicted)s, observed %(observed)s (%(n)s match)",
+                    "predicted %(predicted)s, observed %(observed)s (%(n)s matches)",
+                    point.n
+                  ),
+                  {
+                    predicted: point.x.toLocaleString(LANG, { minimumFractionDigits: 3, maximumFractionDigits: 3 }),
+                    observed: point.y.toLocaleString(LANG, { minimumFractionDigits: 3, maximumFractionDigits: 3 }),
+                    n: point.n
+                  },
+                  true
                 );
               }
             }

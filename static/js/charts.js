@@ -15,7 +15,15 @@
   var ACCENT = "#1f5fbf";
   var BAND = "rgba(31, 95, 191, 0.16)";
   var RANK = "#17753b";
-  var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  // Strings come from Django's JavaScript catalog (/i18n/catalog.js, loaded first), dates
+  // and numbers from the browser's Intl in the page's language (<html lang>).
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return String(values[name]); });
+  };
+  var LANG = document.documentElement.lang || "en-GB";
+  var DAY = new Intl.DateTimeFormat(LANG, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  var MONTH = new Intl.DateTimeFormat(LANG, { month: "short", year: "numeric", timeZone: "UTC" });
   var YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
   function readData(canvas) {
@@ -29,8 +37,7 @@
   }
 
   function dayText(ms) {
-    var d = new Date(ms);
-    return d.getUTCDate() + " " + MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear();
+    return DAY.format(new Date(ms));
   }
 
   function tickText(ms, span) {
@@ -38,7 +45,7 @@
     if (span > 4 * YEAR_MS) {
       return String(d.getUTCFullYear());
     }
-    return MONTHS[d.getUTCMonth()] + " " + d.getUTCFullYear();
+    return MONTH.format(d);
   }
 
   // Ticks on calendar boundaries (1 January, or the first of a month), so a label always
@@ -95,6 +102,7 @@
     return {
       responsive: true,
       maintainAspectRatio: false,
+      locale: LANG,
       animation: false,
       parsing: false,
       interaction: { mode: "nearest", axis: "x", intersect: false },
@@ -119,7 +127,7 @@
     var rating = data.rating.map(function (p) { return { x: time(p[0]), y: p[1] }; });
     var low = data.band.map(function (p) { return { x: time(p[0]), y: p[1] }; });
     var high = data.band.map(function (p) { return { x: time(p[0]), y: p[2] }; });
-    var options = baseOptions("Rating", low);
+    var options = baseOptions(gettext("Rating"), low);
     options.plugins.tooltip.filter = function (item) { return item.datasetIndex !== 0; };
     return new window.Chart(canvas, {
       type: "line",
@@ -128,7 +136,7 @@
           // The band: the lower edge first, then the upper edge filled down to it.
           { label: "", data: low, borderWidth: 0, pointRadius: 0, pointHitRadius: 0, fill: false, tension: 0 },
           {
-            label: data.level + " interval",
+            label: interpolate(gettext("%(level)s interval"), { level: data.level }, true),
             data: high,
             borderWidth: 0,
             pointRadius: 0,
@@ -139,7 +147,7 @@
             tension: 0
           },
           {
-            label: "Rating",
+            label: gettext("Rating"),
             data: rating,
             borderColor: ACCENT,
             backgroundColor: ACCENT,
@@ -156,21 +164,21 @@
 
   function rankChart(canvas, data) {
     var points = data.points.map(function (p) { return { x: time(p[0]), y: p[1] }; });
-    var options = baseOptions("Rank", points);
+    var options = baseOptions(gettext("Rank"), points);
     options.plugins.legend = { display: false };
     // Rank 1 at the top.
     options.scales.y.reverse = true;
     options.scales.y.ticks = { precision: 0 };
     options.plugins.tooltip.callbacks.label = function (item) {
       var source = data.points[item.dataIndex];
-      return "Rank " + source[1] + " of " + source[2];
+      return interpolate(gettext("Rank %(rank)s of %(players)s"), { rank: source[1], players: source[2] }, true);
     };
     return new window.Chart(canvas, {
       type: "line",
       data: {
         datasets: [
           {
-            label: "Rank",
+            label: gettext("Rank"),
             data: points,
             borderColor: RANK,
             backgroundColor: RANK,

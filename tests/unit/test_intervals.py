@@ -21,6 +21,7 @@ from engine.intervals import (
     percent_for_z,
     z_for_percent,
 )
+from web.locale_format import level_label
 
 #: 2 Phi(1) - 1 in percent: the level of one deviation either side.
 ONE_SIGMA = 68.26894921370859
@@ -124,7 +125,7 @@ def test_bad_levels_are_refused(kwargs: dict[str, float]) -> None:
 def test_parse_levels(text: str, z: float, label: str) -> None:
     level = ConfidenceLevel.parse(text)
     assert level.z == pytest.approx(z, abs=1e-12)
-    assert level.label() == label
+    assert level_label(level) == label
 
 
 @pytest.mark.parametrize(

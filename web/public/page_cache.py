@@ -28,6 +28,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_vary_headers
 
+from config.language import activate_for_league, league_language_later
 from config.response_cache import CACHE_ALIAS, PageKey, policy_uses_nonces, response_key
 from league.models import League
 from ratings.page_state import LeagueState
@@ -99,19 +100,28 @@ def cached_page(
     """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @league_language_later
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            # The league's default language (config/language.py) comes from the row the
+            # state read fetches: a page served from the cache reads nothing more for it.
+            slug = kwargs.get("league_slug")
             if (
                 not settings.PAGE_CACHE
                 or not _shareable(request)
                 or not set(request.GET).issubset(query_names)
             ):
+                activate_for_league(request, slug)
                 return view(request, *args, **kwargs)
             states = state_of(*args, **kwargs)
             if states is None:
+                activate_for_league(request, slug)
                 return view(request, *args, **kwargs)
             if isinstance(states, LeagueState):
                 setattr(request, _LEAGUE_ATTRIBUTE, states.league)
+                activate_for_league(request, league=states.league)
+            else:
+                activate_for_league(request, slug)
             key = page_key(request, name, states)
             if key.matches(request.headers.get("If-None-Match")):
                 return _decorate(HttpResponseNotModified(), key)

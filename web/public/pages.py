@@ -17,14 +17,15 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.http import urlencode
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from engine.errors import MatchBeforeAnchorError
 from engine.intervals import ConfidenceLevel, better_than
 from engine.state import grown_rd
-from league.calendar import day_text
 from league.chess.vocabulary import COLOUR_LABELS, colour_of
 from league.event_log import (
     DEFAULT_PER_PAGE,
@@ -39,7 +40,7 @@ from ratings.models import RatingConfig
 from ratings.page_state import LeagueState, league_state, site_state
 from ratings.seasons.derive import season_bounds
 from ratings.seasons.read import player_line, season_table
-from ratings.selectors.common import ReadClock, period_info
+from ratings.selectors.common import PeriodInfo, ReadClock, period_info
 from ratings.selectors.configurations import (
     config_versions,
     describe_config,
@@ -82,6 +83,7 @@ from ratings.selectors.standings import (
     rank_history,
     results_between,
 )
+from web import locale_format
 from web.fixture_display import fixture_cells
 from web.formatting import (
     DASH,
@@ -101,19 +103,34 @@ from web.query_params import page_number, shown_param, slug_param, version_numbe
 
 #: The outcomes of a two-side result (a multi-side game shows a place instead).
 OUTCOME_WORDS = ("Win", "Draw", "Loss")
+#: Each outcome as the pages say it (the selectors give the English key; a chess draw is a
+#: "Remis", "nulle", "tablas" in the catalogues).
+OUTCOME_LABELS = {
+    "Win": pgettext_lazy("result", "Win"),
+    "Draw": pgettext_lazy("result", "Draw"),
+    "Loss": pgettext_lazy("result", "Loss"),
+}
+
+
+def outcome_label(outcome: str) -> str:
+    """A selector's outcome ("Win", "Draw", "Loss", or a place) in the active language."""
+    label = OUTCOME_LABELS.get(outcome)
+    return outcome if label is None else str(label)
+
 
 #: Leaderboard columns: (sort key or None, CSS name, header, the sort a first click applies).
 COLUMNS = (
-    ("rank", "rank", "Rank", "rank"),
-    ("name", "name", "Player", "name"),
-    ("rating", "rating", "Rating", "-rating"),
-    ("rd", "rd", "RD", "rd"),
-    ("low", "low", "95% interval", "-low"),
-    ("volatility", "volatility", "Volatility", "-volatility"),
-    ("games", "games", "Games", "-games"),
-    (None, "wdl", "W\u2013D\u2013L", None),
-    ("last_played", "last_played", "Last played", "-last_played"),
-    (None, "change", "Change", None),
+    ("rank", "rank", gettext_lazy("Rank"), "rank"),
+    ("name", "name", gettext_lazy("Player"), "name"),
+    ("rating", "rating", gettext_lazy("Rating"), "-rating"),
+    ("rd", "rd", gettext_lazy("RD"), "rd"),
+    # Named by the level shown (``locale_format.interval_heading``).
+    ("low", "low", gettext_lazy("Interval"), "-low"),
+    ("volatility", "volatility", gettext_lazy("Volatility"), "-volatility"),
+    ("games", "games", gettext_lazy("Games"), "-games"),
+    (None, "wdl", gettext_lazy("W–D–L"), None),
+    ("last_played", "last_played", gettext_lazy("Last played"), "-last_played"),
+    (None, "change", gettext_lazy("Change"), None),
 )
 
 
@@ -184,7 +201,7 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     if form.is_bound and not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.warning(request, f"{error} (ignored)")
+                messages.warning(request, _("%(error)s (ignored)") % {"error": error})
     as_of = form.value("period", None)
     day = form.value("date", None)
     if config is not None and day is not None:
@@ -200,13 +217,16 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
                         "As of period %(asked)s was not used: the date %(day)s (period "
                         "%(period)s) comes first. Leave the date empty to choose a period."
                     )
-                    % {"asked": asked, "day": day_text(day), "period": as_of},
+                    % {"asked": asked, "day": _day(day), "period": as_of},
                 )
         except MatchBeforeAnchorError:
             messages.warning(
                 request,
-                f"{day_text(day)} is before the first rating period "
-                f"({day_text(config.period_anchor)}); showing the current standings.",
+                _(
+                    "%(day)s is before the first rating period (%(anchor)s); showing the "
+                    "current standings."
+                )
+                % {"day": _day(day), "anchor": _day(config.period_anchor)},
             )
             day = None
     sort = form.value("sort", "rank")
@@ -228,8 +248,8 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
     columns = []
     for key, css, label, first in COLUMNS:
         if css == "low":
-            label = f"{level.label()} interval"
-        column = {"key": key, "css": css, "label": label, "url": None, "aria_sort": None}
+            label = locale_format.interval_heading(level)
+        column = {"key": key, "css": css, "label": str(label), "url": None, "aria_sort": None}
         if key is not None:
             active = sort.lstrip("-") == key
             descending = sort.startswith("-")
@@ -253,10 +273,16 @@ def league(request: HttpRequest, league_slug: str) -> HttpResponse:
         "pager": _pager(params, board.page, board.num_pages),
         "rows": board_rows(league, board),
         "periods": [
-            {"value": str(choice.index), "label": choice.label, "selected": choice.index == shown}
+            {
+                "value": str(choice.index),
+                "label": period_label(choice),
+                "selected": choice.index == shown,
+            }
             for choice in choices
         ],
         "as_of_day": _as_of_statement(league, board, day),
+        "as_of_label": period_label(board.as_of) if board.as_of else "",
+        "current_label": period_label(board.current_period) if board.current_period else "",
         "levels": level_choices(level),
         "coverage": coverage_texts(level, interval_coverage(config, level)) if config else None,
         "separate_url": _query(params, listed="separate", page=None, sort=None),
@@ -280,30 +306,67 @@ def _as_of_statement(league: League, board: Leaderboard, day: dt.date | None) ->
     if day is None or period is None:
         return ""
     if day > period.end:
-        return (
-            f"{_day(day)} is after the current period ({period.label}): these are the "
-            "current standings."
-        )
+        return _(
+            "%(day)s is after the current period (%(period)s): these are the current standings."
+        ) % {"day": _day(day), "period": period_label(period)}
     later = results_between(league, day, period.end)
-    text = (
-        f"{_day(day)} falls in period {period.index} ({_day(period.start)} to "
-        f"{_day(period.end)}). Ratings change once per period, so these standings include "
-        f"every result up to {_day(period.end)}"
-    )
+    names = {
+        "day": _day(day),
+        "index": period.index,
+        "start": _day(period.start),
+        "end": _day(period.end),
+        "later": later,
+    }
     if board.as_of is None:
-        return text.replace(f"up to {_day(period.end)}", "recorded so far") + (
-            f": the period is still open ({later} result{'s' if later != 1 else ''} after "
-            f"{_day(day)} so far)."
+        return (
+            ngettext(
+                "%(day)s falls in period %(index)s (%(start)s to %(end)s). Ratings change once per "
+                "period, so these standings include every result recorded so far: the period is "
+                "still open (%(later)d result after %(day)s so far).",
+                "%(day)s falls in period %(index)s (%(start)s to %(end)s). Ratings change once per "
+                "period, so these standings include every result recorded so far: the period is "
+                "still open (%(later)d results after %(day)s so far).",
+                later,
+            )
+            % names
         )
     if later:
-        return text + (
-            f", including {later} result{'s' if later != 1 else ''} played after {_day(day)}."
+        return (
+            ngettext(
+                "%(day)s falls in period %(index)s (%(start)s to %(end)s). Ratings change once per "
+                "period, so these standings include every result up to %(end)s, including "
+                "%(later)d result played after %(day)s.",
+                "%(day)s falls in period %(index)s (%(start)s to %(end)s). Ratings change once per "
+                "period, so these standings include every result up to %(end)s, including "
+                "%(later)d results played after %(day)s.",
+                later,
+            )
+            % names
         )
-    return text + f"; no result was played after {_day(day)} in that period."
+    return (
+        _(
+            "%(day)s falls in period %(index)s (%(start)s to %(end)s). Ratings change once per "
+            "period, so these standings include every result up to %(end)s; no result was played "
+            "after %(day)s in that period."
+        )
+        % names
+    )
 
 
 def _day(day: dt.date | None) -> str:
-    return "" if day is None else day_text(day)
+    """A day in the active language ("" for none)."""
+    return locale_format.day(day)
+
+
+def period_label(period: PeriodInfo) -> str:
+    """A rating period as the pages name it: "Period 12 (1 Mar 2024 to 31 Mar 2024)"."""
+    if period.start == period.end:
+        return _("Period %(index)s (%(day)s)") % {"index": period.index, "day": _day(period.start)}
+    return _("Period %(index)s (%(start)s to %(end)s)") % {
+        "index": period.index,
+        "start": _day(period.start),
+        "end": _day(period.end),
+    }
 
 
 def _player_urls(league: League) -> str:
@@ -331,12 +394,12 @@ def board_rows(league: League, board: Leaderboard) -> list[dict[str, object]]:
                 "url": url.format(slug=row.slug),
                 "active": row.active,
                 "provisional": row.provisional,
-                "rating": f"{row.rating:.0f}",
-                "rd": f"{row.rd:.0f}",
-                "interval": f"{row.low:.0f}{DASH}{row.high:.0f}",
-                "volatility": f"{row.volatility:.4f}",
+                "rating": locale_format.rating(row.rating),
+                "rd": locale_format.rating(row.rd),
+                "interval": locale_format.interval(row.low, row.high),
+                "volatility": locale_format.number(row.volatility, 4),
                 "games": str(row.games),
-                "wdl": f"{row.wins}{DASH}{row.draws}{DASH}{row.losses}",
+                "wdl": locale_format.wdl(row.wins, row.draws, row.losses),
                 "last_played": _day(row.last_played),
                 "last_played_iso": row.last_played.isoformat() if row.last_played else "",
                 "change": change,
@@ -353,22 +416,25 @@ def _history_tables(history: list[HistoryPoint], explain: str) -> tuple[str, str
     rather than through the template engine, whose per-variable cost (localisation,
     escaping) would dominate the page.
     """
-    # Every cell is a number or a date formatted just above (digits, signs, dots, dashes
-    # and English month abbreviations), so nothing in these rows needs escaping.
+    # Every cell is a number or a date formatted just above, escaped once here (a month's
+    # name comes from a catalogue, "why?" too), so the rows need no escaping per cell.
+    number = locale_format.number
+    why = escape(_("why?"))
     rating_rows = []
     volatility_rows = []
     for point in reversed(history):
         # The URL is built by ``reverse`` from slugs (letters, digits, hyphens) and a number.
-        link = f'<a href="{explain.format(period=point.period)}">why?</a>'
-        head = f"<tr><td>{point.period}</td><td>{_day(point.end)}</td>"
+        link = f'<a href="{explain.format(period=point.period)}">{why}</a>'
+        head = f"<tr><td>{point.period}</td><td>{escape(_day(point.end))}</td>"
         rating_rows.append(
-            f'{head}<td class="num">{point.rating:.1f}</td><td class="num">{point.rd:.1f}</td>'
-            f'<td class="num">{point.low:.0f}{DASH}{point.high:.0f}</td>'
+            f'{head}<td class="num">{number(point.rating, 1)}</td>'
+            f'<td class="num">{number(point.rd, 1)}</td>'
+            f'<td class="num">{locale_format.interval(point.low, point.high)}</td>'
             f'<td class="num">{point.games}</td>'
-            f'<td class="num">{point.wins}{DASH}{point.draws}{DASH}{point.losses}</td>'
-            f'<td class="num">{point.change:+.1f} {link}</td></tr>'
+            f'<td class="num">{locale_format.wdl(point.wins, point.draws, point.losses)}</td>'
+            f'<td class="num">{locale_format.signed_number(point.change, 1)} {link}</td></tr>'
         )
-        volatility_rows.append(f'{head}<td class="num">{point.volatility:.5f}</td></tr>')
+        volatility_rows.append(f'{head}<td class="num">{number(point.volatility, 5)}</td></tr>')
     rating_html = mark_safe("\n".join(rating_rows))
     volatility_html = mark_safe("\n".join(volatility_rows))
     return rating_html, volatility_html
@@ -394,7 +460,9 @@ def _result_groups(league: League, player: Player, results: Page) -> list[dict[s
             groups.append(
                 {
                     "period": result.period,
-                    "label": "" if result.period is None else f"Period {result.period}",
+                    "label": ""
+                    if result.period is None
+                    else _("Period %(index)s") % {"index": result.period},
                     "change": change,
                     "change_class": change_class,
                     "explain": None
@@ -409,7 +477,7 @@ def _result_groups(league: League, player: Player, results: Page) -> list[dict[s
                 "date_iso": result.played_on.isoformat(),
                 "opponent": result.opponent,
                 "url": url.format(slug=result.opponent_slug),
-                "outcome": result.outcome,
+                "outcome": outcome_label(result.outcome),
                 "outcome_class": result.outcome.lower(),
                 "points": result.points,
                 "seq": result.seq,
@@ -444,7 +512,7 @@ def _team_rows(
                     for side in row.opponents
                 ],
                 "multi": len(row.opponents) > 1,
-                "outcome": row.outcome,
+                "outcome": outcome_label(row.outcome),
                 "outcome_class": row.outcome.lower() if row.outcome in OUTCOME_WORDS else "place",
                 "points": row.points,
                 "period": "" if row.period is None else str(row.period),
@@ -465,7 +533,7 @@ def _side_record_rows(league: League, rows: list[SideRecordRow]) -> list[dict[st
             "name": row.player.name,
             "url": url.format(slug=row.player.slug),
             "games": str(row.games),
-            "wdl": f"{row.wins}{DASH}{row.draws}{DASH}{row.losses}",
+            "wdl": locale_format.wdl(row.wins, row.draws, row.losses),
         }
         for row in rows
     ]
@@ -541,21 +609,45 @@ def _chart(
                      round(last.rating + z * rd_today, 2), round(rd_today, 2)])  # fmt: skip
         if rating[-1][0] < today.isoformat():
             rating.append([today.isoformat(), round(last.rating, 2), None])
-    return {"band": band, "rating": rating, "level": level.label(), "today": today.isoformat()}
+    return {
+        "band": band,
+        "rating": rating,
+        "level": locale_format.level_label(level),
+        "today": today.isoformat(),
+    }
 
 
 def _volatility_trend(history: list[HistoryPoint], span: int = 12) -> str:
     """The volatility's trend over the last ``span`` periods played, in words."""
     if len(history) < 2:
-        return "no trend yet (one period played)"
+        return _("no trend yet (one period played)")
     first = history[max(0, len(history) - 1 - span)]
     change = history[-1].volatility - first.volatility
     periods = len(history) - 1 - max(0, len(history) - 1 - span)
-    span_text = "the last period played" if periods == 1 else f"the last {periods} periods played"
     if abs(change) < 0.00005:
-        return f"steady over {span_text}"
-    word = "up" if change > 0 else "down"
-    return f"{word} {abs(change):.4f} over {span_text}"
+        return ngettext(
+            "steady over the last period played",
+            "steady over the last %(n)d periods played",
+            periods,
+        ) % {"n": periods}
+    names = {"n": periods, "change": locale_format.number(abs(change), 4)}
+    if change > 0:
+        return (
+            ngettext(
+                "up %(change)s over the last period played",
+                "up %(change)s over the last %(n)d periods played",
+                periods,
+            )
+            % names
+        )
+    return (
+        ngettext(
+            "down %(change)s over the last period played",
+            "down %(change)s over the last %(n)d periods played",
+            periods,
+        )
+        % names
+    )
 
 
 #: Head-to-head rows shown before "Show all": the opponents played most often.
@@ -636,9 +728,10 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         # looks like a probability and includes themselves.
         if share is not None:
             percentile = (
-                "better than every other ranked player"
+                _("better than every other ranked player")
                 if share >= 1
-                else f"better than {format_percentile(share)} of ranked players"
+                else _("better than %(share)s of ranked players")
+                % {"share": format_percentile(share)}
             )
     model = league_model(league, config) if config and records else None
     low, high = level.bounds(summary.rating, summary.rd)
@@ -653,7 +746,8 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
         "level": level,
         "levels": level_choices(level),
         "coverage": coverage_texts(level, interval_coverage(config, level)) if config else None,
-        "interval": f"{low:.0f}{DASH}{high:.0f}",
+        "interval": locale_format.interval(low, high),
+        "level_label": locale_format.level_label(level),
         "volatility_trend": _volatility_trend(history),
         # A game of three or more sides counts one result against each other side.
         "results_exceed_games": summary.wins + summary.draws + summary.losses > summary.games,

@@ -1,8 +1,10 @@
-"""Template filters for the pages: signed changes with their colour, ranges of percents and
-rating periods, points (the selectors return numbers; ``web.formatting`` writes them)."""
+"""Template filters for the pages: signed changes with their colour, ranges of percents,
+rating periods, and numbers, days and times in the active language (the selectors return
+numbers; ``web.formatting`` and ``web.locale_format`` write them), and board or match points."""
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
@@ -10,6 +12,7 @@ from django import template
 from django.utils.html import format_html
 
 from league.seasons import points_text
+from web import locale_format
 from web.formatting import describe_periods, format_percent_range, signed
 
 register = template.Library()
@@ -39,3 +42,36 @@ def rating_periods(config: Any) -> str:
 def points(value: Decimal | None) -> str:
     """Board or match points as a reader writes them: 2, ½, 2½ (empty for none)."""
     return "" if value is None else points_text(Decimal(value))
+def number(value: float | None, places: int = 0) -> str:
+    """``{{ x|number:2 }}`` → ``0,25`` in German (the active language's decimal separator)."""
+    return "" if value is None else locale_format.number(float(value), int(places))
+
+
+@register.filter
+def rating(value: float | None) -> str:
+    """``{{ summary.rating|rating }}`` → ``1523``."""
+    return "" if value is None else locale_format.rating(float(value))
+
+
+@register.filter
+def percent(value: float | None, places: int = 0) -> str:
+    """``{{ fraction|percent:1 }}`` → ``94,1 %`` in German."""
+    return "" if value is None else locale_format.percent(float(value), int(places))
+
+
+@register.filter
+def day(value: dt.date | None) -> str:
+    """``{{ match.played_on|day }}`` → ``3. März 2024`` in German."""
+    return locale_format.day(value)
+
+
+@register.filter
+def clock(value: dt.time | dt.datetime | None) -> str:
+    """``{{ fixture.starts_at|clock }}`` → ``14:30`` in German."""
+    return "" if value is None else locale_format.time(value)
+
+
+@register.filter
+def level_label(level: Any) -> str:
+    """``{{ level|level_label }}`` → ``95 %`` (an interval's level, ``ConfidenceLevel``)."""
+    return locale_format.level_label(level)

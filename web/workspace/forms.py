@@ -7,6 +7,7 @@ Every field is plain text so that whatever is typed reaches the service, whose
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
@@ -65,6 +66,19 @@ class WebsiteForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="One origin a line; their pages may fetch this league's read-only API.",
+    )
+
+
+class LeagueLanguageForm(forms.Form):
+    """The league's default language (``league.languages``)."""
+
+    default_language = forms.ChoiceField(
+        label=gettext_lazy("Default language of the public pages, embeds and feeds"),
+        choices=settings.LANGUAGES,
+        help_text=gettext_lazy(
+            "For visitors who chose no language: the language picker, their account and "
+            "their browser's language come first."
+        ),
     )
 
 

@@ -12,9 +12,10 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from league.languages import set_default_language
 from league.website import set_website_access, website_access
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
-from web.workspace.forms import WebsiteForm, put_errors
+from web.workspace.forms import LeagueLanguageForm, WebsiteForm, put_errors
 
 
 def iframe_snippet(src: str, title: str) -> SafeString:
@@ -41,7 +42,19 @@ def website(request: HttpRequest, league_slug: str) -> HttpResponse:
         "api_origins": "\n".join(access.api_origins),
     }
     form = WebsiteForm(request.POST or None, initial=initial)
-    if request.method == "POST":
+    language_form = LeagueLanguageForm(initial={"default_language": league.default_language})
+    if request.method == "POST" and "default_language" in request.POST:
+        language_form = LeagueLanguageForm(request.POST)
+        form = WebsiteForm(initial=initial)
+        if language_form.is_valid():
+            try:
+                set_default_language(league, language_form.cleaned_data["default_language"])
+            except ValidationError as error:
+                put_errors(language_form, error)
+            else:
+                messages.success(request, _("Saved: the league's default language."))
+                return redirect("workspace:website", league.slug)
+    elif request.method == "POST":
         try:
             set_website_access(
                 league,
@@ -63,6 +76,7 @@ def website(request: HttpRequest, league_slug: str) -> HttpResponse:
         {
             "league": league,
             "form": form,
+            "language_form": language_form,
             "access": access,
             "embed_url": embed,
             "snippet": iframe_snippet(embed, _("%(league)s standings") % {"league": league.name}),

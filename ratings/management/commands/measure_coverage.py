@@ -94,5 +94,6 @@ class Command(DataCommand):
             level = DEFAULT_LEVEL if percent == 95.0 else ConfidenceLevel.from_percent(percent)
             share, error = measure.at(level)
             self.stdout.write(
-                f"{level.label()} intervals: cover {100 * share:.1f} % ± {100 * error:.1f}"
+                f"{level.percent:.2f}".rstrip("0").rstrip(".")
+                + f" % intervals: cover {100 * share:.1f} % ± {100 * error:.1f}"
             )

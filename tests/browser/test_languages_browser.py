@@ -1,0 +1,141 @@
+"""The demo league's home, leaderboard and player page in German, French and Spanish, at
+1280 and 390 px: chosen with the header's language picker (a form, no JavaScript needed),
+with no English left in their text (names of teams, leagues and seasons aside) and nothing
+scrolling sideways on a phone, German's long words included."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.urls import reverse
+
+from tests.browser.conftest import screenshot
+from tests.browser.demo_pages import BUSIEST_SLUG, SLUG, build_demo_league
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+
+#: Words of the pages' English that no German, French or Spanish text contains; any of them
+#: left in the rendered text means a string was missed ("Score", "Page" and "versions" are
+#: French too, "provisional" Spanish, so they are not here).
+ENGLISH = frozenset(
+    re.findall(
+        r"\w+",
+        """the and of with after before by is are only every more over next previous first
+    player players rating ratings ranked rank standings period periods result results
+    interval show season seasons opponent opponents change why last played games game
+    head league leagues matches fixtures volatility draw win loss expected filters search
+    apply reset sign listed separately inactive current download events
+    compare organise skip content computed chart never unrated partners partner rules
+    since may dec""",
+    )
+)
+
+#: The text a reader reads, the names (team, league, season and language names are data,
+#: not the site's words) cut out of it: every text node of the page and every title,
+#: aria-label and alt.
+PAGE_TEXT = r"""
+() => {
+  const names = new Set();
+  const dataSelectors = [
+    "a[href*='/players/']", ".brand", "h1", ".h-sub", ".league-about", ".league-sport",
+    ".league-description", "#language-select option", "#id_season option",
+    ".featured h2 a", ".card h2 a", ".breadcrumb a", "td:first-child a"
+  ];
+  for (const element of document.querySelectorAll(dataSelectors.join(","))) {
+    const text = element.textContent.trim();
+    if (text) names.add(text);
+  }
+  const parts = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent && parent.closest("script, style, template")) continue;
+    parts.push(node.textContent);
+  }
+  for (const element of document.querySelectorAll("[title], [aria-label], [alt]")) {
+    for (const name of ["title", "aria-label", "alt"]) {
+      if (element.hasAttribute(name)) parts.push(element.getAttribute(name));
+    }
+  }
+  let text = parts.join(" ");
+  // Longest first, so "Saint Vincent and the Grenadines" goes before any shorter name in it.
+  for (const name of [...names].sort((a, b) => b.length - a.length)) {
+    text = text.split(name).join(" ");
+  }
+  return {
+    text: text,
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+    lang: document.documentElement.lang,
+  };
+}
+"""
+
+
+def english_words(text: str) -> list[str]:
+    """The words of ``text`` that are English (``ENGLISH``), as they appear."""
+    return sorted({word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in ENGLISH})
+
+
+def new_page(chromium_browser, viewport):
+    phone = viewport["width"] < 500
+    context = chromium_browser.new_context(
+        viewport=viewport, device_scale_factor=2 if phone else 1, is_mobile=phone,
+        has_touch=phone, locale="en-GB",
+    )  # fmt: skip
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    return page
+
+
+def test_home_leaderboard_and_player_page_in_three_languages(chromium_browser, live_server):
+    build_demo_league(dt.date(2022, 1, 1), sweep=False)
+    pages = {
+        "home": reverse("pages:home"),
+        "leaderboard": reverse("pages:league", args=[SLUG]),
+        "player": reverse("pages:player", args=[SLUG, BUSIEST_SLUG]),
+    }
+    problems: list[str] = []
+    for viewport in (LAPTOP, PHONE):
+        page = new_page(chromium_browser, viewport)
+        # The browser asks for British English: English is what a visitor sees first.
+        page.goto(live_server.url + pages["leaderboard"])
+        assert page.evaluate("document.documentElement.lang") == "en-gb"
+        for language in ("de", "fr", "es"):
+            # The picker, used from the keyboard: focus the list, choose, press the button.
+            page.focus("#language-select")
+            page.select_option("#language-select", language)
+            page.keyboard.press("Tab")
+            with page.expect_navigation():
+                page.keyboard.press("Enter")
+            for name, url in pages.items():
+                page.goto(live_server.url + url)
+                page.wait_for_load_state("networkidle")
+                where = f"{name}, {language}, {viewport['width']} px"
+                screenshot(page, f"language-{language}-{viewport['width']}-{name}")
+                page.evaluate(
+                    "() => document.querySelectorAll('details').forEach(d => d.open = true)"
+                )
+                seen = page.evaluate(PAGE_TEXT)
+                if seen["lang"] != language:
+                    problems.append(f"{where}: <html lang={seen['lang']!r}>")
+                left = english_words(seen["text"])
+                if left:
+                    problems.append(f"{where}: English left: {left}")
+                if seen["innerWidth"] != viewport["width"]:
+                    problems.append(f"{where}: laid out {seen['innerWidth']} px wide")
+                if seen["scrollWidth"] > viewport["width"]:
+                    problems.append(f"{where}: scrolls sideways to {seen['scrollWidth']} px")
+            # A decimal comma in every one of the three (the player card's RD).
+            assert "," in page.text_content("#card-rd"), (language, page.text_content("#card-rd"))
+        assert page.errors == [], page.errors
+        page.context.close()
+    assert problems == [], "\n".join(problems)
