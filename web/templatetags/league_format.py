@@ -42,6 +42,9 @@ def rating_periods(config: Any) -> str:
 def points(value: Decimal | None) -> str:
     """Board or match points as a reader writes them: 2, ½, 2½ (empty for none)."""
     return "" if value is None else points_text(Decimal(value))
+
+
+@register.filter
 def number(value: float | None, places: int = 0) -> str:
     """``{{ x|number:2 }}`` → ``0,25`` in German (the active language's decimal separator)."""
     return "" if value is None else locale_format.number(float(value), int(places))
