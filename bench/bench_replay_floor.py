@@ -246,7 +246,13 @@ def prepare(args: argparse.Namespace, scratch: Path) -> tuple[str, Path]:
             names[prefix] = fields
             for name in fields:
                 values = [row[positions.index(name)] for row in rows]
-                if values and isinstance(values[0], dt.datetime):
+                moment = next((v for v in values if v is not None), None)
+                if isinstance(moment, dt.datetime):
+                    # In UTC, naive: NumPy keeps no time zone (the floor binds UTC moments).
+                    values = [
+                        v if v is None or v.tzinfo is None else v.astimezone(dt.UTC) for v in values
+                    ]
+                    values = [None if v is None else v.replace(tzinfo=None) for v in values]
                     columns[f"{prefix}_{name}"] = np.array(values, dtype="datetime64[us]")
                 elif values and isinstance(values[0], dt.date):
                     columns[f"{prefix}_{name}"] = np.array(values, dtype="datetime64[D]")

@@ -306,10 +306,10 @@ class _PlayerInsert:
 
     ``bulk_create`` prepares every field of every player through the ORM; a file's new
     players differ only in name and slug, so the other columns (league, status, the moment
-    of creation, empty identifiers) are prepared once from a template, and each statement
-    inserts up to ``MAX_ROWS_PER_STATEMENT`` players with ``RETURNING`` their ids in the
-    order given (what ``bulk_create`` itself relies on, on both databases). No signal is
-    sent, as with ``bulk_create``.
+    of creation, empty identifiers) are prepared once from a template. On SQLite each
+    statement inserts up to ``MAX_ROWS_PER_STATEMENT`` players ``RETURNING`` their ids in
+    the order given (what ``bulk_create`` itself relies on); on PostgreSQL one COPY writes
+    them and their ids are read back by slug. No signal is sent, as with ``bulk_create``.
     """
 
     VARYING = ("display_name", "slug")
@@ -340,6 +340,9 @@ class _PlayerInsert:
         raw = self.connection.connection.cursor()
         try:
             with self.connection.wrap_database_errors:
+                if self.connection.vendor == "postgresql":
+                    self._copy(raw, players)
+                    return
                 for start in range(0, len(players), MAX_ROWS_PER_STATEMENT):
                     chunk = players[start : start + MAX_ROWS_PER_STATEMENT]
                     sql = self.head + ", ".join([self.row_marks] * len(chunk)) + self.tail
@@ -356,6 +359,28 @@ class _PlayerInsert:
                         player._state.db = self.connection.alias
         finally:
             raw.close()
+
+    def _copy(self, raw: Any, players: list[Player]) -> None:
+        """PostgreSQL: one COPY, then the ids by slug (unique in the league). A statement of
+        thousands of placeholders is parsed again by the driver each time it is sent."""
+        head = self.head.partition(" VALUES ")[0].replace("INSERT INTO", "COPY", 1)
+        with raw.copy(f"{head} FROM STDIN") as copy:
+            for player in players:
+                copy.write_row((player.display_name, player.slug, *self.constants))
+        by_slug = {player.slug: player for player in players}
+        raw.execute(
+            f"SELECT slug, id FROM {self.connection.ops.quote_name(Player._meta.db_table)} "
+            "WHERE league_id = %s AND slug = ANY(%s)",
+            [players[0].league_id, list(by_slug)],
+        )
+        found = raw.fetchall()
+        if len(found) != len(players):
+            raise RuntimeError(f"{len(players)} players written, {len(found)} read back")
+        for slug, pk in found:
+            player = by_slug[slug]
+            player.pk = pk
+            player._state.adding = False
+            player._state.db = self.connection.alias
 
 
 class _Memo:
