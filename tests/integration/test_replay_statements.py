@@ -26,8 +26,8 @@ MAX_STATEMENTS = {"sqlite": 51, "postgresql": 39}
 
 def test_one_new_result_replays_in_a_bounded_number_of_statements(
     league,
-    rated,
-    django_capture_on_commit_callbacks,  # noqa: F811
+    rated,  # noqa: F811 (the fixture of test_replay_catch_up.py)
+    django_capture_on_commit_callbacks,
 ):
     config, players, kept = rated
     today = dt.date.today()
