@@ -47,7 +47,7 @@ from typing import IO
 from django.utils.translation import gettext as _
 
 from league.control_characters import CONTROL_CHARACTER, first_control_character
-from league.csv_safety import restore
+from league.csv_safety import PREFIX, restore
 from league.scores import (
     EN_DASH,
     ONE_VS_ONE_FIRST,
@@ -365,6 +365,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
         yield RowError(header_line, columns)
         return
     layout = _Layout.of(columns, len(header))
+    quick = _quick_reader(layout)
 
     data_rows = 0
     while True:
@@ -391,9 +392,102 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
                 start, f"expected {layout.width} fields like the header, found {len(row)}"
             )
             continue
-        yield _check_row(start, row, layout)
+        checked = quick(start, row) if quick is not None else None
+        yield checked if checked is not None else _check_row(start, row, layout)
     if data_rows == 0:
         yield RowError(header_line, "no results: the file has a header but no data rows")
+
+
+#: Most distinct dates and scores a quick reader remembers (a file repeats them).
+_MEMO_LIMIT = 100_000
+
+
+def _quick_reader(layout: _Layout) -> Callable[[int, list[str]], ResultRow | None] | None:
+    """For a ``player_a``/``player_b`` file without places: a reader of one row that
+    returns the ``ResultRow`` ``_check_row`` would, or None when the row is not a plain
+    well-formed result (a problem, a status, points to check), which ``_check_row`` then
+    reads for its messages. The same rules, told with fewer steps, and each distinct date
+    and score parsed once (a file of a million rows has a few thousand of them).
+    """
+    if not layout.pair or layout.places:
+        return None
+    i_date = layout.date
+    i_a, i_b = layout.sides[0][1], layout.sides[1][1]
+    i_score, i_key, i_note, i_points = layout.score, layout.key, layout.note, layout.points
+    i_neutral, i_void, i_status = layout.neutral, layout.void, layout.status
+    i_pa, i_pb = layout.points_a, layout.points_b
+    has_points_columns = i_pa is not None and i_pb is not None
+    dates: dict[str, dt.date | dt.datetime | None] = {}
+    scores: dict[str, Decimal | None] = {}
+    search = CONTROL_CHARACTER.search
+
+    def played_of(text: str) -> dt.date | dt.datetime | None:
+        if len(dates) >= _MEMO_LIMIT:
+            dates.clear()
+        try:
+            value = dates[text] = parse_played(text)
+        except ValueError:
+            value = dates[text] = None
+        return value
+
+    def score_of(text: str) -> Decimal | None:
+        if len(scores) >= _MEMO_LIMIT:
+            scores.clear()
+        value = scores[text] = parse_score_text(text) if text else None
+        return value
+
+    def read(line: int, row: list[str]) -> ResultRow | None:
+        if search("".join(row)) is not None:
+            return None
+        if i_status is not None and row[i_status].strip():
+            return None
+        if has_points_columns and (row[i_pa].strip() or row[i_pb].strip()):  # type: ignore[index]
+            return None
+        text = row[i_date]
+        played = dates[text] if text in dates else played_of(text)
+        if played is None:
+            return None
+        text = row[i_score].strip() if i_score is not None else ""
+        score = scores[text] if text in scores else score_of(text)
+        if score is None:
+            return None
+        a = row[i_a].strip()
+        if a[:1] == PREFIX:
+            a = restore(a)
+        b = row[i_b].strip()
+        if b[:1] == PREFIX:
+            b = restore(b)
+        if not a or not b or len(a) > MAX_NAME_CHARS or len(b) > MAX_NAME_CHARS:
+            return None
+        key = row[i_key].strip() if i_key is not None else ""
+        if key[:1] == PREFIX:
+            key = restore(key)
+        if len(key) > MAX_ID_CHARS:
+            return None
+        neutral = parse_flag(row[i_neutral]) if i_neutral is not None else False
+        if neutral is None:
+            return None
+        void_reason = restore(row[i_void].strip()) if i_void is not None else ""
+        if void_reason and not key:
+            return None
+        points = ""
+        if i_points is not None and row[i_points].strip():
+            points = restore(row[i_points].strip())
+        return ResultRow(
+            line=line,
+            played=played,
+            sides=((a,), (b,)),
+            score_a=score,
+            places=None,
+            points=points,
+            note=restore(row[i_note].strip()) if i_note is not None else "",
+            key=key or None,
+            neutral=bool(neutral),
+            void_reason=void_reason,
+            pair=True,
+        )
+
+    return read
 
 
 def _status_row(line: int, row: list[str], layout: _Layout) -> PlayerStatusRow | RowError:

@@ -175,6 +175,24 @@ def import_results(
                 continue
             if item.void_reason:
                 to_void.append((item.key, item.void_reason))  # type: ignore[arg-type]
+            if (
+                item.places is None
+                and not item.neutral
+                and not item.points
+                and len(sides) == 2
+                and len(sides[0]) == 1
+                and len(sides[1]) == 1
+                and appender.add_plain(
+                    sides[0][0],
+                    sides[1][0],
+                    item.score_a,
+                    item.played,
+                    item.note,
+                    item.key,
+                    item.line,
+                )
+            ):
+                continue
             appender.add_match(
                 sides,
                 item.score_a,
@@ -271,6 +289,12 @@ def _sides_of(
 ) -> list[list[Player]] | RowError:
     """The players of each side of ``row``, registering unknown ones when allowed; a name
     that found a player other than by its exact name goes to ``matched``."""
+    if len(row.sides) == 2 and len(row.sides[0]) == 1 and len(row.sides[1]) == 1:
+        # A one-vs-one row between two players known by their exact names: most rows.
+        player_a = players.exact.get(row.sides[0][0])
+        player_b = players.exact.get(row.sides[1][0])
+        if player_a is not None and player_b is not None:
+            return [[player_a], [player_b]]
     sides: list[list[Player]] = []
     unknown: list[str] = []
     for names in row.sides:

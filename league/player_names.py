@@ -19,6 +19,7 @@ import:
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from typing import Any
 
@@ -52,7 +53,14 @@ def name_key(name: str) -> str:
     accents (combining marks after compatibility decomposition), invisible characters and
     spacing differences ("Bob  Baker", "bob baker", "Bób Baker" and "Bob\u200bBaker" share
     one key)."""
-    decomposed = unicodedata.normalize("NFKD", str(name))
+    return _key_of(str(name))
+
+
+@functools.lru_cache(maxsize=16_384)
+def _key_of(name: str) -> str:
+    """``name_key`` of a string, remembered: an import asks for each new name's key three
+    times (looked up, checked for ambiguity, remembered)."""
+    decomposed = unicodedata.normalize("NFKD", name)
     kept = "".join(
         char
         for char in decomposed

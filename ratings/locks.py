@@ -10,6 +10,8 @@ write lock makes the check-and-take atomic), renewed while the replay runs and e
 from __future__ import annotations
 
 import datetime as dt
+import math
+import time
 import uuid
 
 from django.conf import settings
@@ -18,6 +20,8 @@ from django.utils import timezone
 
 from ratings.models import ReplayLease
 
+#: Seconds within which a renewed lease is not renewed again (see ``renew``).
+RENEW_AGAIN_SECONDS = 1.0
 #: First key of the advisory lock pair: "replay" locks, apart from any other advisory lock.
 ADVISORY_NAMESPACE = 0x52504C59 & 0x7FFFFFFF
 
@@ -41,6 +45,8 @@ class LeagueReplayLock:
         self.league_id = int(league_id)
         self.token = uuid.uuid4().hex
         self.held = False
+        #: ``time.monotonic()`` when the lease was last taken or renewed (SQLite).
+        self.renewed_at = -math.inf
 
     def acquire(self) -> bool:
         """Take the lock if it is free; True when this object now holds it."""
@@ -62,11 +68,18 @@ class LeagueReplayLock:
                 defaults={"holder": self.token, "expires_at": self._expiry(now)},
             )
         self.held = True
+        self.renewed_at = time.monotonic()
         return True
 
     def renew(self) -> None:
         """Extend the lease (SQLite); raise LockLost if another holder took it over."""
         if not self.held or _uses_advisory_locks():
+            return
+        # A lease renewed a moment ago cannot have expired, so nobody can have taken it: a
+        # second renewal within a tenth of its length (at most a second) is skipped. A
+        # one-result replay renewed twice in a millisecond (its progress, then its write).
+        since = time.monotonic() - self.renewed_at
+        if since < min(RENEW_AGAIN_SECONDS, settings.REPLAY_LEASE_SECONDS / 10):
             return
         now = timezone.now()
         renewed = ReplayLease.objects.filter(league_id=self.league_id, holder=self.token).update(
@@ -75,6 +88,7 @@ class LeagueReplayLock:
         if not renewed:
             self.held = False
             raise LockLost(f"The replay lease of league {self.league_id} was taken over.")
+        self.renewed_at = time.monotonic()
 
     def check_in_transaction(self) -> None:
         """Inside the publishing transaction: make sure the lock is still ours."""

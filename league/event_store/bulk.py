@@ -17,9 +17,9 @@ keeps the same guarantees with batches:
   (``store.stored_facts_by_key``; a Bloom filter spares the lookup of keys certainly
   new): a key already stored with the same content (``Fact.content_key``, the fact built
   for the comparison) is skipped, with other content it is an error;
-- registrations are collected and written per batch: their players with one
-  ``bulk_create`` (slugs from ``player_names.FreeSlugs``, read once), their events with
-  another, matches with one prepared multi-row INSERT per batch (see
+- registrations are collected and written per batch: their players with multi-row
+  INSERTs through the driver (``_PlayerInsert``; slugs from ``player_names.FreeSlugs``,
+  read once), their events with another, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
   whose ``events`` streams the stored facts (``AppendedFacts``).
 
@@ -42,6 +42,7 @@ from django.core.exceptions import ValidationError
 from django.db import connections, models, router, transaction
 from django.utils import timezone
 
+from league.control_characters import CONTROL_CHARACTER
 from league.event_store import store as event_store
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
@@ -65,6 +66,7 @@ from league.sides import (
     score_of_places,
 )
 from league.validation import (
+    IDEMPOTENCY_KEY_MAX,
     Errors,
     check_can_play,
     check_neutral_allowed,
@@ -299,6 +301,88 @@ class _PreparedInsert:
         return sql
 
 
+class _PlayerInsert:
+    """New players of one league inserted through the driver, their ids read back.
+
+    ``bulk_create`` prepares every field of every player through the ORM; a file's new
+    players differ only in name and slug, so the other columns (league, status, the moment
+    of creation, empty identifiers) are prepared once from a template. On SQLite each
+    statement inserts up to ``MAX_ROWS_PER_STATEMENT`` players ``RETURNING`` their ids in
+    the order given (what ``bulk_create`` itself relies on); on PostgreSQL one COPY writes
+    them and their ids are read back by slug. No signal is sent, as with ``bulk_create``.
+    """
+
+    VARYING = ("display_name", "slug")
+
+    def __init__(self, league: League) -> None:
+        self.connection = connections[router.db_for_write(Player)]
+        self.connection.ensure_connection()
+        template = Player(league=league, display_name="", slug="")
+        fields = [f for f in Player._meta.concrete_fields if not f.primary_key]
+        constant = [f for f in fields if f.attname not in self.VARYING]
+        self.constants = tuple(
+            f.get_db_prep_save(f.pre_save(template, True), self.connection) for f in constant
+        )
+        by_attname = {f.attname: f for f in fields}
+        ordered = [by_attname[name] for name in self.VARYING] + constant
+        quote = self.connection.ops.quote_name
+        self.head = (
+            f"INSERT INTO {quote(Player._meta.db_table)} "
+            f"({', '.join(quote(f.column) for f in ordered)}) VALUES "
+        )
+        self.tail = f" RETURNING {quote(Player._meta.pk.column)}"
+        mark = "?" if self.connection.vendor == "sqlite" else "%s"
+        self.row_marks = "(" + ", ".join([mark] * len(ordered)) + ")"
+
+    def execute(self, players: list[Player]) -> None:
+        """Insert ``players`` (new, unsaved) and set each one's id."""
+        constants = self.constants
+        raw = self.connection.connection.cursor()
+        try:
+            with self.connection.wrap_database_errors:
+                if self.connection.vendor == "postgresql":
+                    self._copy(raw, players)
+                    return
+                for start in range(0, len(players), MAX_ROWS_PER_STATEMENT):
+                    chunk = players[start : start + MAX_ROWS_PER_STATEMENT]
+                    sql = self.head + ", ".join([self.row_marks] * len(chunk)) + self.tail
+                    values = list(
+                        chain.from_iterable(
+                            (player.display_name, player.slug, *constants) for player in chunk
+                        )
+                    )
+                    raw.execute(sql, values)
+                    ids = [row[0] for row in raw.fetchall()]
+                    for player, pk in zip(chunk, ids, strict=True):
+                        player.pk = pk
+                        player._state.adding = False
+                        player._state.db = self.connection.alias
+        finally:
+            raw.close()
+
+    def _copy(self, raw: Any, players: list[Player]) -> None:
+        """PostgreSQL: one COPY, then the ids by slug (unique in the league). A statement of
+        thousands of placeholders is parsed again by the driver each time it is sent."""
+        head = self.head.partition(" VALUES ")[0].replace("INSERT INTO", "COPY", 1)
+        with raw.copy(f"{head} FROM STDIN") as copy:
+            for player in players:
+                copy.write_row((player.display_name, player.slug, *self.constants))
+        by_slug = {player.slug: player for player in players}
+        raw.execute(
+            f"SELECT slug, id FROM {self.connection.ops.quote_name(Player._meta.db_table)} "
+            "WHERE league_id = %s AND slug = ANY(%s)",
+            [players[0].league_id, list(by_slug)],
+        )
+        found = raw.fetchall()
+        if len(found) != len(players):
+            raise RuntimeError(f"{len(players)} players written, {len(found)} read back")
+        for slug, pk in found:
+            player = by_slug[slug]
+            player.pk = pk
+            player._state.adding = False
+            player._state.db = self.connection.alias
+
+
 class _Memo:
     """A pure one-argument function with its answers remembered (at most ``LIMIT`` of them).
 
@@ -388,12 +472,19 @@ class BulkAppender:
         self._registrations: list[tuple[int, Player]] = []
         self._slugs: FreeSlugs | None = None
         self._register_insert: _PreparedInsert | None = None
+        self._player_insert: _PlayerInsert | None = None
         self._closed = False
         # The same played value or score is checked once per import (the checks are pure
         # functions of the value, the league and the moment of the import).
         self._score = _Memo(self._parse_score)
         self._played_at = _Memo(self._parse_played_at)
         self._check_when = _Memo(self._check_played_at)
+        #: ``add_plain``'s answers: players (by object) that fit, checked scores and days.
+        self._fits: dict[int, Player] = {}
+        self._plain_scores: dict[Decimal, tuple[Decimal | None, str]] = {}
+        self._plain_days: dict[dt.date, tuple[Any, str]] = {}
+        #: The answers of ``_check_when`` by (moment, date only), for ``flush``'s loop.
+        self._when_errors: dict[tuple[dt.datetime, bool], str] = {}
         self._points = _Memo(self._parse_points)
         self._keys = _KeyFilter()
         self._shapes: dict[tuple[int, ...], bool] = {}
@@ -405,7 +496,7 @@ class BulkAppender:
     def register_player(self, display_name: str) -> Player:
         """A new player, and its ``player_registered`` event (no idempotency key), queued.
 
-        The player's row is created with the next batch (one ``bulk_create`` for all the
+        The player's row is created with the next batch (one insert for all the
         batch's new players, before its results): until then it has no id, and results
         naming it wait in the same batch.
         """
@@ -458,6 +549,18 @@ class BulkAppender:
         their answers for a value seen before are remembered (a file repeats its days,
         scores and shapes).
         """
+        if (
+            places is None
+            and not neutral
+            and not points
+            and len(sides) == 2
+            and len(sides[0]) == 1
+            and len(sides[1]) == 1
+            and self.add_plain(
+                sides[0][0], sides[1][0], score_a, played, note, idempotency_key, ref
+            )
+        ):
+            return
         errors = Errors()
         league_id = self._league_id
         if len(sides) == 2 and len(sides[0]) == 1 and len(sides[1]) == 1:
@@ -531,6 +634,74 @@ class BulkAppender:
         )
         if len(self._pending) >= self.batch_size:
             self.flush()
+
+    def add_plain(
+        self,
+        a: Player,
+        b: Player,
+        score_a: Decimal | str | None,
+        played: dt.date | dt.datetime,
+        note: str,
+        idempotency_key: str | None,
+        ref: Any,
+    ) -> bool:
+        """Queue a one-vs-one result without points or neutral ground that passes every
+        rule of ``add_match``, and say so; False (nothing done) for any other, which the
+        caller then gives to ``add_match`` for its messages. Most rows of a file are such a
+        result: this path builds no error collector for them, and keeps the answers for
+        each player, score and day it has seen."""
+        fits = self._fits
+        if (
+            (fits.get(id(a)) is not a and not self._fit(a))
+            or (fits.get(id(b)) is not b and not self._fit(b))
+            or a is b
+            or (a.id is not None and a.id == b.id)
+        ):
+            return False
+        # A Decimal or a day is looked up by its value (no other type equals one of them);
+        # anything else goes through the memo that tells True from 1.
+        checked = self._plain_scores.get(score_a) if type(score_a) is Decimal else None
+        if checked is None:
+            if score_a is None or score_a == "":
+                return False
+            checked = self._score(score_a)
+        score, score_error = checked
+        when_checked = self._plain_days.get(played) if type(played) is dt.date else None
+        if when_checked is None:
+            when_checked = self._played_at(played)
+            if type(played) is dt.date:
+                self._plain_days[played] = when_checked
+        when, when_error = when_checked
+        if score is None or score_error or when_error:
+            return False
+        if type(score_a) is Decimal:
+            self._plain_scores[score_a] = checked
+        key = idempotency_key
+        if key is not None:
+            # ``clean_key``'s rules, answered without its error collector.
+            key = str(key).strip() or None
+            if key is not None and (
+                len(key) > IDEMPOTENCY_KEY_MAX or CONTROL_CHARACTER.search(key) is not None
+            ):
+                return False
+        pending = self._pending
+        pending.append((a, b, score, when[0], "", note.strip(), when[1], key, ref, False))  # type: ignore[index]
+        if len(pending) >= self.batch_size:
+            self.flush()
+        return True
+
+    def _fit(self, player: Player) -> bool:
+        """Whether ``player`` may be in a one-vs-one result of this league as far as
+        ``add_match`` looks before its batch (a player of the league, in a format of one
+        player a side); remembered for the object when so."""
+        if player.league_id != self._league_id or not (
+            self._shapes.get((1, 1)) or self._shape_ok((1, 1))
+        ):
+            return False
+        if len(self._fits) > _Memo.LIMIT:
+            self._fits.clear()
+        self._fits[id(player)] = player
+        return True
 
     def _shape_ok(self, sizes: tuple[int, ...]) -> bool:
         """Whether the league accepts a match of sides of ``sizes`` (``check_format``)."""
@@ -610,30 +781,50 @@ class BulkAppender:
             assert self._insert.names == _MATCH_VALUES, self._insert.names
         row_of = self._insert.row_of_values
         check_when = self._check_when
+        add_key = self._keys.add
+        observe = self.observer is not None
         rows: list[list[Any]] = []
         outcomes: list[tuple[Any, str, str]] = []
         in_batch: dict[str, _Pending] = {}
+        # Whether each player of the batch can play, read once a batch (the pending
+        # results hold the players, so their ids stay theirs meanwhile).
+        playable: dict[int, bool] = {}
+        when_errors = self._when_errors
+        if len(when_errors) > _Memo.LIMIT:
+            when_errors.clear()
+        first_seq = next_seq = self._next_seq
         for match in pending:
             player_a, player_b, score, played_at, points, note, date_only, key, ref, neutral = match
             if key:
                 earlier = in_batch.get(key)
                 seen = (None, _fact_of(earlier)) if earlier is not None else stored.get(key)
                 if seen is not None:
-                    outcomes.append(self._repeated(ref, key, _fact_of(match), seen))
+                    outcome = self._repeated(ref, key, _fact_of(match), seen)
+                    if observe:
+                        outcomes.append(outcome)
                     continue
                 in_batch[key] = match
-                self._keys.add(key)
+                add_key(key)
             # Like record_match: a repeated submission is not checked again, a new one is
             # checked against the players' state and the clock now, under the lock.
-            when_error = check_when((played_at, date_only))
-            if when_error or not _can_play(player_a) or not _can_play(player_b):
+            when = (played_at, date_only)
+            when_error = when_errors.get(when)
+            if when_error is None:
+                when_error = when_errors[when] = check_when(when)
+            can_a = playable.get(id(player_a))
+            if can_a is None:
+                can_a = playable[id(player_a)] = _can_play(player_a)
+            can_b = playable.get(id(player_b))
+            if can_b is None:
+                can_b = playable[id(player_b)] = _can_play(player_b)
+            if when_error or not can_a or not can_b:
                 errors = Errors()
                 check_can_play(zip(PAIR_FIELDS, (player_a, player_b), strict=True), errors)
                 message = "; ".join(m for m in (when_error, _messages(errors)) if m)
                 self._error(ref, message)
                 outcomes.append((ref, "error", message))
                 continue
-            margin = points_margin(points)
+            margin = points_margin(points) if points else None
             values = (
                 player_a.id,
                 player_b.id,
@@ -646,9 +837,16 @@ class BulkAppender:
                 neutral,
                 margin,
             )
-            rows.append(row_of(self._take_seq(), key, values))
-            self.result.appended += 1
-            outcomes.append((ref, "recorded", ""))
+            rows.append(row_of(next_seq, key, values))
+            next_seq += 1
+            if observe:
+                outcomes.append((ref, "recorded", ""))
+        if rows:
+            # The seq numbers taken, as ``_take_seq`` would have taken them one by one.
+            self._next_seq = next_seq
+            if self.result.first_seq is None:
+                self.result.first_seq = first_seq
+            self.result.appended += len(rows)
         self._insert.execute(rows)
         if self.observer is not None:
             for outcome in outcomes:
@@ -672,15 +870,15 @@ class BulkAppender:
 
     # --- internals ---------------------------------------------------------------------
     def _register(self) -> None:
-        """Create the queued new players (one ``bulk_create``) and insert their events."""
+        """Create the queued new players (``_PlayerInsert``) and insert their events."""
         registrations, self._registrations = self._registrations, []
-        Player.objects.bulk_create([player for _seq, player in registrations])
+        if self._player_insert is None:
+            self._player_insert = _PlayerInsert(self.league)
+        self._player_insert.execute([player for _seq, player in registrations])
         if self._register_insert is None:
             self._register_insert = _PreparedInsert(self.league, self.recorded_by, PlayerRegistered)
         rows = []
         for seq, player in registrations:
-            if player.pk is None:  # a backend that cannot return the new ids
-                player.pk = Player.objects.get(league=self.league, slug=player.slug).pk
             fact = PlayerRegistered(player_id=player.pk, display_name=player.display_name)
             rows.append(self._register_insert.row(seq, None, fact))
         self._register_insert.execute(rows)
