@@ -67,6 +67,9 @@ class CompetitionSerializer(serializers.Serializer):
         "tie-break game); blank for other formats."
     )
     third_place = serializers.BooleanField(help_text="A knockout cup plays for third place.")
+    accelerated = serializers.BooleanField(
+        help_text="A chess Swiss event paired with Baku acceleration (FIDE C.04.5.1)."
+    )
 
 
 def competition_body(competition: Competition) -> dict[str, Any]:
@@ -83,6 +86,7 @@ def competition_body(competition: Competition) -> dict[str, Any]:
         "end_date": competition.end_date,
         "draw_rule": competition.draw_rule,
         "third_place": competition.third_place,
+        "accelerated": competition.accelerated,
     }
 
 
@@ -229,6 +233,12 @@ class CreateCompetitionSerializer(BodySerializer):
     third_place = serializers.BooleanField(
         required=False, default=False, help_text="Knockout cups only: play for third place."
     )
+    accelerated = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Chess leagues' Swiss events only: pair the first rounds with Baku "
+        "acceleration (FIDE C.04.5.1).",
+    )
     bye_points = serializers.ChoiceField(choices=["1", "0.5", "0"], required=False)
     rated = serializers.BooleanField(required=False, default=True)
     tiebreaks = serializers.ListField(
@@ -347,6 +357,7 @@ class CompetitionListView(CompetitionMixin, generics.GenericAPIView):
             end_date=data.get("end_date"),
             draw_rule=data.get("draw_rule"),
             third_place=data.get("third_place", False),
+            accelerated=data.get("accelerated", False),
             recorded_by=request.user,
             idempotency_key=idempotency.competition_key("event", key),
         )

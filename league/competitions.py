@@ -61,6 +61,7 @@ from league.models import (
     RoundBye,
     Season,
 )
+from league.sports import is_chess
 from league.tiebreaks import TIEBREAKS, canonical_code
 from league.validation import (
     Errors,
@@ -273,6 +274,7 @@ def create_competition(
     season: Any = None,
     draw_rule: Any = None,
     third_place: Any = False,
+    accelerated: Any = False,
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Competition:
@@ -283,7 +285,8 @@ def create_competition(
     depth of its bracket (4 rounds: 9 to 16 entrants); ``draw_rule`` says how it settles a
     drawn game (``replay``, the default, or ``decider``: a tie-break game) and
     ``third_place`` whether the semi-finals' losers play for third place. Neither applies to
-    another format.
+    another format. ``accelerated`` pairs a chess league's Swiss event with Baku
+    acceleration (FIDE C.04.5.1, the Dutch engine's virtual points in the first rounds).
     """
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -313,6 +316,7 @@ def create_competition(
         errors.add("rated", _("Say whether the event is rated (true or false)."), "invalid")
     codes = _tiebreaks(tiebreaks, errors)
     rule, third = _cup_settings(format, draw_rule, third_place, rounds, errors)
+    _check_acceleration(league, format, accelerated, errors)
     first = _day(start_date, errors, "start_date")
     last = _day(end_date, errors, "end_date")
     if first is not None and last is not None and last < first:
@@ -356,6 +360,7 @@ def create_competition(
         season_id=None if season_row is None else season_row.pk,
         draw_rule=rule,
         third_place=third,
+        accelerated=accelerated is True,
     )
     submission = Submission(fact, key)
     with transaction.atomic():
@@ -372,6 +377,31 @@ def create_competition(
             errors.raise_if_any()
         event = _append_one(league, submission, recorded_by)
     return event.competition  # type: ignore[return-value]
+
+
+def _check_acceleration(league: League, format: Any, accelerated: Any, errors: Errors) -> None:
+    """Baku acceleration is a rule of the FIDE Dutch system: a chess league's Swiss events."""
+    if accelerated in (None, False, ""):
+        return
+    if not isinstance(accelerated, bool):
+        errors.add(
+            "accelerated",
+            _("Say whether the event is paired with Baku acceleration (true or false)."),
+            "invalid",
+        )
+    elif format != CompetitionFormat.SWISS:
+        errors.add(
+            "accelerated",
+            _("Only a Swiss event is paired with Baku acceleration."),
+            "not_swiss",
+        )
+    elif not is_chess(league.sport):
+        errors.add(
+            "accelerated",
+            _("Baku acceleration is a rule of the FIDE Dutch system: only a chess league's "
+              "Swiss events use it."),
+            "not_chess",
+        )  # fmt: skip
 
 
 #: The most rounds a knockout cup may have (a bracket of 128).
@@ -1160,6 +1190,8 @@ class CompetitionState:
     entrants: list[EntrantState]
     #: Forbidden pairings (``forbid_pairing``): players, first and last round.
     forbidden: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    #: Paired with Baku acceleration (``Competition.accelerated``, FIDE C.04.5.1).
+    accelerated: bool = False
 
     def forbidden_in(self, round_number: int) -> set[frozenset[int]]:
         """The pairs of player ids that must not meet in ``round_number``."""
@@ -1283,4 +1315,5 @@ def competition_state(competition: Competition) -> CompetitionState:
         rated=competition.rated,
         entrants=states,
         forbidden=forbidden_pairs(competition),
+        accelerated=competition.accelerated,
     )

@@ -473,6 +473,8 @@ def _competition_summary(
             "format": CompetitionFormat(details.get("format")).label,
             "rounds": round_number,
         }
+        if details.get("accelerated"):
+            text += gettext(", Baku acceleration")
         return text if details.get("rated", True) else text + gettext(", not rated")
     if kind == Event.Kind.ENTRANT_ENTERED:
         if round_number and round_number > 1:

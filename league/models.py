@@ -1218,6 +1218,10 @@ class Competition(models.Model):
     third_place = models.BooleanField(
         default=False, help_text="A knockout cup plays a match for third place."
     )
+    accelerated = models.BooleanField(
+        default=False,
+        help_text="A chess Swiss event paired with Baku acceleration (FIDE C.04.5.1).",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -10,6 +10,7 @@ What the file holds and where it comes from:
   colour the lowest-numbered entrant with a game in round 1 had; 162 the points of a
   pairing-allocated bye when they are not 1; 192 ``FIDE_DUTCH_2025`` for a Swiss event of a
   chess league (paired by ``league.pairings.dutch``); 202 the event's tie-break codes;
+  250 the virtual points of Baku acceleration (C.04.5.1) for an event paired with it;
 - one 001 record per entrant: the pairing number, the player's name (cut to the format's 33
   characters), FIDE title, seed rating, federation and FIDE id (``player_identified``), the
   points and the rank by points (ties share a rank), then every paired round: opponent,
@@ -33,6 +34,7 @@ from league.competition_tiebreaks import chosen_tiebreaks, event_tournament
 from league.competitions import CompetitionState, Outcome, competition_state
 from league.competitions import RoundEntry as StateEntry
 from league.models import Competition, CompetitionFormat, Fixture, Player
+from league.pairings.dutch import baku_records
 from league.sports import sport_words
 
 #: The result code of each outcome (a game's code is the entrant's own).
@@ -186,6 +188,14 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
         tournament.scoring["P"] = Decimal(competition.bye_points)
     if competition.format == CompetitionFormat.SWISS and plays_chess(competition):
         tournament.encoded_type = DUTCH_TYPE
+    if competition.accelerated:
+        # Baku acceleration (C.04.5.1): group A's virtual points, as the pairing adds them.
+        for points, first, last, group_a in baku_records(len(state.entrants), state.planned_rounds):
+            tournament.accelerations.append(
+                trf.AccelerationRecord(
+                    Decimal(points.numerator) / points.denominator, first, last, 1, group_a
+                )
+            )
     for player_ids, first, last in state.forbidden:
         tournament.prohibited.append(
             trf.ProhibitedPairing(first, last, tuple(numbers[p] for p in player_ids))

@@ -27,10 +27,11 @@ result a game still to be played, and rounds before a player's first game a late
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from functools import partial
 from typing import Any, TypeVar
 
@@ -58,8 +59,10 @@ from league.competitions import (
     request_bye,
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, Player
+from league.pairings.dutch import baku_records
 from league.player_names import PlayerDirectory
 from league.services import identify_player, record_fixture_result, register_player
+from league.sports import is_chess
 from league.tiebreaks import TIEBREAKS, canonical_code
 
 T = TypeVar("T")
@@ -89,7 +92,6 @@ NOT_KEPT = {
     "182": gettext_noop("pairing controller (182)"),
     "212": gettext_noop("standings tie-breaks (212)"),
     "222": gettext_noop("encoded time control (222)"),
-    "250": gettext_noop("accelerated rounds (250)"),
 }
 
 
@@ -215,6 +217,24 @@ class _Import:
         self.players: dict[int, Player] = {}  # start number -> league player
         self.records = {record.start_number: record for record in tournament.players}
 
+    def baku(self) -> bool:
+        """Whether the file's 250 records are Baku acceleration (C.04.5.1) for its players
+        and planned rounds, however the records split the rounds: then a new event is
+        created ``accelerated`` (a Swiss event of a chess league) and the export writes
+        them back."""
+        t = self.t
+        if not t.accelerations:
+            return False
+        rounds = t.rounds_planned or max(t.round_count, 1)
+        return _virtual_points(
+            (Fraction(acc.points), acc.first_round, acc.last_round, acc.first_player,
+             acc.last_player)
+            for acc in t.accelerations
+        ) == _virtual_points(
+            (points, first, last, 1, group)
+            for points, first, last, group in baku_records(len(t.players), rounds)
+        )  # fmt: skip
+
     # -- reporting --------------------------------------------------------------------------
 
     def problem(self, line: int, column: int | None, message: str) -> None:
@@ -281,6 +301,14 @@ class _Import:
                 _("Not kept (the league has no place for them): %(fields)s.")
                 % {"fields": ", ".join(kept_out)}
             )
+        if t.accelerations and not self.baku():
+            self.report.notes.append(
+                _("The accelerated rounds (250) are not Baku acceleration as this site pairs "
+                  "it (FIDE C.04.5.1: group A the top %(group)s start numbers, one point then "
+                  "half a point in the first half of the rounds), so they are not kept: the "
+                  "event's next rounds are paired without acceleration.")
+                % {"group": _baku_group(len(t.players))}
+            )  # fmt: skip
         if any(record.sex or record.birth_date for record in t.players):
             self.report.notes.append(
                 _("Sex and birth dates are not kept: personal data no page needs.")
@@ -405,6 +433,11 @@ class _Import:
         )
         if existing is not None:
             self.report.slug, self.report.name = existing.slug, existing.name
+            if self.baku() and not existing.accelerated:
+                self.report.notes.append(
+                    _("%(event)s is not paired with Baku acceleration; its setting stays, "
+                      "and the file's 250 records are not kept.") % {"event": existing.name}
+                )  # fmt: skip
             return existing
         name = (t.name or slug or _("Imported event"))[:NAME_MAX]
         address = slug or _free_slug(self.league, name)
@@ -427,12 +460,21 @@ class _Import:
                 _("Tie-breaks this site does not compute are left out: %(codes)s.")
                 % {"codes": ", ".join(unknown)}
             )
+        accelerated = (
+            self.baku() and _format(t) == CompetitionFormat.SWISS and is_chess(self.league.sport)
+        )
+        if self.baku() and not accelerated:
+            self.report.notes.append(
+                _("Baku acceleration (250) is kept only for a Swiss event of a chess league; "
+                  "this event is paired without it.")
+            )  # fmt: skip
         try:
             competition = create_competition(
                 self.league,
                 name=name,
                 slug=address,
                 format=_format(t),
+                accelerated=accelerated,
                 planned_rounds=t.rounds_planned or max(t.round_count, 1),
                 bye_points=t.scoring.get("P", Decimal(1)),
                 tiebreaks=known,
@@ -783,6 +825,24 @@ def _name_forms(name: str) -> list[str]:
 
 def _entry_text(opponent: int | None, colour: str, result: str) -> str:
     return f"{opponent or '0000'} {colour} {result}".rstrip()
+
+
+def _virtual_points(
+    records: Iterable[tuple[Fraction, int, int, int, int]],
+) -> dict[tuple[int, int], Fraction]:
+    """The virtual points 250 records give: (start number, round) -> points."""
+    points: dict[tuple[int, int], Fraction] = {}
+    for value, first_round, last_round, first_player, last_player in records:
+        for round_number in range(first_round, last_round + 1):
+            for number in range(first_player, last_player + 1):
+                key = (number, round_number)
+                points[key] = points.get(key, Fraction(0)) + value
+    return {key: value for key, value in points.items() if value}
+
+
+def _baku_group(field_size: int) -> int:
+    """The size of Baku acceleration's group A (C.04.5.1) in a field of ``field_size``."""
+    return min(field_size, 2 * -(-field_size // 4))
 
 
 def _format(t: trf.Tournament) -> str:

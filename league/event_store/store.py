@@ -335,6 +335,7 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
         "season_id": fact.season_id,
         "draw_rule": fact.draw_rule,
         "third_place": fact.third_place,
+        **({"accelerated": True} if fact.accelerated else {}),
     },
     EntrantEntered: lambda fact: {"number": fact.number, "seed_rating": fact.seed_rating},
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
@@ -431,6 +432,7 @@ def _competition_fact(row: Any) -> Fact:
             season_id=details["season_id"],
             draw_rule=details.get("draw_rule", ""),
             third_place=details.get("third_place", False),
+            accelerated=details.get("accelerated", False),
         )
     if kind == EntrantEntered.kind:
         return EntrantEntered(
@@ -897,6 +899,7 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
                 season_id=fact.season_id,
                 draw_rule=fact.draw_rule,
                 third_place=fact.third_place,
+                accelerated=fact.accelerated,
             )
             return dataclasses.replace(fact, competition_id=competition.pk)
         case EntrantEntered(number=None):

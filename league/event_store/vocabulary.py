@@ -513,6 +513,8 @@ class CompetitionCreated(Fact):
     #: A knockout cup's settings: how a drawn game is settled, whether third place is played.
     draw_rule: str = ""
     third_place: bool = False
+    #: A chess Swiss event's first rounds are paired with Baku acceleration (C.04.5.1).
+    accelerated: bool = False
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -529,6 +531,7 @@ class CompetitionCreated(Fact):
             self.season_id,
             self.draw_rule,
             self.third_place,
+            self.accelerated,
         )
 
 

@@ -86,6 +86,7 @@ def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
                 end_date=_posted(request, "end_date"),
                 draw_rule=_posted(request, "draw_rule") if cup else None,
                 third_place=request.POST.get("third_place") == "on",
+                accelerated=request.POST.get("accelerated") == "on",
                 recorded_by=request.user,
                 idempotency_key=_posted(request, "idempotency_key") or None,
             )
