@@ -777,7 +777,47 @@ def forbid_pairing(
     )
     with transaction.atomic():
         event_store.lock_league(league)
+        if event_store.existing_for(league, submission) is None:
+            _check_not_forbidden_yet(competition, targets, first, last, errors)
+            errors.raise_if_any()
         return _append_one(league, submission, recorded_by)
+
+
+def _check_not_forbidden_yet(
+    competition: Competition, players: Sequence[Player], first: int, last: int, errors: Errors
+) -> None:
+    """Refuse a forbidden pairing that forbids nothing new."""
+    ids = tuple(player.pk for player in players)
+    if forbids_nothing_new(forbidden_pairs(competition), ids, first, last):
+        errors.add(
+            "players",
+            _("%(players)s are already kept apart in rounds %(first)s to %(last)s."),
+            "already_forbidden",
+            players=", ".join(player.display_name for player in players),
+            first=first,
+            last=last,
+        )
+
+
+def forbids_nothing_new(
+    known: Iterable[tuple[tuple[int, ...], int, int]],
+    player_ids: Sequence[int],
+    first: int,
+    last: int,
+) -> bool:
+    """Whether every pair of ``player_ids`` is already kept apart by ``known`` forbidden
+    pairings (players, first round, last round) in every round from ``first`` to ``last``."""
+    covered: dict[frozenset[int], set[int]] = {}
+    for ids, since, until in known:
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                covered.setdefault(frozenset((a, b)), set()).update(range(since, until + 1))
+    rounds = set(range(first, last + 1))
+    return all(
+        rounds <= covered.get(frozenset((a, b)), set())
+        for i, a in enumerate(player_ids)
+        for b in player_ids[i + 1 :]
+    )
 
 
 def forbidden_pairs(competition: Competition) -> tuple[tuple[tuple[int, ...], int, int], ...]:

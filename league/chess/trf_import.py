@@ -54,6 +54,7 @@ from league.competitions import (
     enter_player,
     forbid_pairing,
     forbidden_pairs,
+    forbids_nothing_new,
     publish_round,
     record_forfeit,
     request_bye,
@@ -742,13 +743,17 @@ class _Import:
 
     def forbidden(self, competition: Competition) -> None:
         """Prohibited pairings (record 260, and XXP for the whole event), each once: one the
-        event has already is kept."""
-        known = set(forbidden_pairs(competition))
+        event has already (or that earlier records of the file cover) is kept, not stored
+        again."""
+        known = list(forbidden_pairs(competition))
         for rule in [*self.t.prohibited, *self.xxp_rules(competition.planned_rounds)]:
             players = tuple(self.players[start].pk for start in rule.start_numbers)
-            if (players, rule.first_round, rule.last_round) in known:
+            if (players, rule.first_round, rule.last_round) in known or (
+                len(set(players)) == len(players)
+                and forbids_nothing_new(known, players, rule.first_round, rule.last_round)
+            ):
                 continue
-            known.add((players, rule.first_round, rule.last_round))
+            known.append((players, rule.first_round, rule.last_round))
             self.attempt(
                 rule.line or self.line_of("260"),
                 None,
