@@ -15,8 +15,8 @@ What the file holds and where it comes from:
   characters), FIDE title, seed rating, federation and FIDE id (``player_identified``), the
   points and the rank by points (ties share a rank), then every paired round: opponent,
   colour (the first-named player is White), and 1 = 0 for a game, + - for a forfeit, U H Z
-  for the byes, Z for a round the entrant was not in, and a blank result for a game still
-  to be played.
+  for the byes, Z for a round before a late entry, a blank column (no opponent, no result)
+  for a round after a withdrawal, and a blank result for a game still to be played.
 
 Sex and birth date are left blank: the league does not keep them. Tie-break values have no
 field in the TRF-2026 player record; the codes go in 202.
@@ -68,8 +68,22 @@ def plays_chess(competition: Competition) -> bool:
     return "chess" in sport_words(competition.league.sport)
 
 
-def _entry(entry: StateEntry, numbers: dict[int, int]) -> trf.RoundEntry:
-    code = RESULT_CODE[entry.outcome]
+def entry_code(entry: StateEntry, withdrawn_from: int | None) -> str:
+    """The result code of an entrant's round: a round after their withdrawal is blank (not
+    paired: TRF-2026 reads it as Z, and the import as the withdrawal it is)."""
+    if (
+        entry.outcome == Outcome.NOT_PAIRED
+        and withdrawn_from is not None
+        and entry.round_number >= withdrawn_from
+    ):
+        return trf.PENDING
+    return RESULT_CODE[entry.outcome]
+
+
+def _entry(
+    entry: StateEntry, numbers: dict[int, int], withdrawn_from: int | None
+) -> trf.RoundEntry:
+    code = entry_code(entry, withdrawn_from)
     if entry.opponent_id is None:
         return trf.RoundEntry(None, "-", code)
     colour = "w" if entry.side == "first" else "b"
@@ -212,7 +226,9 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
                 fide_id=player.fide_id,
                 points=entrant.points,
                 rank=ranks[entrant.player_id],
-                rounds=[_entry(entry, numbers) for entry in entrant.rounds],
+                rounds=[
+                    _entry(entry, numbers, entrant.withdrawn_from_round) for entry in entrant.rounds
+                ],
             )
         )
     if placings:

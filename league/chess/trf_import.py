@@ -44,7 +44,7 @@ from django.utils.translation import gettext_noop
 
 from league.calendar import league_day, league_zone, local_noon
 from league.chess import trf
-from league.chess.trf_export import RESULT_CODE
+from league.chess.trf_export import entry_code
 from league.competitions import (
     MAX_ROUNDS,
     NAME_MAX,
@@ -58,6 +58,7 @@ from league.competitions import (
     publish_round,
     record_forfeit,
     request_bye,
+    withdraw_player,
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, Player
 from league.pairings.dutch import baku_records
@@ -145,6 +146,7 @@ class TrfImportReport:
     forfeits: int = 0
     byes: int = 0
     forbidden: int = 0
+    withdrawals: int = 0
     players: list[PlayerRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
@@ -501,6 +503,20 @@ class _Import:
                 return index + 1
         return 1
 
+    def withdrawal_round(self, record: trf.PlayerRecord) -> int | None:
+        """The round a player withdrew from: the first of a run of blank rounds (no
+        opponent, no result) that lasts to the file's last round, after the player's first
+        round (None: no withdrawal; a blank round between two of the player's rounds is a
+        zero-point bye)."""
+        start = None
+        for index in range(len(record.rounds) - 1, -1, -1):
+            if not record.rounds[index].absent:
+                break
+            start = index + 1
+        if start is None or start <= self.first_round(record):
+            return None
+        return start
+
     def enter(self, competition: Competition, paired: int) -> None:
         entrants = {e.player_id for e in competition.entrants.all()}
         for record in sorted(self.t.players, key=lambda r: r.start_number):
@@ -579,7 +595,7 @@ class _Import:
                 theirs = (
                     None if entry.opponent_id is None else number_of.get(entry.opponent_id),
                     "-" if entry.side is None else ("w" if entry.side == "first" else "b"),
-                    RESULT_CODE[entry.outcome],
+                    entry_code(entry, entrant.withdrawn_from_round),
                 )
                 written = (mine.opponent, mine.colour, mine.result)
                 to_record = theirs[2] == trf.PENDING and mine.result != trf.PENDING
@@ -628,7 +644,24 @@ class _Import:
         line = self.line_of("132") or self.line_of("001")
         for record in sorted(self.t.players, key=lambda r: r.start_number):
             entry = record.rounds[index]
-            kind = REQUESTED.get(entry.result)
+            withdrawn = self.withdrawal_round(record)
+            if withdrawn == round_number:
+                self.attempt(
+                    record.line,
+                    self.column(round_number),
+                    partial(
+                        withdraw_player,
+                        competition,
+                        self.players[record.start_number],
+                        from_round=round_number,
+                        recorded_by=self.user,
+                    ),
+                )
+                self.report.withdrawals += 1
+            if withdrawn is not None and round_number >= withdrawn:
+                continue  # withdrawn: not in the round
+            # A blank round without an opponent between the player's rounds: a zero-point bye.
+            kind = REQUESTED.get("Z" if entry.absent else entry.result)
             if kind is None or entry.opponent is not None:
                 continue
             if round_number < self.first_round(record):
