@@ -75,6 +75,9 @@ class CompetitionSerializer(serializers.Serializer):
         help_text="A double-elimination cup plays the grand final again when the losers' "
         "bracket champion wins it."
     )
+    accelerated = serializers.BooleanField(
+        help_text="A chess Swiss event paired with Baku acceleration (FIDE C.04.5.1)."
+    )
 
 
 def competition_body(competition: Competition) -> dict[str, Any]:
@@ -93,6 +96,7 @@ def competition_body(competition: Competition) -> dict[str, Any]:
         "third_place": competition.third_place,
         "double_elimination": competition.double_elimination,
         "bracket_reset": competition.bracket_reset,
+        "accelerated": competition.accelerated,
     }
 
 
@@ -252,6 +256,12 @@ class CreateCompetitionSerializer(BodySerializer):
         help_text="Double-elimination cups only: play the grand final again when the losers' "
         "bracket champion wins it.",
     )
+    accelerated = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Chess leagues' Swiss events only: pair the first rounds with Baku "
+        "acceleration (FIDE C.04.5.1).",
+    )
     bye_points = serializers.ChoiceField(choices=["1", "0.5", "0"], required=False)
     rated = serializers.BooleanField(required=False, default=True)
     tiebreaks = serializers.ListField(
@@ -282,8 +292,37 @@ class ByeRequestSerializer(BodySerializer):
     player = StrictIntegerField(min_value=1, max_value=MAX_ID)
     round = StrictIntegerField(min_value=1, max_value=99)
     kind = serializers.ChoiceField(
-        choices=[ByeKind.REQUESTED_HALF.value, ByeKind.REQUESTED_ZERO.value]
+        choices=[
+            ByeKind.REQUESTED_HALF.value,
+            ByeKind.REQUESTED_ZERO.value,
+            ByeKind.REQUESTED_FULL.value,
+        ],
+        help_text="A half-point, zero-point or full-point bye (the full point: TRF's F, not "
+        "allocated by the pairing).",
     )
+
+
+class ForbiddenPairingSerializer(serializers.Serializer):
+    """Players who must not be paired together in rounds ``first_round`` to ``last_round``."""
+
+    players = serializers.ListField(child=serializers.IntegerField())
+    first_round = serializers.IntegerField()
+    last_round = serializers.IntegerField()
+
+
+class ForbidSerializer(BodySerializer):
+    players = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=MAX_ID),
+        max_length=50,
+        help_text="Two entrants or more (player ids): no two of them are paired together.",
+    )
+    first_round = StrictIntegerField(
+        min_value=1, max_value=99, required=False, help_text="Default: round 1."
+    )
+    last_round = StrictIntegerField(
+        min_value=1, max_value=99, required=False, help_text="Default: the event's last round."
+    )
+    reason = StrictCharField(required=False, allow_blank=True, max_length=2000)
 
 
 class PublishRoundSerializer(BodySerializer):
@@ -372,6 +411,7 @@ class CompetitionListView(CompetitionMixin, generics.GenericAPIView):
             third_place=data.get("third_place", False),
             double_elimination=data.get("double_elimination", False),
             bracket_reset=data.get("bracket_reset", False),
+            accelerated=data.get("accelerated", False),
             recorded_by=request.user,
             idempotency_key=idempotency.competition_key("event", key),
         )
@@ -470,7 +510,8 @@ class WithdrawView(CompetitionMixin, generics.GenericAPIView):
 @extend_schema(
     tags=["events"],
     summary="Record a requested bye",
-    description="Organisers only. Before the round is paired: a half-point or zero-point bye.",
+    description="Organisers only. Before the round is paired: a half-point, zero-point or "
+    "full-point bye.",
     parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
     request=ByeRequestSerializer,
     responses={201: ByeSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
@@ -494,6 +535,60 @@ class ByeView(CompetitionMixin, generics.GenericAPIView):
         )
         return Response(
             {"player": bye.player_id, "kind": bye.kind, "points": float(bye.points)}, status=201
+        )
+
+
+def forbidden_body(players: tuple[int, ...], first: int, last: int) -> dict[str, Any]:
+    return {"players": list(players), "first_round": first, "last_round": last}
+
+
+class ForbiddenPairingListView(CompetitionMixin, generics.GenericAPIView):
+    serializer_class = ForbiddenPairingSerializer
+    # The whole list at once: an event's forbidden pairings are few.
+    pagination_class = None
+
+    @extend_schema(
+        tags=["events"],
+        parameters=[COMPETITION],
+        operation_id="competition_forbidden_pairings",
+        responses={200: ForbiddenPairingSerializer(many=True), **schema.errors(404)},
+    )
+    def get(self, request: Request, league_slug: str, competition_slug: str) -> Response:
+        """The event's forbidden pairings (TRF record 260), oldest first."""
+        rows = event_services.forbidden_pairs(self.competition())
+        return Response([forbidden_body(*row) for row in rows])
+
+    @extend_schema(
+        tags=["events"],
+        operation_id="competition_forbid_pairing",
+        summary="Forbid a pairing",
+        description="Organisers only. No two of the players (entrants) are paired together "
+        "in those rounds: the Swiss engines never make such a pairing. Refused when the "
+        "players are already kept apart in every one of those rounds.",
+        parameters=[COMPETITION, schema.IDEMPOTENCY_KEY],
+        request=ForbidSerializer,
+        responses={201: ForbiddenPairingSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
+    )
+    def post(self, request: Request, league_slug: str, competition_slug: str) -> Response:
+        chosen = self.competition()
+        key = idempotency.client_key(request)
+        body = ForbidSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        event = event_services.forbid_pairing(
+            chosen,
+            data["players"],
+            first_round=data.get("first_round", 1),
+            last_round=data.get("last_round"),
+            reason=data.get("reason", ""),
+            recorded_by=request.user,
+            idempotency_key=idempotency.competition_key("forbidden", key),
+        )
+        return Response(
+            forbidden_body(
+                tuple(event.details["players"]), event.round_number, event.details["last_round"]
+            ),
+            status=201,
         )
 
 
@@ -941,6 +1036,11 @@ urlpatterns = [
         name="competition-withdraw",
     ),
     path(f"{event}byes/", ByeView.as_view(), name="competition-byes"),
+    path(
+        f"{event}forbidden-pairings/",
+        ForbiddenPairingListView.as_view(),
+        name="competition-forbidden-pairings",
+    ),
     path(f"{event}rounds/", RoundListView.as_view(), name="competition-rounds"),
     path(f"{event}rounds/next/", PairNextRoundView.as_view(), name="competition-pair-next"),
     path(f"{event}rounds/<id:round_number>/", RoundDetailView.as_view(), name="competition-round"),

@@ -103,12 +103,13 @@ TRF_FORMATS = frozenset({"trf", "json"})
 
 
 class TrfQuerySerializer(Serializer):
-    flavour = ChoiceField(choices=[trf.TRF_2026, trf.TRF_X], required=False, default=trf.TRF_2026)
+    flavour = ChoiceField(choices=list(trf.FLAVOURS), required=False, default=trf.TRF_2026)
 
 
 class CompetitionTrfExportView(LeagueScopedMixin, generics.GenericAPIView):
-    """An event of the league as a TRF file: TRF-2026, or ``?flavour=trf-x`` (XXR and XXC
-    for JaVaFo and bbpPairings). Readable by anyone, like the event's page."""
+    """An event of the league as a TRF file: TRF-2026, ``?flavour=trf-x`` (XXR and XXC for
+    JaVaFo and bbpPairings) or ``?flavour=trf-bx`` (TRF(x) with bbpPairings' BB? point
+    records). Readable by anyone, like the event's page."""
 
     renderer_classes = [JSONRenderer, TRFRenderer]
     pagination_class = None
@@ -121,8 +122,9 @@ class CompetitionTrfExportView(LeagueScopedMixin, generics.GenericAPIView):
             OpenApiParameter(
                 "flavour",
                 str,
-                enum=[trf.TRF_2026, trf.TRF_X],
-                description="trf-2026 (the default) or trf-x (XXR/XXC for pairing engines).",
+                enum=list(trf.FLAVOURS),
+                description="trf-2026 (the default), trf-x (XXR/XXC for pairing engines) or "
+                "trf-bx (trf-x with bbpPairings' BBW…BBU point records).",
             )
         ],
         responses={(200, "text/plain"): OpenApiTypes.STR, **schema.errors(400, 404)},

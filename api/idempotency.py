@@ -49,7 +49,9 @@ MATCH_SCOPE, VOID_SCOPE, ROUND_SCOPE = "match", "void", "round"
 FIXTURE_SCOPE, CANCEL_FIXTURE_SCOPE = "fixture", "cancel-fixture"
 REPORT_SCOPE, CHALLENGE_SCOPE = "player-report", "player-challenge"
 #: The scopes of the requests about events (competitions): one fact each.
-COMPETITION_SCOPES = ("event", "entry", "withdrawal", "bye", "pairing", "forfeit", "tie_game")
+COMPETITION_SCOPES = (
+    "event", "entry", "withdrawal", "bye", "pairing", "forfeit", "tie_game", "forbidden",
+)  # fmt: skip
 MAX_LENGTH = 100
 # Visible ASCII without the colon (used as the separator in store keys).
 KEY_PATTERN = re.compile(rf"[!-9;-~]{{1,{MAX_LENGTH}}}")

@@ -6,7 +6,9 @@ Each tournament has 5 to 60 players and 5 to 11 rounds; every round is paired by
 ``league.pairings.dutch.pair_round``, then given random results: wins, draws and losses,
 forfeits (one side or both), requested byes (half-point, full-point and zero-point, written
 as TRF-2026 ``240`` records' results ``H``/``F``/``Z`` in the round), withdrawals (the player
-is absent from then on) and, in one tournament of ten, Baku acceleration (written as ``250``
+is absent from then on), in half the tournaments one to three prohibited pairings (groups of
+two or three players who must not meet, for the whole event or a span of rounds, written as
+``260`` records) and, in one tournament of ten, Baku acceleration (written as ``250``
 records). The tournament is written as TRF-2026 with ``league.chess.trf`` and handed to
 bbpPairings' checker (``--dutch FILE -c``), which re-pairs every round itself and lists the
 rounds whose pairing (pairs and colours) differs. The share of rounds it accepts is
@@ -126,6 +128,18 @@ class Sim:
     history: dict[int, list[DutchGame]] = field(default_factory=dict)
     withdrawn: set[int] = field(default_factory=set)
     absent: dict[int, set[int]] = field(default_factory=dict)  # round -> players not paired
+    #: Prohibited pairings (TRF record 260): (first round, last round, start numbers).
+    forbidden: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
+
+    def forbidden_in(self, round_number: int) -> list[tuple[int, int]]:
+        """The pairs of start numbers that must not meet in round ``round_number``."""
+        return [
+            (a, b)
+            for first, last, numbers in self.forbidden
+            if first <= round_number <= last
+            for i, a in enumerate(numbers)
+            for b in numbers[i + 1 :]
+        ]
 
     def score(self, number: int) -> Fraction:
         return self.score_before(number, len(self.history[number]))
@@ -146,6 +160,17 @@ def simulate(rng: random.Random, sizes: tuple[int, int] = (5, 60)) -> tuple[Sim,
         sorted((rng.randint(1000, 2800) for _ in range(size)), reverse=True),
     )
     sim.history = {n: [] for n in range(1, size + 1)}
+    if rng.random() < 0.5:
+        # Prohibited pairings (record 260): one to three groups of two or three players
+        # (team-mates, family) who must not meet, for the whole event or some rounds of it.
+        for _ in range(rng.randint(1, 3)):
+            numbers = tuple(sorted(rng.sample(range(1, size + 1), rng.choice([2, 2, 3]))))
+            if rng.random() < 0.5:
+                first, last = 1, rounds
+            else:
+                first = rng.randint(1, rounds)
+                last = rng.randint(first, rounds)
+            sim.forbidden.append((first, last, numbers))
     for round_number in range(1, rounds + 1):
         requested: dict[int, str] = {}
         for n in range(1, size + 1):
@@ -168,7 +193,13 @@ def simulate(rng: random.Random, sizes: tuple[int, int] = (5, 60)) -> tuple[Sim,
         ]
         sim.absent[round_number] = set(requested)
         try:
-            paired = pair_round(players, round_number, rounds, accelerated=sim.accelerated)
+            paired = pair_round(
+                players,
+                round_number,
+                rounds,
+                accelerated=sim.accelerated,
+                forbidden=sim.forbidden_in(round_number),
+            )
         except NoValidPairing as error:
             for n, kind in requested.items():
                 sim.history[n].append(DutchGame(None, None, False, kind))
@@ -234,6 +265,8 @@ def to_trf(sim: Sim, rounds: int, *, next_absences: bool = True) -> str:
             kinds.setdefault(CODE[sim.history[n][rounds].result], []).append(n)
         for kind, numbers in sorted(kinds.items()):
             tournament.byes.append(trf.ByeRecord(kind, rounds + 1, tuple(numbers)))
+    for first, last, numbers in sim.forbidden:
+        tournament.prohibited.append(trf.ProhibitedPairing(first, last, numbers))
     if sim.accelerated:
         for round_index in range(sim.rounds):
             points = baku_acceleration(1, sim.size, round_index, sim.rounds)
@@ -273,8 +306,9 @@ def check(bbp: Path, path: Path) -> tuple[int, list[int], str]:
 
 def run_one(
     job: tuple[int, int, str, str, str, float],
-) -> tuple[int, int, int, list[int], str, str] | None:
-    """Play, write and check one tournament: (index, rounds, accepted, rejected, file, output).
+) -> tuple[int, int, int, list[int], str, str, int, int] | None:
+    """Play, write and check one tournament: (index, rounds, accepted, rejected, file,
+    output, prohibited pairings, full-point byes).
 
     None when the job starts after the deadline (``time.time()``; 0: none): tournaments
     are started in index order, so those finished always form a prefix of the sequence.
@@ -315,6 +349,8 @@ def run_one(
         rejected,
         kept,
         output if rejected else (error or ""),
+        len(sim.forbidden),
+        sum(game.result == FULL_BYE for games in sim.history.values() for game in games),
     )
 
 
@@ -353,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     keep.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
     seeds = [rng.randrange(2**32) for _ in range(args.first + args.tournaments)]
-    total_rounds = accepted = stopped = done = 0
+    total_rounds = accepted = stopped = done = with_forbidden = full_byes = 0
     failures: list[tuple[int, list[int], str, str]] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as scratch:
@@ -366,8 +402,10 @@ def main(argv: list[str] | None = None) -> int:
             for outcome in pool.imap_unordered(run_one, jobs):
                 if outcome is None:
                     continue
-                index, rounds, ok, rejected, kept, output = outcome
+                index, rounds, ok, rejected, kept, output, forbidden, full = outcome
                 done += 1
+                with_forbidden += forbidden > 0
+                full_byes += full
                 total_rounds += rounds
                 accepted += ok
                 if not rejected and output:
@@ -389,6 +427,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{accepted} accepted by bbpPairings' checker = {rate:.2f} %; "
         f"{len(failures)} tournaments with a rejected round; "
         f"{stopped} ended early (no legal pairing by the absolute criteria); "
+        f"{with_forbidden} tournaments with prohibited pairings (260), "
+        f"{full_byes} full-point byes (F); "
         f"{time.perf_counter() - started:.0f} s."
     )
     for index, rejected, kept, output in sorted(failures)[: args.show]:

@@ -28,6 +28,7 @@ from league.competitions import (
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, RoundBye
 from league.pairings import SwissPlayer, round_robin, swiss_round
+from league.pairings.swiss import NoPairing
 from league.sports import is_chess
 from league.validation import Errors
 
@@ -81,7 +82,9 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
     sides alternating, one bye) over the competition's results so far.
 
     Forfeited games are not games: the two may meet again, and neither side counts towards a
-    player's sides; a forfeit win counts as a bye already had, as a pairing bye does.
+    player's sides; a forfeit win counts as a bye already had, as a pairing bye does. The
+    event's forbidden pairings for the round are never made (refused when no pairing of the
+    field avoids them).
     """
     rank = {player: index + 1 for index, player in enumerate(ranking(state))}
     by_player = {entrant.player_id: entrant for entrant in state.entrants}
@@ -110,9 +113,24 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
                 Outcome.FORFEIT_LOSS,
             ):
                 played.add(frozenset((player, entry.opponent_id)))
-    # Forbidden pairings (``forbid_pairing``) are kept apart as a rematch would be.
-    played |= state.forbidden_in(round_number)
-    paired = swiss_round(swiss_players, played, use_sides=True)
+    # Forbidden pairings (``forbid_pairing``) are never made: an absolute rule, unlike a
+    # rematch, which is only avoided while the field allows it.
+    try:
+        paired = swiss_round(
+            swiss_players, played, use_sides=True, forbidden=state.forbidden_in(round_number)
+        )
+    except NoPairing:
+        raise ValidationError(
+            {
+                "round_number": [
+                    _(
+                        "No pairing of round %(round)s keeps every forbidden pair apart: record a "
+                        "bye for one of their players, or withdraw one."
+                    )
+                    % {"round": round_number}
+                ]
+            }
+        ) from None
     return EngineRound(
         tuple((int(p.first), int(p.second)) for p in paired.pairings),  # type: ignore[call-overload]
         None if paired.bye is None else int(paired.bye),  # type: ignore[call-overload]

@@ -62,6 +62,7 @@ from league.models import (
     RoundBye,
     Season,
 )
+from league.sports import is_chess
 from league.tiebreaks import TIEBREAKS, canonical_code
 from league.validation import (
     Errors,
@@ -276,6 +277,7 @@ def create_competition(
     third_place: Any = False,
     double_elimination: Any = False,
     bracket_reset: Any = False,
+    accelerated: Any = False,
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Competition:
@@ -290,7 +292,8 @@ def create_competition(
     (``league.double_elimination``): ``planned_rounds`` is then the depth of its winners'
     bracket, and the cup is stored with its rounds of play (``2k``, or ``2k + 1`` with
     ``bracket_reset``: the grand final played again when the losers' bracket champion wins
-    it); it has no third-place match.
+    it); it has no third-place match. ``accelerated`` pairs a chess league's Swiss event with Baku
+    acceleration (FIDE C.04.5.1, the Dutch engine's virtual points in the first rounds).
     """
     errors = Errors()
     check_recorder(league, recorded_by, errors)
@@ -323,6 +326,7 @@ def create_competition(
     double, reset = _double_settings(format, double_elimination, bracket_reset, third, errors)
     if double and rounds is not None and rounds <= MAX_CUP_ROUNDS:
         rounds = double_elimination_rules.rounds_of_play(rounds, reset)
+    _check_acceleration(league, format, accelerated, errors)
     first = _day(start_date, errors, "start_date")
     last = _day(end_date, errors, "end_date")
     if first is not None and last is not None and last < first:
@@ -368,6 +372,7 @@ def create_competition(
         third_place=third,
         double_elimination=double,
         bracket_reset=reset,
+        accelerated=accelerated is True,
     )
     submission = Submission(fact, key)
     with transaction.atomic():
@@ -384,6 +389,31 @@ def create_competition(
             errors.raise_if_any()
         event = _append_one(league, submission, recorded_by)
     return event.competition  # type: ignore[return-value]
+
+
+def _check_acceleration(league: League, format: Any, accelerated: Any, errors: Errors) -> None:
+    """Baku acceleration is a rule of the FIDE Dutch system: a chess league's Swiss events."""
+    if accelerated in (None, False, ""):
+        return
+    if not isinstance(accelerated, bool):
+        errors.add(
+            "accelerated",
+            _("Say whether the event is paired with Baku acceleration (true or false)."),
+            "invalid",
+        )
+    elif format != CompetitionFormat.SWISS:
+        errors.add(
+            "accelerated",
+            _("Only a Swiss event is paired with Baku acceleration."),
+            "not_swiss",
+        )
+    elif not is_chess(league.sport):
+        errors.add(
+            "accelerated",
+            _("Baku acceleration is a rule of the FIDE Dutch system: only a chess league's "
+              "Swiss events use it."),
+            "not_chess",
+        )  # fmt: skip
 
 
 #: The most rounds a knockout cup may have (a bracket of 128).
@@ -802,7 +832,47 @@ def forbid_pairing(
     )
     with transaction.atomic():
         event_store.lock_league(league)
+        if event_store.existing_for(league, submission) is None:
+            _check_not_forbidden_yet(competition, targets, first, last, errors)
+            errors.raise_if_any()
         return _append_one(league, submission, recorded_by)
+
+
+def _check_not_forbidden_yet(
+    competition: Competition, players: Sequence[Player], first: int, last: int, errors: Errors
+) -> None:
+    """Refuse a forbidden pairing that forbids nothing new."""
+    ids = tuple(player.pk for player in players)
+    if forbids_nothing_new(forbidden_pairs(competition), ids, first, last):
+        errors.add(
+            "players",
+            _("%(players)s are already kept apart in rounds %(first)s to %(last)s."),
+            "already_forbidden",
+            players=", ".join(player.display_name for player in players),
+            first=first,
+            last=last,
+        )
+
+
+def forbids_nothing_new(
+    known: Iterable[tuple[tuple[int, ...], int, int]],
+    player_ids: Sequence[int],
+    first: int,
+    last: int,
+) -> bool:
+    """Whether every pair of ``player_ids`` is already kept apart by ``known`` forbidden
+    pairings (players, first round, last round) in every round from ``first`` to ``last``."""
+    covered: dict[frozenset[int], set[int]] = {}
+    for ids, since, until in known:
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                covered.setdefault(frozenset((a, b)), set()).update(range(since, until + 1))
+    rounds = set(range(first, last + 1))
+    return all(
+        rounds <= covered.get(frozenset((a, b)), set())
+        for i, a in enumerate(player_ids)
+        for b in player_ids[i + 1 :]
+    )
 
 
 def forbidden_pairs(competition: Competition) -> tuple[tuple[tuple[int, ...], int, int], ...]:
@@ -1215,6 +1285,8 @@ class CompetitionState:
     entrants: list[EntrantState]
     #: Forbidden pairings (``forbid_pairing``): players, first and last round.
     forbidden: tuple[tuple[tuple[int, ...], int, int], ...] = ()
+    #: Paired with Baku acceleration (``Competition.accelerated``, FIDE C.04.5.1).
+    accelerated: bool = False
 
     def forbidden_in(self, round_number: int) -> set[frozenset[int]]:
         """The pairs of player ids that must not meet in ``round_number``."""
@@ -1338,4 +1410,5 @@ def competition_state(competition: Competition) -> CompetitionState:
         rated=competition.rated,
         entrants=states,
         forbidden=forbidden_pairs(competition),
+        accelerated=competition.accelerated,
     )

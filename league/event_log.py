@@ -483,6 +483,8 @@ def _competition_summary(
                 if details.get("bracket_reset")
                 else gettext(", double elimination")
             )
+        if details.get("accelerated"):
+            text += gettext(", Baku acceleration")
         return text if details.get("rated", True) else text + gettext(", not rated")
     if kind == Event.Kind.ENTRANT_ENTERED:
         if round_number and round_number > 1:

@@ -1274,6 +1274,10 @@ class Competition(models.Model):
         help_text="A double-elimination cup plays the grand final again when the losers' "
         "bracket champion wins it.",
     )
+    accelerated = models.BooleanField(
+        default=False,
+        help_text="A chess Swiss event paired with Baku acceleration (FIDE C.04.5.1).",
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -14,7 +14,9 @@ the input of ``league.pairings.dutch.pair_round`` and its answer back into playe
 - the players the pairing leaves out of this round (requested byes, withdrawn, not yet
   entered) are absent for it;
 - the event's forbidden pairings for this round (``forbid_pairing``, TRF record 260) are
-  pairs the engine must not make.
+  pairs the engine must not make;
+- an event created ``accelerated`` is paired with Baku acceleration (C.04.5.1): the
+  engine adds the virtual points to group A's scores in the first half of the rounds.
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ def dutch_round(
             round_number,
             state.planned_rounds,
             bye_points=state.bye_points,
+            accelerated=state.accelerated,
             forbidden=[
                 tuple(numbers[player] for player in pair)  # type: ignore[misc]
                 for pair in state.forbidden_in(round_number)

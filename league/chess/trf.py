@@ -35,9 +35,15 @@ MAX_FILE_BYTES = 5 * 1024 * 1024
 #: The reader stops collecting problems after this many (the file is refused either way).
 MAX_PROBLEMS = 200
 
-Flavour = Literal["trf-2026", "trf-x"]
+Flavour = Literal["trf-2026", "trf-x", "trf-bx"]
 TRF_2026: Flavour = "trf-2026"
+#: JaVaFo's TRF(x): XXR and XXC instead of 142 and 152, XXA for accelerations.
 TRF_X: Flavour = "trf-x"
+#: bbpPairings' TRF(bx): TRF(x) with the point system spelt out (BBW, BBD, BBL, BBZ, BBF,
+#: BBU: a win, a draw, a played loss, a zero-point bye, a forfeit loss, the pairing's bye).
+TRF_BX: Flavour = "trf-bx"
+#: Every flavour the writer writes, the default first.
+FLAVOURS: tuple[Flavour, ...] = (TRF_2026, TRF_X, TRF_BX)
 
 #: Result codes of a round (the specification lets letters be either case; stored upper).
 #: A blank result is a zero-point bye, or, with an opponent, a game not yet played.
@@ -110,6 +116,12 @@ class RoundEntry:
     def pending(self) -> bool:
         """A game paired but not yet played (an opponent and a blank result)."""
         return self.opponent is not None and self.result == PENDING
+
+    @property
+    def absent(self) -> bool:
+        """Not paired, written blank (no opponent, no result): worth what ``Z`` is; a run of
+        them to the player's last round is a withdrawal."""
+        return self.opponent is None and self.result == PENDING
 
     @property
     def played(self) -> bool:
@@ -336,12 +348,32 @@ def _header_lines(tournament: Tournament, flavour: Flavour) -> list[str]:
     text("202", ",".join(tournament.tiebreaks))
     text("212", ",".join(tournament.standings_tiebreaks))
     text("222", tournament.encoded_time_control)
-    if flavour == TRF_X:
+    if flavour in (TRF_X, TRF_BX):
         if tournament.rounds_planned is not None:
             text("XXR", str(tournament.rounds_planned))
         if tournament.initial_colour:
             text("XXC", "white1" if tournament.initial_colour == "W" else "black1")
+    if flavour == TRF_BX:
+        for tag, result in (("BBW", "1"), ("BBD", "="), ("BBL", "0"), ("BBZ", "Z"),
+                            ("BBF", "-"), ("BBU", "U")):  # fmt: skip
+            lines.append(f"{tag} {_points_text(tournament.points_for(result)):>4}")
     return lines
+
+
+def _xxa_lines(tournament: Tournament) -> list[str]:
+    """TRF(x)'s accelerations: per player, the virtual points of each round (250 records'
+    rounds and players, added up), one ``XXA`` line for each player who has any."""
+    rounds = max((acc.last_round for acc in tournament.accelerations), default=0)
+    points: dict[int, list[Decimal]] = {}
+    for acc in tournament.accelerations:
+        for number in range(acc.first_player, acc.last_player + 1):
+            row = points.setdefault(number, [Decimal(0)] * rounds)
+            for round_number in range(acc.first_round, acc.last_round + 1):
+                row[round_number - 1] += acc.points
+    return [
+        f"XXA {number:>4}" + "".join(f" {_points_text(value):>4}" for value in row)
+        for number, row in sorted(points.items())
+    ]
 
 
 def write(
@@ -369,11 +401,14 @@ def write(
         if bye.round_number <= round_count or include_pending:
             numbers = "".join(f" {n:>4}" for n in bye.start_numbers)
             lines.append(f"240 {bye.kind} {bye.round_number:>3}{numbers}")
-    for acc in tournament.accelerations:
-        lines.append(
-            f"250      {_points_text(acc.points):>4} {acc.first_round:03} {acc.last_round:03} "
-            f"{acc.first_player:04} {acc.last_player:04}"
-        )
+    if flavour == TRF_2026:
+        for acc in tournament.accelerations:
+            lines.append(
+                f"250      {_points_text(acc.points):>4} {acc.first_round:03} "
+                f"{acc.last_round:03} {acc.first_player:04} {acc.last_player:04}"
+            )
+    else:
+        lines.extend(_xxa_lines(tournament))
     for rule in tournament.prohibited:
         numbers = "".join(f" {n:>4}" for n in rule.start_numbers)
         lines.append(f"260 {rule.first_round:03} {rule.last_round:03}{numbers}")
@@ -627,8 +662,9 @@ class _Reader:
                     value=result,
                 )
                 return None
-            if result == PENDING:
-                result = "Z"  # a blank result without an opponent is a zero-point bye
+            # A blank result without an opponent stays blank: TRF-2026 reads it as Z (a known
+            # absence, no points); the import reads a run of them to the end of a player's
+            # rounds as a withdrawal (``RoundEntry.absent``).
         else:
             if result in BYE_RESULTS and result != PENDING:
                 self.problem(

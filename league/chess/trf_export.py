@@ -10,12 +10,13 @@ What the file holds and where it comes from:
   colour the lowest-numbered entrant with a game in round 1 had; 162 the points of a
   pairing-allocated bye when they are not 1; 192 ``FIDE_DUTCH_2025`` for a Swiss event of a
   chess league (paired by ``league.pairings.dutch``); 202 the event's tie-break codes;
+  250 the virtual points of Baku acceleration (C.04.5.1) for an event paired with it;
 - one 001 record per entrant: the pairing number, the player's name (cut to the format's 33
   characters), FIDE title, seed rating, federation and FIDE id (``player_identified``), the
   points and the rank by points (ties share a rank), then every paired round: opponent,
   colour (the first-named player is White), and 1 = 0 for a game, + - for a forfeit, U H Z
-  for the byes, Z for a round the entrant was not in, and a blank result for a game still
-  to be played.
+  for the byes, Z for a round before a late entry, a blank column (no opponent, no result)
+  for a round after a withdrawal, and a blank result for a game still to be played.
 
 Sex and birth date are left blank: the league does not keep them. Tie-break values have no
 field in the TRF-2026 player record; the codes go in 202.
@@ -33,6 +34,7 @@ from league.competition_tiebreaks import chosen_tiebreaks, event_tournament
 from league.competitions import CompetitionState, Outcome, competition_state
 from league.competitions import RoundEntry as StateEntry
 from league.models import Competition, CompetitionFormat, Fixture, Player
+from league.pairings.dutch import baku_records
 from league.sports import sport_words
 
 #: The result code of each outcome (a game's code is the entrant's own).
@@ -66,8 +68,22 @@ def plays_chess(competition: Competition) -> bool:
     return "chess" in sport_words(competition.league.sport)
 
 
-def _entry(entry: StateEntry, numbers: dict[int, int]) -> trf.RoundEntry:
-    code = RESULT_CODE[entry.outcome]
+def entry_code(entry: StateEntry, withdrawn_from: int | None) -> str:
+    """The result code of an entrant's round: a round after their withdrawal is blank (not
+    paired: TRF-2026 reads it as Z, and the import as the withdrawal it is)."""
+    if (
+        entry.outcome == Outcome.NOT_PAIRED
+        and withdrawn_from is not None
+        and entry.round_number >= withdrawn_from
+    ):
+        return trf.PENDING
+    return RESULT_CODE[entry.outcome]
+
+
+def _entry(
+    entry: StateEntry, numbers: dict[int, int], withdrawn_from: int | None
+) -> trf.RoundEntry:
+    code = entry_code(entry, withdrawn_from)
     if entry.opponent_id is None:
         return trf.RoundEntry(None, "-", code)
     colour = "w" if entry.side == "first" else "b"
@@ -186,6 +202,14 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
         tournament.scoring["P"] = Decimal(competition.bye_points)
     if competition.format == CompetitionFormat.SWISS and plays_chess(competition):
         tournament.encoded_type = DUTCH_TYPE
+    if competition.accelerated:
+        # Baku acceleration (C.04.5.1): group A's virtual points, as the pairing adds them.
+        for points, first, last, group_a in baku_records(len(state.entrants), state.planned_rounds):
+            tournament.accelerations.append(
+                trf.AccelerationRecord(
+                    Decimal(points.numerator) / points.denominator, first, last, 1, group_a
+                )
+            )
     for player_ids, first, last in state.forbidden:
         tournament.prohibited.append(
             trf.ProhibitedPairing(first, last, tuple(numbers[p] for p in player_ids))
@@ -202,7 +226,9 @@ def competition_tournament(competition: Competition) -> trf.Tournament:
                 fide_id=player.fide_id,
                 points=entrant.points,
                 rank=ranks[entrant.player_id],
-                rounds=[_entry(entry, numbers) for entry in entrant.rounds],
+                rounds=[
+                    _entry(entry, numbers, entrant.withdrawn_from_round) for entry in entrant.rounds
+                ],
             )
         )
     if placings:

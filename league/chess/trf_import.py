@@ -27,10 +27,11 @@ result a game still to be played, and rounds before a player's first game a late
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from functools import partial
 from typing import Any, TypeVar
 
@@ -43,7 +44,7 @@ from django.utils.translation import gettext_noop
 
 from league.calendar import league_day, league_zone, local_noon
 from league.chess import trf
-from league.chess.trf_export import RESULT_CODE
+from league.chess.trf_export import entry_code
 from league.competitions import (
     MAX_ROUNDS,
     NAME_MAX,
@@ -53,13 +54,17 @@ from league.competitions import (
     enter_player,
     forbid_pairing,
     forbidden_pairs,
+    forbids_nothing_new,
     publish_round,
     record_forfeit,
     request_bye,
+    withdraw_player,
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, Player
+from league.pairings.dutch import baku_records
 from league.player_names import PlayerDirectory
 from league.services import identify_player, record_fixture_result, register_player
+from league.sports import is_chess
 from league.tiebreaks import TIEBREAKS, canonical_code
 
 T = TypeVar("T")
@@ -89,7 +94,6 @@ NOT_KEPT = {
     "182": gettext_noop("pairing controller (182)"),
     "212": gettext_noop("standings tie-breaks (212)"),
     "222": gettext_noop("encoded time control (222)"),
-    "250": gettext_noop("accelerated rounds (250)"),
 }
 
 
@@ -142,6 +146,7 @@ class TrfImportReport:
     forfeits: int = 0
     byes: int = 0
     forbidden: int = 0
+    withdrawals: int = 0
     players: list[PlayerRow] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[ImportProblem] = field(default_factory=list)
@@ -215,6 +220,24 @@ class _Import:
         self.players: dict[int, Player] = {}  # start number -> league player
         self.records = {record.start_number: record for record in tournament.players}
 
+    def baku(self) -> bool:
+        """Whether the file's 250 records are Baku acceleration (C.04.5.1) for its players
+        and planned rounds, however the records split the rounds: then a new event is
+        created ``accelerated`` (a Swiss event of a chess league) and the export writes
+        them back."""
+        t = self.t
+        if not t.accelerations:
+            return False
+        rounds = t.rounds_planned or max(t.round_count, 1)
+        return _virtual_points(
+            (Fraction(acc.points), acc.first_round, acc.last_round, acc.first_player,
+             acc.last_player)
+            for acc in t.accelerations
+        ) == _virtual_points(
+            (points, first, last, 1, group)
+            for points, first, last, group in baku_records(len(t.players), rounds)
+        )  # fmt: skip
+
     # -- reporting --------------------------------------------------------------------------
 
     def problem(self, line: int, column: int | None, message: str) -> None:
@@ -281,6 +304,14 @@ class _Import:
                 _("Not kept (the league has no place for them): %(fields)s.")
                 % {"fields": ", ".join(kept_out)}
             )
+        if t.accelerations and not self.baku():
+            self.report.notes.append(
+                _("The accelerated rounds (250) are not Baku acceleration as this site pairs "
+                  "it (FIDE C.04.5.1: group A the top %(group)s start numbers, one point then "
+                  "half a point in the first half of the rounds), so they are not kept: the "
+                  "event's next rounds are paired without acceleration.")
+                % {"group": _baku_group(len(t.players))}
+            )  # fmt: skip
         if any(record.sex or record.birth_date for record in t.players):
             self.report.notes.append(
                 _("Sex and birth dates are not kept: personal data no page needs.")
@@ -405,6 +436,11 @@ class _Import:
         )
         if existing is not None:
             self.report.slug, self.report.name = existing.slug, existing.name
+            if self.baku() and not existing.accelerated:
+                self.report.notes.append(
+                    _("%(event)s is not paired with Baku acceleration; its setting stays, "
+                      "and the file's 250 records are not kept.") % {"event": existing.name}
+                )  # fmt: skip
             return existing
         name = (t.name or slug or _("Imported event"))[:NAME_MAX]
         address = slug or _free_slug(self.league, name)
@@ -427,12 +463,21 @@ class _Import:
                 _("Tie-breaks this site does not compute are left out: %(codes)s.")
                 % {"codes": ", ".join(unknown)}
             )
+        accelerated = (
+            self.baku() and _format(t) == CompetitionFormat.SWISS and is_chess(self.league.sport)
+        )
+        if self.baku() and not accelerated:
+            self.report.notes.append(
+                _("Baku acceleration (250) is kept only for a Swiss event of a chess league; "
+                  "this event is paired without it.")
+            )  # fmt: skip
         try:
             competition = create_competition(
                 self.league,
                 name=name,
                 slug=address,
                 format=_format(t),
+                accelerated=accelerated,
                 planned_rounds=t.rounds_planned or max(t.round_count, 1),
                 bye_points=t.scoring.get("P", Decimal(1)),
                 tiebreaks=known,
@@ -457,6 +502,20 @@ class _Import:
             if entry.opponent is not None or entry.result in ("U", "H", "F"):
                 return index + 1
         return 1
+
+    def withdrawal_round(self, record: trf.PlayerRecord) -> int | None:
+        """The round a player withdrew from: the first of a run of blank rounds (no
+        opponent, no result) that lasts to the file's last round, after the player's first
+        round (None: no withdrawal; a blank round between two of the player's rounds is a
+        zero-point bye)."""
+        start = None
+        for index in range(len(record.rounds) - 1, -1, -1):
+            if not record.rounds[index].absent:
+                break
+            start = index + 1
+        if start is None or start <= self.first_round(record):
+            return None
+        return start
 
     def enter(self, competition: Competition, paired: int) -> None:
         entrants = {e.player_id for e in competition.entrants.all()}
@@ -536,7 +595,7 @@ class _Import:
                 theirs = (
                     None if entry.opponent_id is None else number_of.get(entry.opponent_id),
                     "-" if entry.side is None else ("w" if entry.side == "first" else "b"),
-                    RESULT_CODE[entry.outcome],
+                    entry_code(entry, entrant.withdrawn_from_round),
                 )
                 written = (mine.opponent, mine.colour, mine.result)
                 to_record = theirs[2] == trf.PENDING and mine.result != trf.PENDING
@@ -585,7 +644,24 @@ class _Import:
         line = self.line_of("132") or self.line_of("001")
         for record in sorted(self.t.players, key=lambda r: r.start_number):
             entry = record.rounds[index]
-            kind = REQUESTED.get(entry.result)
+            withdrawn = self.withdrawal_round(record)
+            if withdrawn == round_number:
+                self.attempt(
+                    record.line,
+                    self.column(round_number),
+                    partial(
+                        withdraw_player,
+                        competition,
+                        self.players[record.start_number],
+                        from_round=round_number,
+                        recorded_by=self.user,
+                    ),
+                )
+                self.report.withdrawals += 1
+            if withdrawn is not None and round_number >= withdrawn:
+                continue  # withdrawn: not in the round
+            # A blank round without an opponent between the player's rounds: a zero-point bye.
+            kind = REQUESTED.get("Z" if entry.absent else entry.result)
             if kind is None or entry.opponent is not None:
                 continue
             if round_number < self.first_round(record):
@@ -700,13 +776,17 @@ class _Import:
 
     def forbidden(self, competition: Competition) -> None:
         """Prohibited pairings (record 260, and XXP for the whole event), each once: one the
-        event has already is kept."""
-        known = set(forbidden_pairs(competition))
+        event has already (or that earlier records of the file cover) is kept, not stored
+        again."""
+        known = list(forbidden_pairs(competition))
         for rule in [*self.t.prohibited, *self.xxp_rules(competition.planned_rounds)]:
             players = tuple(self.players[start].pk for start in rule.start_numbers)
-            if (players, rule.first_round, rule.last_round) in known:
+            if (players, rule.first_round, rule.last_round) in known or (
+                len(set(players)) == len(players)
+                and forbids_nothing_new(known, players, rule.first_round, rule.last_round)
+            ):
                 continue
-            known.add((players, rule.first_round, rule.last_round))
+            known.append((players, rule.first_round, rule.last_round))
             self.attempt(
                 rule.line or self.line_of("260"),
                 None,
@@ -783,6 +863,24 @@ def _name_forms(name: str) -> list[str]:
 
 def _entry_text(opponent: int | None, colour: str, result: str) -> str:
     return f"{opponent or '0000'} {colour} {result}".rstrip()
+
+
+def _virtual_points(
+    records: Iterable[tuple[Fraction, int, int, int, int]],
+) -> dict[tuple[int, int], Fraction]:
+    """The virtual points 250 records give: (start number, round) -> points."""
+    points: dict[tuple[int, int], Fraction] = {}
+    for value, first_round, last_round, first_player, last_player in records:
+        for round_number in range(first_round, last_round + 1):
+            for number in range(first_player, last_player + 1):
+                key = (number, round_number)
+                points[key] = points.get(key, Fraction(0)) + value
+    return {key: value for key, value in points.items() if value}
+
+
+def _baku_group(field_size: int) -> int:
+    """The size of Baku acceleration's group A (C.04.5.1) in a field of ``field_size``."""
+    return min(field_size, 2 * -(-field_size // 4))
 
 
 def _format(t: trf.Tournament) -> str:

@@ -357,6 +357,7 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
         # Written only when set, so the details of every earlier cup stay as they were.
         **({"double_elimination": True} if fact.double_elimination else {}),
         **({"bracket_reset": True} if fact.bracket_reset else {}),
+        **({"accelerated": True} if fact.accelerated else {}),
     },
     EntrantEntered: lambda fact: {"number": fact.number, "seed_rating": fact.seed_rating},
     ByeRequested: lambda fact: {"kind": fact.bye_kind, "points": str(fact.points)},
@@ -470,6 +471,7 @@ def _competition_fact(row: Any) -> Fact:
             third_place=details.get("third_place", False),
             double_elimination=details.get("double_elimination", False),
             bracket_reset=details.get("bracket_reset", False),
+            accelerated=details.get("accelerated", False),
         )
     if kind == EntrantEntered.kind:
         return EntrantEntered(
@@ -966,6 +968,7 @@ def apply_to_competitions(league: League, fact: Fact) -> Fact:
                 third_place=fact.third_place,
                 double_elimination=fact.double_elimination,
                 bracket_reset=fact.bracket_reset,
+                accelerated=fact.accelerated,
             )
             return dataclasses.replace(fact, competition_id=competition.pk)
         case EntrantEntered(number=None):

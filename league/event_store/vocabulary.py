@@ -517,6 +517,8 @@ class CompetitionCreated(Fact):
     #: grand final is played again when the losers' bracket champion wins it.
     double_elimination: bool = False
     bracket_reset: bool = False
+    #: A chess Swiss event's first rounds are paired with Baku acceleration (C.04.5.1).
+    accelerated: bool = False
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -535,6 +537,7 @@ class CompetitionCreated(Fact):
             self.third_place,
             self.double_elimination,
             self.bracket_reset,
+            self.accelerated,
         )
 
 

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0023_double_elimination"),
+        ("league", "0024_event_acceleration"),
     ]
 
     operations = [

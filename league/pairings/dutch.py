@@ -119,6 +119,28 @@ def baku_acceleration(
     return Fraction(1) if round_index < full_rounds else Fraction(1, 2)
 
 
+def baku_records(field_size: int, total_rounds: int) -> list[tuple[Fraction, int, int, int]]:
+    """Baku acceleration (C.04.5.1) as TRF ``250`` records: (virtual points, first round,
+    last round, last pairing number of group A; group A starts at 1), in round order.
+
+    The same virtual points as :func:`baku_acceleration`, grouped by value: one point in the
+    first rounds, half a point in the rest of the accelerated rounds.
+    """
+    if field_size < 1:
+        return []
+    group_a = min(field_size, 2 * -(-field_size // 4))
+    records: list[tuple[Fraction, int, int, int]] = []
+    for round_index in range(total_rounds):
+        points = baku_acceleration(1, field_size, round_index, total_rounds)
+        if not points:
+            continue
+        if records and records[-1][0] == points and records[-1][2] == round_index:
+            records[-1] = (points, records[-1][1], round_index + 1, group_a)
+        else:
+            records.append((points, round_index + 1, round_index + 1, group_a))
+    return records
+
+
 @dataclass
 class _Entrant:
     """What the pairing needs of one player, derived from the history (C.04.3 A.6, E.1)."""

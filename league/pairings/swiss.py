@@ -77,17 +77,25 @@ def _sides(a: SwissPlayer, b: SwissPlayer) -> tuple[SwissPlayer, SwissPlayer, in
     return first, second, forced, unmet
 
 
+class NoPairing(ValueError):
+    """No pairing of the round keeps every forbidden pair apart."""
+
+
 def swiss_round(
     players: Sequence[SwissPlayer],
     played: Collection[frozenset[Hashable]] = (),
     *,
     use_sides: bool = True,
+    forbidden: Collection[frozenset[Hashable]] = (),
 ) -> SwissRound:
     """Pair ``players`` for one Swiss round.
 
-    ``played`` holds the pairs that have met already (as ``frozenset({a, b})``). With
-    ``use_sides`` the sport has sides (white/black, home/away) and they alternate; without,
-    the higher-ranked player is named first.
+    ``played`` holds the pairs that have met already (as ``frozenset({a, b})``): avoided
+    while any pairing of the field avoids them. ``forbidden`` pairs are never made (an
+    absolute rule, before every other): :class:`NoPairing` when no pairing of the whole
+    field (one bye in an odd field) avoids them. With ``use_sides`` the sport has sides
+    (white/black, home/away) and they alternate; without, the higher-ranked player is named
+    first.
     """
     ids = [p.id for p in players]
     if len(set(ids)) != len(ids):
@@ -113,6 +121,8 @@ def swiss_round(
         a = by_id[a_id]
         for b_id in nodes[i + 1 :]:
             b = by_id[b_id]
+            if frozenset((a_id, b_id)) in forbidden:
+                continue  # not an edge: the matching cannot make it
             repeat = 1 if frozenset((a_id, b_id)) in played else 0
             gap = _half_points(a.score) - _half_points(b.score)
             forced, unmet = _sides(a, b)[2:] if use_sides else (0, 0)
@@ -126,6 +136,8 @@ def swiss_round(
         for p in players:
             costs[(p.id, _BYE)] = (0, 1 if p.had_bye else 0, bye_position[p.id], 0, 0, 0, 0, 0)
     pairs = cheapest_matching(nodes, costs)
+    if 2 * len(pairs) < len(nodes):
+        raise NoPairing("No pairing of the round keeps every forbidden pair apart.")
     bye = None
     pairings: list[Pairing] = []
     for a_id, b_id in pairs:

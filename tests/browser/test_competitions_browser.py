@@ -73,6 +73,16 @@ def test_organiser_runs_a_five_player_swiss_with_bye_forfeit_and_withdrawal(
         rating_box.press("Enter")  # the keyboard sends the form
         _flash(page, f"Entered {name}")
 
+    # The forbidden-pairing form names a bad choice (one player twice) and stores nothing.
+    before = Event.objects.filter(league=league).count()
+    page.select_option("#forbid-form select[name='players'] >> nth=0", label="Ann")
+    page.select_option("#forbid-form select[name='players'] >> nth=1", label="Ann")
+    page.click("#forbid-form button[type='submit']")
+    _flash(page, "players: Ann is named twice.")
+    assert Event.objects.filter(league=league).count() == before
+    if width == 390:
+        _no_sideways_scroll(page)
+
     _publish_next(page, 1)
     assert page.locator("section[aria-labelledby='round-1-heading'] li.fixture").count() == 2
     assert "(bye 1)" in page.inner_text("section[aria-labelledby='round-1-heading']")

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from league.pairings import SwissPlayer, swiss_round
-from league.pairings.swiss import FIRST, SECOND
+from league.pairings.swiss import FIRST, SECOND, NoPairing
 
 BYE = "bye"
 
@@ -209,3 +209,43 @@ def test_score_groups_stay_together_as_far_as_the_rules_before_allow(field, use_
     result = swiss_round(players, played, use_sides=use_sides)
     best = min(cost(c) for c in all_pairings([p.id for p in players]))
     assert cost(_as_pairs(result)) == best
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(min_value=2, max_value=8),
+    data=st.data(),
+)
+def test_a_forbidden_pair_is_never_made_and_a_round_is_refused_only_when_none_avoids_it(size, data):
+    """Forbidden pairs are an absolute rule (not a cost like a rematch): never paired, and
+    ``NoPairing`` exactly when no pairing of the field (exhaustive search) avoids them."""
+    ids = list(range(1, size + 1))
+    every_pair = [frozenset((a, b)) for a in ids for b in ids if a < b]
+    forbidden = set(data.draw(st.lists(st.sampled_from(every_pair), max_size=6)))
+    played = set(data.draw(st.lists(st.sampled_from(every_pair), max_size=6)))
+    players = [SwissPlayer(id=i, score=0.0, rank=i) for i in ids]
+    possible = any(
+        not any(b != BYE and frozenset((a, b)) in forbidden for a, b in pairs)
+        for pairs in all_pairings(ids)
+    )
+    if not possible:
+        with pytest.raises(NoPairing):
+            swiss_round(players, played, forbidden=forbidden)
+        return
+    result = swiss_round(players, played, forbidden=forbidden)
+    made = {frozenset((p.first, p.second)) for p in result.pairings}
+    assert not made & forbidden
+    assert 2 * len(made) + (result.bye is not None) == size
+
+
+def test_a_forbidden_pair_is_avoided_even_at_the_cost_of_rematches():
+    """A, B, C, D have played A-B, C-D, A-C, B-D: the only new pairing is A-D with B-C.
+    With A-D forbidden the round repeats two games rather than make it."""
+    players = [SwissPlayer(id=name, score=1.0, rank=rank) for rank, name in enumerate("ABCD", 1)]
+    played = {frozenset(pair) for pair in ("AB", "CD", "AC", "BD")}
+    made = {
+        frozenset((p.first, p.second))
+        for p in swiss_round(players, played, forbidden={frozenset("AD")}).pairings
+    }
+    assert frozenset("AD") not in made
+    assert len(made) == 2

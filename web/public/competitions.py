@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from league.chess.vocabulary import result_text
 from league.competitions import CompetitionState, Outcome, RoundEntry, competition_state
-from league.models import Competition, CompetitionFormat, League
+from league.models import ByeKind, Competition, CompetitionFormat, League, RoundBye
 from league.seasons import points_text
 from ratings.page_state import LeagueState, league_state
 from ratings.selectors.competitions import (
@@ -159,6 +159,7 @@ def event_context(
     league plays chess, so the pages say White and Black and write chess results."""
     state = state or competition_state(competition)
     chess = competition.league.is_chess
+    names = {entrant.player_id: entrant.name for entrant in state.entrants}
     return {
         "competition": competition,
         "chess": chess,
@@ -168,7 +169,18 @@ def event_context(
         "rounds": [round_cells(view, chess=chess) for view in event_rounds(state)],
         "entrants": state.entrants,
         "bye_points": points_text(competition.bye_points),
-    }
+        "forbidden": [
+            {"names": [names.get(player, "?") for player in players], "first": first, "last": last}
+            for players, first, last in state.forbidden
+        ],
+        "coming_byes": [
+            {"name": names.get(bye.player_id, "?"), "round": bye.round_number,
+             "kind": ByeKind(bye.kind).label, "points": points_text(bye.points)}
+            for bye in RoundBye.objects.filter(
+                competition=competition, round_number__gt=state.rounds_paired
+            ).order_by("round_number", "player__display_name")
+        ],
+    }  # fmt: skip
 
 
 @cached_page("competitions", _league_state)

@@ -1,5 +1,6 @@
 """Organiser pages for the league's events (competitions): create one, enter players
-(late entries too), withdraw them, record requested byes, pair the next round (a preview,
+(late entries too), withdraw them, record requested byes (half, zero or a full point) and
+forbidden pairings, pair the next round (a preview,
 then publish), record the round's results and forfeits.
 
 Every view is guarded by ``organiser_league``; writes go through ``league.competitions`` and
@@ -22,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league import competitions as event_services
 from league import cups, services
 from league.competition_pairing import propose_round
-from league.competitions import Outcome
+from league.competitions import Outcome, competition_state
 from league.idempotency_keys import new_key
 from league.models import (
     ByeKind,
@@ -88,6 +89,7 @@ def competition_list(request: HttpRequest, league_slug: str) -> HttpResponse:
                 third_place=request.POST.get("third_place") == "on",
                 double_elimination=request.POST.get("double_elimination") == "on",
                 bracket_reset=request.POST.get("bracket_reset") == "on",
+                accelerated=request.POST.get("accelerated") == "on",
                 recorded_by=request.user,
                 idempotency_key=_posted(request, "idempotency_key") or None,
             )
@@ -176,12 +178,15 @@ def competition(request: HttpRequest, league_slug: str, competition_slug: str) -
             "bye_kinds": [
                 (ByeKind.REQUESTED_HALF.value, ByeKind.REQUESTED_HALF.label),
                 (ByeKind.REQUESTED_ZERO.value, ByeKind.REQUESTED_ZERO.label),
+                (ByeKind.REQUESTED_FULL.value, ByeKind.REQUESTED_FULL.label),
             ],
+            "can_forbid": chosen.format == CompetitionFormat.SWISS,
             "result_form": ResultForm(league),
             "keys": {
                 "enter": new_key(),
                 "withdraw": new_key(),
                 "bye": new_key(),
+                "forbid": new_key(),
             },
         }
     )
@@ -299,6 +304,39 @@ def bye(request: HttpRequest, league_slug: str, competition_slug: str) -> HttpRe
             },
         )
     return redirect(f"{_event_url(chosen)}#entries")
+
+
+@require_POST
+def forbid(request: HttpRequest, league_slug: str, competition_slug: str) -> HttpResponse:
+    """Forbid two players (or more) to be paired together, from a round to a round."""
+    league, chosen = _action(request, league_slug, competition_slug)
+    if chosen is None:
+        return league  # type: ignore[return-value]
+    named = [value.strip() for value in request.POST.getlist("players") if value.strip()]
+    try:
+        recorded = event_services.forbid_pairing(
+            chosen,
+            named,
+            first_round=_posted(request, "first_round") or 1,
+            last_round=_posted(request, "last_round") or None,
+            reason=_posted(request, "reason"),
+            recorded_by=request.user,
+            idempotency_key=_posted(request, "idempotency_key") or None,
+        )
+    except ValidationError as error:
+        _report(request, error)
+    else:
+        names = {e.player_id: e.name for e in competition_state(chosen).entrants}
+        messages.success(
+            request,
+            _("%(players)s will not be paired together in rounds %(first)s to %(last)s.")
+            % {
+                "players": ", ".join(names[n] for n in recorded.details["players"]),
+                "first": recorded.round_number,
+                "last": recorded.details["last_round"],
+            },
+        )
+    return redirect(f"{_event_url(chosen)}#forbidden")
 
 
 @require_POST

@@ -147,6 +147,11 @@ urlpatterns = [
         name="competition_bye",
     ),
     path(
+        f"{organise}events/<slug:competition_slug>/forbid/",
+        competitions.forbid,
+        name="competition_forbid",
+    ),
+    path(
         f"{organise}events/<slug:competition_slug>/publish/",
         competitions.publish,
         name="competition_publish",

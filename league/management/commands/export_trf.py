@@ -1,4 +1,4 @@
-"""``manage.py export_trf LEAGUE EVENT [--output FILE] [--flavour trf-2026|trf-x]``.
+"""``manage.py export_trf LEAGUE EVENT [--output FILE] [--flavour trf-2026|trf-x|trf-bx]``.
 
 Writes an event of the league as a TRF-2026 file (``league.chess.trf_export``): players,
 seed ratings, FIDE details, every paired round with its results, byes, forfeits and
@@ -32,9 +32,10 @@ class Command(DataCommand):
         )
         parser.add_argument(
             "--flavour",
-            choices=[trf.TRF_2026, trf.TRF_X],
+            choices=list(trf.FLAVOURS),
             default=trf.TRF_2026,
-            help="trf-x writes XXR/XXC for JaVaFo and bbpPairings instead of 142/152",
+            help="trf-x writes XXR/XXC (and XXA) for JaVaFo and bbpPairings instead of 142/152 "
+            "(and 250); trf-bx adds bbpPairings' point records BBW, BBD, BBL, BBZ, BBF, BBU",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
