@@ -15,7 +15,7 @@ import random
 import statistics
 import time
 
-from league.pairings import SwissPlayer, round_robin, swiss_round
+from pairings import SwissPlayer, round_robin, swiss_round
 
 SIZES = (20, 40, 60, 100, 120)
 

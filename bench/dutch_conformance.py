@@ -3,7 +3,7 @@
 Run: .venv/bin/python -m bench.dutch_conformance [--tournaments N] [--seed S] [--keep DIR]
 
 Each tournament has 5 to 60 players and 5 to 11 rounds; every round is paired by
-``league.pairings.dutch.pair_round``, then given random results: wins, draws and losses,
+``pairings.dutch.pair_round``, then given random results: wins, draws and losses,
 forfeits (one side or both), requested byes (half-point, full-point and zero-point, written
 as TRF-2026 ``240`` records' results ``H``/``F``/``Z`` in the round), withdrawals (the player
 is absent from then on), in half the tournaments one to three prohibited pairings (groups of
@@ -40,7 +40,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from league.chess import trf
-from league.pairings.dutch import (
+from pairings.dutch import (
     DRAW,
     FORFEIT_LOSS,
     FORFEIT_WIN,

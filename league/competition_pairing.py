@@ -27,10 +27,10 @@ from league.competitions import (
     competition_state,
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, RoundBye
-from league.pairings import SwissPlayer, round_robin, swiss_round
-from league.pairings.swiss import NoPairing
 from league.sports import is_chess
 from league.validation import Errors
+from pairings import SwissPlayer, round_robin, swiss_round
+from pairings.swiss import NoPairing
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ def ranking(state: CompetitionState) -> list[int]:
 
 
 def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int]) -> EngineRound:
-    """The league's Swiss generator (``league.pairings.swiss``: score groups, no repeats,
+    """The league's Swiss generator (``pairings.swiss``: score groups, no repeats,
     sides alternating, one bye) over the competition's results so far.
 
     Forfeited games are not games: the two may meet again, and neither side counts towards a
@@ -138,7 +138,7 @@ def club_swiss(state: CompetitionState, round_number: int, players: Sequence[int
 
 
 def fide_dutch(state: CompetitionState, round_number: int, players: Sequence[int]) -> EngineRound:
-    """The FIDE Dutch system (C.04.3, ``league.pairings.dutch`` through
+    """The FIDE Dutch system (C.04.3, ``pairings.dutch`` through
     ``league.chess.pairing``): White first on every board."""
     pairings, bye = dutch_round(state, round_number, players)
     return EngineRound(pairings, bye)

@@ -32,7 +32,6 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from league import double_elimination as double_elimination_rules
 from league import event_store
 from league.calendar import league_day
 from league.event_store import Submission
@@ -74,6 +73,7 @@ from league.validation import (
     parse_played_at,
     resolve_player,
 )
+from pairings import double_elimination as double_elimination_rules
 
 NAME_MAX = Competition._meta.get_field("name").max_length
 SLUG_MAX = Competition._meta.get_field("slug").max_length
@@ -289,7 +289,7 @@ def create_competition(
     drawn game (``replay``, the default, or ``decider``: a tie-break game) and
     ``third_place`` whether the semi-finals' losers play for third place. Neither applies to
     another format. ``double_elimination`` gives a cup a losers' bracket
-    (``league.double_elimination``): ``planned_rounds`` is then the depth of its winners'
+    (``pairings.double_elimination``): ``planned_rounds`` is then the depth of its winners'
     bracket, and the cup is stored with its rounds of play (``2k``, or ``2k + 1`` with
     ``bracket_reset``: the grand final played again when the losers' bracket champion wins
     it); it has no third-place match. ``accelerated`` pairs a chess league's Swiss event with Baku

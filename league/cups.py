@@ -3,7 +3,7 @@
 A cup is a ``Competition`` of format ``knockout`` whose ``planned_rounds`` is the depth of
 its bracket (4 rounds: 9 to 16 entrants). Round 1 is seeded from the entrants' ranking
 (``league.competition_pairing.ranking``: seed rating, then pairing number) with the
-standard seeding of ``league.brackets`` (top seeds meet latest; a field short of a power of
+standard seeding of ``pairings.brackets`` (top seeds meet latest; a field short of a power of
 two gives the top seeds a bye, which advances them without a game and is never rated); the
 ``round_paired`` fact of round 1 stores the bracket (the player in each slot), and every
 later round is paired from the winners of the round before, through the same publish path
@@ -19,7 +19,7 @@ is paired only once every tie of this one is decided.
 An entrant withdrawn from a round on gives their opponent in it a walkover (a bye: no game).
 
 A double-elimination cup (``Competition.double_elimination``) is played the same way over
-the layout of ``league.double_elimination``: its ``planned_rounds`` are its rounds of play,
+the layout of ``pairings.double_elimination``: its ``planned_rounds`` are its rounds of play,
 each published together (a winners' round with a losers' round), a tie's board its place in
 its round of play. A tie with one side empty or withdrawn is a walkover; a double forfeit
 puts both players out.
@@ -36,8 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from league import brackets, event_store
-from league import double_elimination as de
+from league import event_store
 from league.calendar import league_day
 from league.competition_pairing import ProposedRound, ranking
 from league.competitions import (
@@ -63,6 +62,8 @@ from league.models import (
     RoundBye,
 )
 from league.validation import Errors, check_recorder, clean_key
+from pairings import brackets
+from pairings import double_elimination as de
 
 #: What a game of a tie is: its first game, or one after a draw (the cup's rule says which).
 GAME, REPLAY, DECIDER = "game", "replay", "decider"
@@ -120,7 +121,7 @@ class Tie:
     winner: int | None = None
     #: Decided without a game: one side empty or withdrawn (a walkover).
     bye: bool = False
-    #: In a double-elimination cup: the part of the bracket (``league.double_elimination``:
+    #: In a double-elimination cup: the part of the bracket (``pairings.double_elimination``:
     #: winners, losers, final, reset), the round within it, the tie's board in its round of
     #: play, its index in the layout, and whether it is played at all (a reset only when the
     #: losers' bracket champion won the grand final).

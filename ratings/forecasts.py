@@ -21,8 +21,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from league import double_elimination as de
 from league.models import Season
+from pairings import double_elimination as de
 from ratings.seasons.derive import SeasonLine, season_bounds
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import OVERDUE, UPCOMING, fixture_rows
@@ -185,7 +185,7 @@ def simulate_cup(
 ) -> Forecast:
     """Each entrant's chance of winning a knockout cup.
 
-    ``slots``: round 1's bracket (``league.brackets``: a power of two of players, None for an
+    ``slots``: round 1's bracket (``pairings.brackets``: a power of two of players, None for an
     empty slot); ``decided``: the winner of every tie already decided, by (round, tie from
     1; None: nobody went through); ``tie_win[(a, b)]``: the chance ``a`` wins a tie against
     ``b`` (a drawn game is played again until one wins, so ``win / (win + loss)`` of one
@@ -258,7 +258,7 @@ def simulate_double_elimination(
 ) -> Forecast:
     """Each entrant's chance of winning a double-elimination cup.
 
-    ``specs``: the cup's layout (``league.double_elimination.layout``); ``slots``: round 1's
+    ``specs``: the cup's layout (``pairings.double_elimination.layout``); ``slots``: round 1's
     bracket; ``decided``: the (winner, loser) of every tie already decided, by its index in
     the layout (None: nobody; a walkover has no loser); ``tie_win`` and ``out`` as for
     ``simulate_cup``. Every open tie is played out ``simulations`` times in the layout's

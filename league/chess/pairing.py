@@ -2,7 +2,7 @@
 wraps ``dutch_round`` as its engine ``fide_dutch`` for chess leagues).
 
 ``dutch_round`` turns a competition's state (``league.competitions.competition_state``) into
-the input of ``league.pairings.dutch.pair_round`` and its answer back into player ids:
+the input of ``pairings.dutch.pair_round`` and its answer back into player ids:
 
 - the pairing number is the entrant's number, which is also the start number of the TRF
   export, so that a checker reading the exported file (bbpPairings) sees the same players in
@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 
 from league.competitions import CompetitionState, Outcome
 from league.competitions import RoundEntry as StateEntry
-from league.pairings import dutch
+from pairings import dutch
 
 #: How each outcome of ``competition_state`` reads for the Dutch rules.
 RESULT_KIND = {

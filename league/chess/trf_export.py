@@ -9,7 +9,7 @@ What the file holds and where it comes from:
   round's day (the league's local day of its first game); 142 the planned rounds; 152 the
   colour the lowest-numbered entrant with a game in round 1 had; 162 the points of a
   pairing-allocated bye when they are not 1; 192 ``FIDE_DUTCH_2025`` for a Swiss event of a
-  chess league (paired by ``league.pairings.dutch``); 202 the event's tie-break codes;
+  chess league (paired by ``pairings.dutch``); 202 the event's tie-break codes;
   250 the virtual points of Baku acceleration (C.04.5.1) for an event paired with it;
 - one 001 record per entrant: the pairing number, the player's name (cut to the format's 33
   characters), FIDE title, seed rating, federation and FIDE id (``player_identified``), the
@@ -34,8 +34,8 @@ from league.competition_tiebreaks import chosen_tiebreaks, event_tournament
 from league.competitions import CompetitionState, Outcome, competition_state
 from league.competitions import RoundEntry as StateEntry
 from league.models import Competition, CompetitionFormat, Fixture, Player
-from league.pairings.dutch import baku_records
 from league.sports import sport_words
+from pairings.dutch import baku_records
 
 #: The result code of each outcome (a game's code is the entrant's own).
 RESULT_CODE = {

@@ -61,11 +61,11 @@ from league.competitions import (
     withdraw_player,
 )
 from league.models import ByeKind, Competition, CompetitionFormat, League, Player
-from league.pairings.dutch import baku_records
 from league.player_names import PlayerDirectory
 from league.services import identify_player, record_fixture_result, register_player
 from league.sports import is_chess
 from league.tiebreaks import TIEBREAKS, canonical_code
+from pairings.dutch import baku_records
 
 T = TypeVar("T")
 

@@ -16,9 +16,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from engine.outcomes import OutcomeProbabilities
-from league import double_elimination as de
 from league.cups import Bracket, cup_bracket
 from league.models import Competition, Entrant
+from pairings import double_elimination as de
 from ratings.forecasts import (
     DEFAULT_SEED,
     DEFAULT_SIMULATIONS,

@@ -1,4 +1,4 @@
-"""Double-elimination cups (``league.cups`` over ``league.double_elimination``): the
+"""Double-elimination cups (``league.cups`` over ``pairings.double_elimination``): the
 winners' and losers' brackets played round of play by round of play, losers dropping into
 the losers' bracket, walkovers, the grand final and its reset, the forecast, the page and
 the API; bad settings refused with nothing written."""

@@ -1,4 +1,4 @@
-"""The bracket arithmetic of a knockout cup (``league.brackets``): standard seeding, byes for
+"""The bracket arithmetic of a knockout cup (``pairings.brackets``): standard seeding, byes for
 the top seeds, the next round from the winners, and where seeds meet."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league import brackets
+from pairings import brackets
 
 
 def test_sizes_rounds_and_byes():

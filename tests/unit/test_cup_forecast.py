@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from league import brackets
+from pairings import brackets
 from ratings.forecasts import simulate_cup
 
 

@@ -1,4 +1,4 @@
-"""The arithmetic of a double-elimination bracket (``league.double_elimination``): its
+"""The arithmetic of a double-elimination bracket (``pairings.double_elimination``): its
 layout, where losers drop, the grand final and its reset, and, as properties over every
 field size and any results, that nobody is out before losing twice and that exactly one
 entrant wins."""
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league import double_elimination as de
+from pairings import double_elimination as de
 
 
 def _by_part(specs):

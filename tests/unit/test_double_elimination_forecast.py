@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from league import double_elimination as de
+from pairings import double_elimination as de
 from ratings.forecasts import simulate_double_elimination
 
 P = 0.7  # a beats b in any tie

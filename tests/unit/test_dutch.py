@@ -1,4 +1,4 @@
-"""FIDE Dutch system (league/pairings/dutch.py): bbpPairings' pairings, absolute criteria, order.
+"""FIDE Dutch system (pairings/dutch.py): bbpPairings' pairings, absolute criteria, order.
 
 ``dutch_fixtures.json`` holds rounds of small random tournaments with the pairing bbpPairings
 (the FIDE-endorsed engine) made for each, written by ``bench/dutch_fixtures.py``; the engine
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.pairings.dutch import (
+from pairings.dutch import (
     BLACK,
     DRAW,
     FORFEIT_LOSS,

@@ -1,4 +1,4 @@
-"""Ladder challenges (league/pairings/ladder.py)."""
+"""Ladder challenges (pairings/ladder.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.pairings import LadderPlayer, ladder_round
+from pairings import LadderPlayer, ladder_round
 
 
 def _ladder(n):

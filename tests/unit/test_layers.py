@@ -1,7 +1,8 @@
 """The layers stay layers: the engine is pure, no import goes up, no modules import in circles,
 and no top-level package grows over a third of the code.
 
-Lowest first: ``engine`` (pure) < ``league`` (write side) < ``ratings`` (read side) <
+Lowest first: ``engine`` and ``pairings`` (both pure: the rating arithmetic; the pairing
+rules and brackets) < ``league`` (write side) < ``ratings`` (read side) <
 ``notifications`` (e-mail and webhooks, from both) < the two faces, ``web`` (pages) and
 ``api``, which never import each other. A lower layer never imports
 a higher one, not at module level, not in a function, not under ``if TYPE_CHECKING`` and not
@@ -27,10 +28,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("engine", "league", "ratings", "notifications", "web", "api")
+PACKAGES = ("engine", "pairings", "league", "ratings", "notifications", "web", "api")
 #: Top-level names the engine may not load.
 NOT_FOR_THE_ENGINE = (
     "django",
+    "pairings",
     "rest_framework",
     "celery",
     "league",
@@ -44,6 +46,8 @@ NOT_FOR_THE_ENGINE = (
 #: an import deferred into one of its functions is caught by the scan, not only by loading it).
 FORBIDDEN = {
     "engine": NOT_FOR_THE_ENGINE,
+    # Pure like the engine: the pairing rules and bracket arithmetic know no framework.
+    "pairings": (*(name for name in NOT_FOR_THE_ENGINE if name != "pairings"), "engine"),
     "league": ("ratings", "notifications", "web", "api"),
     "ratings": ("notifications", "web", "api"),
     "notifications": ("web", "api"),

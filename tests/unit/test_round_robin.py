@@ -1,4 +1,4 @@
-"""Round robins from Berger tables (league/pairings/round_robin.py), 3 to 20 players."""
+"""Round robins from Berger tables (pairings/round_robin.py), 3 to 20 players."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from league.pairings import round_robin
+from pairings import round_robin
 
 SIZES = range(3, 21)
 

@@ -1,4 +1,4 @@
-"""Swiss rounds (league/pairings/swiss.py): property tests over random score tables.
+"""Swiss rounds (pairings/swiss.py): property tests over random score tables.
 
 Each example draws a field of 2 to 10 players with random scores, ranks, sides played, byes
 had and pairs already met; the generated round is compared with an exhaustive search over
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.pairings import SwissPlayer, swiss_round
-from league.pairings.swiss import FIRST, SECOND, NoPairing
+from pairings import SwissPlayer, swiss_round
+from pairings.swiss import FIRST, SECOND, NoPairing
 
 BYE = "bye"
 

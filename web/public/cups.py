@@ -14,9 +14,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from league import double_elimination as de
 from league.cups import DECIDER, REPLAY, Tie, TieGame
 from league.models import Competition, CompetitionFormat, League
+from pairings import double_elimination as de
 from ratings.forecasts import Forecast
 from ratings.page_state import LeagueState, league_state
 from ratings.selectors.cups import CupEntrant, CupView, TieChances, cup_view

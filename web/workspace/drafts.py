@@ -9,7 +9,7 @@ A *series* names a run of rounds ("Club night Nov"): its fixtures are labelled
 player's score (from the results entered against those fixtures), sides, byes and
 opponents. A bye is known by absence: a player of the field with no fixture in an earlier
 round of the series is taken to have had one (it scores nothing here; the rules are in
-``league/pairings/PAIRINGS.md``).
+``pairings/PAIRINGS.md``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import re
 from dataclasses import dataclass
 
 from league.models import Event, Fixture, League, Player
-from league.pairings import LadderPlayer, SwissPlayer, ladder_round, round_robin, swiss_round
-from league.pairings.swiss import FIRST, SECOND
+from pairings import LadderPlayer, SwissPlayer, ladder_round, round_robin, swiss_round
+from pairings.swiss import FIRST, SECOND
 from ratings.models import RatingConfig
 from ratings.selectors.fixtures import strengths
 

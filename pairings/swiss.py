@@ -1,6 +1,6 @@
 """One Swiss round for a club night: score groups, no repeats, sides alternating, one bye.
 
-A Dutch-system variant solved as one weighted matching (``league.pairings.matching``); the
+A Dutch-system variant solved as one weighted matching (``pairings.matching``); the
 rules, in the order they count, are in ``PAIRINGS.md``:
 
 1. no pairing is repeated while any pairing of the field avoids it;
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 
-from league.pairings.matching import Cost, cheapest_matching
-from league.pairings.round_robin import Pairing
+from pairings.matching import Cost, cheapest_matching
+from pairings.round_robin import Pairing
 
 FIRST, SECOND = "first", "second"
 _BYE = ("bye",)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 
-from league.pairings.matching import Cost, cheapest_matching
-from league.pairings.round_robin import Pairing
+from pairings.matching import Cost, cheapest_matching
+from pairings.round_robin import Pairing
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The arithmetic of a double-elimination bracket, pure and without Django.
 
 A double-elimination cup of depth ``k`` has a winners' bracket of ``2^k`` slots, seeded and
-played exactly as a single-elimination cup (``league.brackets``: standard seeding, byes for
+played exactly as a single-elimination cup (``pairings.brackets``: standard seeding, byes for
 the top seeds). A player who loses a tie of the winners' bracket drops into the losers'
 bracket; a player who loses a tie of the losers' bracket is out. The losers' bracket has
 ``2k - 2`` rounds:
@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from league import brackets
+from pairings import brackets
 
 #: The parts of a double-elimination bracket.
 WINNERS, LOSERS, FINAL, RESET = "winners", "losers", "final", "reset"

@@ -6,9 +6,9 @@ generated round with its predictions before it is published as fixtures. The rul
 ``PAIRINGS.md`` beside this file.
 """
 
-from league.pairings.ladder import LadderPlayer, ladder_round
-from league.pairings.round_robin import Pairing, Round, round_robin
-from league.pairings.swiss import SwissPlayer, swiss_round
+from pairings.ladder import LadderPlayer, ladder_round
+from pairings.round_robin import Pairing, Round, round_robin
+from pairings.swiss import SwissPlayer, swiss_round
 
 __all__ = [
     "LadderPlayer",
