@@ -75,7 +75,10 @@ def test_organiser_runs_a_four_board_club_match(
     for board, result in ((1, "1-0"), (3, "0-1"), (4, "1-0")):
         page.select_option(f"#id_result_{board}", result)
     page.press("#id_played_on", "Enter")
-    _flash(page, "Board 2: give its result")
+    page.wait_for_selector(
+        "#results-form .form-errors[role='alert'] >> text=Board 2: give its result"
+    )
+    assert page.get_attribute("#id_result_2", "aria-describedby") == "id_result_2_error"
     assert Event.objects.filter(league=league).count() == before
     if width == 390:
         _no_sideways_scroll(page)

@@ -24,7 +24,8 @@ def url(name, league, *args):
 
 
 def _messages(response) -> list[str]:
-    return [str(m) for m in response.context["messages"] if m.level_tag == "error"]
+    """The refused form's error summary, each message as it reads."""
+    return [text for text, _field_id in response.context["form_errors"]]
 
 
 @pytest.fixture
@@ -110,6 +111,13 @@ def test_bad_inputs_come_back_naming_the_board_and_change_nothing(signed_in, lea
         "Board 3: Ann is already on board 1.",
         "Board 4: choose a player.",
     ]
+    page = response.content.decode()
+    # The summary is announced and links to each board; each board's message is tied to it.
+    assert 'role="alert"' in page
+    assert '<a href="#id_home_board_2">Board 2: Eve plays for Hilltop' in page
+    assert 'name="board_4" aria-invalid="true" aria-describedby="id_home_board_4_error"' in page
+    assert '<p class="error" id="id_home_board_4_error">Board 4: choose a player.</p>' in page
+    assert 'name="board_1" aria-invalid' not in page
     response = signed_in.post(
         url("club_match", league, match.pk),
         {"action": "record", "played_on": "2024-04-02", "result_1": "1-0", "result_2": "",
@@ -118,7 +126,10 @@ def test_bad_inputs_come_back_naming_the_board_and_change_nothing(signed_in, lea
     assert _messages(response) == [
         "Board 2: give its result (1-0, ½-½ or 0-1 for the home player)."
     ]
-    assert 'value="1-0" selected' in response.content.decode()  # the other boards are kept
+    page = response.content.decode()
+    assert 'value="1-0" selected' in page  # the other boards are kept
+    assert 'name="result_2" aria-invalid="true" aria-describedby="id_result_2_error"' in page
+    assert '<a href="#id_result_2">Board 2: give its result' in page
     assert Event.objects.count() == before
     assert signed_in.get(url("club_match", league, 9999)).status_code == 404
 

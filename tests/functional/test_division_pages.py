@@ -101,6 +101,11 @@ def test_setting_divisions_by_names_and_the_refusals_on_the_form(
          "players_2": "Cat\nDan", "promotion": "3", "newcomers": "0"},
     )  # fmt: skip
     assert "more than division 1 holds" in refused.context["errors"]["promotion"][0]
+    # The refusal is announced with a link to the field, whose message is tied to it.
+    page = refused.content.decode()
+    assert '<div class="form-errors" role="alert" id="divisions-errors">' in page
+    assert '<li><a href="#promotion">' in page
+    assert 'aria-describedby="promotion_error" aria-invalid="true"' in page
     assert Event.objects.count() == before
     assert setup_of(season) is None
     done = client.post(

@@ -33,12 +33,49 @@ def _guard(request: HttpRequest, league_slug: str) -> League | HttpResponse:
         return sign_in_redirect(request)
 
 
-def _report(request: HttpRequest, error: ValidationError) -> None:
-    """Each message of a service's error; a board's message names its board already."""
+#: Each form's fields by the service's name for them, as the ids of the page's controls
+#: (``board_N`` is handled apart: a board order's select or a board's result).
+FIELD_IDS = {
+    "team": {"name": "id_team_name", "slug": "id_team_name"},
+    "roster": {"team": "id_roster_team", "player": "id_roster_player"},
+    "schedule": {
+        "home": "id_home",
+        "away": "id_away",
+        "boards": "id_boards",
+        "scheduled_at": "id_day",
+        "venue": "id_venue",
+        "points_win": "id_points_win",
+        "points_draw": "id_points_draw",
+        "points_loss": "id_points_loss",
+    },
+    "record": {"played_at": "id_played_on"},
+    "void": {"reason": "id_reason"},
+}
+
+
+def _refused(
+    error: ValidationError, action: str, board_id: str = ""
+) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
+    """A service's refusal as the form's error summary (each message with the id of its
+    field, or "" when it names none) and each field's messages, by field id. A board's
+    message names its board already; another's is prefixed with its field's name.
+    ``board_id`` is the id of board N's control with ``{n}`` for N."""
+    summary: list[tuple[str, str]] = []
+    by_field: dict[str, list[str]] = {}
+    fields = FIELD_IDS.get(action, {})
     for field, items in error.message_dict.items():
+        board = field.removeprefix("board_")
+        if board_id and field.startswith("board_") and board.isdigit():
+            field_id = board_id.format(n=board)
+        else:
+            field_id = fields.get(field, "")
         for item in items:
             plain = field == "__all__" or field.startswith("board_")
-            messages.error(request, item if plain else f"{field}: {item}")
+            text = item if plain else f"{field}: {item}"
+            summary.append((text, field_id))
+            if field_id:
+                by_field.setdefault(field_id, []).append(item)
+    return summary, by_field
 
 
 def _posted(request: HttpRequest, name: str) -> str:
@@ -61,6 +98,9 @@ def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
     league = _guard(request, league_slug)
     if isinstance(league, HttpResponse):
         return league
+    summary: list[tuple[str, str]] = []
+    field_errors: dict[str, list[str]] = {}
+    action = ""
     if request.method == "POST":
         action = _posted(request, "action")
         key = _posted(request, "idempotency_key") or None
@@ -101,9 +141,9 @@ def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
                 messages.success(request, _("Scheduled %(match)s.") % {"match": str(scheduled)})
                 return redirect(reverse("workspace:club_match", args=[league.slug, scheduled.pk]))
             else:
-                messages.error(request, _("action: choose what to do."))
+                raise ValidationError({"action": [_("choose what to do.")]})
         except ValidationError as error:
-            _report(request, error)
+            summary, field_errors = _refused(error, action)
         else:
             return redirect(reverse("workspace:clubs", args=[league.slug]))
     on_a_team = RosterEntry.objects.filter(team__league=league).values_list("player_id", flat=True)
@@ -116,8 +156,24 @@ def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
         "matches": ClubMatch.objects.filter(league=league).select_related("home", "away"),
         "posted": request.POST,
         "key": new_key(),
+        # The form whose errors show; "page" when no form of the page was sent.
+        "sent": action if action in ("team", "roster", "schedule") else "page",
+        "form_errors": summary,
+        "field_errors": field_errors,
     }
     return render(request, "workspace/clubs.html", context)
+
+
+def _side(chosen: ClubMatch, request: HttpRequest) -> str:
+    """Which board-order form was sent: the home team's or the away team's."""
+    return "away" if _posted(request, "team") == str(chosen.away_id) else "home"
+
+
+def _board_id(chosen: ClubMatch, action: str, request: HttpRequest) -> str:
+    """The id of board N's control in the form sent (``{n}`` for N)."""
+    if action == "order":
+        return f"id_{_side(chosen, request)}_board_{{n}}"
+    return "id_result_{n}" if action == "record" else ""
 
 
 @require_http_methods(["GET", "POST"])
@@ -130,6 +186,9 @@ def club_match(request: HttpRequest, league_slug: str, match_id: int) -> HttpRes
         ClubMatch.objects.select_related("league", "home", "away"), league=league, pk=match_id
     )
     here = reverse("workspace:club_match", args=[league.slug, chosen.pk])
+    summary: list[tuple[str, str]] = []
+    field_errors: dict[str, list[str]] = {}
+    sent = ""
     if request.method == "POST":
         action = _posted(request, "action")
         key = _posted(request, "idempotency_key") or None
@@ -160,12 +219,16 @@ def club_match(request: HttpRequest, league_slug: str, match_id: int) -> HttpRes
                     request, _("Voided the result of %(match)s.") % {"match": str(chosen)}
                 )
             else:
-                messages.error(request, _("action: choose what to do."))
+                raise ValidationError({"action": [_("choose what to do.")]})
         except ValidationError as error:
-            _report(request, error)
+            summary, field_errors = _refused(error, action, _board_id(chosen, action, request))
+            sent = f"order-{_side(chosen, request)}" if action == "order" else action
         else:
             return redirect(here)
         chosen.refresh_from_db()
+        # The forms the page shows: the void once recorded, the orders and results before.
+        shown = {"void"} if chosen.games else {"order-home", "order-away", "record"}
+        sent = sent if sent in shown else "page"
     view = clubs.club_match_view(chosen)
     rosters = {
         row["team"].pk: row["players"]
@@ -191,6 +254,9 @@ def club_match(request: HttpRequest, league_slug: str, match_id: int) -> HttpRes
         "result_choices": RESULT_CHOICES,
         "posted": request.POST,
         "key": new_key(),
+        "sent": sent,
+        "form_errors": summary,
+        "field_errors": field_errors,
         "today": request.POST.get("played_on")
         or league_day(league, chosen.scheduled_at).isoformat(),
     }

@@ -33,8 +33,28 @@ SPARE_BLOCKS = 1
 MIN_BLOCKS = 3
 
 
+#: The page's controls by the service's name for them (a division block's ``name_N`` and
+#: ``players_N`` are their own ids).
+FIELD_IDS = {
+    "promotion": "promotion",
+    "newcomers": "newcomers",
+    "player": "move-player",
+    "division": "move-division",
+}
+
+
 def _errors(error: ValidationError) -> dict[str, list[str]]:
     return {field: [str(m) for m in found] for field, found in error.message_dict.items()}
+
+
+def _field_links(errors: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """Each message of a field of the forms with that field's id, for the error summary's
+    links (the season-wide messages are listed apart)."""
+    links = []
+    for field, found in errors.items():
+        field_id = FIELD_IDS.get(field, field if field.startswith(("name_", "players_")) else "")
+        links += [(message, field_id) for message in found if field_id]
+    return links
 
 
 def _blocks(request: HttpRequest, members: list, posted: bool) -> list[dict[str, Any]]:
@@ -194,6 +214,7 @@ def season_divisions(request: HttpRequest, league_slug: str, season_slug: str) -
             # What names no field of the forms: the season as a whole.
             "general_errors": errors.get("__all__", [])
             + [_("season: %(error)s") % {"error": e} for e in errors.get("season", [])],
+            "field_links": _field_links(errors),
             "blocks": [
                 {
                     **block,
