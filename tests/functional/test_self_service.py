@@ -266,6 +266,7 @@ def test_a_league_added_in_the_admin_gets_its_first_configuration(client, superu
             "start_date": "2025-01-06",
             "match_format": "singles",
             "side_size": "2",
+            "default_language": "en-gb",
             "organisers": [organiser.pk],
         },
     )
