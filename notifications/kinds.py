@@ -118,9 +118,11 @@ def _names(player_ids: Iterable[int]) -> dict[int, str]:
 
 
 def _outcome(score: Any) -> str:
+    """How a game went for the recipient: "won", "lost", "drew" (a key, not text: each
+    sentence that tells it is written whole for each, so translations read naturally)."""
     if score is None:
         return ""
-    return {1: _("won"), 0: _("lost")}.get(float(score), _("drew"))  # type: ignore[call-overload]
+    return {1: "won", 0: "lost"}.get(float(score), "drew")  # type: ignore[call-overload]
 
 
 def match_context(message: Message, event: Event | None = None) -> dict[str, Any]:
@@ -178,9 +180,16 @@ def signed(change: float) -> str:
 
 
 def _match_subject(message: Message, context: dict[str, Any]) -> str:
-    return _("Result in %(league)s: you %(outcome)s against %(opponents)s") % {
+    texts = {
+        "won": _("Result in %(league)s: you won against %(opponents)s"),
+        "lost": _("Result in %(league)s: you lost against %(opponents)s"),
+        "drew": _("Result in %(league)s: you drew against %(opponents)s"),
+    }
+    text = texts.get(
+        context.get("outcome", ""), _("Result in %(league)s: you played %(opponents)s")
+    )
+    return text % {
         "league": message.league.name if message.league else "",
-        "outcome": context.get("outcome") or _("played"),
         "opponents": context.get("opponents", ""),
     }
 
