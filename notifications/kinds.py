@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -173,10 +174,12 @@ def match_context(message: Message, event: Event | None = None) -> dict[str, Any
 
 
 def signed(change: float) -> str:
-    """A rating change as text, to one decimal with its sign; a change that rounds to zero
-    is a plain "0.0" (never "-0.0")."""
-    text = f"{change:+.1f}"
-    return "0.0" if float(text) == 0 else text
+    """A rating change as text in the active language, to one decimal with its sign ("+12.5",
+    "+12,5" in German); a change that rounds to zero is a plain "0.0" (never "-0.0")."""
+    rounded = float(f"{change:.1f}")
+    if rounded == 0:
+        return formats.number_format(0.0, 1)
+    return ("+" if rounded > 0 else "-") + formats.number_format(abs(rounded), 1)
 
 
 def _match_subject(message: Message, context: dict[str, Any]) -> str:

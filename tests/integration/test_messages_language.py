@@ -7,10 +7,11 @@ import datetime as dt
 
 import pytest
 from django.core import mail
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from league.fixtures import FixtureRequest, schedule_fixtures
 from league.models import AccountPreferences
+from notifications.kinds import signed
 from tests.messages_support import holder
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +63,12 @@ def test_the_site_language_when_nobody_chose_one(league, django_capture_on_commi
     english = mail_to("ann@example.org")
     assert english.subject == "New fixture in Riverside Chess Club: you play Bob Baker"
     assert "You have a new fixture in Riverside Chess Club." in english.body
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("en-gb", ["+12.3", "-3.0", "0.0"]), ("de", ["+12,3", "-3,0", "0,0"])],
+)
+def test_a_rating_change_is_written_with_the_recipients_decimal_mark(language, expected):
+    with translation.override(language):
+        assert [signed(12.34), signed(-3.04), signed(-0.04)] == expected
