@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -118,9 +119,11 @@ def _names(player_ids: Iterable[int]) -> dict[int, str]:
 
 
 def _outcome(score: Any) -> str:
+    """How a game went for the recipient: "won", "lost", "drew" (a key, not text: each
+    sentence that tells it is written whole for each, so translations read naturally)."""
     if score is None:
         return ""
-    return {1: _("won"), 0: _("lost")}.get(float(score), _("drew"))  # type: ignore[call-overload]
+    return {1: "won", 0: "lost"}.get(float(score), "drew")  # type: ignore[call-overload]
 
 
 def match_context(message: Message, event: Event | None = None) -> dict[str, Any]:
@@ -171,16 +174,25 @@ def match_context(message: Message, event: Event | None = None) -> dict[str, Any
 
 
 def signed(change: float) -> str:
-    """A rating change as text, to one decimal with its sign; a change that rounds to zero
-    is a plain "0.0" (never "-0.0")."""
-    text = f"{change:+.1f}"
-    return "0.0" if float(text) == 0 else text
+    """A rating change as text in the active language, to one decimal with its sign ("+12.5",
+    "+12,5" in German); a change that rounds to zero is a plain "0.0" (never "-0.0")."""
+    rounded = float(f"{change:.1f}")
+    if rounded == 0:
+        return formats.number_format(0.0, 1)
+    return ("+" if rounded > 0 else "-") + formats.number_format(abs(rounded), 1)
 
 
 def _match_subject(message: Message, context: dict[str, Any]) -> str:
-    return _("Result in %(league)s: you %(outcome)s against %(opponents)s") % {
+    texts = {
+        "won": _("Result in %(league)s: you won against %(opponents)s"),
+        "lost": _("Result in %(league)s: you lost against %(opponents)s"),
+        "drew": _("Result in %(league)s: you drew against %(opponents)s"),
+    }
+    text = texts.get(
+        context.get("outcome", ""), _("Result in %(league)s: you played %(opponents)s")
+    )
+    return text % {
         "league": message.league.name if message.league else "",
-        "outcome": context.get("outcome") or _("played"),
         "opponents": context.get("opponents", ""),
     }
 

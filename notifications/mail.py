@@ -29,6 +29,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.language import supported
+from league.models import AccountPreferences
 from notifications.kinds import KINDS
 from notifications.models import Message, Status
 from notifications.preferences import unsubscribe_path, wants
@@ -80,11 +82,27 @@ class LongHeaderEmail(EmailMessage):
         return super().message(policy=policy.clone(max_line_length=998))
 
 
+def recipient_language(message: Message) -> str:
+    """The language ``message`` is written in: its recipient's account language
+    (``AccountPreferences.language``), else its league's default language, else the site's."""
+    chosen = (
+        AccountPreferences.objects.filter(user_id=message.user_id)
+        .values_list("language", flat=True)
+        .first()
+    )
+    for candidate in (chosen, message.league.default_language if message.league else None):
+        found = supported(candidate)
+        if found:
+            return found
+    return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
+
+
 def build(message: Message) -> EmailMessage:
-    """The e-mail of ``message``: rendered now, in the site's language."""
+    """The e-mail of ``message``: rendered now, in its recipient's language
+    (``recipient_language``)."""
     kind = KINDS[message.kind]
     unsubscribe = site_url(unsubscribe_path(message.user_id, message.topic, message.league_id))
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(recipient_language(message)):
         context = kind.context(message)
         context.update(
             {

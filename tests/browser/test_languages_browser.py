@@ -1,7 +1,7 @@
-"""The demo league's home, leaderboard and player page in German, French and Spanish, at
-1280 and 390 px: chosen with the header's language picker (a form, no JavaScript needed),
-with no English left in their text (names of teams, leagues and seasons aside) and nothing
-scrolling sideways on a phone, German's long words included."""
+"""The demo league's home, leaderboard and player page and the sign-in page in German,
+French and Spanish, at 1280 and 390 px: chosen with the header's language picker (a form, no
+JavaScript needed), with no English left in their text (names of teams, leagues and seasons
+aside) and nothing scrolling sideways on a phone, German's long words included."""
 
 from __future__ import annotations
 
@@ -99,6 +99,7 @@ def new_page(chromium_browser, viewport):
 def test_home_leaderboard_and_player_page_in_three_languages(chromium_browser, live_server):
     build_demo_league(dt.date(2022, 1, 1), sweep=False)
     pages = {
+        "sign-in": reverse("accounts:sign_in"),
         "home": reverse("pages:home"),
         "leaderboard": reverse("pages:league", args=[SLUG]),
         "player": reverse("pages:player", args=[SLUG, BUSIEST_SLUG]),
@@ -134,7 +135,7 @@ def test_home_leaderboard_and_player_page_in_three_languages(chromium_browser, l
                     problems.append(f"{where}: laid out {seen['innerWidth']} px wide")
                 if seen["scrollWidth"] > viewport["width"]:
                     problems.append(f"{where}: scrolls sideways to {seen['scrollWidth']} px")
-            # A decimal comma in every one of the three (the player card's RD).
+            # A decimal comma in every one of the three (the player card's RD, the last page).
             assert "," in page.text_content("#card-rd"), (language, page.text_content("#card-rd"))
         assert page.errors == [], page.errors
         page.context.close()
