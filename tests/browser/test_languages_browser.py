@@ -140,3 +140,53 @@ def test_home_leaderboard_and_player_page_in_three_languages(chromium_browser, l
         assert page.errors == [], page.errors
         page.context.close()
     assert problems == [], "\n".join(problems)
+
+
+NOT_PROSE = """
+() => document.querySelectorAll(
+  "code, #replay-progress, #id_file_helptext, a[href$='.csv']"
+).forEach(element => element.remove())
+"""
+
+
+def test_workspace_recording_pages_in_german_on_a_phone(
+    chromium_browser, live_server, ladder, organiser
+):
+    """The organiser's hub, entry pages, imports and export in German at 390 px: no English
+    left in their text and nothing scrolling sideways. Cut out before reading: what is not
+    the site's prose (commands and file names in <code>, the CSV file's column names in its
+    help, the standings files' names) and the replay banner (``pages/_progress.html``, not
+    converted yet)."""
+    league = ladder["league"]
+    slug = league.slug
+    page = new_page(chromium_browser, PHONE)
+    page.goto(live_server.url + reverse("pages:league", args=[slug]))
+    page.click("#sign-in-link")
+    page.fill("#id_username", organiser.username)
+    page.fill("#id_password", "pw-organiser-1")  # tests/conftest.py's organiser
+    page.click("#sign-in-password")
+    page.wait_for_load_state("networkidle")
+    page.select_option("#language-select", "de")
+    with page.expect_navigation():
+        page.click(".language-picker button")
+    pages = {
+        name: reverse(f"workspace:{name}", args=[slug])
+        for name in ("hub", "record", "round", "import", "import_trf", "export")
+    }
+    problems: list[str] = []
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        page.wait_for_load_state("networkidle")
+        screenshot(page, f"language-de-390-workspace-{name}")
+        page.evaluate(NOT_PROSE)
+        seen = page.evaluate(PAGE_TEXT)
+        if seen["lang"] != "de":
+            problems.append(f"{name}: <html lang={seen['lang']!r}>")
+        left = english_words(seen["text"])
+        if left:
+            problems.append(f"{name}: English left: {left}")
+        if seen["scrollWidth"] > PHONE["width"]:
+            problems.append(f"{name}: scrolls sideways to {seen['scrollWidth']} px")
+    assert page.errors == [], page.errors
+    page.context.close()
+    assert problems == [], "\n".join(problems)

@@ -13,16 +13,19 @@ import datetime as dt
 from collections.abc import Callable
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.periods import PeriodSpec
-from league.calendar import day_text, league_zone
+from league.calendar import league_zone
 from league.models import League
 from league.seasons import season_containing
 from league.validation import Errors, check_played_at, parse_played_at
 from ratings.selectors.configurations import live_config
 from ratings.services import latest_config
 from ratings.time import period_spec
+from web import locale_format
 
 #: A result dated more than this many days before today is confirmed before it is saved.
 FAR_PAST_DAYS = 28
@@ -36,34 +39,40 @@ def league_today(league: League) -> dt.date:
 
 
 def day_words(day: dt.date) -> str:
-    """``Sun 1 Feb 2026``: the weekday spelled out so that a wrong date stands out."""
-    return f"{day:%a} {day_text(day)}"
+    """``Sun 1 Feb 2026``: the weekday spelled out so that a wrong date stands out (in the
+    active language: ``So. 1. Februar 2026``)."""
+    return _("%(weekday)s %(day)s") % {
+        "weekday": formats.date_format(day, "D"),
+        "day": locale_format.day(day),
+    }
 
 
 def how_long_ago(day: dt.date, today: dt.date) -> str:
     """``today``, ``yesterday``, ``5 days ago``, ``3 weeks ago``, ``10 months ago``…"""
     days = (today - day).days
     if days <= 0:
-        return "today" if days == 0 else "in the future"
+        return _("today") if days == 0 else _("in the future")
     if days == 1:
-        return "yesterday"
+        return _("yesterday")
     if days < 14:
-        return f"{days} days ago"
+        return ngettext("%(count)d day ago", "%(count)d days ago", days) % {"count": days}
     if days < 61:
-        return f"{round(days / 7)} weeks ago"
+        weeks = round(days / 7)
+        return ngettext("%(count)d week ago", "%(count)d weeks ago", weeks) % {"count": weeks}
     # Rounded to the nearest month or year: 1 Feb seen on 23 Nov is "10 months ago".
     months = round(days / MONTH_DAYS)
     if months < 24:
-        return f"{months} months ago"
-    return f"{round(days / YEAR_DAYS)} years ago"
+        return ngettext("%(count)d month ago", "%(count)d months ago", months) % {"count": months}
+    years = round(days / YEAR_DAYS)
+    return ngettext("%(count)d year ago", "%(count)d years ago", years) % {"count": years}
 
 
 def played_words(day: dt.date, today: dt.date) -> str:
     """``played Sun 1 Feb 2026, 10 months ago`` (``played today, Mon 23 Nov 2026``)."""
     ago = how_long_ago(day, today)
-    if ago in ("today", "yesterday"):
-        return f"played {ago}, {day_words(day)}"
-    return f"played {day_words(day)}, {ago}"
+    if (today - day).days in (0, 1):
+        return _("played %(ago)s, %(day)s") % {"ago": ago, "day": day_words(day)}
+    return _("played %(day)s, %(ago)s") % {"day": day_words(day), "ago": ago}
 
 
 def period_words(spec: PeriodSpec, day: dt.date) -> str:
@@ -71,26 +80,36 @@ def period_words(spec: PeriodSpec, day: dt.date) -> str:
     ``the week of Mon 2 Feb 2026``, or ``the period from …``."""
     start = spec.start_of(spec.index_of(day)) if day >= spec.anchor else spec.anchor
     if spec.unit == "months" and spec.length == 1 and start.day == 1:
-        return f"{start:%B %Y}"
+        return formats.date_format(start, "YEAR_MONTH_FORMAT")
     if spec.unit == "days" and spec.length == 7:
-        return f"the week of {day_words(start)}"
+        return _("the week of %(day)s") % {"day": day_words(start)}
     if spec.unit == "days" and spec.length == 1:
         return day_words(start)
-    return f"the period from {day_words(start)}"
+    return _("the period from %(day)s") % {"day": day_words(start)}
 
 
 def recompute_words(league: League, day: dt.date) -> str:
     """What a result played on ``day`` sets off: which history is recomputed."""
+    period = _recomputed_period(league, day)
+    if period is None:
+        return _("standings are computed once a rating configuration is saved")
+    return _("history from %(period)s is being recomputed") % {"period": period}
+
+
+def _recomputed_period(league: League, day: dt.date) -> str | None:
+    """The rating period from which a result played on ``day`` recomputes the history (None
+    while the league has no rating configuration)."""
     config = live_config(league) or latest_config(league)
-    if config is None:
-        return "standings are computed once a rating configuration is saved"
-    return f"history from {period_words(period_spec(config), day)} is being recomputed"
+    return None if config is None else period_words(period_spec(config), day)
 
 
 def echo(league: League, day: dt.date) -> str:
     """``played Sun 1 Feb 2026, 10 months ago: history from February 2026 is being
     recomputed``."""
-    return f"{played_words(day, league_today(league))}: {recompute_words(league, day)}"
+    return _("%(played)s: %(recomputed)s") % {
+        "played": played_words(day, league_today(league)),
+        "recomputed": recompute_words(league, day),
+    }
 
 
 def far_past(league: League, day: dt.date) -> str | None:
@@ -98,12 +117,14 @@ def far_past(league: League, day: dt.date) -> str | None:
     today = league_today(league)
     if (today - day).days <= FAR_PAST_DAYS:
         return None
-    if live_config(league) is None and latest_config(league) is None:
-        return f"{day_words(day)} is {how_long_ago(day, today)}."
-    return (
-        f"{day_words(day)} is {how_long_ago(day, today)}: saving it recomputes "
-        f"{recompute_words(league, day).removesuffix(' is being recomputed')}."
-    )
+    words = {"day": day_words(day), "ago": how_long_ago(day, today)}
+    period = _recomputed_period(league, day)
+    if period is None:
+        return _("%(day)s is %(ago)s.") % words
+    return _("%(day)s is %(ago)s: saving it recomputes history from %(period)s.") % {
+        **words,
+        "period": period,
+    }
 
 
 def closed_season(league: League, day: dt.date) -> str | None:
@@ -111,10 +132,10 @@ def closed_season(league: League, day: dt.date) -> str | None:
     season = season_containing(league, day)
     if season is None or not season.closed:
         return None
-    return (
-        f"{day_words(day)} is in {season.name}, which is closed: its archived table will not "
-        "include this result unless an organiser re-derives it."
-    )
+    return _(
+        "%(day)s is in %(season)s, which is closed: its archived table will not include this "
+        "result unless an organiser re-derives it."
+    ) % {"day": day_words(day), "season": season.name}
 
 
 #: Each check returns a sentence when ``day`` needs the organiser's confirmation, else None.

@@ -355,8 +355,9 @@ class VoidForm(forms.Form):
     """Why a match no longer counts."""
 
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=1000,
-        help_text="Shown in the event log.",
+        help_text=_("Shown in the event log."),
         widget=forms.TextInput(attrs={"autofocus": True}),
     )
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
@@ -370,15 +371,18 @@ class VoidForm(forms.Form):
 class LogSearchForm(forms.Form):
     """The event log's filters: a player's name (part of it) and the day a match was played."""
 
-    player = forms.CharField(required=False, max_length=120, widget=PlayerNameInput())
-    played_on = forms.DateField(required=False, label="Played on", widget=DATE_INPUT)
+    player = forms.CharField(
+        label=_("Player"), required=False, max_length=120, widget=PlayerNameInput()
+    )
+    played_on = forms.DateField(required=False, label=_("Played on"), widget=DATE_INPUT)
 
     def clean_played_on(self) -> dt.date | None:
         day = self.cleaned_data.get("played_on")
         # The day's local midnights are computed: the calendar's last days have no next one.
         if day is not None and not FIRST_DAY <= day <= LAST_DAY:
             raise forms.ValidationError(
-                f"Choose a day from {FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}.",
+                _("Choose a day from %(first)s to %(last)s.")
+                % {"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()},
                 code="out_of_range",
             )
         return day

@@ -42,6 +42,7 @@ from league.csv_import import ImportReport, import_results, undo_import
 from league.models import Event, League
 from league.pgn_format import in_pgn_terms, iter_pgn_results
 from league.scores import parse_score
+from web import locale_format
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.recorded import MAX_ECHOED
 
@@ -115,7 +116,7 @@ class UploadForm(forms.Form):
                     "Split it, or import it with `manage.py %(command)s`."
                 ),
                 params={
-                    "size": f"{upload.size / 2**20:.1f}",
+                    "size": locale_format.number(upload.size / 2**20, 1),
                     "max": MAX_UPLOAD_BYTES // 2**20,
                     "command": "import_pgn"
                     if upload.name.lower().endswith(PGN_SUFFIX)
@@ -603,7 +604,9 @@ def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
             league, imported.first, imported.last, reason=reason, recorded_by=request.user
         )
     except ValidationError as error:
-        messages.error(request, _("Nothing was undone: ") + " ".join(error.messages))
+        messages.error(
+            request, _("Nothing was undone: %(reasons)s") % {"reasons": " ".join(error.messages)}
+        )
         return HttpResponseRedirect(f"{back}?imported={imported.token}#imported")
     if voided:
         messages.success(

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from league import services
@@ -119,11 +120,17 @@ def void(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
             day = league_day(league, match.played_at)
             messages.success(
                 request,
-                f"Match #{match.seq} voided ({match_words(match)}, {echo(league, day)}).",
+                _("Match #%(seq)s voided (%(match)s, %(played)s).")
+                % {"seq": match.seq, "match": match_words(match), "played": echo(league, day)},
             )
             return HttpResponseRedirect(log_url(league, voided))
     return _match_form_page(
-        request, league, match, form, f"Void match #{match.seq}", "Void this match"
+        request,
+        league,
+        match,
+        form,
+        _("Void match #%(seq)s") % {"seq": match.seq},
+        _("Void this match"),
     )
 
 
@@ -154,8 +161,13 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
             day = league_day(league, corrected.played_at)
             messages.success(
                 request,
-                f"Match #{match.seq} corrected: #{corrected.seq} {match_words(corrected)}, "
-                f"{echo(league, day)}.",
+                _("Match #%(seq)s corrected: #%(new)s %(match)s, %(played)s.")
+                % {
+                    "seq": match.seq,
+                    "new": corrected.seq,
+                    "match": match_words(corrected),
+                    "played": echo(league, day),
+                },
             )
             return HttpResponseRedirect(log_url(league, voided, corrected))
     return _match_form_page(
@@ -163,8 +175,8 @@ def correct(request: HttpRequest, league_slug: str, seq: int) -> HttpResponse:
         league,
         match,
         form,
-        f"Correct match #{match.seq}",
-        "Void it and record the correction",
+        _("Correct match #%(seq)s") % {"seq": match.seq},
+        _("Void it and record the correction"),
         player_list(league),
     )
 

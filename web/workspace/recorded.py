@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from league.calendar import league_day
 from league.event_log import SideMatchText, match_texts_of
 from league.models import Event, League
@@ -57,10 +59,14 @@ def match_words(event: Event, text: SideMatchText | None = None) -> str:
         return f"{text.summary} ({event.points})" if event.points else text.summary
     a, b = (side.names for side in text.sides)
     shown = event.points or score_text(event.score_a)
-    winner = a if event.score_a > DRAW else b
-    outcome = "a draw" if event.score_a == DRAW else f"{winner} won"
-    ground = ", on neutral ground" if event.neutral else ""
-    return f"{a} {shown} {b}: {outcome}{ground}"
+    words = {"a": a, "score": shown, "b": b, "winner": a if event.score_a > DRAW else b}
+    if event.score_a == DRAW:
+        if event.neutral:
+            return _("%(a)s %(score)s %(b)s: a draw, on neutral ground") % words
+        return _("%(a)s %(score)s %(b)s: a draw") % words
+    if event.neutral:
+        return _("%(a)s %(score)s %(b)s: %(winner)s won, on neutral ground") % words
+    return _("%(a)s %(score)s %(b)s: %(winner)s won") % words
 
 
 def parse_range(raw: str | None) -> tuple[int, int] | None:

@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import services
@@ -42,6 +43,7 @@ from web.workspace.entry_forms import (
 )
 from web.workspace.recorded import parse_range, read_echo
 
+#: Stored in the event log as the void's reason: a fact, kept in the league's record as written.
 UNDO_REASON = "Undone by the organiser right after recording it."
 #: The entry pages whose echo offers "Undo" (and which the undo returns to).
 UNDO_PAGES = ("record", "round", "team_match", "team_round", "fixtures")
@@ -281,7 +283,7 @@ def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
     )
     bounds = parse_range(request.POST.get("recorded"))
     if bounds is None:
-        messages.error(request, "Nothing to undo: the recorded matches were not named.")
+        messages.error(request, _("Nothing to undo: the recorded matches were not named."))
         return HttpResponseRedirect(back)
     matches = list(
         Event.objects.live_all_matches()
@@ -299,12 +301,19 @@ def undo(request: HttpRequest, league_slug: str) -> HttpResponse:
                     idempotency_key=f"undo:{match.seq}",
                 )
     except ValidationError as error:
-        messages.error(request, "Nothing was undone: " + " ".join(error.messages))
+        messages.error(
+            request, _("Nothing was undone: %(reasons)s") % {"reasons": " ".join(error.messages)}
+        )
         return HttpResponseRedirect(back)
     span = f"{bounds[0]}-{bounds[1]}" if bounds[1] > bounds[0] else str(bounds[0])
     if matches:
         messages.success(
             request,
-            f"Undone: {len(matches)} result(s) voided; the event log keeps them, marked void.",
+            ngettext(
+                "Undone: %(count)d result voided; the event log keeps it, marked void.",
+                "Undone: %(count)d results voided; the event log keeps them, marked void.",
+                len(matches),
+            )
+            % {"count": len(matches)},
         )
     return HttpResponseRedirect(f"{back}?recorded={span}")

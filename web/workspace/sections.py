@@ -32,105 +32,121 @@ class Section:
 SECTIONS: tuple[Section, ...] = (
     Section(
         "record",
-        "Record a result",
+        _("Record a result"),
         "workspace:record",
-        "First player, score, second player, day: the result follows from the score.",
+        _("First player, score, second player, day: the result follows from the score."),
         shown_for=lambda league: league.takes_one_vs_one,
     ),
     Section(
         "round",
-        "Record a round",
+        _("Record a round"),
         "workspace:round",
-        "A whole club night on one screen, one row per game, typed like a spreadsheet.",
+        _("A whole club night on one screen, one row per game, typed like a spreadsheet."),
         shown_for=lambda league: league.takes_one_vs_one,
     ),
     Section(
         "team_match",
-        "Record a team match",
+        _("Record a team match"),
         "workspace:team_match",
-        "Doubles, team matches and games of three or more sides: each side's players, then "
-        "the result or the finishing order.",
+        _(
+            "Doubles, team matches and games of three or more sides: each side's players, then "
+            "the result or the finishing order."
+        ),
         shown_for=lambda league: league.takes_sides,
     ),
     Section(
         "team_round",
-        "Record a round of team matches",
+        _("Record a round of team matches"),
         "workspace:team_round",
-        "A club night of doubles or team matches on one screen, a block per match, saved "
-        "whole or not at all.",
+        _(
+            "A club night of doubles or team matches on one screen, a block per match, saved "
+            "whole or not at all."
+        ),
         shown_for=lambda league: league.takes_sides,
     ),
     Section(
         "log",
-        "Event log",
+        _("Event log"),
         "workspace:log",
-        "Everything recorded, newest first; search by player or day, void or correct a match.",
+        _("Everything recorded, newest first; search by player or day, void or correct a match."),
     ),
     Section(
         "import",
-        "Import a CSV file",
+        _("Import a CSV file"),
         "workspace:import",
-        "Upload results, preview every row, then record them all or none.",
+        _("Upload results, preview every row, then record them all or none."),
     ),
     Section(
         "export",
-        "Export",
+        _("Export"),
         "workspace:export",
-        "The results (or the full log) as CSV in the import format: a backup, or a move.",
+        _("The results (or the full log) as CSV in the import format: a backup, or a move."),
     ),
     Section(
         "players",
-        "Players",
+        _("Players"),
         "workspace:players",
-        "Register, rename, deactivate or reactivate players; merge two records of one player "
-        "(and undo it). Each change is an event with its reason.",
+        _(
+            "Register, rename, deactivate or reactivate players; merge two records of one player "
+            "(and undo it). Each change is an event with its reason."
+        ),
     ),
     Section(
         "configuration",
-        "Rating configuration",
+        _("Rating configuration"),
         "workspace:config",
-        "τ, initial rating, RD and volatility, the rating-period length; every change is a "
-        "new version, replayed in the background.",
+        _(
+            "τ, initial rating, RD and volatility, the rating-period length; every change is a "
+            "new version, replayed in the background."
+        ),
     ),
     Section(
         "ranking",
-        "Who is ranked",
+        _("Who is ranked"),
         "workspace:ranking",
-        "Eligibility rules: minimum games, played recently, RD at most a limit; the others "
-        "are listed separately with the reason.",
+        _(
+            "Eligibility rules: minimum games, played recently, RD at most a limit; the others "
+            "are listed separately with the reason."
+        ),
     ),
     Section(
         "backtest",
-        "Backtest",
+        _("Backtest"),
         "workspace:backtest",
-        "How well each configuration would have predicted the league's own results.",
+        _("How well each configuration would have predicted the league's own results."),
     ),
     Section(
         "tokens",
-        "API tokens",
+        _("API tokens"),
         "workspace:tokens",
-        "Create, name and revoke your tokens for scripts and apps using the API.",
+        _("Create, name and revoke your tokens for scripts and apps using the API."),
     ),
     Section(
         "organisers",
-        "Organisers",
+        _("Organisers"),
         "workspace:organisers",
-        "Who organises the league; invite a co-organiser by a one-time link, revoke a link "
-        "not yet used.",
+        _(
+            "Who organises the league; invite a co-organiser by a one-time link, revoke a link "
+            "not yet used."
+        ),
     ),
     Section(
         "seasons",
-        "Seasons",
+        _("Seasons"),
         "workspace:seasons",
-        "Name the league's seasons and their points; close a finished season to archive its "
-        "table, or re-derive an archived table (recorded with your reason).",
+        _(
+            "Name the league's seasons and their points; close a finished season to archive its "
+            "table, or re-derive an archived table (recorded with your reason)."
+        ),
     ),
     Section(
         "website",
-        "On the club website",
+        _("On the club website"),
         "workspace:website",
-        "Let your club's site show the standings in a frame or read the API from its pages; "
-        "the Atom feed of results.",
+        _(
+            "Let your club's site show the standings in a frame or read the API from its pages; "
+            "the Atom feed of results."
+        ),
     ),
     Section(
         "webhook",
@@ -143,10 +159,12 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "fixtures",
-        "Fixtures and results",
+        _("Fixtures and results"),
         "workspace:fixtures",
-        "Schedule fixtures, enter results against them by score, move or cancel them; "
-        "fixtures not played by their deadline are listed.",
+        _(
+            "Schedule fixtures, enter results against them by score, move or cancel them; "
+            "fixtures not played by their deadline are listed."
+        ),
     ),
     Section(
         "competitions",
@@ -170,17 +188,21 @@ SECTIONS: tuple[Section, ...] = (
     ),
     Section(
         "pairings",
-        "Pairings",
+        _("Pairings"),
         "workspace:pairings",
-        "Generate a Swiss round, a round robin or ladder challenges from the ratings, see each "
-        "pairing's prediction, adjust it and publish it as fixtures.",
+        _(
+            "Generate a Swiss round, a round robin or ladder challenges from the ratings, see each "
+            "pairing's prediction, adjust it and publish it as fixtures."
+        ),
     ),
     Section(
         "reports",
-        "Reported results and challenges",
+        _("Reported results and challenges"),
         "workspace:reports",
-        "Results players reported, waiting or disputed: confirm or reject them; whether "
-        "players may report and challenge each other.",
+        _(
+            "Results players reported, waiting or disputed: confirm or reject them; whether "
+            "players may report and challenge each other."
+        ),
     ),
 )
 

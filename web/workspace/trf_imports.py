@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods
 from league.chess.trf import MAX_FILE_BYTES
 from league.chess.trf_import import import_trf
 from league.models import Competition, League
+from web import locale_format
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.imports import (
     _NOT_TEXT,
@@ -74,7 +75,10 @@ class TrfUploadForm(forms.Form):
         if upload.size > MAX_FILE_BYTES:
             raise ValidationError(
                 _("The file is %(size)s MiB; a TRF file may have at most %(max)s MiB."),
-                params={"size": f"{upload.size / 2**20:.1f}", "max": MAX_FILE_BYTES // 2**20},
+                params={
+                    "size": locale_format.number(upload.size / 2**20, 1),
+                    "max": MAX_FILE_BYTES // 2**20,
+                },
                 code="too_large",
             )
         head = upload.read(8192)
