@@ -175,6 +175,7 @@ def _league_form(league, sport: str) -> LeagueForm:
         "sport": sport,
         "time_zone": league.time_zone,
         "start_date": league.start_date.isoformat(),
+        "default_language": league.default_language,
         "organisers": list(league.organisers.values_list("pk", flat=True)),
     }
     return LeagueForm(data, instance=league)
