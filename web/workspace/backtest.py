@@ -13,6 +13,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -30,6 +31,7 @@ from ratings.backtest.presentation import (
     walk_forward_verdicts,
 )
 from ratings.models import RatingConfig
+from web.locale_format import decimal_separator
 from web.public.chart_summaries import loss_chart_summary
 
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -43,35 +45,47 @@ class SweepForm(forms.Form):
     """The grid as lists of numbers typed with spaces or commas between them."""
 
     tau = forms.CharField(
-        label="τ values",
+        label=_("τ values"),
         initial="0.3 0.5 0.7 0.9 1.2",
-        help_text="System constant values to compare, e.g. 0.3 0.5 0.7 0.9 1.2.",
+        help_text=_("System constant values to compare, e.g. 0.3 0.5 0.7 0.9 1.2."),
     )
     initial_rd = forms.CharField(
-        label="Initial RD values", required=False, help_text="Optional, e.g. 250 350."
+        label=_("Initial RD values"), required=False, help_text=_("Optional, e.g. 250 350.")
     )
     initial_volatility = forms.CharField(
-        label="Initial volatility values", required=False, help_text="Optional, e.g. 0.04 0.06."
+        label=_("Initial volatility values"),
+        required=False,
+        help_text=_("Optional, e.g. 0.04 0.06."),
     )
     advantage = forms.CharField(
-        label="First-named side's advantage values",
+        label=_("First-named side's advantage values"),
         required=False,
-        help_text="Optional, rating points for the home side (white, first player) in matches "
-        "not marked neutral, e.g. 0 50 100.",
+        help_text=_(
+            "Optional, rating points for the home side (white, first player) in matches "
+            "not marked neutral, e.g. 0 50 100."
+        ),
     )
     margin_scale = forms.CharField(
-        label="Margin scales",
+        label=_("Margin scales"),
         required=False,
-        help_text="Optional: also count how much a match was won by, e.g. off 1 3 "
-        "('off' for wins, draws and losses only).",
+        help_text=_(
+            "Optional: also count how much a match was won by, e.g. off 1 3 "
+            "('off' for wins, draws and losses only)."
+        ),
     )
     period_length = forms.CharField(
-        label="Period lengths", required=False, help_text="Optional, e.g. 7 14 (whole numbers)."
+        label=_("Period lengths"),
+        required=False,
+        help_text=_("Optional, e.g. 7 14 (whole numbers)."),
     )
     period_unit = forms.ChoiceField(
-        label="Period unit",
+        label=_("Period unit"),
         required=False,
-        choices=[("", "as configured"), ("days", "days"), ("months", "calendar months")],
+        choices=[
+            ("", _("as configured")),
+            ("days", _("days")),
+            ("months", _("calendar months")),
+        ],
     )
     update_mode = forms.MultipleChoiceField(
         label=_("Updates"),
@@ -86,6 +100,8 @@ class SweepForm(forms.Form):
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_(
+            # Not a format string: the "%" is the percent sign (xgettext would read "% o").
+            # xgettext:no-python-format
             "Walk-forward: the setting is chosen on the matches before this day's rating period "
             "and judged on the matches from it on. Blank: the last 30 % of the rating periods."
         ),
@@ -141,7 +157,7 @@ def _organised_league(request: HttpRequest, league_slug: str) -> League | HttpRe
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not league.is_organiser(request.user):
-        raise PermissionDenied("Only an organiser of this league may run backtests.")
+        raise PermissionDenied(gettext("Only an organiser of this league may run backtests."))
     return league
 
 
@@ -174,7 +190,15 @@ def sweep_list(request: HttpRequest, league: League) -> HttpResponse:
         except ValidationError as error:
             add_service_errors(form, error)
         else:
-            messages.success(request, f"Sweep #{sweep.pk} started: {sweep.runs_total} run(s).")
+            messages.success(
+                request,
+                ngettext(
+                    "Sweep #%(id)s started: %(runs)s run.",
+                    "Sweep #%(id)s started: %(runs)s runs.",
+                    sweep.runs_total,
+                )
+                % {"id": sweep.pk, "runs": sweep.runs_total},
+            )
             return redirect("workspace:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)
     sweeps = Sweep.objects.filter(league=league).select_related("best_run")[:20]
     return render(
@@ -239,7 +263,12 @@ def adopt(request: HttpRequest, league: League, sweep_id: int) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"Version {config.version} created with τ = {config.tau:g}; "
-            "the standings are being recomputed.",
+            gettext(
+                "Version %(version)s created with τ = %(tau)s; the standings are being recomputed."
+            )
+            % {
+                "version": config.version,
+                "tau": f"{config.tau:g}".replace(".", decimal_separator()),
+            },
         )
     return redirect("workspace:backtest_sweep", league_slug=league.slug, sweep_id=sweep.pk)

@@ -53,7 +53,11 @@ def _report(request: HttpRequest, error: ValidationError, prefix: str = "") -> N
     """Each message of a service's error, as "field: message"."""
     for field, items in error.message_dict.items():
         for item in items:
-            line = item if field == "__all__" else f"{field}: {item}"
+            line = (
+                item
+                if field == "__all__"
+                else _("%(field)s: %(message)s") % {"field": field, "message": item}
+            )
             messages.error(request, f"{prefix}{line}")
 
 
@@ -394,11 +398,14 @@ def result(
         return league  # type: ignore[return-value]
     game = _game(chosen, fixture_id)
     form = ResultForm(chosen.league, request.POST)
-    label = f"{game.player_a} v {game.player_b}: "
+    label = _("%(a)s v %(b)s: ") % {"a": game.player_a, "b": game.player_b}
     if not form.is_valid():
         for field, items in form.errors.items():
             for item in items:
-                messages.error(request, f"{label}{field}: {item}")
+                messages.error(
+                    request,
+                    label + _("%(field)s: %(message)s") % {"field": field, "message": item},
+                )
         return redirect(f"{_event_url(chosen)}#round-{game.round_number}-heading")
     score_a, points = form.cleaned_data["score"]
     try:
@@ -426,7 +433,7 @@ def forfeit(
     if chosen is None:
         return league  # type: ignore[return-value]
     game = _game(chosen, fixture_id)
-    label = f"{game.player_a} v {game.player_b}: "
+    label = _("%(a)s v %(b)s: ") % {"a": game.player_a, "b": game.player_b}
     winner_side = _posted(request, "winner")
     winners = {"first": game.player_a_id, "second": game.player_b_id, "none": None}
     if winner_side not in winners:
@@ -477,7 +484,7 @@ def tie_game(
     if chosen is None:
         return league  # type: ignore[return-value]
     game = _game(chosen, fixture_id)
-    label = f"{game.player_a} v {game.player_b}: "
+    label = _("%(a)s v %(b)s: ") % {"a": game.player_a, "b": game.player_b}
     try:
         scheduled = cups.schedule_tie_game(
             chosen,

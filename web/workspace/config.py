@@ -35,7 +35,7 @@ def config(request: HttpRequest, league_slug: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     if not league.is_organiser(request.user):
-        raise PermissionDenied("Only this league's organisers can change its configuration.")
+        raise PermissionDenied(_("Only this league's organisers can change its configuration."))
     # The replay's progress is read before the live version: a replay that has finished had
     # published its version in the same transaction, so the page never shows a finished replay
     # (and stops polling) beside the version it replaced.

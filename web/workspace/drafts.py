@@ -18,6 +18,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from league.models import Event, Fixture, League, Player
 from pairings import LadderPlayer, SwissPlayer, ladder_round, round_robin, swiss_round
 from pairings.swiss import FIRST, SECOND
@@ -26,9 +28,9 @@ from ratings.selectors.fixtures import strengths
 
 SWISS, ROUND_ROBIN, LADDER = "swiss", "round_robin", "ladder"
 METHODS = {
-    SWISS: "Swiss round (club night)",
-    ROUND_ROBIN: "Round robin (Berger tables)",
-    LADDER: "Ladder challenges",
+    SWISS: gettext_lazy("Swiss round (club night)"),
+    ROUND_ROBIN: gettext_lazy("Round robin (Berger tables)"),
+    LADDER: gettext_lazy("Ladder challenges"),
 }
 SEPARATOR = " · round "
 

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from league.calendar import league_zone
 from league.idempotency_keys import new_key
@@ -38,35 +39,54 @@ def _active_players(league: League) -> forms.ModelMultipleChoiceField:
     return forms.ModelMultipleChoiceField(
         queryset=Player.objects.filter(league=league, active=True).order_by("display_name"),
         widget=forms.CheckboxSelectMultiple,
-        label="Players",
+        label=gettext_lazy("Players"),
     )
 
 
 class GeneratorForm(forms.Form):
     """Which generator, over whom, and when the round (or the first round) is played."""
 
-    method = forms.ChoiceField(choices=METHODS.items(), initial=SWISS, label="Pairing")
+    method = forms.ChoiceField(
+        choices=METHODS.items(), initial=SWISS, label=gettext_lazy("Pairing")
+    )
     series = forms.CharField(
         max_length=80,
         initial="Club night",
-        label="Series",
-        help_text='Rounds are labelled "<series> · round <n>"; a Swiss round reads the '
-        "series' earlier rounds.",
+        label=gettext_lazy("Series"),
+        help_text=gettext_lazy(
+            'Rounds are labelled "<series> · round <n>"; a Swiss round reads the '
+            "series' earlier rounds."
+        ),
     )
-    start = forms.DateTimeField(widget=DATETIME_WIDGET, label="Date and time (first round)")
+    start = forms.DateTimeField(
+        widget=DATETIME_WIDGET, label=gettext_lazy("Date and time (first round)")
+    )
     days_between = forms.IntegerField(
-        min_value=0, max_value=60, initial=7, label="Days between rounds (round robin)"
+        min_value=0,
+        max_value=60,
+        initial=7,
+        label=gettext_lazy("Days between rounds (round robin)"),
     )
     deadline_days = forms.IntegerField(
-        min_value=0, max_value=90, initial=0, label="Days allowed after the scheduled day"
+        min_value=0,
+        max_value=90,
+        initial=0,
+        label=gettext_lazy("Days allowed after the scheduled day"),
     )
-    venue = forms.CharField(max_length=120, required=False, label="Venue, table or board")
-    double = forms.BooleanField(required=False, label="Double round robin (sides swapped)")
+    venue = forms.CharField(
+        max_length=120, required=False, label=gettext_lazy("Venue, table or board")
+    )
+    double = forms.BooleanField(
+        required=False, label=gettext_lazy("Double round robin (sides swapped)")
+    )
     use_sides = forms.BooleanField(
-        required=False, initial=True, label="Alternate sides (white/black, home/away)"
+        required=False, initial=True, label=gettext_lazy("Alternate sides (white/black, home/away)")
     )
     max_distance = forms.IntegerField(
-        min_value=1, max_value=50, initial=2, label="Ladder: challenge up to this many places"
+        min_value=1,
+        max_value=50,
+        initial=2,
+        label=gettext_lazy("Ladder: challenge up to this many places"),
     )
 
     def __init__(self, league: League, *args, **kwargs) -> None:
@@ -86,7 +106,7 @@ class GeneratorForm(forms.Form):
     def clean_players(self):
         players = self.cleaned_data["players"]
         if len(players) < 2:
-            raise forms.ValidationError("Choose at least two players.")
+            raise forms.ValidationError(_("Choose at least two players."))
         return players
 
     def clean(self):
@@ -96,8 +116,12 @@ class GeneratorForm(forms.Form):
         if limit is not None and players is not None and len(players) > limit:
             self.add_error(
                 "players",
-                f"{METHODS[data['method']]} pairs at most {limit} players at once; "
-                f"{len(players)} are chosen.",
+                ngettext(
+                    "%(method)s pairs at most %(limit)s players at once; %(count)s is chosen.",
+                    "%(method)s pairs at most %(limit)s players at once; %(count)s are chosen.",
+                    len(players),
+                )
+                % {"method": METHODS[data["method"]], "limit": limit, "count": len(players)},
             )
         return data
 
@@ -105,14 +129,20 @@ class GeneratorForm(forms.Form):
 class ScheduleForm(forms.Form):
     """One fixture by hand."""
 
-    player_a = forms.ModelChoiceField(queryset=Player.objects.none(), label="First-named side")
-    player_b = forms.ModelChoiceField(queryset=Player.objects.none(), label="Second-named side")
-    scheduled_at = forms.DateTimeField(widget=DATETIME_WIDGET, label="Date and time")
-    deadline = forms.DateField(
-        widget=DATE_WIDGET, required=False, label="Play by (default: the same day)"
+    player_a = forms.ModelChoiceField(
+        queryset=Player.objects.none(), label=gettext_lazy("First-named side")
     )
-    venue = forms.CharField(max_length=120, required=False, label="Venue, table or board")
-    label = forms.CharField(max_length=120, required=False, label="Round")
+    player_b = forms.ModelChoiceField(
+        queryset=Player.objects.none(), label=gettext_lazy("Second-named side")
+    )
+    scheduled_at = forms.DateTimeField(widget=DATETIME_WIDGET, label=gettext_lazy("Date and time"))
+    deadline = forms.DateField(
+        widget=DATE_WIDGET, required=False, label=gettext_lazy("Play by (default: the same day)")
+    )
+    venue = forms.CharField(
+        max_length=120, required=False, label=gettext_lazy("Venue, table or board")
+    )
+    label = forms.CharField(max_length=120, required=False, label=gettext_lazy("Round"))
     # A fresh key each time the form is rendered: a double click schedules one fixture.
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
@@ -159,9 +189,11 @@ class ResultForm(forms.Form):
 
 
 class RescheduleForm(forms.Form):
-    scheduled_at = forms.DateTimeField(widget=DATETIME_WIDGET, label="New date and time")
-    deadline = forms.DateField(widget=DATE_WIDGET, required=False, label="Play by")
-    reason = forms.CharField(max_length=1000, required=False, label="Reason")
+    scheduled_at = forms.DateTimeField(
+        widget=DATETIME_WIDGET, label=gettext_lazy("New date and time")
+    )
+    deadline = forms.DateField(widget=DATE_WIDGET, required=False, label=gettext_lazy("Play by"))
+    reason = forms.CharField(max_length=1000, required=False, label=gettext_lazy("Reason"))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, league: League, *args, **kwargs) -> None:
@@ -175,5 +207,5 @@ class RescheduleForm(forms.Form):
 
 
 class CancelForm(forms.Form):
-    reason = forms.CharField(max_length=1000, required=False, label="Reason")
+    reason = forms.CharField(max_length=1000, required=False, label=gettext_lazy("Reason"))
     idempotency_key = forms.CharField(widget=forms.HiddenInput, required=False)

@@ -57,7 +57,9 @@ def players(request: HttpRequest, league_slug: str) -> HttpResponse:
             errors = _messages_of(error)
             existing = same_name(league, clean_name(name))
         else:
-            messages.success(request, f"{player.display_name} is registered.")
+            messages.success(
+                request, gettext("%(player)s is registered.") % {"player": player.display_name}
+            )
             return HttpResponseRedirect(reverse("workspace:players", args=[league.slug]))
     query = clean_name(request.GET.get("q", ""))[:120]
     everyone = _roster(league)
@@ -129,10 +131,12 @@ def _apply(league: League, player: Player, action: str, data: Any, user: Any) ->
     """Run ``action`` on ``player``; the success message. Raises the service's refusal."""
     reason = data.get("reason", "")
     if action not in ACTIONS:
-        raise ValidationError({"action": ["Choose what to do with the player."]})
+        raise ValidationError({"action": [gettext("Choose what to do with the player.")]})
     if not reason.strip():
         # Every change of a player says why: the reason is shown in the public event log.
-        raise ValidationError({"reason": ["Give a reason (it is shown in the event log)."]})
+        raise ValidationError(
+            {"reason": [gettext("Give a reason (it is shown in the event log).")]}
+        )
     before = player.display_name
     if action == "seed":
         config = rating_services.latest_config(league)
@@ -154,26 +158,31 @@ def _apply(league: League, player: Player, action: str, data: Any, user: Any) ->
         services.rename_player(
             league, player, data.get("display_name", ""), reason=reason, recorded_by=user
         )
-        return f"{before} is now called {player.display_name}."
+        return gettext("%(before)s is now called %(name)s.") % {
+            "before": before,
+            "name": player.display_name,
+        }
     if action == "deactivate":
         services.deactivate_player(league, player, reason=reason, recorded_by=user)
-        return f"{before} is inactive: no new result can be recorded for them."
+        return gettext("%(player)s is inactive: no new result can be recorded for them.") % {
+            "player": before
+        }
     if action == "reactivate":
         services.reactivate_player(league, player, reason=reason, recorded_by=user)
-        return f"{before} is active again."
+        return gettext("%(player)s is active again.") % {"player": before}
     if action == "merge":
         into = data.get("into", "")
         if not into:
-            raise ValidationError({"into": ["Choose the player to merge into."]})
+            raise ValidationError({"into": [gettext("Choose the player to merge into.")]})
         services.merge_player(league, player, into, reason=reason, recorded_by=user)
         survivor = Player.objects.get(pk=player.merged_into_id)
-        return (
-            f"{before} is merged into {survivor.display_name}: their matches count as "
-            f"{survivor.display_name}'s; the standings are being recomputed."
-        )
+        return gettext(
+            "%(player)s is merged into %(into)s: their matches count as %(into)s's; "
+            "the standings are being recomputed."
+        ) % {"player": before, "into": survivor.display_name}
     survivor_name = player.merged_into.display_name if player.merged_into else ""
     services.unmerge_player(league, player, reason=reason, recorded_by=user)
-    return (
-        f"{before} is unmerged from {survivor_name}: their matches count as their own again; "
+    return gettext(
+        "%(player)s is unmerged from %(into)s: their matches count as their own again; "
         "the standings are being recomputed."
-    )
+    ) % {"player": before, "into": survivor_name}

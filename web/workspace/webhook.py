@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -21,6 +22,14 @@ from web.workspace.forms import put_errors
 
 #: Calls listed on the page.
 RECENT = 20
+
+
+def _secret_help() -> str:
+    """The secret field's help in the active language (a form field's help is built once)."""
+    return _(
+        "Signs every call (X-League-Signature). Empty: keep the current one, or make one "
+        "for a new webhook. At least %(min)s characters."
+    ) % {"min": MIN_SECRET}
 
 
 class WebhookForm(forms.Form):
@@ -37,11 +46,7 @@ class WebhookForm(forms.Form):
         required=False,
         max_length=200,
         widget=forms.PasswordInput(render_value=False),
-        help_text=gettext_lazy(
-            "Signs every call (X-League-Signature). Empty: keep the current one, or make one "
-            "for a new webhook. At least %(min)s characters."
-        )
-        % {"min": MIN_SECRET},
+        help_text=lazy(_secret_help, str)(),
     )
     active = forms.BooleanField(
         label=gettext_lazy("Send new results and fixtures"), required=False, initial=True

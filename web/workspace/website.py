@@ -66,7 +66,7 @@ def website(request: HttpRequest, league_slug: str) -> HttpResponse:
             form.is_valid()
             put_errors(form, error)
         else:
-            messages.success(request, "Saved: the lists apply from the next request.")
+            messages.success(request, _("Saved: the lists apply from the next request."))
             return redirect("workspace:website", league.slug)
     embed = request.build_absolute_uri(reverse("pages:embed_standings", args=[league.slug]))
     fixtures = request.build_absolute_uri(reverse("pages:embed_fixtures", args=[league.slug]))
