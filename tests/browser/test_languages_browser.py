@@ -1,7 +1,7 @@
-"""The demo league's home, leaderboard and player page in German, French and Spanish, at
-1280 and 390 px: chosen with the header's language picker (a form, no JavaScript needed),
-with no English left in their text (names of teams, leagues and seasons aside) and nothing
-scrolling sideways on a phone, German's long words included."""
+"""The demo league's home, leaderboard, matches, fixtures, seasons and player page in German,
+French and Spanish, at 1280 and 390 px: chosen with the header's language picker (a form, no
+JavaScript needed), with no English left in their text (names of teams, leagues and seasons
+aside) and nothing scrolling sideways on a phone, German's long words included."""
 
 from __future__ import annotations
 
