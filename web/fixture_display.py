@@ -6,11 +6,16 @@ the other side's; probabilities follow the engine's display rule (never "0 %" or
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from engine.outcomes import OutcomeProbabilities
-from league.calendar import day_text
 from ratings.selectors.fixtures import FixtureRow
+from web import locale_format
 from web.formatting import format_probability
 
 
@@ -21,19 +26,29 @@ def chances(forecast: OutcomeProbabilities | None, first: str, second: str) -> l
     """
     if forecast is None:
         return []
-    parts = [{"who": f"{first} wins", "short": first, "p": format_probability(forecast.win)}]
+    wins = _("%(name)s wins")
+    parts = [{"who": wins % {"name": first}, "short": first, "p": format_probability(forecast.win)}]
     if forecast.draw > 0:
-        parts.append({"who": "Draw", "short": "draw", "p": format_probability(forecast.draw)})
-    parts.append({"who": f"{second} wins", "short": second, "p": format_probability(forecast.loss)})
+        draw = pgettext("result", "Draw")
+        parts.append({"who": draw, "short": "draw", "p": format_probability(forecast.draw)})
+    parts.append(
+        {"who": wins % {"name": second}, "short": second, "p": format_probability(forecast.loss)}
+    )
     return parts
 
 
 def chances_text(forecast: OutcomeProbabilities | None, first: str, second: str) -> str:
     """One line: "Ann wins 62 % · draw 21 % · Bob wins 17 %" ("" without a forecast)."""
+    draw = pgettext("chance", "draw")
     return " · ".join(
-        f"{part['who'] if part['short'] != 'draw' else 'draw'} {part['p']}"
+        f"{part['who'] if part['short'] != 'draw' else draw} {part['p']}"
         for part in chances(forecast, first, second)
     )
+
+
+def weekday_and_day(moment: dt.datetime) -> str:
+    """A fixture's day with its weekday, in the active language: "Mon 2 Jan 2024"."""
+    return f"{formats.date_format(moment, 'D')} {locale_format.day(moment.date())}"
 
 
 def fixture_cells(row: FixtureRow) -> dict[str, Any]:
@@ -41,10 +56,10 @@ def fixture_cells(row: FixtureRow) -> dict[str, Any]:
     return {
         "id": row.id,
         "when_iso": row.scheduled_at.isoformat(),
-        "day": f"{row.scheduled_at:%a} {day_text(row.scheduled_at.date())}",
+        "day": weekday_and_day(row.scheduled_at),
         # With the zone's abbreviation: a player elsewhere must not misread the hour.
         "time": f"{row.scheduled_at:%H:%M} {row.scheduled_at.tzname()}",
-        "deadline": day_text(row.deadline),
+        "deadline": locale_format.day(row.deadline),
         "deadline_iso": row.deadline.isoformat(),
         "player_a": row.player_a,
         "player_a_slug": row.player_a_slug,

@@ -1,4 +1,5 @@
-"""The demo league's home, leaderboard and player page and the sign-in page in German,
+"""The demo league's home, leaderboard, matches, fixtures, seasons and player page and the
+sign-in page in German,
 French and Spanish, at 1280 and 390 px: chosen with the header's language picker (a form, no
 JavaScript needed), with no English left in their text (names of teams, leagues and seasons
 aside) and nothing scrolling sideways on a phone, German's long words included."""
@@ -44,7 +45,7 @@ PAGE_TEXT = r"""
   const dataSelectors = [
     "a[href*='/players/']", ".brand", "h1", ".h-sub", ".league-about", ".league-sport",
     ".league-description", "#language-select option", "#id_season option",
-    ".featured h2 a", ".card h2 a", ".breadcrumb a", "td:first-child a"
+    ".featured h2 a", ".card h2 a", ".breadcrumb a", "td:first-child a", ".fixture__label"
   ];
   for (const element of document.querySelectorAll(dataSelectors.join(","))) {
     const text = element.textContent.trim();
@@ -96,12 +97,16 @@ def new_page(chromium_browser, viewport):
     return page
 
 
-def test_home_leaderboard_and_player_page_in_three_languages(chromium_browser, live_server):
+def test_public_pages_in_three_languages(chromium_browser, live_server):
     build_demo_league(dt.date(2022, 1, 1), sweep=False)
     pages = {
         "sign-in": reverse("accounts:sign_in"),
         "home": reverse("pages:home"),
         "leaderboard": reverse("pages:league", args=[SLUG]),
+        "matches": reverse("pages:matches", args=[SLUG]),
+        "fixtures": reverse("pages:fixtures", args=[SLUG]),
+        "seasons": reverse("pages:seasons", args=[SLUG]),
+        # Last: the decimal comma is read on its card below.
         "player": reverse("pages:player", args=[SLUG, BUSIEST_SLUG]),
     }
     problems: list[str] = []

@@ -20,6 +20,7 @@ from pairings import double_elimination as de
 from ratings.forecasts import Forecast
 from ratings.page_state import LeagueState, league_state
 from ratings.selectors.cups import CupEntrant, CupView, TieChances, cup_view
+from web import locale_format
 from web.formatting import format_chance
 from web.public.page_cache import cached_page, known_league
 
@@ -51,7 +52,7 @@ def _game_text(game: TieGame, first: int | None) -> str:
         result = {Decimal(1): "1–0", Decimal("0.5"): "½–½", Decimal(0): "0–1"}[score]
     else:
         result = _("to be played")
-    return f"{kind}: {result}"
+    return _("%(kind)s: %(result)s") % {"kind": kind, "result": result}
 
 
 def _side(
@@ -105,14 +106,14 @@ def forecast_context(forecast: Forecast | None, entrants: dict[int, CupEntrant])
         return None
     return {
         "simulations": forecast.simulations,
-        "largest_error": f"{forecast.largest_error * 100:.1f}",
+        "largest_error": locale_format.number(forecast.largest_error * 100, 1),
         "rows": [
             {
                 "name": entrants[key].name,  # type: ignore[index]
                 "slug": entrants[key].slug,  # type: ignore[index]
                 "seed": entrants[key].seed,  # type: ignore[index]
                 "chance": format_chance(chance.probability),
-                "error": f"{chance.standard_error * 100:.1f}",
+                "error": locale_format.number(chance.standard_error * 100, 1),
             }
             for key, chance in sorted(
                 forecast.chances.items(),

@@ -20,6 +20,7 @@ from league.models import Competition, League
 from league.tiebreaks import TIEBREAKS, Unplayed
 from ratings.page_state import LeagueState, league_state
 from ratings.selectors.event_tables import EventTable, event_table
+from web import locale_format
 from web.formatting import DASH, TIEBREAK_NAMES, format_chance, format_tiebreak
 from web.public.page_cache import cached_page, known_league
 
@@ -66,12 +67,12 @@ def table_context(table: EventTable) -> dict[str, Any]:
         forecast = {
             "simulations": table.forecast.simulations,
             "remaining": table.forecast.remaining,
-            "largest_error": f"{table.forecast.largest_error * 100:.1f}",
+            "largest_error": locale_format.number(table.forecast.largest_error * 100, 1),
             "rows": [
                 {
                     "name": names[key],
                     "chance": format_chance(chance.probability),
-                    "error": f"{chance.standard_error * 100:.1f}",
+                    "error": locale_format.number(chance.standard_error * 100, 1),
                 }
                 for key, chance in sorted(
                     table.forecast.chances.items(), key=lambda item: -item[1].probability

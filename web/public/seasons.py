@@ -22,6 +22,7 @@ from ratings.forecasts import Forecast, season_forecast
 from ratings.page_state import LeagueState, league_state
 from ratings.seasons.derive import SeasonLine
 from ratings.seasons.read import SeasonView, league_seasons, season_table
+from web import locale_format
 from web.formatting import (
     DASH,
     TIEBREAK_NAMES,
@@ -128,7 +129,7 @@ def forecast_context(forecast: Forecast | None, lines: list[SeasonLine]) -> dict
             "name": names.get(key, ("", ""))[0],
             "slug": names.get(key, ("", ""))[1],
             "chance": format_chance(chance.probability),
-            "error": f"{chance.standard_error * 100:.1f}",
+            "error": locale_format.number(chance.standard_error * 100, 1),
             "percent": round(chance.probability * 100, 1),
         }
         for key, chance in sorted(forecast.chances.items(), key=lambda item: -item[1].probability)
@@ -138,7 +139,7 @@ def forecast_context(forecast: Forecast | None, lines: list[SeasonLine]) -> dict
         "rows": rows,
         "simulations": forecast.simulations,
         "remaining": forecast.remaining,
-        "largest_error": f"{forecast.largest_error * 100:.1f}",
+        "largest_error": locale_format.number(forecast.largest_error * 100, 1),
         "seed": forecast.seed,
     }
 
@@ -150,7 +151,8 @@ def line_cells(line: SeasonLine, order: tuple[str, ...] = ()) -> dict[str, Any]:
         "position": str(line.position),
         "name": line.name,
         "slug": line.slug,
-        "games": str(line.games),
+        # A number, not text: the player page counts it ({% blocktranslate count %}).
+        "games": line.games,
         "wdl": f"{line.wins}{DASH}{line.draws}{DASH}{line.losses}",
         "points": points_text(line.points),
         "rating_start": _rating(line.rating_start),
