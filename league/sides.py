@@ -58,10 +58,12 @@ def check_format(league: League, sizes: Sequence[int], errors: Errors, field: st
     else:
         ok = all(size == league.side_size for size in sizes)
     if not ok:
-        shape = " against ".join(str(size) for size in sizes)
+        shape = str(sizes[0])
+        for size in sizes[1:]:
+            shape = _("%(sizes)s against %(size)s") % {"sizes": shape, "size": size}
         errors.add(
             field,
-            "%(league)s accepts %(format)s; this match has sides of %(shape)s player(s).",
+            _("%(league)s accepts %(format)s; this match has sides of %(shape)s player(s)."),
             "format_refused",
             league=league.name,
             format=format_label(league),
@@ -100,7 +102,7 @@ def resolve_sides(
     if not 2 <= len(sides) <= MAX_SIDES:
         errors.add(
             SIDES_FIELD,
-            "A match has 2 to %(max)s sides; %(count)s given.",
+            _("A match has 2 to %(max)s sides; %(count)s given."),
             "side_count",
             max=MAX_SIDES,
             count=len(sides),
@@ -112,17 +114,17 @@ def resolve_sides(
         label = side_label(index)
         field = _field_of(index, fields)
         if not isinstance(members, Sequence) or isinstance(members, str | bytes):
-            errors.add(field, "Side %(side)s is not a list of players.", "invalid", side=label)
+            errors.add(field, _("Side %(side)s is not a list of players."), "invalid", side=label)
             ok = False
             continue
         if not members:
-            errors.add(field, "Side %(side)s is empty.", "empty_side", side=label)
+            errors.add(field, _("Side %(side)s is empty."), "empty_side", side=label)
             ok = False
             continue
         if len(members) > MAX_SIDE_PLAYERS:
             errors.add(
                 field,
-                "Side %(side)s has %(count)s players; at most %(max)s are allowed.",
+                _("Side %(side)s has %(count)s players; at most %(max)s are allowed."),
                 "side_too_large",
                 side=label,
                 count=len(members),
@@ -144,7 +146,7 @@ def resolve_sides(
                     continue
                 errors.add(
                     field,
-                    "Side %(side)s: %(problem)s",
+                    _("Side %(side)s: %(problem)s"),
                     error.code or "invalid_player",
                     side=label,
                     problem=" ".join(error.messages),
@@ -235,8 +237,10 @@ def places_of(
         else:
             errors.add(
                 PLACES_FIELD,
-                "A match of %(count)s sides needs a finishing position for each side "
-                "(1 for first; equal positions are a tie).",
+                _(
+                    "A match of %(count)s sides needs a finishing position for each side "
+                    "(1 for first; equal positions are a tie)."
+                ),
                 "required",
                 count=n_sides,
             )
@@ -247,7 +251,7 @@ def places_of(
     if len(places) != n_sides:
         errors.add(
             PLACES_FIELD,
-            "%(count)s finishing positions for %(sides)s sides: give one per side.",
+            _("%(count)s finishing positions for %(sides)s sides: give one per side."),
             "place_count",
             count=len(places),
             sides=n_sides,
@@ -259,8 +263,10 @@ def places_of(
         if number is None or not 1 <= number <= MAX_SIDES:
             errors.add(
                 PLACES_FIELD,
-                "Side %(side)s's finishing position %(value)r is not a whole number from 1 "
-                "to %(max)s.",
+                _(
+                    "Side %(side)s's finishing position %(value)r is not a whole number from 1 "
+                    "to %(max)s."
+                ),
                 "invalid_place",
                 side=side_label(index),
                 value=value,
