@@ -210,9 +210,15 @@ def parse_points(points_a: str, points_b: str) -> tuple[Decimal, str]:
     a, b = points_a.strip(), points_b.strip()
     for column, value in (("points_a", a), ("points_b", b)):
         if not _NON_NEGATIVE_INT.fullmatch(value):
-            raise ValueError(f"{column} {value[:40]!r} is not a non-negative whole number")
+            raise ValueError(
+                _("%(column)s %(value)r is not a non-negative whole number")
+                % {"column": column, "value": value[:40]}
+            )
         if len(value) > MAX_POINTS_DIGITS:
-            raise ValueError(f"{column} has more than {MAX_POINTS_DIGITS} digits")
+            raise ValueError(
+                _("%(column)s has more than %(max)s digits")
+                % {"column": column, "max": MAX_POINTS_DIGITS}
+            )
     pa, pb = int(a), int(b)
     return points_score(pa, pb), f"{pa}{EN_DASH}{pb}"
 
@@ -354,7 +360,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
                 line, reason = next(iter(lines.bad.items()))
                 yield RowError(line, reason)
             else:
-                yield RowError(1, "the file is empty: expected a header row and results")
+                yield RowError(1, _("the file is empty: expected a header row and results"))
             return
         except csv.Error as exc:
             yield RowError(start, _csv_reason(exc))
@@ -395,13 +401,15 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
         data_rows += 1
         if len(row) != layout.width:
             yield RowError(
-                start, f"expected {layout.width} fields like the header, found {len(row)}"
+                start,
+                _("expected %(width)s fields like the header, found %(found)s")
+                % {"width": layout.width, "found": len(row)},
             )
             continue
         checked = quick(start, row) if quick is not None else None
         yield checked if checked is not None else _check_row(start, row, layout)
     if data_rows == 0:
-        yield RowError(header_line, "no results: the file has a header but no data rows")
+        yield RowError(header_line, _("no results: the file has a header but no data rows"))
 
 
 #: Most distinct dates and scores a quick reader remembers (a file repeats them).
@@ -710,5 +718,7 @@ def _bad_line(lines: _Lines, first: int, last: int) -> RowError | None:
 def _csv_reason(exc: csv.Error) -> str:
     text = str(exc)
     if "field larger than field limit" in text:
-        return f"a field is longer than {MAX_FIELD_CHARS:,} characters"
-    return f"malformed CSV ({text})"
+        return _("a field is longer than %(max)s characters") % {
+            "max": number_format(MAX_FIELD_CHARS, force_grouping=True)
+        }
+    return _("malformed CSV (%(problem)s)") % {"problem": text}

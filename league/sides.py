@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.models import MAX_SIDE_PLAYERS, MAX_SIDES, League, MatchFormat, Player
 from league.scores import ONE_VS_ONE_FIRST
@@ -42,11 +43,13 @@ def side_label(index: int) -> str:
 def format_label(league: League) -> str:
     """What the league accepts, in words."""
     if league.match_format == MatchFormat.SINGLES:
-        return "singles only (one player against one)"
+        return str(_("singles only (one player against one)"))
     if league.match_format == MatchFormat.FIXED:
         size = league.side_size
-        return f"sides of {size} player{'s' if size != 1 else ''} each"
-    return "any sides"
+        return ngettext("sides of %(size)s player each", "sides of %(size)s players each", size) % {
+            "size": size
+        }
+    return str(_("any sides"))
 
 
 def check_format(league: League, sizes: Sequence[int], errors: Errors, field: str) -> None:
@@ -97,7 +100,7 @@ def resolve_sides(
     result given as two players); without it every error is on ``sides`` and names its side.
     """
     if not isinstance(sides, Sequence) or isinstance(sides, str | bytes):
-        errors.add(SIDES_FIELD, "Give the sides as a list of lists of players.", "invalid")
+        errors.add(SIDES_FIELD, _("Give the sides as a list of lists of players."), "invalid")
         return None
     if not 2 <= len(sides) <= MAX_SIDES:
         errors.add(
@@ -246,7 +249,7 @@ def places_of(
             )
         return None
     if not isinstance(places, Sequence) or isinstance(places, str | bytes):
-        errors.add(PLACES_FIELD, "Give the finishing positions as a list of numbers.", "invalid")
+        errors.add(PLACES_FIELD, _("Give the finishing positions as a list of numbers."), "invalid")
         return None
     if len(places) != n_sides:
         errors.add(
