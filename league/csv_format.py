@@ -44,7 +44,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import IO
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.control_characters import CONTROL_CHARACTER, first_control_character
 from league.csv_safety import PREFIX, restore
@@ -166,10 +168,10 @@ class _Lines:
             self.number += 1
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 self._skip_rest_of_line(readline)
-                self.bad[self.number] = (
-                    f"the line is longer than {MAX_LINE_BYTES:,} bytes; is this a CSV file "
+                self.bad[self.number] = _(
+                    "the line is longer than %(max)s bytes; is this a CSV file "
                     "with one result per line?"
-                )
+                ) % {"max": number_format(MAX_LINE_BYTES, force_grouping=True)}
                 yield "\n"
                 continue
             if first:
@@ -178,10 +180,10 @@ class _Lines:
             try:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
-                self.bad[self.number] = (
-                    f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1}); save the "
+                self.bad[self.number] = _(
+                    "not UTF-8 (byte %(byte)s at column %(column)s); save the "
                     "file as UTF-8 and import it again"
-                )
+                ) % {"byte": f"{raw[exc.start]:#04x}", "column": exc.start + 1}
                 yield "\n"
 
     @staticmethod
@@ -197,7 +199,8 @@ def parse_score(text: str) -> Decimal:
     score = parse_score_text(text)
     if score is None:
         raise ValueError(
-            f"unknown score_a {text!r}: use 1, 0.5 or 0 (or 1-0, ½-½, 0.5-0.5, 1/2-1/2, 0-1)"
+            _("unknown score_a %(text)r: use 1, 0.5 or 0 (or 1-0, ½-½, 0.5-0.5, 1/2-1/2, 0-1)")
+            % {"text": text}
         )
     return score
 
@@ -207,9 +210,15 @@ def parse_points(points_a: str, points_b: str) -> tuple[Decimal, str]:
     a, b = points_a.strip(), points_b.strip()
     for column, value in (("points_a", a), ("points_b", b)):
         if not _NON_NEGATIVE_INT.fullmatch(value):
-            raise ValueError(f"{column} {value[:40]!r} is not a non-negative whole number")
+            raise ValueError(
+                _("%(column)s %(value)r is not a non-negative whole number")
+                % {"column": column, "value": value[:40]}
+            )
         if len(value) > MAX_POINTS_DIGITS:
-            raise ValueError(f"{column} has more than {MAX_POINTS_DIGITS} digits")
+            raise ValueError(
+                _("%(column)s has more than %(max)s digits")
+                % {"column": column, "max": MAX_POINTS_DIGITS}
+            )
     pa, pb = int(a), int(b)
     return points_score(pa, pb), f"{pa}{EN_DASH}{pb}"
 
@@ -230,12 +239,14 @@ def parse_played(text: str) -> dt.date | dt.datetime:
     except ValueError:
         pass
     if played is None:
-        raise ValueError(f"bad date {text[:40]!r}: use YYYY-MM-DD or an ISO 8601 date-time")
+        raise ValueError(
+            _("bad date %(text)r: use YYYY-MM-DD or an ISO 8601 date-time") % {"text": text[:40]}
+        )
     day = played.date() if isinstance(played, dt.datetime) else played
     if not FIRST_DAY <= day <= LAST_DAY:
         raise ValueError(
-            f"date {value!r} is out of range: use a day from {FIRST_DAY.isoformat()} "
-            f"to {LAST_DAY.isoformat()}"
+            _("date %(value)r is out of range: use a day from %(first)s to %(last)s")
+            % {"value": value, "first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()}
         )
     return played
 
@@ -249,11 +260,11 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
     positions: dict[str, int] = {}
     for index, name in enumerate(names):
         if name in positions and name in KNOWN_COLUMNS:
-            return f"the column {name!r} appears twice in the header"
+            return _("the column %(name)r appears twice in the header") % {"name": name}
         positions.setdefault(name, index)
     has_sides = "side_a" in positions or "side_b" in positions
     if has_sides and ("player_a" in positions or "player_b" in positions):
-        return (
+        return _(
             "the header names both player_a/player_b and side_a/side_b: use one pair "
             "(a side of one player is a one-vs-one result)"
         )
@@ -262,12 +273,13 @@ def _header_columns(header: list[str]) -> dict[str, int] | str:
     has_points = all(name in positions for name in POINTS_COLUMNS)
     has_places = "place_a" in positions
     if SCORE_COLUMN not in positions and not has_points and not has_places:
-        missing.append("score_a (or both points_a and points_b)")
+        missing.append(_("score_a (or both points_a and points_b)"))
     if missing:
-        return (
-            f"missing column{'s' if len(missing) > 1 else ''}: {', '.join(missing)} "
-            f"(the header reads {', '.join(repr(name) for name in names)})"
-        )
+        return ngettext(
+            "missing column: %(missing)s (the header reads %(header)s)",
+            "missing columns: %(missing)s (the header reads %(header)s)",
+            len(missing),
+        ) % {"missing": ", ".join(missing), "header": ", ".join(repr(name) for name in names)}
     return positions
 
 
@@ -348,7 +360,7 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
                 line, reason = next(iter(lines.bad.items()))
                 yield RowError(line, reason)
             else:
-                yield RowError(1, "the file is empty: expected a header row and results")
+                yield RowError(1, _("the file is empty: expected a header row and results"))
             return
         except csv.Error as exc:
             yield RowError(start, _csv_reason(exc))
@@ -389,13 +401,15 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
         data_rows += 1
         if len(row) != layout.width:
             yield RowError(
-                start, f"expected {layout.width} fields like the header, found {len(row)}"
+                start,
+                _("expected %(width)s fields like the header, found %(found)s")
+                % {"width": layout.width, "found": len(row)},
             )
             continue
         checked = quick(start, row) if quick is not None else None
         yield checked if checked is not None else _check_row(start, row, layout)
     if data_rows == 0:
-        yield RowError(header_line, "no results: the file has a header but no data rows")
+        yield RowError(header_line, _("no results: the file has a header but no data rows"))
 
 
 #: Most distinct dates and scores a quick reader remembers (a file repeats them).
@@ -704,5 +718,7 @@ def _bad_line(lines: _Lines, first: int, last: int) -> RowError | None:
 def _csv_reason(exc: csv.Error) -> str:
     text = str(exc)
     if "field larger than field limit" in text:
-        return f"a field is longer than {MAX_FIELD_CHARS:,} characters"
-    return f"malformed CSV ({text})"
+        return _("a field is longer than %(max)s characters") % {
+            "max": number_format(MAX_FIELD_CHARS, force_grouping=True)
+        }
+    return _("malformed CSV (%(problem)s)") % {"problem": text}

@@ -360,14 +360,16 @@ def _set_statuses(
 def _new_name_problem(name: str, players: PlayerDirectory) -> str:
     """Why ``name`` cannot be registered by the import ("" when it can)."""
     if players.ambiguous(name):
-        return (
-            f"{name!r} matches several players once case, spacing, accents and invisible "
+        return _(
+            "%(name)r matches several players once case, spacing, accents and invisible "
             "characters are ignored: write the exact name of one of them"
-        )
+        ) % {"name": name}
     errors = Errors()
     check_name_shape(clean_name(name), errors)
     messages = [m for error in errors.by_field.get("display_name", []) for m in error]
-    return "; ".join(f"{name!r}: {message}" for message in messages)
+    return "; ".join(
+        _("%(name)r: %(problem)s") % {"name": name, "problem": message} for message in messages
+    )
 
 
 def _preview_row(row: ResultRow | PlayerStatusRow) -> PreviewRow:

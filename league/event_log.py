@@ -16,7 +16,7 @@ from math import ceil
 from zoneinfo import ZoneInfo
 
 from django.db.models import Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext as _
 
 from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
@@ -99,8 +99,17 @@ class SideText:
     def position_text(self) -> str:
         """ "1st", "=2nd" (tied), …"""
         n = self.position
-        suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-        return f"{'=' if self.tied else ''}{n}{suffix}"
+        if n == 1:
+            ordinal = pgettext("finishing position 1", "%(n)sst")
+        elif 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+            ordinal = pgettext("finishing position", "%(n)sth")
+        elif n % 10 == 1:
+            ordinal = pgettext("finishing position ending in 1", "%(n)sst")
+        elif n % 10 == 2:
+            ordinal = pgettext("finishing position ending in 2", "%(n)snd")
+        else:
+            ordinal = pgettext("finishing position ending in 3", "%(n)srd")
+        return ("=" if self.tied else "") + ordinal % {"n": n}
 
 
 @dataclass(frozen=True)
@@ -242,7 +251,7 @@ class MatchRow:
     def result(self) -> str:
         """The result from side A's side, as the event log writes it (1, ½ or 0 each)."""
         if self.score_a is None:
-            return "Finishing order"
+            return gettext("Finishing order")
         return score_text(self.score_a)
 
 
@@ -477,15 +486,19 @@ def _competition_summary(
             "format": CompetitionFormat(details.get("format")).label,
             "rounds": round_number,
         }
+        # The event's particulars follow as a list, each one a phrase of its own.
+        particulars = [text]
         if details.get("double_elimination"):
-            text += (
-                gettext(", double elimination with a bracket reset")
+            particulars.append(
+                gettext("double elimination with a bracket reset")
                 if details.get("bracket_reset")
-                else gettext(", double elimination")
+                else gettext("double elimination")
             )
         if details.get("accelerated"):
-            text += gettext(", Baku acceleration")
-        return text if details.get("rated", True) else text + gettext(", not rated")
+            particulars.append(gettext("Baku acceleration"))
+        if not details.get("rated", True):
+            particulars.append(gettext("not rated"))
+        return ", ".join(particulars)
     if kind == Event.Kind.ENTRANT_ENTERED:
         if round_number and round_number > 1:
             return gettext("%(player)s entered %(event)s from round %(round)s") % values
@@ -530,7 +543,10 @@ def _competition_summary(
             "winner": player,
             "loser": loser,
         }
-    return text + gettext(" (round %(round)s of %(event)s; not rated)") % where
+    return gettext("%(forfeit)s (round %(round)s of %(event)s; not rated)") % {
+        **where,
+        "forfeit": text,
+    }
 
 
 def _division_names(rows: list[tuple]) -> dict[str, dict[int, str]]:
@@ -588,8 +604,54 @@ def _match_summary(kind: str, text: SideMatchText | None, voids: int | None) -> 
     if text is None:
         return dict(Event.Kind.choices)[kind]
     if kind == Event.Kind.MATCH_VOIDED:
-        return f"Match #{voids} ({' v '.join(side.names for side in text.sides)}) voided"
+        return gettext("Match #%(seq)s (%(sides)s) voided") % {
+            "seq": voids,
+            "sides": " v ".join(side.names for side in text.sides),
+        }
     return text.summary
+
+
+def _renamed_summary(before: str | None, name: str, player: str) -> str:
+    """A rename in the log: the former name when known, and today's name when it changed
+    again since."""
+    values = {"before": before, "name": name, "player": player}
+    if before and player != name:
+        return gettext("%(before)s renamed to %(name)s (now %(player)s)") % values
+    if before:
+        return gettext("%(before)s renamed to %(name)s") % values
+    if player != name:
+        return gettext("Renamed to %(name)s (now %(player)s)") % values
+    return gettext("Renamed to %(name)s") % values
+
+
+def _played_summary(result: str, points: str, day: str, replaces: int | None) -> str:
+    """A recorded match in the log: its result (and points), the day it was played, and the
+    match it corrects."""
+    if points:
+        result = gettext("%(result)s (%(points)s)") % {"result": result, "points": points}
+    values = {"result": result, "day": day, "seq": replaces}
+    if replaces:
+        return gettext("%(result)s, played %(day)s; corrects match #%(seq)s") % values
+    return gettext("%(result)s, played %(day)s") % values
+
+
+def _fixture_summary(
+    scheduled: bool, a: str, b: str, when: str, venue: str | None, label: str | None
+) -> str:
+    """A fixture scheduled or moved in the log: who plays whom, when and where (and its
+    label, such as a round, when it is scheduled)."""
+    values = {"a": a, "b": b, "when": when, "venue": venue}
+    if scheduled and venue:
+        text = gettext("%(a)s v %(b)s scheduled %(when)s at %(venue)s") % values
+    elif scheduled:
+        text = gettext("%(a)s v %(b)s scheduled %(when)s") % values
+    elif venue:
+        text = gettext("%(a)s v %(b)s moved to %(when)s at %(venue)s") % values
+    else:
+        text = gettext("%(a)s v %(b)s moved to %(when)s") % values
+    if label and scheduled:
+        text = gettext("%(fixture)s (%(label)s)") % {"fixture": text, "label": label}
+    return text
 
 
 def _report_summary(
@@ -690,20 +752,24 @@ def event_log(
         ) = row  # fmt: skip
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
-            summary = f"{name or player} registered"
+            summary = gettext("%(player)s registered") % {"player": name or player}
         elif kind == Event.Kind.PLAYER_RENAMED:
             before = former.get(seq)
-            summary = f"{before} renamed to {name}" if before else f"Renamed to {name}"
-            if player != name:
-                summary += f" (now {player})"
+            summary = _renamed_summary(before, name, player)
         elif kind == Event.Kind.PLAYER_DEACTIVATED:
-            summary = f"{player} deactivated: no new results until reactivated"
+            summary = gettext("%(player)s deactivated: no new results until reactivated") % {
+                "player": player
+            }
         elif kind == Event.Kind.PLAYER_REACTIVATED:
-            summary = f"{player} reactivated"
+            summary = gettext("%(player)s reactivated") % {"player": player}
         elif kind == Event.Kind.PLAYER_MERGED:
-            summary = f"{player} merged into {other}: {player}'s matches count as {other}'s"
+            summary = gettext(
+                "%(player)s merged into %(other)s: %(player)s's matches count as %(other)s's"
+            ) % {"player": player, "other": other}
         elif kind == Event.Kind.PLAYER_UNMERGED:
-            summary = f"{player} unmerged from {other}: {player}'s matches count as their own again"
+            summary = gettext(
+                "%(player)s unmerged from %(other)s: %(player)s's matches count as their own again"
+            ) % {"player": player, "other": other}
         elif kind == Event.Kind.PLAYER_IDENTIFIED:
             # ``_pair`` holds the columns from the 22nd on (index 21).
             summary = _identified_summary(player, _pair[_DETAILS - 21] or {})
@@ -719,21 +785,20 @@ def event_log(
                     "b": voided_b,
                 }
             if kind in MATCH_KINDS:
-                if points:
-                    summary += f" ({points})"
-                summary += f", played {day_text(local_day(played_at, tz))}"
-                if replaces:
-                    summary += f"; corrects match #{replaces}"
+                summary = _played_summary(
+                    summary, points, day_text(local_day(played_at, tz)), replaces
+                )
         elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):
-            verb = "scheduled" if kind == Event.Kind.FIXTURE_SCHEDULED else "moved to"
-            when = scheduled_at.astimezone(tz)
-            summary = f"{fixture_a} v {fixture_b} {verb} {moment_text(when)}"
-            if venue:
-                summary += f" at {venue}"
-            if label and kind == Event.Kind.FIXTURE_SCHEDULED:
-                summary += f" ({label})"
+            summary = _fixture_summary(
+                kind == Event.Kind.FIXTURE_SCHEDULED,
+                fixture_a,
+                fixture_b,
+                moment_text(scheduled_at.astimezone(tz)),
+                venue,
+                label,
+            )
         elif kind == Event.Kind.FIXTURE_CANCELLED:
-            summary = f"{fixture_a} v {fixture_b} cancelled"
+            summary = gettext("%(a)s v %(b)s cancelled") % {"a": fixture_a, "b": fixture_b}
         elif kind in REPORT_KINDS:
             summary = _report_summary(
                 kind, _pair[_REPORT - 21], reported.get(_pair[_REPORT - 21]), player, played_at, tz

@@ -75,18 +75,18 @@ def resolve_fixture(
     """The fixture of ``league`` given as a ``Fixture`` or an id."""
     if isinstance(value, Fixture):
         if value.league_id != league.pk:
-            errors.add(field, "That fixture belongs to another league.", "other_league")
+            errors.add(field, _("That fixture belongs to another league."), "other_league")
             return None
         return value
     fixture_id = _as_id(value)
     if fixture_id is None:
-        errors.add(field, "%(value)r is not a fixture id.", "invalid_fixture", value=value)
+        errors.add(field, _("%(value)r is not a fixture id."), "invalid_fixture", value=value)
         return None
     fixture = Fixture.objects.filter(league=league, pk=fixture_id).first()
     if fixture is None:
         errors.add(
             field,
-            "Unknown fixture: %(league)s has no fixture with id %(id)s.",
+            _("Unknown fixture: %(league)s has no fixture with id %(id)s."),
             "unknown_fixture",
             league=league.name,
             id=fixture_id,
@@ -94,17 +94,17 @@ def resolve_fixture(
     return fixture
 
 
-def _short_text(value: Any, errors: Errors, field: str, limit: int, label: str) -> str:
+#: What each short text of a fixture is called when it is too long.
+VENUE_TOO_LONG = _("The venue is too long (at most %(max)s characters).")
+LABEL_TOO_LONG = _("The round label is too long (at most %(max)s characters).")
+REASON_TOO_LONG = _("The reason is too long (at most %(max)s characters).")
+
+
+def _short_text(value: Any, errors: Errors, field: str, limit: int, too_long: Any) -> str:
     text = "" if value is None else str(value).strip()
     check_text(text, errors, field)
     if len(text) > limit:
-        errors.add(
-            field,
-            "The %(label)s is too long (at most %(max)s characters).",
-            "too_long",
-            label=label,
-            max=limit,
-        )
+        errors.add(field, too_long, "too_long", max=limit)
     return text
 
 
@@ -127,7 +127,7 @@ def _parse_deadline(
     if day is None:
         errors.add(
             "deadline",
-            "Give the deadline as a day (YYYY-MM-DD); got %(value)r.",
+            _("Give the deadline as a day (YYYY-MM-DD); got %(value)r."),
             "invalid",
             value=value,
         )
@@ -135,7 +135,7 @@ def _parse_deadline(
     if scheduled_at is not None and day < league_day(league, scheduled_at):
         errors.add(
             "deadline",
-            "The deadline %(day)s is before the fixture's day (%(scheduled)s).",
+            _("The deadline %(day)s is before the fixture's day (%(scheduled)s)."),
             "before_scheduled",
             day=day.isoformat(),
             scheduled=league_day(league, scheduled_at).isoformat(),
@@ -152,7 +152,7 @@ def _check_when(
     if day < league.start_date:
         errors.add(
             "scheduled_at",
-            "%(day)s is before the league started (%(start)s).",
+            _("%(day)s is before the league started (%(start)s)."),
             "before_start",
             day=day.isoformat(),
             start=league.start_date.isoformat(),
@@ -163,7 +163,7 @@ def _check_when(
         if value > last:
             errors.add(
                 field,
-                "%(day)s is more than %(years)s years ahead: schedule fixtures up to %(last)s.",
+                _("%(day)s is more than %(years)s years ahead: schedule fixtures up to %(last)s."),
                 "beyond_horizon",
                 day=value.isoformat(),
                 years=HORIZON_YEARS,
@@ -172,7 +172,7 @@ def _check_when(
     if deadline < today:
         errors.add(
             "deadline",
-            "The deadline %(day)s has passed: schedule fixtures that can still be played.",
+            _("The deadline %(day)s has passed: schedule fixtures that can still be played."),
             "deadline_passed",
             day=deadline.isoformat(),
         )
@@ -186,8 +186,8 @@ def _parse_request(league: League, request: FixtureRequest, errors: Errors) -> S
     when = parse_played_at(league, request.scheduled_at, found, "scheduled_at")
     scheduled_at = None if when is None else when[0]
     deadline = _parse_deadline(league, request.deadline, scheduled_at, found)
-    venue = _short_text(request.venue, found, "venue", VENUE_MAX, "venue")
-    label = _short_text(request.label, found, "label", LABEL_MAX, "round label")
+    venue = _short_text(request.venue, found, "venue", VENUE_MAX, VENUE_TOO_LONG)
+    label = _short_text(request.label, found, "label", LABEL_MAX, LABEL_TOO_LONG)
     key = clean_key(request.idempotency_key, found)
     if scheduled_at is not None and deadline is not None:
         _check_when(league, scheduled_at, deadline, found)
@@ -218,7 +218,7 @@ def _check_players_active(league: League, fact: FixtureScheduled, errors: Errors
         if not player.active:
             errors.add(
                 field,
-                "%(player)s is inactive; reactivate them before scheduling a fixture.",
+                _("%(player)s is inactive; reactivate them before scheduling a fixture."),
                 "inactive_player",
                 player=player.display_name,
             )
@@ -233,7 +233,7 @@ def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None
     """A fixture can be played, moved or cancelled only while it is neither cancelled nor
     played (a forfeit decides it for good)."""
     if fixture.cancelled:
-        errors.add(field, "This fixture was cancelled.", "cancelled")
+        errors.add(field, _("This fixture was cancelled."), "cancelled")
         return
     if fixture.competition_id is not None:
         # A game of an event takes a result once its round is published (``round_paired``).
@@ -256,7 +256,7 @@ def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None
     if forfeit is not None:
         errors.add(
             field,
-            "This game was decided by forfeit (event #%(seq)s); void it to enter another.",
+            _("This game was decided by forfeit (event #%(seq)s); void it to enter another."),
             "forfeited",
             seq=forfeit.seq,
         )
@@ -265,7 +265,10 @@ def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None
     if played is not None:
         errors.add(
             field,
-            "This fixture was already played (match #%(seq)s); void that result to enter another.",
+            _(
+                "This fixture was already played (match #%(seq)s); void that result to enter "
+                "another."
+            ),
             "already_played",
             seq=played.seq,
         )
@@ -285,7 +288,7 @@ def schedule_fixtures(
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     if not requests:
-        errors.add("fixtures", "A round needs at least one fixture.", "required")
+        errors.add("fixtures", _("A round needs at least one fixture."), "required")
     errors.raise_if_any()
     submissions: list[Submission | None] = []
     seen: dict[tuple[int, dt.datetime], int] = {}
@@ -303,7 +306,7 @@ def schedule_fixtures(
                 if slot in seen:
                     row.add(
                         field,
-                        "This player is also in fixture %(row)s at the same time.",
+                        _("This player is also in fixture %(row)s at the same time."),
                         "twice_in_round",
                         row=seen[slot] + 1,
                     )
@@ -374,10 +377,10 @@ def reschedule_fixture(
     when = parse_played_at(league, scheduled_at, errors, "scheduled_at")
     moment = None if when is None else when[0]
     day = _parse_deadline(league, deadline, moment, errors)
-    text = _short_text(reason, errors, "reason", REASON_MAX, "reason")
+    text = _short_text(reason, errors, "reason", REASON_MAX, REASON_TOO_LONG)
     key = clean_key(idempotency_key, errors)
     new_venue = "" if target is None else (target.venue if venue is None else venue)
-    new_venue = _short_text(new_venue, errors, "venue", VENUE_MAX, "venue")
+    new_venue = _short_text(new_venue, errors, "venue", VENUE_MAX, VENUE_TOO_LONG)
     if moment is not None and day is not None:
         _check_when(league, moment, day, errors)
     errors.raise_if_any()
@@ -398,7 +401,7 @@ def reschedule_fixture(
             if (current.scheduled_at, current.deadline, current.venue) == (moment, day, new_venue):
                 errors.add(
                     "scheduled_at",
-                    "The fixture is already at that time, deadline and venue.",
+                    _("The fixture is already at that time, deadline and venue."),
                     "unchanged",
                 )
             errors.raise_if_any()
@@ -420,7 +423,7 @@ def cancel_fixture(
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     target = resolve_fixture(league, fixture, errors)
-    text = _short_text(reason, errors, "reason", REASON_MAX, "reason")
+    text = _short_text(reason, errors, "reason", REASON_MAX, REASON_TOO_LONG)
     key = clean_key(idempotency_key, errors)
     errors.raise_if_any()
     assert target is not None

@@ -78,20 +78,24 @@ def _first_invisible(name: str) -> str | None:
             before, after = name[index - 1], name[index + 1]
             if not (before.isspace() or after.isspace() or _invisible(before) or _invisible(after)):
                 continue
-        label = unicodedata.name(char, "a formatting character")
-        return f"U+{ord(char):04X} ({label.lower()}) at character {index + 1}"
+        label = unicodedata.name(char, _("a formatting character"))
+        return _("%(code)s (%(name)s) at character %(index)s") % {
+            "code": f"U+{ord(char):04X}",
+            "name": label.lower(),
+            "index": index + 1,
+        }
     return None
 
 
 def check_name_shape(name: str, errors: Errors, field: str = "display_name") -> bool:
     """A cleaned ``name`` has 1 to ``NAME_MAX`` characters (True when it has)."""
     if not name:
-        errors.add(field, "Give the player a name.", "required")
+        errors.add(field, _("Give the player a name."), "required")
         return False
     if len(name) > NAME_MAX:
         errors.add(
             field,
-            "The name is too long (at most %(max)s characters).",
+            _("The name is too long (at most %(max)s characters)."),
             "name_too_long",
             max=NAME_MAX,
         )
@@ -103,8 +107,10 @@ def check_name_shape(name: str, errors: Errors, field: str = "display_name") -> 
     if not any(not _invisible(char) and not char.isspace() for char in name):
         errors.add(
             field,
-            "The name has no visible character (only invisible or formatting characters): "
-            "give a name people can read.",
+            _(
+                "The name has no visible character (only invisible or formatting characters): "
+                "give a name people can read."
+            ),
             "invisible_name",
         )
         return False
@@ -112,7 +118,7 @@ def check_name_shape(name: str, errors: Errors, field: str = "display_name") -> 
     if found is not None:
         errors.add(
             field,
-            "The name holds an invisible character, %(found)s; remove it.",
+            _("The name holds an invisible character, %(found)s; remove it."),
             "invisible_character",
             found=found,
         )
@@ -144,7 +150,7 @@ def check_name(
     if existing.display_name == name:
         errors.add(
             field,
-            "%(name)s is already a player of %(league)s.",
+            _("%(name)s is already a player of %(league)s."),
             "duplicate_name",
             name=name,
             league=league.name,
@@ -152,9 +158,11 @@ def check_name(
     else:
         errors.add(
             field,
-            "%(name)s is already a player of %(league)s, as %(existing)s (names are "
-            "compared ignoring case, spacing, accents and invisible characters): use "
-            "%(existing)s, or choose a name that differs in its letters.",
+            _(
+                "%(name)s is already a player of %(league)s, as %(existing)s (names are "
+                "compared ignoring case, spacing, accents and invisible characters): use "
+                "%(existing)s, or choose a name that differs in its letters."
+            ),
             "duplicate_name",
             name=name,
             existing=existing.display_name,

@@ -18,16 +18,17 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 WIN, DRAW, LOSS = Decimal("1"), Decimal("0.5"), Decimal("0")
 SCORES = (WIN, DRAW, LOSS)
 EN_DASH = "\u2013"
 HALF_SIGN = "\u00bd"
 
-SCORE_MESSAGE = (
+SCORE_MESSAGE = _(
     "The score must be 1 (first player won), 0.5 (draw) or 0 (first player lost); got %(value)r."
 )
-POINTS_TOO_LONG = "The points score is too long (at most %(max)s characters)."
+POINTS_TOO_LONG = _("The points score is too long (at most %(max)s characters).")
 
 # The written forms of one score, and the pairs "a-b" whose halves must agree.
 _WRITTEN = {
@@ -45,6 +46,12 @@ _PAIR_SEPARATOR = re.compile(rf"\s*[-{EN_DASH}:]\s*")
 _POINTS = re.compile(r"^\s*(\d+)\s*([-\u2013:])\s*(\d+)\s*$")
 _SCORE_TEXT = {WIN: f"1{EN_DASH}0", DRAW: f"{HALF_SIGN}{EN_DASH}{HALF_SIGN}", LOSS: f"0{EN_DASH}1"}
 _OUTCOME = {WIN: "Win", DRAW: "Draw", LOSS: "Loss"}
+#: The same words inside a sentence (lower case in English, not in every language).
+_OUTCOME_IN_SENTENCE = {
+    WIN: pgettext_lazy("a result inside a sentence", "win"),
+    DRAW: pgettext_lazy("a result inside a sentence", "draw"),
+    LOSS: pgettext_lazy("a result inside a sentence", "loss"),
+}
 
 
 def parse_score(value: Any) -> Decimal | None:
@@ -176,18 +183,18 @@ def points_contradiction(score_a: Decimal, points: str, first: str) -> dict[str,
         return None
     return {
         "points": points,
-        "implied": outcome_word(implied).lower(),
-        "given": outcome_word(score_a).lower(),
+        "implied": _OUTCOME_IN_SENTENCE.get(implied, str(implied)),
+        "given": _OUTCOME_IN_SENTENCE.get(score_a, str(score_a)),
         "first": first,
     }
 
 
 _ENTRY_WORDS = {"w": WIN, "win": WIN, "d": DRAW, "draw": DRAW, "=": DRAW, "l": LOSS, "loss": LOSS}
-ENTRY_MESSAGE_POINTS = (
+ENTRY_MESSAGE_POINTS = _(
     "Type the score as the first player's points, a dash, the second player's (3-1); "
     "or a result alone: w, d or l."
 )
-ENTRY_MESSAGE_RESULT = "Type the result from the first player's side: 1-0, ½-½ (or d) or 0-1."
+ENTRY_MESSAGE_RESULT = _("Type the result from the first player's side: 1-0, ½-½ (or d) or 0-1.")
 MAX_ENTRY_POINTS = 10**9
 
 

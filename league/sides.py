@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from league.models import MAX_SIDE_PLAYERS, MAX_SIDES, League, MatchFormat, Player
 from league.scores import ONE_VS_ONE_FIRST
@@ -42,11 +43,13 @@ def side_label(index: int) -> str:
 def format_label(league: League) -> str:
     """What the league accepts, in words."""
     if league.match_format == MatchFormat.SINGLES:
-        return "singles only (one player against one)"
+        return str(_("singles only (one player against one)"))
     if league.match_format == MatchFormat.FIXED:
         size = league.side_size
-        return f"sides of {size} player{'s' if size != 1 else ''} each"
-    return "any sides"
+        return ngettext("sides of %(size)s player each", "sides of %(size)s players each", size) % {
+            "size": size
+        }
+    return str(_("any sides"))
 
 
 def check_format(league: League, sizes: Sequence[int], errors: Errors, field: str) -> None:
@@ -58,10 +61,12 @@ def check_format(league: League, sizes: Sequence[int], errors: Errors, field: st
     else:
         ok = all(size == league.side_size for size in sizes)
     if not ok:
-        shape = " against ".join(str(size) for size in sizes)
+        shape = str(sizes[0])
+        for size in sizes[1:]:
+            shape = _("%(sizes)s against %(size)s") % {"sizes": shape, "size": size}
         errors.add(
             field,
-            "%(league)s accepts %(format)s; this match has sides of %(shape)s player(s).",
+            _("%(league)s accepts %(format)s; this match has sides of %(shape)s player(s)."),
             "format_refused",
             league=league.name,
             format=format_label(league),
@@ -95,12 +100,12 @@ def resolve_sides(
     result given as two players); without it every error is on ``sides`` and names its side.
     """
     if not isinstance(sides, Sequence) or isinstance(sides, str | bytes):
-        errors.add(SIDES_FIELD, "Give the sides as a list of lists of players.", "invalid")
+        errors.add(SIDES_FIELD, _("Give the sides as a list of lists of players."), "invalid")
         return None
     if not 2 <= len(sides) <= MAX_SIDES:
         errors.add(
             SIDES_FIELD,
-            "A match has 2 to %(max)s sides; %(count)s given.",
+            _("A match has 2 to %(max)s sides; %(count)s given."),
             "side_count",
             max=MAX_SIDES,
             count=len(sides),
@@ -112,17 +117,17 @@ def resolve_sides(
         label = side_label(index)
         field = _field_of(index, fields)
         if not isinstance(members, Sequence) or isinstance(members, str | bytes):
-            errors.add(field, "Side %(side)s is not a list of players.", "invalid", side=label)
+            errors.add(field, _("Side %(side)s is not a list of players."), "invalid", side=label)
             ok = False
             continue
         if not members:
-            errors.add(field, "Side %(side)s is empty.", "empty_side", side=label)
+            errors.add(field, _("Side %(side)s is empty."), "empty_side", side=label)
             ok = False
             continue
         if len(members) > MAX_SIDE_PLAYERS:
             errors.add(
                 field,
-                "Side %(side)s has %(count)s players; at most %(max)s are allowed.",
+                _("Side %(side)s has %(count)s players; at most %(max)s are allowed."),
                 "side_too_large",
                 side=label,
                 count=len(members),
@@ -144,7 +149,7 @@ def resolve_sides(
                     continue
                 errors.add(
                     field,
-                    "Side %(side)s: %(problem)s",
+                    _("Side %(side)s: %(problem)s"),
                     error.code or "invalid_player",
                     side=label,
                     problem=" ".join(error.messages),
@@ -235,19 +240,21 @@ def places_of(
         else:
             errors.add(
                 PLACES_FIELD,
-                "A match of %(count)s sides needs a finishing position for each side "
-                "(1 for first; equal positions are a tie).",
+                _(
+                    "A match of %(count)s sides needs a finishing position for each side "
+                    "(1 for first; equal positions are a tie)."
+                ),
                 "required",
                 count=n_sides,
             )
         return None
     if not isinstance(places, Sequence) or isinstance(places, str | bytes):
-        errors.add(PLACES_FIELD, "Give the finishing positions as a list of numbers.", "invalid")
+        errors.add(PLACES_FIELD, _("Give the finishing positions as a list of numbers."), "invalid")
         return None
     if len(places) != n_sides:
         errors.add(
             PLACES_FIELD,
-            "%(count)s finishing positions for %(sides)s sides: give one per side.",
+            _("%(count)s finishing positions for %(sides)s sides: give one per side."),
             "place_count",
             count=len(places),
             sides=n_sides,
@@ -259,8 +266,10 @@ def places_of(
         if number is None or not 1 <= number <= MAX_SIDES:
             errors.add(
                 PLACES_FIELD,
-                "Side %(side)s's finishing position %(value)r is not a whole number from 1 "
-                "to %(max)s.",
+                _(
+                    "Side %(side)s's finishing position %(value)r is not a whole number from 1 "
+                    "to %(max)s."
+                ),
                 "invalid_place",
                 side=side_label(index),
                 value=value,

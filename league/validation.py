@@ -64,7 +64,7 @@ def check_text(text: str, errors: Errors, field: str) -> None:
     if found is not None:
         errors.add(
             field,
-            "The text holds a control character (%(found)s); remove it.",
+            _("The text holds a control character (%(found)s); remove it."),
             "control_character",
             found=found,
         )
@@ -81,7 +81,7 @@ def clean_key(value: Any, errors: Errors, field: str = "idempotency_key") -> str
     if len(key) > IDEMPOTENCY_KEY_MAX:
         errors.add(
             field,
-            "The idempotency key is %(length)s characters long; at most %(max)s are allowed.",
+            _("The idempotency key is %(length)s characters long; at most %(max)s are allowed."),
             "key_too_long",
             length=len(key),
             max=IDEMPOTENCY_KEY_MAX,
@@ -94,7 +94,7 @@ def check_recorder(league: League, user: Any, errors: Errors) -> None:
     if user is not None and not league.is_organiser(user):
         errors.add(
             "recorded_by",
-            "%(user)s is not an organiser of %(league)s.",
+            _("%(user)s is not an organiser of %(league)s."),
             "not_organiser",
             user=str(user),
             league=league.name,
@@ -123,7 +123,7 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
         if value.league_id != league.pk:
             errors.add(
                 field,
-                "%(player)s is a player of another league, not of %(league)s.",
+                _("%(player)s is a player of another league, not of %(league)s."),
                 "other_league",
                 player=value.display_name,
                 league=league.name,
@@ -131,11 +131,11 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
             return None
         return value
     if value is None or value == "":
-        errors.add(field, "Choose a player.", "required")
+        errors.add(field, _("Choose a player."), "required")
         return None
     player_id = _as_id(value)
     if player_id is None:
-        errors.add(field, "%(value)r is not a player id.", "invalid_player", value=value)
+        errors.add(field, _("%(value)r is not a player id."), "invalid_player", value=value)
         return None
     # A player of another league is reported as unknown: ids of other leagues are not
     # this organiser's business.
@@ -191,7 +191,7 @@ def parse_played_at(
         except (OverflowError, ValueError):
             errors.add(
                 field,
-                "%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29.",
+                _("%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29."),
                 "out_of_range",
                 value=value,
             )
@@ -199,7 +199,7 @@ def parse_played_at(
         return when
     errors.add(
         field,
-        "Give the day the match was played (YYYY-MM-DD) or a date and time; got %(value)r.",
+        _("Give the day the match was played (YYYY-MM-DD) or a date and time; got %(value)r."),
         "invalid_played_at",
         value=value,
     )
@@ -215,14 +215,14 @@ def check_played_at(
     if (day > league_day(league, now)) if date_only else (played_at > now):
         errors.add(
             field,
-            "%(day)s is in the future: record a match once it has been played.",
+            _("%(day)s is in the future: record a match once it has been played."),
             "future",
             day=day.isoformat(),
         )
     if day < league.start_date:
         errors.add(
             field,
-            "%(day)s is before the league started (%(start)s).",
+            _("%(day)s is before the league started (%(start)s)."),
             "before_start",
             day=day.isoformat(),
             start=league.start_date.isoformat(),
@@ -253,7 +253,7 @@ def check_points_agree(
         errors.add("points", scores.POINTS_CONTRADICT, "points_contradict_score", **params)
 
 
-NEUTRAL_MESSAGE = "neutral must be true or false (also yes/no, 1/0 or empty), got %(value)r."
+NEUTRAL_MESSAGE = _("neutral must be true or false (also yes/no, 1/0 or empty), got %(value)r.")
 
 
 def parse_neutral(value: Any, errors: Errors, field: str = "neutral") -> bool:
@@ -292,15 +292,15 @@ def check_can_play(players: Iterable[tuple[str, Player]], errors: Errors) -> Non
             survivor = Player.objects.filter(pk=player.merged_into_id).first()
             errors.add(
                 field,
-                "%(player)s was merged into %(survivor)s: record the result for %(survivor)s.",
+                _("%(player)s was merged into %(survivor)s: record the result for %(survivor)s."),
                 "merged_player",
                 player=player.display_name,
-                survivor=survivor.display_name if survivor else "another player",
+                survivor=survivor.display_name if survivor else _("another player"),
             )
         elif not player.active:
             errors.add(
                 field,
-                "%(player)s is inactive; reactivate them before recording a result.",
+                _("%(player)s is inactive; reactivate them before recording a result."),
                 "inactive_player",
                 player=player.display_name,
             )
@@ -311,7 +311,7 @@ def check_opponents(player_a: Player | None, player_b: Player | None, errors: Er
     if player_a is not None and player_b is not None and player_a.pk == player_b.pk:
         errors.add(
             "player_b",
-            "A player cannot play themselves: choose two different players.",
+            _("A player cannot play themselves: choose two different players."),
             "self_play",
         )
 
@@ -323,19 +323,19 @@ def resolve_match(
     recorded forfeit too: a forfeit entered by mistake is voided like a result)."""
     if isinstance(value, Event):
         if value.league_id != league.pk:
-            errors.add(field, "That match belongs to another league.", "other_league")
+            errors.add(field, _("That match belongs to another league."), "other_league")
             return None
         event: Event | None = value
     else:
         event_id = _as_id(value)
         if event_id is None:
-            errors.add(field, "%(value)r is not a match id.", "invalid_match", value=value)
+            errors.add(field, _("%(value)r is not a match id."), "invalid_match", value=value)
             return None
         event = Event.objects.filter(league=league, pk=event_id).first()
         if event is None:
             errors.add(
                 field,
-                "Unknown match: %(league)s has no event with id %(id)s.",
+                _("Unknown match: %(league)s has no event with id %(id)s."),
                 "unknown_match",
                 league=league.name,
                 id=event_id,
@@ -346,7 +346,7 @@ def resolve_match(
     if event.kind not in MATCH_KINDS:
         errors.add(
             field,
-            "Event #%(seq)s is a “%(kind)s” event; only a recorded match can be voided.",
+            _("Event #%(seq)s is a “%(kind)s” event; only a recorded match can be voided."),
             "not_a_match",
             seq=event.seq,
             kind=event.get_kind_display(),
@@ -361,7 +361,7 @@ def check_not_voided(match: Event, errors: Errors, field: str = "match") -> None
     if void is not None:
         errors.add(
             field,
-            "Match #%(seq)s was already voided (event #%(void)s).",
+            _("Match #%(seq)s was already voided (event #%(void)s)."),
             "already_voided",
             seq=match.seq,
             void=void.seq,
@@ -372,7 +372,7 @@ def check_reason(value: Any, errors: Errors) -> str:
     """A void or a correction says why."""
     reason = "" if value is None else str(value).strip()
     if not reason:
-        errors.add("reason", "Give a reason (it is shown in the event log).", "required")
+        errors.add("reason", _("Give a reason (it is shown in the event log)."), "required")
     check_text(reason, errors, "reason")
     return reason
 

@@ -31,6 +31,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import InvalidParameterError
@@ -73,7 +74,7 @@ class Parameter:
 
     name: str
     label: str
-    noun: str
+    noun: Any  # a lazily translated text
     help: str
     default: Any
     kind: type
@@ -98,11 +99,15 @@ class Parameter:
     def low_problem(self, value: float) -> str | None:
         """The message refusing ``value`` as too small (or not positive), or None."""
         if self.positive and value <= 0:
-            return f"{self.noun} must be greater than 0."
+            return gettext("%(noun)s must be greater than 0.") % {"noun": self.noun}
         low = self.minimum
         if low is not None and (value < low.value or (value == low.value and not low.inclusive)):
-            relation = "at least" if low.inclusive else "greater than"
-            return f"{self.noun} must be {relation} {_number(low.value)}."
+            template = (
+                gettext("%(noun)s must be at least %(bound)s.")
+                if low.inclusive
+                else gettext("%(noun)s must be greater than %(bound)s.")
+            )
+            return template % {"noun": self.noun, "bound": _number(low.value)}
         return None
 
     def high_problem(self, value: float) -> str | None:
@@ -111,8 +116,12 @@ class Parameter:
         if high is not None and (
             value > high.value or (value == high.value and not high.inclusive)
         ):
-            relation = "at most" if high.inclusive else "less than"
-            return f"{self.noun} must be {relation} {_number(high.value)}."
+            template = (
+                gettext("%(noun)s must be at most %(bound)s.")
+                if high.inclusive
+                else gettext("%(noun)s must be less than %(bound)s.")
+            )
+            return template % {"noun": self.noun, "bound": _number(high.value)}
         return None
 
     @property
@@ -169,7 +178,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "initial_rating",
         label="Initial rating",
-        noun="The initial rating",
+        noun=_("The initial rating"),
         help="Rating of a player before their first game.",
         default=_ENGINE.initial_rating,
         kind=float,
@@ -184,7 +193,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "initial_rd",
         label="Initial RD",
-        noun="The initial RD",
+        noun=_("The initial RD"),
         help="Rating deviation of a player before their first game.",
         default=_ENGINE.initial_rd,
         kind=float,
@@ -200,7 +209,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "initial_volatility",
         label="Initial volatility σ",
-        noun="The initial volatility",
+        noun=_("The initial volatility"),
         help=(
             "Volatility of a player before their first game: how far a skill is believed to "
             "move in one period. A new league has 0.1 for weekly periods, 0.06 for daily ones "
@@ -219,7 +228,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "period_unit",
         label="Period unit",
-        noun="The period unit",
+        noun=_("The period unit"),
         help="Rating periods last days or calendar months.",
         default="days",
         kind=str,
@@ -228,7 +237,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "period_length",
         label="Period length",
-        noun="The period length",
+        noun=_("The period length"),
         help="How many days or months one rating period lasts.",
         default=7,
         kind=int,
@@ -238,7 +247,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "max_rd",
         label="RD ceiling",
-        noun="The RD ceiling",
+        noun=_("The RD ceiling"),
         help="Applied after every period: no RD grows above it.",
         default=_ENGINE.max_rd,
         kind=float,
@@ -256,7 +265,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "volatility_ceiling",
         label="Volatility ceiling",
-        noun="The volatility ceiling",
+        noun=_("The volatility ceiling"),
         help="No volatility grows above it.",
         default=VOLATILITY_CEILING,
         kind=float,
@@ -273,7 +282,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "rating_floor",
         label="Rating floor (optional)",
-        noun="The rating floor",
+        noun=_("The rating floor"),
         help="No rating falls below it; empty for none.",
         default=_ENGINE.rating_floor,
         kind=float,
@@ -286,7 +295,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "advantage",
         label="First-named side's advantage",
-        noun="The advantage",
+        noun=_("The advantage"),
         help=(
             "Rating points added to the first-named side (home team, white, first player) "
             "in the expected score of every match not marked neutral; 0 for none."
@@ -305,7 +314,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "margin_scale",
         label="Margin scale (optional)",
-        noun="The margin scale",
+        noun=_("The margin scale"),
         help=(
             "Counts how much a match was won by: a win by m points scores "
             "0.5 + 0.5·tanh(m / scale) instead of 1 (the loser the rest); empty to count "
@@ -337,7 +346,7 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "period_anchor",
         label="First period starts on",
-        noun="The first day of the first period",
+        noun=_("The first day of the first period"),
         help="First day of period 0; on or before the league's start date (its default).",
         default=None,
         kind=dt.date,
@@ -444,17 +453,26 @@ def _as_number(errors: dict[str, list[str]], parameter: Parameter, value: Any) -
         if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            errors.setdefault(name, []).append(f"{name} must be a whole number, got {value!r}.")
+            errors.setdefault(name, []).append(
+                gettext("%(name)s must be a whole number, got %(value)r.")
+                % {"name": name, "value": value}
+            )
             return None
         return value
     if isinstance(value, str):
         try:
             value = float(value)
         except ValueError:
-            errors.setdefault(name, []).append(f"{name} must be a number, got {value!r}.")
+            errors.setdefault(name, []).append(
+                gettext("%(name)s must be a number, got %(value)r.")
+                % {"name": name, "value": value}
+            )
             return None
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value):
-        errors.setdefault(name, []).append(f"{name} must be a finite number, got {value!r}.")
+        errors.setdefault(name, []).append(
+            gettext("%(name)s must be a finite number, got %(value)r.")
+            % {"name": name, "value": value}
+        )
         return None
     return float(value)
 
@@ -474,14 +492,23 @@ def clean_config_params(
     errors: dict[str, list[str]] = {}
     unknown = sorted(set(params) - set(PARAMETERS) - {"note"})
     if unknown:
-        errors["__all__"] = [f"Unknown rating parameter(s): {', '.join(unknown)}."]
+        errors["__all__"] = [
+            ngettext(
+                "Unknown rating parameter: %(names)s.",
+                "Unknown rating parameters: %(names)s.",
+                len(unknown),
+            )
+            % {"names": ", ".join(unknown)}
+        ]
     cleaned: dict[str, Any] = {}
     for parameter in NUMBERS:
         value = params.get(parameter.name)
         if value in (None, ""):
             cleaned[parameter.name] = None
             if not parameter.optional:
-                errors.setdefault(parameter.name, []).append(f"{parameter.noun} is required.")
+                errors.setdefault(parameter.name, []).append(
+                    gettext("%(noun)s is required.") % {"noun": parameter.noun}
+                )
             continue
         number = _as_number(errors, parameter, value)
         if number is not None:
@@ -492,13 +519,13 @@ def clean_config_params(
     unit = params.get("period_unit")
     if unit not in UNITS:
         errors.setdefault("period_unit", []).append(
-            f"period_unit must be 'days' or 'months', got {unit!r}."
+            gettext("period_unit must be 'days' or 'months', got %(value)r.") % {"value": unit}
         )
     cleaned["period_unit"] = unit
     mode = params.get("update_mode")
     if mode not in UPDATE_MODES:
         errors.setdefault("update_mode", []).append(
-            f"update_mode must be 'period' or 'instant', got {mode!r}."
+            gettext("update_mode must be 'period' or 'instant', got %(value)r.") % {"value": mode}
         )
     cleaned["update_mode"] = mode
     cleaned["period_anchor"] = _clean_anchor(
@@ -523,7 +550,7 @@ def stored_problems(values: dict[str, Any]) -> dict[str, str]:
         value = values.get(parameter.name)
         if value is None:
             if not parameter.optional:
-                found[parameter.name] = f"{parameter.noun} is required."
+                found[parameter.name] = gettext("%(noun)s is required.") % {"noun": parameter.noun}
             continue
         message = parameter.problem(float(value))
         if message is not None:
@@ -542,18 +569,24 @@ def _clean_anchor(
             anchor = dt.date.fromisoformat(anchor)
     if isinstance(anchor, dt.datetime) or not isinstance(anchor, dt.date):
         errors.setdefault("period_anchor", []).append(
-            f"period_anchor must be a date (YYYY-MM-DD), got {anchor!r}."
+            gettext("period_anchor must be a date (YYYY-MM-DD), got %(value)r.") % {"value": anchor}
         )
         return anchor
     if anchor > start_date:
         errors.setdefault("period_anchor", []).append(
-            f"period_anchor ({anchor.isoformat()}) must not be after the league's start "
-            f"date ({start_date.isoformat()}): results from the start date on need a period."
+            gettext(
+                "period_anchor (%(anchor)s) must not be after the league's start "
+                "date (%(start)s): results from the start date on need a period."
+            )
+            % {"anchor": anchor.isoformat(), "start": start_date.isoformat()}
         )
     if first_match_day is not None and anchor > first_match_day:
         errors.setdefault("period_anchor", []).append(
-            f"period_anchor ({anchor.isoformat()}) is after the league's first match "
-            f"({first_match_day.isoformat()}); a match before the first period is an error."
+            gettext(
+                "period_anchor (%(anchor)s) is after the league's first match "
+                "(%(first)s); a match before the first period is an error."
+            )
+            % {"anchor": anchor.isoformat(), "first": first_match_day.isoformat()}
         )
     return anchor
 

@@ -11,6 +11,7 @@ import dataclasses
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_lazy as _
 
 from league import event_store
 from league.calendar import league_day, local_noon
@@ -127,7 +128,7 @@ def correct_match(
         if type(original) is type(replacement.fact) and _same_result(original, replacement):
             errors.add(
                 "__all__",
-                "The correction is identical to the recorded result; change at least one field.",
+                _("The correction is identical to the recorded result; change at least one field."),
                 "unchanged",
             )
         errors.raise_if_any()

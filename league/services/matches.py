@@ -242,7 +242,7 @@ def record_match(
         ] or not isinstance(parsed.fact, MatchRecorded):
             errors.add(
                 "fixture",
-                "This fixture is %(a)s v %(b)s: record its result with those players.",
+                _("This fixture is %(a)s v %(b)s: record its result with those players."),
                 "other_players",
                 a=target.player_a.display_name,
                 b=target.player_b.display_name,
@@ -314,7 +314,7 @@ def record_round(
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     if not results:
-        errors.add("results", "A round needs at least one result.", "required")
+        errors.add("results", _("A round needs at least one result."), "required")
     errors.raise_if_any()
 
     parsed: list[ParsedMatch | None] = []
@@ -330,7 +330,7 @@ def record_round(
             if key in keys:
                 row_errors.add(
                     "idempotency_key",
-                    "This idempotency key is also used by result %(row)s of this round.",
+                    _("This idempotency key is also used by result %(row)s of this round."),
                     "idempotency_conflict",
                     row=keys[key] + 1,
                 )

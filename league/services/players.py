@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from league import event_store
 from league.event_store import Submission
@@ -97,7 +98,7 @@ def rename_player(
         if name and name == current.display_name:
             errors.add(
                 "display_name",
-                "%(player)s is already called %(name)s: give a new name.",
+                _("%(player)s is already called %(name)s: give a new name."),
                 "unchanged",
                 player=current.display_name,
                 name=name,
@@ -125,7 +126,7 @@ def deactivate_player(
         if not current.active:
             errors.add(
                 "active",
-                "%(player)s is already inactive.",
+                _("%(player)s is already inactive."),
                 "already_inactive",
                 player=current.display_name,
             )
@@ -150,7 +151,7 @@ def reactivate_player(
         if current.active:
             errors.add(
                 "active",
-                "%(player)s is already active.",
+                _("%(player)s is already active."),
                 "already_active",
                 player=current.display_name,
             )
@@ -198,12 +199,12 @@ def merge_player(
 def _check_merge(league: League, current: Player, target: Player, errors: Errors) -> None:
     """The refusals of ``merge_player`` (run under the league lock)."""
     if current.pk == target.pk:
-        errors.add("into", "A player cannot be merged into themselves.", "self_merge")
+        errors.add("into", _("A player cannot be merged into themselves."), "self_merge")
         return
     if current.merged_into_id is not None:
         errors.add(
             "player",
-            "%(player)s is already merged into %(survivor)s; unmerge them first.",
+            _("%(player)s is already merged into %(survivor)s; unmerge them first."),
             "already_merged",
             player=current.display_name,
             survivor=Player.objects.get(pk=current.merged_into_id).display_name,
@@ -212,7 +213,7 @@ def _check_merge(league: League, current: Player, target: Player, errors: Errors
         survivor = Player.objects.get(pk=target.merged_into_id)
         errors.add(
             "into",
-            "%(target)s was merged into %(survivor)s; merge into %(survivor)s instead.",
+            _("%(target)s was merged into %(survivor)s; merge into %(survivor)s instead."),
             "merged_target",
             target=target.display_name,
             survivor=survivor.display_name,
@@ -223,12 +224,16 @@ def _check_merge(league: League, current: Player, target: Player, errors: Errors
     if absorbed:
         errors.add(
             "player",
-            "%(names)s %(verb)s merged into %(player)s; unmerge %(them)s or merge %(them)s "
-            "into %(target)s directly before merging %(player)s.",
+            ngettext_lazy(
+                "%(names)s was merged into %(player)s; unmerge them or merge them "
+                "into %(target)s directly before merging %(player)s.",
+                "%(names)s were merged into %(player)s; unmerge them or merge them "
+                "into %(target)s directly before merging %(player)s.",
+                "count",
+            ),
             "merge_chain",
             names=", ".join(absorbed),
-            verb="was" if len(absorbed) == 1 else "were",
-            them="them",
+            count=len(absorbed),
             player=current.display_name,
             target=target.display_name,
         )
@@ -256,14 +261,19 @@ def _check_merge(league: League, current: Player, target: Player, errors: Errors
         first = seqs[0]
         errors.add(
             "into",
-            "%(player)s and %(target)s played each other (%(count)s counted %(matches)s, "
-            "first #%(seq)s): merged, those would be matches against oneself. Void them "
-            "first if the records are one player.",
+            ngettext_lazy(
+                "%(player)s and %(target)s played each other (%(count)s counted match, "
+                "first #%(seq)s): merged, those would be matches against oneself. Void them "
+                "first if the records are one player.",
+                "%(player)s and %(target)s played each other (%(count)s counted matches, "
+                "first #%(seq)s): merged, those would be matches against oneself. Void them "
+                "first if the records are one player.",
+                "count",
+            ),
             "played_each_other",
             player=current.display_name,
             target=target.display_name,
             count=count,
-            matches="match" if count == 1 else "matches",
             seq=first,
         )
 
@@ -294,7 +304,7 @@ def unmerge_player(
         if current.merged_into_id is None:
             errors.add(
                 "player",
-                "%(player)s is not merged into anyone.",
+                _("%(player)s is not merged into anyone."),
                 "not_merged",
                 player=current.display_name,
             )
@@ -427,7 +437,7 @@ def _check_reason_length(value: Any, errors: Errors) -> None:
     if len(_reason(value)) > REASON_MAX:
         errors.add(
             "reason",
-            "The reason is too long (at most %(max)s characters).",
+            _("The reason is too long (at most %(max)s characters)."),
             "reason_too_long",
             max=REASON_MAX,
         )
