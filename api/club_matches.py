@@ -13,6 +13,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.core.validators import slug_re
 from django.http import Http404
 from django.urls import path
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -297,7 +298,11 @@ class ClubMatchVoidView(ClubMixin, generics.GenericAPIView):
 
 
 def _season_span(league: League, slug: str) -> tuple[dt.datetime, dt.datetime]:
-    season = Season.objects.filter(league=league, slug=slug).first()
+    # A slug is letters, digits, hyphens and underscores: anything else (a NUL byte, which
+    # PostgreSQL refuses in a query) names no season, without asking the database.
+    season = (
+        Season.objects.filter(league=league, slug=slug).first() if slug_re.fullmatch(slug) else None
+    )
     if season is None:
         raise Http404(f"{league.name} has no season {slug}.")
     zone = league_zone(league)

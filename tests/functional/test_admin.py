@@ -346,6 +346,7 @@ def test_time_zone_and_start_date_are_fixed_once_a_league_has_matches(
             "sport": league.sport,
             "time_zone": "Pacific/Auckland",
             "start_date": "2030-01-01",
+            "default_language": "en-gb",
         },
     )
     assert response.status_code == 302
@@ -368,6 +369,7 @@ def test_a_league_without_matches_can_still_move_its_time_zone(client, superuser
             "sport": "",
             "time_zone": "Pacific/Auckland",
             "start_date": "2024-02-01",
+            "default_language": "en-gb",
         },
     )
     assert response.status_code == 302

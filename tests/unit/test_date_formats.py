@@ -1,7 +1,9 @@
 """Dates are written one way on every page, feed message and error: a day as "1 Jan 2024",
 a moment as "1 Jan 2024, 18:30" (``league.calendar.day_text`` / ``moment_text``, the
 templates' ``date:"j M Y"`` / ``date:"j M Y, H:i"``); ISO dates only in inputs, files and
-machine-readable attributes."""
+machine-readable attributes. Translated pages write them in the active language's own
+formats instead (``DATE_FORMAT`` / ``TIME_FORMAT``, the ``day`` and ``clock`` filters of
+``web.locale_format``), which English renders the same way."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from league.calendar import day_text, moment_text
 
 ROOT = Path(__file__).resolve().parents[2]
 # Formats the templates may give Django's date filter: a day, a moment, a fixture's round
-# (the same with its weekday), and ISO 8601 ("c", "Y-m-d") for datetime="" attributes.
-TEMPLATE_FORMATS = {"j M Y", "j M Y, H:i", "D j M Y, H:i", "c", "Y-m-d"}
+# (the same with its weekday), the active language's own day format and a weekday before it
+# ("DATE_FORMAT", "D"), and ISO 8601 ("c", "Y-m-d") for datetime="" attributes.
+TEMPLATE_FORMATS = {"j M Y", "j M Y, H:i", "D j M Y, H:i", "DATE_FORMAT", "D", "c", "Y-m-d"}
 # A strftime day written by hand (zero-padded "01 Jan 2024" or "1 Jan 2024" pieced together).
 HAND_MADE = re.compile(r"%d %b|%b %Y")
 
