@@ -95,7 +95,7 @@ class QueryBooleanField(serializers.BooleanField):
 class ScoreField(serializers.Field):
     """Player A's score: the JSON number 1 (win), 0.5 (draw) or 0 (loss)."""
 
-    default_error_messages = {"invalid": "Must be the number 1 (win), 0.5 (draw) or 0 (loss)."}
+    default_error_messages = {"invalid": _("Must be the number 1 (win), 0.5 (draw) or 0 (loss).")}
 
     def to_internal_value(self, data: Any) -> Decimal:
         if isinstance(data, bool) or not isinstance(data, int | float):
@@ -112,7 +112,7 @@ class AwareDateTimeField(serializers.DateTimeField):
     """An RFC 3339 date-time string with a UTC offset (a naive one is ambiguous: refused)."""
 
     default_error_messages = {
-        "naive": "Give a UTC offset, e.g. 2024-05-01T19:30:00+01:00 or 2024-05-01T18:30:00Z.",
+        "naive": _("Give a UTC offset, e.g. 2024-05-01T19:30:00+01:00 or 2024-05-01T18:30:00Z."),
     }
 
     def to_internal_value(self, value: Any) -> dt.datetime:

@@ -97,6 +97,25 @@ def resolve_language(
     return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
 
 
+def mail_language(user_ids: list[int], league: League | None = None) -> str:
+    """The language of a mail to the accounts ``user_ids`` (all one person's): the first
+    language one of them picked (``AccountPreferences.language``), else ``league``'s
+    default language, else ``settings.LANGUAGE_CODE``."""
+    chosen = (
+        AccountPreferences.objects.filter(user_id__in=user_ids)
+        .exclude(language="")
+        .order_by("user_id")
+        .values_list("language", flat=True)
+        if user_ids
+        else []
+    )
+    for candidate in (*chosen, league.default_language if league is not None else None):
+        found = supported(candidate)
+        if found:
+            return found
+    return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
+
+
 def activate_for_league(
     request: HttpRequest, league_slug: str | None = None, league: League | None = None
 ) -> str:

@@ -14,6 +14,8 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 import numpy.typing as npt
+from django.utils import formats, translation
+from django.utils.translation import gettext
 
 
 @lru_cache(maxsize=64)
@@ -82,3 +84,28 @@ def day_text(day: dt.date) -> str:
 def moment_text(moment: dt.datetime) -> str:
     """A moment as every page writes it, in its own time zone: "2 Jan 2024, 18:30"."""
     return f"{day_text(moment.date())}, {moment:%H:%M}"
+
+
+def _english() -> bool:
+    """Whether the active language is English (or none is active: a command, a worker)."""
+    language = translation.get_language()
+    return not language or language.split("-")[0] == "en"
+
+
+def page_day_text(day: dt.date) -> str:
+    """A day inside a page's translated sentence: :func:`day_text` in English, the active
+    language's own date ("2. Januar 2024", "2 janvier 2024") in the others."""
+    if _english():
+        return day_text(day)
+    return formats.date_format(day, "DATE_FORMAT")
+
+
+def page_moment_text(moment: dt.datetime) -> str:
+    """A moment inside a page's translated sentence: :func:`moment_text` in English, the
+    active language's date and clock ("5. März 2024, 18:07") in the others."""
+    if _english():
+        return moment_text(moment)
+    return gettext("%(day)s, %(time)s") % {
+        "day": formats.date_format(moment.date(), "DATE_FORMAT"),
+        "time": formats.time_format(moment, "TIME_FORMAT"),
+    }

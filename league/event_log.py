@@ -19,7 +19,13 @@ from django.db.models import Q
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext as _
 
-from league.calendar import day_text, league_zone, local_day, local_midnight, moment_text
+from league.calendar import (
+    league_zone,
+    local_day,
+    local_midnight,
+    page_day_text,
+    page_moment_text,
+)
 from league.club_log import ClubNames, club_summary
 from league.models import (
     CHALLENGE_KINDS,
@@ -669,7 +675,7 @@ def _report_summary(
             "id": report_id,
             "player": player,
             "result": result,
-            "day": day_text(local_day(played_at, tz)) if played_at else "",
+            "day": page_day_text(local_day(played_at, tz)) if played_at else "",
         }
     if kind == Event.Kind.REPORT_CONFIRMED:
         if player:
@@ -786,14 +792,14 @@ def event_log(
                 }
             if kind in MATCH_KINDS:
                 summary = _played_summary(
-                    summary, points, day_text(local_day(played_at, tz)), replaces
+                    summary, points, page_day_text(local_day(played_at, tz)), replaces
                 )
         elif kind in (Event.Kind.FIXTURE_SCHEDULED, Event.Kind.FIXTURE_RESCHEDULED):
             summary = _fixture_summary(
                 kind == Event.Kind.FIXTURE_SCHEDULED,
                 fixture_a,
                 fixture_b,
-                moment_text(scheduled_at.astimezone(tz)),
+                page_moment_text(scheduled_at.astimezone(tz)),
                 venue,
                 label,
             )

@@ -15,8 +15,8 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from league import services
 from league.models import MATCH_KINDS, Event, League, MatchFormat, Player
@@ -120,7 +120,7 @@ class LeagueForm(forms.ModelForm):
 
     time_zone = forms.ChoiceField(
         choices=[(name, name) for name in sorted(zoneinfo.available_timezones())],
-        help_text="A match belongs to the local date it was played on.",
+        help_text=_("A match belongs to the local date it was played on."),
     )
 
     class Meta:
@@ -169,8 +169,11 @@ class LeagueForm(forms.ModelForm):
                 if start > first_day:
                     self.add_error(
                         "start_date",
-                        f"The first recorded match was played on {first_day:%Y-%m-%d}; "
-                        "the league cannot start after it.",
+                        gettext(
+                            "The first recorded match was played on %(day)s; "
+                            "the league cannot start after it."
+                        )
+                        % {"day": first_day.isoformat()},
                     )
         return cleaned
 
@@ -231,7 +234,7 @@ class PlayerChangeForm(forms.ModelForm):
     reason = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Why the name or the status changes; shown in the event log.",
+        help_text=_("Why the name or the status changes; shown in the event log."),
     )
 
     class Meta:
@@ -250,7 +253,7 @@ class PlayerChangeForm(forms.ModelForm):
         # Every change of a player says why: the reason is shown in the public event log.
         changes = "display_name" in cleaned and "active" in cleaned and self.service_calls()
         if changes and not str(cleaned.get("reason") or "").strip():
-            self.add_error("reason", "Give a reason (it is shown in the event log).")
+            self.add_error("reason", gettext("Give a reason (it is shown in the event log)."))
         return cleaned
 
     def _post_clean(self) -> None:

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from league.calendar import day_text
 from league.sports import has_home_ground, is_chess
@@ -44,9 +45,9 @@ class LeagueQuerySet(models.QuerySet):
 class MatchFormat(models.TextChoices):
     """Which shapes of match a league accepts (``League.match_format``)."""
 
-    SINGLES = "singles", "Singles only: one player against one"
-    FIXED = "fixed", "Sides of a fixed size (doubles, teams of n, board games with n = 1)"
-    ANY = "any", "Any sides: two or more sides of any size"
+    SINGLES = "singles", _("Singles only: one player against one")
+    FIXED = "fixed", _("Sides of a fixed size (doubles, teams of n, board games with n = 1)")
+    ANY = "any", _("Any sides: two or more sides of any size")
 
 
 #: Limits of a match with sides: sides per match, players per side.
@@ -60,18 +61,20 @@ class League(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=80, unique=True)
     description = models.TextField(blank=True)
-    sport = models.CharField(max_length=60, blank=True, help_text="Chess, table tennis, …")
+    sport = models.CharField(max_length=60, blank=True, help_text=_("Chess, table tennis, …"))
     time_zone = models.CharField(
         max_length=64,
         default="UTC",
-        help_text="IANA time zone; a match belongs to the local date it was played on.",
+        help_text=_("IANA time zone; a match belongs to the local date it was played on."),
     )
-    start_date = models.DateField(help_text="No result may be dated before this day.")
+    start_date = models.DateField(help_text=_("No result may be dated before this day."))
     records_points = models.BooleanField(
         "results entered as points",
         default=True,
-        help_text="On: organisers type the score (3-1) and the result follows from it. "
-        "Off, for sports without scores (chess): they type the result alone (1-0, ½-½, 0-1).",
+        help_text=_(
+            "On: organisers type the score (3-1) and the result follows from it. "
+            "Off, for sports without scores (chess): they type the result alone (1-0, ½-½, 0-1)."
+        ),
     )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_leagues", blank=True
@@ -80,25 +83,29 @@ class League(models.Model):
         max_length=16,
         choices=MatchFormat.choices,
         default=MatchFormat.SINGLES,
-        help_text="Which matches the league accepts: singles only, sides of a fixed size, any.",
+        help_text=_("Which matches the league accepts: singles only, sides of a fixed size, any."),
     )
     side_size = models.PositiveSmallIntegerField(
         default=2,
-        help_text="Players per side when the format is a fixed side size (1 to 16).",
+        help_text=_("Players per side when the format is a fixed side size (1 to 16)."),
     )
     players_may_join = models.BooleanField(
         "players may ask to join",
         default=False,
-        help_text="On: a signed-in person may ask to join as a player (a new one, or one "
-        "already listed); an organiser accepts or refuses each request.",
+        help_text=_(
+            "On: a signed-in person may ask to join as a player (a new one, or one "
+            "already listed); an organiser accepts or refuses each request."
+        ),
     )
     default_language = models.CharField(
         "default language",
         max_length=8,
         choices=settings.LANGUAGES,
         default="en-gb",
-        help_text="The language of the public pages, embeds and feeds for a visitor who chose "
-        "none (the language picker, their account or their browser's language win over it).",
+        help_text=_(
+            "The language of the public pages, embeds and feeds for a visitor who chose "
+            "none (the language picker, their account or their browser's language win over it)."
+        ),
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # Who started the league from the browser: the per-account cap on new leagues counts
@@ -182,7 +189,7 @@ class Player(models.Model):
         null=True,
         blank=True,
         related_name="merged_players",
-        help_text="The player this one was merged into: their matches count as that player's.",
+        help_text=_("The player this one was merged into: their matches count as that player's."),
     )
     # The person who holds this player record (``league.player_accounts``): changed only by
     # the event store, with the ``player_claimed`` / ``player_released`` event saying so.
@@ -193,7 +200,7 @@ class Player(models.Model):
         null=True,
         blank=True,
         related_name="players",
-        help_text="The account of the person who claimed this player record.",
+        help_text=_("The account of the person who claimed this player record."),
     )
     # From the latest ``player_identified`` fact (a TRF file's player record): the FIDE id
     # (digits), the federation's three letters and the chess title, each blank when unknown.
@@ -274,30 +281,30 @@ class EventQuerySet(models.QuerySet):
 class EventKind(models.TextChoices):
     """The kinds of fact (``league.event_store.vocabulary`` has one class for each)."""
 
-    PLAYER_REGISTERED = "player_registered", "Player registered"
-    PLAYER_RENAMED = "player_renamed", "Player renamed"
-    PLAYER_DEACTIVATED = "player_deactivated", "Player deactivated"
-    PLAYER_REACTIVATED = "player_reactivated", "Player reactivated"
-    PLAYER_MERGED = "player_merged", "Player merged"
-    PLAYER_UNMERGED = "player_unmerged", "Player unmerged"
-    MATCH_RECORDED = "match_recorded", "Match recorded"
-    MATCH_VOIDED = "match_voided", "Match voided"
-    SIDE_MATCH_RECORDED = "side_match_recorded", "Team match recorded"
-    FIXTURE_SCHEDULED = "fixture_scheduled", "Fixture scheduled"
-    FIXTURE_RESCHEDULED = "fixture_rescheduled", "Fixture rescheduled"
-    FIXTURE_CANCELLED = "fixture_cancelled", "Fixture cancelled"
-    REPORT_SUBMITTED = "report_submitted", "Result reported"
-    REPORT_CONFIRMED = "report_confirmed", "Reported result confirmed"
-    REPORT_DISPUTED = "report_disputed", "Reported result disputed"
-    REPORT_REJECTED = "report_rejected", "Reported result rejected"
-    REPORT_WITHDRAWN = "report_withdrawn", "Reported result withdrawn"
-    CHALLENGE_ISSUED = "challenge_issued", "Challenge issued"
-    CHALLENGE_ACCEPTED = "challenge_accepted", "Challenge accepted"
-    CHALLENGE_DECLINED = "challenge_declined", "Challenge declined"
-    CHALLENGE_EXPIRED = "challenge_expired", "Challenge expired"
-    PLAYER_CLAIMED = "player_claimed", "Player claimed"
-    PLAYER_RELEASED = "player_released", "Player released"
-    PLAYER_FORGOTTEN = "player_forgotten", "Player forgotten"
+    PLAYER_REGISTERED = "player_registered", _("Player registered")
+    PLAYER_RENAMED = "player_renamed", _("Player renamed")
+    PLAYER_DEACTIVATED = "player_deactivated", _("Player deactivated")
+    PLAYER_REACTIVATED = "player_reactivated", _("Player reactivated")
+    PLAYER_MERGED = "player_merged", _("Player merged")
+    PLAYER_UNMERGED = "player_unmerged", _("Player unmerged")
+    MATCH_RECORDED = "match_recorded", _("Match recorded")
+    MATCH_VOIDED = "match_voided", _("Match voided")
+    SIDE_MATCH_RECORDED = "side_match_recorded", _("Team match recorded")
+    FIXTURE_SCHEDULED = "fixture_scheduled", _("Fixture scheduled")
+    FIXTURE_RESCHEDULED = "fixture_rescheduled", _("Fixture rescheduled")
+    FIXTURE_CANCELLED = "fixture_cancelled", _("Fixture cancelled")
+    REPORT_SUBMITTED = "report_submitted", _("Result reported")
+    REPORT_CONFIRMED = "report_confirmed", _("Reported result confirmed")
+    REPORT_DISPUTED = "report_disputed", _("Reported result disputed")
+    REPORT_REJECTED = "report_rejected", _("Reported result rejected")
+    REPORT_WITHDRAWN = "report_withdrawn", _("Reported result withdrawn")
+    CHALLENGE_ISSUED = "challenge_issued", _("Challenge issued")
+    CHALLENGE_ACCEPTED = "challenge_accepted", _("Challenge accepted")
+    CHALLENGE_DECLINED = "challenge_declined", _("Challenge declined")
+    CHALLENGE_EXPIRED = "challenge_expired", _("Challenge expired")
+    PLAYER_CLAIMED = "player_claimed", _("Player claimed")
+    PLAYER_RELEASED = "player_released", _("Player released")
+    PLAYER_FORGOTTEN = "player_forgotten", _("Player forgotten")
     COMPETITION_CREATED = "competition_created", _("Event created")
     ENTRANT_ENTERED = "entrant_entered", _("Player entered an event")
     ENTRANT_WITHDRAWN = "entrant_withdrawn", _("Player withdrawn from an event")
@@ -305,7 +312,7 @@ class EventKind(models.TextChoices):
     ROUND_PAIRED = "round_paired", _("Round paired")
     FORFEIT_RECORDED = "forfeit_recorded", _("Forfeit recorded")
     PLAYER_IDENTIFIED = "player_identified", _("Player's FIDE details recorded")
-    PLAYER_SEEDED = "player_seeded", "Player seeded"
+    PLAYER_SEEDED = "player_seeded", _("Player seeded")
     PAIRING_FORBIDDEN = "pairing_forbidden", _("Pairing forbidden")
     TEAM_CREATED = "team_created", _("Team created")
     ROSTER_PLAYER_ADDED = "roster_player_added", _("Player added to a team")
@@ -428,9 +435,11 @@ class Fixture(models.Model):
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     scheduled_at = models.DateTimeField()
-    deadline = models.DateField(help_text="The local day by which the fixture should be played.")
-    venue = models.CharField(max_length=120, blank=True, help_text="Venue, table or board.")
-    label = models.CharField(max_length=120, blank=True, help_text='Round, e.g. "Swiss round 2".')
+    deadline = models.DateField(help_text=_("The local day by which the fixture should be played."))
+    venue = models.CharField(max_length=120, blank=True, help_text=_("Venue, table or board."))
+    label = models.CharField(
+        max_length=120, blank=True, help_text=_('Round, e.g. "Swiss round 2".')
+    )
     cancelled = models.BooleanField(default=False)
     # A fixture of a competition's round (``league.competitions``): set when the round is
     # published, never changed. The first-named player is White in a chess league.
@@ -472,7 +481,7 @@ class Event(models.Model):
     SCORES = (Decimal("1"), Decimal("0.5"), Decimal("0"))
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="events")
-    seq = models.PositiveBigIntegerField(help_text="Per-league sequence number, from 1.")
+    seq = models.PositiveBigIntegerField(help_text=_("Per-league sequence number, from 1."))
     kind = models.CharField(max_length=32, choices=Kind.choices)
     recorded_at = models.DateTimeField(default=timezone.now)
     recorded_by = models.ForeignKey(
@@ -492,7 +501,7 @@ class Event(models.Model):
     display_name = models.CharField(
         max_length=120,
         blank=True,
-        help_text="The name a player was registered under or renamed to.",
+        help_text=_("The name a player was registered under or renamed to."),
     )
     # player_merged (the surviving player), player_unmerged (the player it is separated from)
     other_player = models.ForeignKey(
@@ -501,7 +510,7 @@ class Event(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        help_text="Merge: the player merged into; unmerge: the player separated from.",
+        help_text=_("Merge: the player merged into; unmerge: the player separated from."),
     )
 
     # player_claimed (the account that took the player), player_released (the account whose
@@ -514,7 +523,7 @@ class Event(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        help_text="Claim or release: the account that took or gave up the player.",
+        help_text=_("Claim or release: the account that took or gave up the player."),
     )
 
     # match_recorded
@@ -526,21 +535,23 @@ class Event(models.Model):
         Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     score_a = models.DecimalField(
-        max_digits=2, decimal_places=1, null=True, blank=True, help_text="1, 0.5 or 0"
+        max_digits=2, decimal_places=1, null=True, blank=True, help_text=_("1, 0.5 or 0")
     )
     points = models.CharField(
-        max_length=120, blank=True, help_text='Game or points score for display ("3–1").'
+        max_length=120, blank=True, help_text=_('Game or points score for display ("3–1").')
     )
     neutral = models.BooleanField(
         default=False,
-        help_text="Played on neutral ground: the first-named side gets no advantage.",
+        help_text=_("Played on neutral ground: the first-named side gets no advantage."),
     )
     margin = models.IntegerField(
         null=True,
         blank=True,
         editable=False,
-        help_text="The first-named side's points minus the other's, read from the points "
-        'when they are one pair of whole numbers ("2–1"); empty when unknown.',
+        help_text=_(
+            "The first-named side's points minus the other's, read from the points "
+            'when they are one pair of whole numbers ("2–1"); empty when unknown.'
+        ),
     )
     replaces = models.OneToOneField(
         "self",
@@ -548,7 +559,7 @@ class Event(models.Model):
         null=True,
         blank=True,
         related_name="replaced_by",
-        help_text="The voided match this result corrects.",
+        help_text=_("The voided match this result corrects."),
     )
 
     # match_voided
@@ -558,7 +569,7 @@ class Event(models.Model):
         null=True,
         blank=True,
         related_name="voided_by",
-        help_text="The match this event voids (a match is voided at most once).",
+        help_text=_("The match this event voids (a match is voided at most once)."),
     )
     reason = models.TextField(blank=True)
     note = models.TextField(blank=True)
@@ -592,10 +603,10 @@ class Event(models.Model):
     seed_rating = models.FloatField(null=True, blank=True)
     seed_rd = models.FloatField(null=True, blank=True)
     seed_list = models.CharField(
-        max_length=16, blank=True, help_text="The kind of rating list: fide, national or club."
+        max_length=16, blank=True, help_text=_("The kind of rating list: fide, national or club.")
     )
     seed_games = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Rated games behind the listed rating, when known."
+        null=True, blank=True, help_text=_("Rated games behind the listed rating, when known.")
     )
 
     objects = EventQuerySet.as_manager()
@@ -780,8 +791,8 @@ class Season(models.Model):
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="seasons")
     name = models.CharField(max_length=80)
     slug = models.SlugField(max_length=90)
-    start_date = models.DateField(help_text="First day of the season (league's local date).")
-    end_date = models.DateField(help_text="Last day of the season (inclusive).")
+    start_date = models.DateField(help_text=_("First day of the season (league's local date)."))
+    end_date = models.DateField(help_text=_("Last day of the season (inclusive)."))
     points_win = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("3"))
     points_draw = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("1"))
     points_loss = models.DecimalField(max_digits=4, decimal_places=1, default=Decimal("0"))
@@ -789,8 +800,10 @@ class Season(models.Model):
         max_length=100,
         blank=True,
         default="",
-        help_text="Tie-break codes in order, comma-separated (league.seasons.SEASON_TIEBREAKS); "
-        "empty: by rating at the end.",
+        help_text=_(
+            "Tie-break codes in order, comma-separated (league.seasons.SEASON_TIEBREAKS); "
+            "empty: by rating at the end."
+        ),
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     created_by = models.ForeignKey(
@@ -859,7 +872,7 @@ class ApiToken(models.Model):
     )
     name = models.CharField(max_length=80)
     digest = models.CharField(max_length=64, unique=True)
-    prefix = models.CharField(max_length=12, help_text="The secret's first characters.")
+    prefix = models.CharField(max_length=12, help_text=_("The secret's first characters."))
     created_at = models.DateTimeField(default=timezone.now)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
@@ -909,9 +922,9 @@ class Invitation(models.Model):
         null=True,
         blank=True,
         related_name="invitations",
-        help_text="The player record the invited person claims; empty: co-organise.",
+        help_text=_("The player record the invited person claims; empty: co-organise."),
     )
-    email = models.EmailField(blank=True, help_text="Where the link was mailed, if it was.")
+    email = models.EmailField(blank=True, help_text=_("Where the link was mailed, if it was."))
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -959,10 +972,10 @@ class JoinRequest(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Pending"
-        ACCEPTED = "accepted", "Accepted"
-        REFUSED = "refused", "Refused"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", pgettext_lazy("join request", "Pending")
+        ACCEPTED = "accepted", pgettext_lazy("join request", "Accepted")
+        REFUSED = "refused", pgettext_lazy("join request", "Refused")
+        WITHDRAWN = "withdrawn", pgettext_lazy("join request", "Withdrawn")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="join_requests")
     account = models.ForeignKey(
@@ -977,7 +990,7 @@ class JoinRequest(models.Model):
         null=True,
         blank=True,
         related_name="+",
-        help_text="The player the person holds once accepted.",
+        help_text=_("The player the person holds once accepted."),
     )
     created_at = models.DateTimeField(default=timezone.now)
     decided_at = models.DateTimeField(null=True, blank=True)
@@ -1014,14 +1027,14 @@ class AccountPreferences(models.Model):
     )
     hide_own_rating = models.BooleanField(
         default=False,
-        help_text="My own rating is hidden from me (others still see it).",
+        help_text=_("My own rating is hidden from me (others still see it)."),
     )
     language = models.CharField(
         max_length=8,
         choices=settings.LANGUAGES,
         blank=True,
         default="",
-        help_text="The language last picked while signed in (empty: none picked).",
+        help_text=_("The language last picked while signed in (empty: none picked)."),
     )
 
     def __str__(self) -> str:
@@ -1031,16 +1044,16 @@ class AccountPreferences(models.Model):
 class ReportPolicy(models.TextChoices):
     """What a result reported by a player needs before it counts (``PlayerRules``)."""
 
-    CONFIRM = "confirm", "The opponent confirms it (or an organiser)"
-    AUTO = "auto", "Accepted after some days unless disputed"
-    ORGANISERS = "organisers", "Organisers only: players cannot report"
+    CONFIRM = "confirm", _("The opponent confirms it (or an organiser)")
+    AUTO = "auto", _("Accepted after some days unless disputed")
+    ORGANISERS = "organisers", _("Organisers only: players cannot report")
 
 
 class IgnoredChallenge(models.TextChoices):
     """What a challenge left unanswered past its deadline becomes (``PlayerRules``)."""
 
-    EXPIRED = "expired", "It expires"
-    FORFEIT = "forfeit", "The challenger wins by forfeit (not rated)"
+    EXPIRED = "expired", _("It expires")
+    FORFEIT = "forfeit", _("The challenger wins by forfeit (not rated)")
 
 
 class PlayerRules(models.Model):
@@ -1056,14 +1069,14 @@ class PlayerRules(models.Model):
         max_length=16, choices=ReportPolicy.choices, default=ReportPolicy.CONFIRM
     )
     accept_after_days = models.PositiveSmallIntegerField(
-        default=3, help_text="With the policy 'accepted after some days': how many (1 to 60)."
+        default=3, help_text=_("With the policy 'accepted after some days': how many (1 to 60).")
     )
-    challenges = models.BooleanField(default=False, help_text="Players may challenge others.")
+    challenges = models.BooleanField(default=False, help_text=_("Players may challenge others."))
     challenge_places = models.PositiveSmallIntegerField(
-        default=3, help_text="How many places up or down the ranking a player may challenge."
+        default=3, help_text=_("How many places up or down the ranking a player may challenge.")
     )
     challenge_days = models.PositiveSmallIntegerField(
-        default=7, help_text="Days the challenged player has to accept or decline (1 to 60)."
+        default=7, help_text=_("Days the challenged player has to accept or decline (1 to 60).")
     )
     ignored_challenge = models.CharField(
         max_length=16, choices=IgnoredChallenge.choices, default=IgnoredChallenge.EXPIRED
@@ -1099,11 +1112,11 @@ class PlayerRules(models.Model):
 class ReportStatus(models.TextChoices):
     """Where a reported result stands (``Report.status``, kept by the event store)."""
 
-    PENDING = "pending", "Waiting for confirmation"
-    CONFIRMED = "confirmed", "Confirmed"
-    DISPUTED = "disputed", "Disputed"
-    REJECTED = "rejected", "Rejected"
-    WITHDRAWN = "withdrawn", "Withdrawn"
+    PENDING = "pending", _("Waiting for confirmation")
+    CONFIRMED = "confirmed", _("Confirmed")
+    DISPUTED = "disputed", _("Disputed")
+    REJECTED = "rejected", _("Rejected")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
 
 
 class Report(models.Model):
@@ -1116,8 +1129,8 @@ class Report(models.Model):
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="reports")
     reporter = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    sides = models.JSONField(help_text="Each side's player ids, as reported.")
-    places = models.JSONField(help_text="Each side's place, from 0 (ties share one).")
+    sides = models.JSONField(help_text=_("Each side's player ids, as reported."))
+    places = models.JSONField(help_text=_("Each side's place, from 0 (ties share one)."))
     played_at = models.DateTimeField()
     points = models.CharField(max_length=120, blank=True)
     note = models.TextField(blank=True)
@@ -1164,11 +1177,11 @@ class Report(models.Model):
 class ChallengeStatus(models.TextChoices):
     """Where a challenge stands (``Challenge.status``, kept by the event store)."""
 
-    ISSUED = "issued", "Waiting for an answer"
-    ACCEPTED = "accepted", "Accepted"
-    DECLINED = "declined", "Declined"
-    EXPIRED = "expired", "Expired"
-    FORFEITED = "forfeited", "Won by forfeit"
+    ISSUED = "issued", _("Waiting for an answer")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    EXPIRED = "expired", _("Expired")
+    FORFEITED = "forfeited", _("Won by forfeit")
 
 
 class Challenge(models.Model):
@@ -1243,10 +1256,10 @@ class Competition(models.Model):
         max_digits=3,
         decimal_places=1,
         default=Decimal("1"),
-        help_text="Points for a bye the pairing allocates (1, ½ or 0).",
+        help_text=_("Points for a bye the pairing allocates (1, ½ or 0)."),
     )
     rated = models.BooleanField(
-        default=True, help_text="Results feed the league's ratings (off: recorded, not rated)."
+        default=True, help_text=_("Results feed the league's ratings (off: recorded, not rated).")
     )
     tiebreaks = models.JSONField(default=list, blank=True)
     start_date = models.DateField(null=True, blank=True)
@@ -1260,23 +1273,25 @@ class Competition(models.Model):
         choices=CupDrawRule.choices,
         blank=True,
         default="",
-        help_text="A knockout cup's way of settling a drawn game (blank for other formats).",
+        help_text=_("A knockout cup's way of settling a drawn game (blank for other formats)."),
     )
     third_place = models.BooleanField(
-        default=False, help_text="A knockout cup plays a match for third place."
+        default=False, help_text=_("A knockout cup plays a match for third place.")
     )
     double_elimination = models.BooleanField(
         default=False,
-        help_text="A knockout cup with a losers' bracket: a player is out after two lost ties.",
+        help_text=_("A knockout cup with a losers' bracket: a player is out after two lost ties."),
     )
     bracket_reset = models.BooleanField(
         default=False,
-        help_text="A double-elimination cup plays the grand final again when the losers' "
-        "bracket champion wins it.",
+        help_text=_(
+            "A double-elimination cup plays the grand final again when the losers' "
+            "bracket champion wins it."
+        ),
     )
     accelerated = models.BooleanField(
         default=False,
-        help_text="A chess Swiss event paired with Baku acceleration (FIDE C.04.5.1).",
+        help_text=_("A chess Swiss event paired with Baku acceleration (FIDE C.04.5.1)."),
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -1493,14 +1508,14 @@ class DivisionSetup(models.Model):
         Season, on_delete=models.PROTECT, primary_key=True, related_name="division_setup"
     )
     promotion = models.PositiveSmallIntegerField(
-        default=1, help_text="How many go up and down between adjacent divisions."
+        default=1, help_text=_("How many go up and down between adjacent divisions.")
     )
     newcomers = models.PositiveSmallIntegerField(
         default=0,
-        help_text="The division (1 = top) next season's newcomers go to; 0: the bottom one.",
+        help_text=_("The division (1 = top) next season's newcomers go to; 0: the bottom one."),
     )
     proposed = models.BooleanField(
-        default=False, help_text="Proposed by promotion and relegation from the season before."
+        default=False, help_text=_("Proposed by promotion and relegation from the season before.")
     )
     fixed_at = models.DateTimeField(null=True, blank=True)
 

@@ -15,9 +15,10 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from config.language import mail_language
 from league.invitations import new_token
 from league.models import Invitation
 
@@ -45,13 +46,16 @@ def send_sign_in_links(email: str, next_url: str, base_url: str) -> int:
     for user in accounts_with_email(email):
         _link, token = create_link(user, next_url)
         url = base_url.rstrip("/") + reverse("accounts:link_sign_in", args=[token])
-        body = _(
-            "Hello %(name)s,\n\n"
-            "Open this link to sign in to Honest League as %(name)s:\n\n%(url)s\n\n"
-            "It works once, for %(minutes)s minutes. If you did not ask for it, ignore this "
-            "mail: nobody can sign in without the link.\n"
-        ) % {"name": user.get_username(), "url": url, "minutes": minutes}
-        send_mail(_("Your sign-in link"), body, None, [user.email])
+        # Each account's own language: the mail is read by the account it signs in.
+        with translation.override(mail_language([user.pk])):
+            body = _(
+                "Hello %(name)s,\n\n"
+                "Open this link to sign in to Honest League as %(name)s:\n\n%(url)s\n\n"
+                "It works once, for %(minutes)s minutes. If you did not ask for it, ignore this "
+                "mail: nobody can sign in without the link.\n"
+            ) % {"name": user.get_username(), "url": url, "minutes": minutes}
+            subject = _("Your sign-in link")
+        send_mail(subject, body, None, [user.email])
         sent += 1
     return sent
 
@@ -60,6 +64,8 @@ def send_sign_in_links(email: str, next_url: str, base_url: str) -> int:
 def send_player_invitation(invitation_id: int, base_url: str) -> bool:
     """Mail the invitation to claim a player record to its address; False when the
     invitation is no longer pending (revoked, used, expired) or has no address."""
+    from league.sign_in_links import accounts_with_email
+
     invitation = (
         Invitation.objects.select_related("league", "player").filter(pk=invitation_id).first()
     )
@@ -74,17 +80,21 @@ def send_player_invitation(invitation_id: int, base_url: str) -> bool:
         "url": url,
         "days": f"{settings.INVITATION_DAYS:g}",
     }
-    body = (
-        _(
-            "Hello,\n\n"
-            "The organisers of %(league)s invite you to take your place as the player "
-            "%(player)s: sign in, or create an account, and claim it with this link:\n\n"
-            "%(url)s\n\n"
-            "It works once, for %(days)s days. If you are not %(player)s, ignore this mail.\n"
+    # The language of the accounts already at the address, else the league's default.
+    accounts = [user.pk for user in accounts_with_email(invitation.email)]
+    with translation.override(mail_language(accounts, invitation.league)):
+        body = (
+            _(
+                "Hello,\n\n"
+                "The organisers of %(league)s invite you to take your place as the player "
+                "%(player)s: sign in, or create an account, and claim it with this link:\n\n"
+                "%(url)s\n\n"
+                "It works once, for %(days)s days. If you are not %(player)s, ignore this mail.\n"
+            )
+            % context
         )
-        % context
-    )
-    send_mail(_("Your place in %(league)s") % context, body, None, [invitation.email])
+        subject = _("Your place in %(league)s") % context
+    send_mail(subject, body, None, [invitation.email])
     Invitation.objects.filter(pk=invitation.pk).update(sent_at=timezone.now())
     return True
 

@@ -29,8 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.language import supported
-from league.models import AccountPreferences
+from config.language import mail_language
 from notifications.kinds import KINDS
 from notifications.models import Message, Status
 from notifications.preferences import unsubscribe_path, wants
@@ -85,16 +84,7 @@ class LongHeaderEmail(EmailMessage):
 def recipient_language(message: Message) -> str:
     """The language ``message`` is written in: its recipient's account language
     (``AccountPreferences.language``), else its league's default language, else the site's."""
-    chosen = (
-        AccountPreferences.objects.filter(user_id=message.user_id)
-        .values_list("language", flat=True)
-        .first()
-    )
-    for candidate in (chosen, message.league.default_language if message.league else None):
-        found = supported(candidate)
-        if found:
-            return found
-    return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
+    return mail_language([message.user_id], message.league)
 
 
 def build(message: Message) -> EmailMessage:

@@ -40,8 +40,8 @@ class RatingConfig(models.Model):
     """One version of a league's rating parameters. Never changed once stored."""
 
     class PeriodUnit(models.TextChoices):
-        DAYS = "days", "days"
-        MONTHS = "months", "calendar months"
+        DAYS = "days", _("days")
+        MONTHS = "months", _("calendar months")
 
     class UpdateMode(models.TextChoices):
         PERIOD = "period", _("period: a rating period's games at once (the paper)")
@@ -120,24 +120,24 @@ class Replay(models.Model):
     """One recomputation of a configuration's projection, with its progress."""
 
     class Kind(models.TextChoices):
-        FULL = "full", "full"
-        INCREMENTAL = "incremental", "incremental"
+        FULL = "full", _("full")
+        INCREMENTAL = "incremental", _("incremental")
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        COMPLETE = "complete", "complete"
-        FAILED = "failed", "failed"
-        SUPERSEDED = "superseded", "superseded"
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        COMPLETE = "complete", _("complete")
+        FAILED = "failed", _("failed")
+        SUPERSEDED = "superseded", _("superseded")
 
     config = models.ForeignKey(RatingConfig, on_delete=models.CASCADE, related_name="replays")
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.FULL)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
-    from_period = models.IntegerField(default=0, help_text="First period recomputed.")
+    from_period = models.IntegerField(default=0, help_text=_("First period recomputed."))
     periods_total = models.IntegerField(default=0)
     periods_done = models.IntegerField(default=0)
     through_seq = models.PositiveBigIntegerField(
-        default=0, help_text="Highest event sequence number folded in."
+        default=0, help_text=_("Highest event sequence number folded in.")
     )
     attempts = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
@@ -148,7 +148,7 @@ class Replay(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     timings = models.JSONField(
-        default=dict, blank=True, help_text="Seconds reading/computing/writing."
+        default=dict, blank=True, help_text=_("Seconds reading/computing/writing.")
     )
 
     class Meta:
@@ -168,7 +168,7 @@ class ProjectionState(models.Model):
     complete = models.BooleanField(default=False)
     through_seq = models.PositiveBigIntegerField(default=0)
     through_period = models.IntegerField(
-        default=-1, help_text="Last period computed (the current one, as if it closed now)."
+        default=-1, help_text=_("Last period computed (the current one, as if it closed now).")
     )
     computed_at = models.DateTimeField(default=timezone.now)
 
@@ -198,7 +198,7 @@ class PlayerPeriod(models.Model):
     )
     period_index = models.IntegerField()
     period_start = models.DateField()
-    period_end = models.DateField(help_text="Last day of the period (inclusive).")
+    period_end = models.DateField(help_text=_("Last day of the period (inclusive)."))
     rating = models.FloatField()
     rd = models.FloatField()
     volatility = models.FloatField()
@@ -285,24 +285,25 @@ class RankingRules(models.Model):
     """
 
     class RankBy(models.TextChoices):
-        RATING = "rating", "rating"
-        LOWER_BOUND = "lower_bound", "lower end of the 95 % interval"
+        RATING = "rating", _("rating")
+        # xgettext:no-python-format
+        LOWER_BOUND = "lower_bound", _("lower end of the 95 % interval")
 
     league = models.OneToOneField(
         League, on_delete=models.CASCADE, primary_key=True, related_name="ranking_rules"
     )
     min_games = models.PositiveIntegerField(
-        default=1, help_text="Games a player must have played to be ranked."
+        default=1, help_text=_("Games a player must have played to be ranked.")
     )
     active_periods = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text="A player must have played within this many rating periods (blank: no rule).",
+        help_text=_("A player must have played within this many rating periods (blank: no rule)."),
     )
     max_rd = models.FloatField(
         null=True,
         blank=True,
-        help_text="A player's RD (grown while idle) must be at most this (blank: no rule).",
+        help_text=_("A player's RD (grown while idle) must be at most this (blank: no rule)."),
     )
     rank_by = models.CharField(max_length=12, choices=RankBy.choices, default=RankBy.RATING)
     updated_at = models.DateTimeField(default=timezone.now)
@@ -336,8 +337,8 @@ class SeasonTable(models.Model):
     """
 
     class Kind(models.TextChoices):
-        ARCHIVED = "archived", "archived at closing"
-        REDERIVED = "rederived", "re-derived"
+        ARCHIVED = "archived", _("archived at closing")
+        REDERIVED = "rederived", _("re-derived")
 
     season = models.ForeignKey("league.Season", on_delete=models.PROTECT, related_name="tables")
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -352,7 +353,7 @@ class SeasonTable(models.Model):
         max_length=100,
         blank=True,
         default="",
-        help_text="The tie-break codes the table was ordered by (empty: rating at the end).",
+        help_text=_("The tie-break codes the table was ordered by (empty: rating at the end)."),
     )
     derived_at = models.DateTimeField(default=timezone.now)
     derived_by = models.ForeignKey(
@@ -384,10 +385,10 @@ class SeasonRow(models.Model):
     rd_end = models.FloatField()
     rank_end = models.PositiveIntegerField(null=True)
     change = models.FloatField(
-        help_text="Rating change over the season (from the initial rating if unrated before)."
+        help_text=_("Rating change over the season (from the initial rating if unrated before).")
     )
     tiebreaks = models.JSONField(
-        default=dict, blank=True, help_text="The tie-break values: code -> number or null."
+        default=dict, blank=True, help_text=_("The tie-break values: code -> number or null.")
     )
 
     class Meta:
@@ -413,18 +414,18 @@ class IntervalCoverage(models.Model):
     config = models.OneToOneField(
         RatingConfig, on_delete=models.CASCADE, primary_key=True, related_name="interval_coverage"
     )
-    coverage = models.JSONField(help_text="Coverage at z = 0, 0.01, ..., 5 RDs (fractions).")
-    error = models.JSONField(help_text="Monte Carlo standard error of each coverage.")
+    coverage = models.JSONField(help_text=_("Coverage at z = 0, 0.01, ..., 5 RDs (fractions)."))
+    error = models.JSONField(help_text=_("Monte Carlo standard error of each coverage."))
     leagues = models.PositiveIntegerField()
     players = models.PositiveIntegerField()
     periods = models.PositiveIntegerField()
     sides = models.PositiveIntegerField()
     side_size = models.PositiveIntegerField()
-    games = models.PositiveIntegerField(help_text="Games per player per period simulated.")
+    games = models.PositiveIntegerField(help_text=_("Games per player per period simulated."))
     period_days = models.FloatField()
-    spread = models.FloatField(help_text="Standard deviation of the simulated true skills.")
+    spread = models.FloatField(help_text=_("Standard deviation of the simulated true skills."))
     spread_from_league = models.BooleanField()
-    seconds = models.FloatField(help_text="Time the measurement took.")
+    seconds = models.FloatField(help_text=_("Time the measurement took."))
     measured_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:

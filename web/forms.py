@@ -3,19 +3,34 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.utils import formats
+from django.utils.functional import lazy
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from engine.errors import InvalidParameterError
 from engine.intervals import ConfidenceLevel
-from league.calendar import day_text
+from league.calendar import page_day_text
 from league.models import League
 from ratings.models import RankingRules, RatingConfig
 from ratings.parameters import BY_NAME, DEFAULTS, advantage_label
 from ratings.selectors.standings import DEFAULT_LEVEL, LISTS, SORT_KEYS
 from web import locale_format
+
+
+def _later(build: Callable[[], str]) -> Any:
+    """Text built each time it is shown, in the language active then (a form's messages
+    are made once, at import, when no request has chosen a language yet)."""
+    return lazy(build, str)()
+
+
+def _grouped(value: int) -> str:
+    """A large whole number with the active language's thousands separator ("1,000,000")."""
+    return formats.number_format(value, force_grouping=True)
 
 
 def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
@@ -26,14 +41,26 @@ def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
     """
     parameter = BY_NAME[name]
     noun = parameter.noun
-    kind = "a whole number" if parameter.kind is int else "a number"
+    whole = parameter.kind is int
     field_class = forms.IntegerField if parameter.kind is int else forms.FloatField
     field = field_class(
         label=parameter.label,
         help_text=parameter.help_text,
         required=not parameter.optional,
         validators=parameter.validators(),
-        error_messages={"required": f"{noun} is required.", "invalid": f"{noun} must be {kind}."},
+        error_messages={
+            "required": _later(lambda: gettext("%(noun)s is required.") % {"noun": noun}),
+            "invalid": _later(
+                lambda: (
+                    (
+                        gettext("%(noun)s must be a whole number.")
+                        if whole
+                        else gettext("%(noun)s must be a number.")
+                    )
+                    % {"noun": noun}
+                )
+            ),
+        },
         **kwargs,
     )
     # Why the bounds are where they are: the page shows it under the allowed range.
@@ -59,8 +86,8 @@ class ConfigForm(forms.Form):
         label=BY_NAME["period_anchor"].label,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
-            "required": "The first day of the first period is required.",
-            "invalid": "Enter the first day of the first period as a date (YYYY-MM-DD).",
+            "required": _("The first day of the first period is required."),
+            "invalid": _("Enter the first day of the first period as a date (YYYY-MM-DD)."),
         },
     )
     max_rd = _parameter_field("max_rd")
@@ -76,7 +103,10 @@ class ConfigForm(forms.Form):
         required=False,
     )
     note = forms.CharField(
-        label="Why this change?", required=False, max_length=200, help_text="Shown in the log."
+        label=_("Why this change?"),
+        required=False,
+        max_length=200,
+        help_text=_("Shown in the log."),
     )
     # The version the form was filled from: a save refused if another came since (stale form).
     based_on = forms.IntegerField(required=False, min_value=0, widget=forms.HiddenInput)
@@ -95,8 +125,11 @@ class ConfigForm(forms.Form):
         value = self.cleaned_data.get("period_anchor")
         if value is not None and value > self.league.start_date:
             raise forms.ValidationError(
-                f"The first period must start on or before the league's first day "
-                f"({day_text(self.league.start_date)}), so that every result falls in a period.",
+                gettext(
+                    "The first period must start on or before the league's first day "
+                    "(%(day)s), so that every result falls in a period."
+                )
+                % {"day": page_day_text(self.league.start_date)},
                 code="anchor_after_start",
             )
         return value
@@ -105,16 +138,18 @@ class ConfigForm(forms.Form):
         data = super().clean()
         initial_rd, max_rd = data.get("initial_rd"), data.get("max_rd")
         if initial_rd is not None and max_rd is not None and initial_rd > max_rd:
-            self.add_error("max_rd", "The RD ceiling must be at least the initial RD.")
+            self.add_error("max_rd", gettext("The RD ceiling must be at least the initial RD."))
         ceiling, volatility = data.get("volatility_ceiling"), data.get("initial_volatility")
         if ceiling is not None and volatility is not None and ceiling < volatility:
             self.add_error(
                 "volatility_ceiling",
-                "The volatility ceiling must not be below the initial volatility.",
+                gettext("The volatility ceiling must not be below the initial volatility."),
             )
         floor, rating = data.get("rating_floor"), data.get("initial_rating")
         if floor is not None and rating is not None and floor > rating:
-            self.add_error("rating_floor", "The rating floor must not be above the initial rating.")
+            self.add_error(
+                "rating_floor", gettext("The rating floor must not be above the initial rating.")
+            )
         if not data.get("update_mode"):
             # create_config inherits what it is not given.
             data.pop("update_mode", None)
@@ -150,7 +185,8 @@ def parse_level(text: str | None) -> ConfidenceLevel | None:
         level = ConfidenceLevel.parse(str(text))
     except InvalidParameterError as error:
         raise forms.ValidationError(
-            f"Interval level: {error} (for example 68, 95, 99 or z2).", code="level"
+            gettext("Interval level: %(error)s (for example 68, 95, 99 or z2).") % {"error": error},
+            code="level",
         ) from None
     # "95" is the project's usual ± 1.96 RD, so that every 95 % interval on the site agrees.
     return DEFAULT_LEVEL if level.percent == 95.0 else level
@@ -194,22 +230,22 @@ class RankingRulesForm(forms.ModelForm):
         model = RankingRules
         fields = ["min_games", "active_periods", "max_rd", "rank_by"]
         labels = {
-            "min_games": "Minimum games",
-            "active_periods": "Played within the last … periods",
-            "max_rd": "Largest RD",
-            "rank_by": "Rank by",
+            "min_games": _("Minimum games"),
+            "active_periods": _("Played within the last … periods"),
+            "max_rd": _("Largest RD"),
+            "rank_by": _("Rank by"),
         }
         error_messages = {
             "min_games": {
-                "invalid": "Minimum games must be a whole number.",
-                "min_value": "Minimum games cannot be negative.",
-                "max_value": "Minimum games is too large.",
+                "invalid": _("Minimum games must be a whole number."),
+                "min_value": _("Minimum games cannot be negative."),
+                "max_value": _("Minimum games is too large."),
             },
             "active_periods": {
-                "invalid": "The activity window must be a whole number of periods.",
-                "min_value": "The activity window must be at least 1 period (or blank).",
+                "invalid": _("The activity window must be a whole number of periods."),
+                "min_value": _("The activity window must be at least 1 period (or blank)."),
             },
-            "max_rd": {"invalid": "The largest RD must be a number."},
+            "max_rd": {"invalid": _("The largest RD must be a number.")},
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -221,17 +257,19 @@ class RankingRulesForm(forms.ModelForm):
     def clean_min_games(self) -> int:
         value = self.cleaned_data["min_games"]
         if value is None or value < 0:
-            raise forms.ValidationError("Minimum games cannot be negative.")
+            raise forms.ValidationError(gettext("Minimum games cannot be negative."))
         if value > MAX_MIN_GAMES:
-            raise forms.ValidationError(f"Minimum games cannot be more than {MAX_MIN_GAMES:,}.")
+            raise forms.ValidationError(_too_many_games())
         return value
 
     def clean_active_periods(self) -> int | None:
         value = self.cleaned_data.get("active_periods")
         if value is not None and not 1 <= value <= MAX_ACTIVE_PERIODS:
             raise forms.ValidationError(
-                f"The activity window must be from 1 to {MAX_ACTIVE_PERIODS:,} periods "
-                "(or blank for no rule)."
+                gettext(
+                    "The activity window must be from 1 to %(max)s periods (or blank for no rule)."
+                )
+                % {"max": _grouped(MAX_ACTIVE_PERIODS)}
             )
         return value
 
@@ -239,8 +277,10 @@ class RankingRulesForm(forms.ModelForm):
         value = self.cleaned_data.get("max_rd")
         if value is not None and not (value == value and 0 < value <= MAX_RULE_RD):
             raise forms.ValidationError(
-                f"The largest RD must be above 0 and at most {MAX_RULE_RD:g} "
-                "(or blank for no rule)."
+                gettext(
+                    "The largest RD must be above 0 and at most %(max)s (or blank for no rule)."
+                )
+                % {"max": locale_format.number(MAX_RULE_RD)}
             )
         return value
 
@@ -254,27 +294,31 @@ MAX_ACTIVE_PERIODS = 36_600
 MAX_MIN_GAMES = 1_000_000
 
 
+def _too_many_games() -> str:
+    return gettext("Minimum games cannot be more than %(max)s.") % {"max": _grouped(MAX_MIN_GAMES)}
+
+
 class LeaderboardFilterForm(forms.Form):
     """The leaderboard's query string; a bad value is reported and ignored."""
 
-    q = forms.CharField(label="Search players", required=False, max_length=120)
-    active = forms.BooleanField(label="Players who played recently only", required=False)
+    q = forms.CharField(label=_("Search players"), required=False, max_length=120)
+    active = forms.BooleanField(label=_("Players who played recently only"), required=False)
     everyone = forms.BooleanField(
-        label="Rank everyone (provisional and inactive players too)", required=False
+        label=_("Rank everyone (provisional and inactive players too)"), required=False
     )
     listed = forms.ChoiceField(
         required=False, choices=[(key, key) for key in LISTS], widget=forms.HiddenInput
     )
-    level = forms.CharField(label="Interval", required=False, max_length=40)
+    level = forms.CharField(label=_("Interval"), required=False, max_length=40)
     min_games = forms.IntegerField(
-        label="Minimum games",
+        label=_("Minimum games"),
         required=False,
         min_value=0,
         max_value=MAX_MIN_GAMES,
         error_messages={
-            "invalid": "Minimum games must be a whole number.",
-            "min_value": "Minimum games cannot be negative.",
-            "max_value": f"Minimum games cannot be more than {MAX_MIN_GAMES:,}.",
+            "invalid": _("Minimum games must be a whole number."),
+            "min_value": _("Minimum games cannot be negative."),
+            "max_value": _later(_too_many_games),
         },
     )
     sort = forms.ChoiceField(
@@ -282,19 +326,19 @@ class LeaderboardFilterForm(forms.Form):
     )
     page = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
     period = forms.IntegerField(
-        label="As of period",
+        label=_("As of period"),
         required=False,
         min_value=0,
         error_messages={
-            "invalid": "The period must be a whole number.",
-            "min_value": "The period cannot be negative.",
+            "invalid": _("The period must be a whole number."),
+            "min_value": _("The period cannot be negative."),
         },
     )
     date = forms.DateField(
-        label="As of date",
+        label=_("As of date"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={"invalid": "Enter the date as YYYY-MM-DD."},
+        error_messages={"invalid": _("Enter the date as YYYY-MM-DD.")},
     )
 
     def clean_level(self) -> ConfidenceLevel | None:

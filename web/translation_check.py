@@ -123,9 +123,13 @@ def _append(entry: Entry, key: tuple[str, int], text: str) -> None:
         entry.msgstr[index] = entry.msgstr.get(index, "") + text
 
 
-def placeholders(text: str) -> tuple[set[str], int, set[str]]:
-    """The named ``%(x)s``, the count of positional ``%s`` and the ``{x}`` in ``text``."""
+def placeholders(text: str, percent: bool = True) -> tuple[set[str], int, set[str]]:
+    """The named ``%(x)s``, the count of positional ``%s`` and the ``{x}`` in ``text``;
+    without ``percent`` (an entry flagged ``no-python-format``: a "95 %" is text) the
+    braces only."""
     plain = text.replace("%%", "")
+    if not percent:
+        return set(), 0, set(_BRACED.findall(plain))
     return (
         set(_NAMED.findall(plain)),
         len(_POSITIONAL.findall(plain)),
@@ -145,10 +149,13 @@ def entry_problems(entry: Entry) -> list[str]:
     if any(not text for text in forms.values()):
         problems.append(f"untranslated entry {name!r}")
         return problems
-    singular = placeholders(entry.msgid)
-    plural = placeholders(entry.msgid_plural) if entry.msgid_plural is not None else singular
+    percent = "no-python-format" not in entry.flags
+    singular = placeholders(entry.msgid, percent)
+    plural = (
+        placeholders(entry.msgid_plural, percent) if entry.msgid_plural is not None else singular
+    )
     for index, text in sorted(forms.items()):
-        named, positional, braced = placeholders(text)
+        named, positional, braced = placeholders(text, percent)
         allowed_named, allowed_braced = singular[0] | plural[0], singular[2] | plural[2]
         extra = (named - allowed_named) | (braced - allowed_braced)
         # A plural form may leave a named placeholder out (the count: "ein Spieler").

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from math import ceil
 
 from league.models import League, Season
-from league.seasons import DEFAULT_TIEBREAKS, points_text, tiebreak_order
+from league.seasons import DEFAULT_TIEBREAKS, tiebreak_order
 from ratings.models import RatingConfig, SeasonTable
 from ratings.seasons.derive import SeasonLine, derive_table
 from ratings.selectors.common import PeriodInfo, period_info
@@ -33,11 +33,22 @@ class Derivation:
 
 @dataclass(frozen=True)
 class Performer:
-    """One of the season's best performers: what for, who, and the figure."""
+    """One of the season's best performers: what for (``kind``: ``TOP``, ``GAIN`` or
+    ``RATE``), who (``line``, which holds the figures), and the numbers its title and
+    figure need; the web layer writes them as text (``web.public.seasons``)."""
 
-    title: str
+    kind: str
     line: SeasonLine
-    figure: str
+    #: The fewest games a player needs to count for the gain and the score rate.
+    least_games: int = 0
+    #: How many other players share the top's points (the table's order split them).
+    level: int = 0
+    #: Whether the tie-breaks (not the rating at the end) split a shared top.
+    by_tiebreaks: bool = False
+
+
+#: The kinds of best performer.
+TOP, GAIN, RATE = "top", "gain", "rate"
 
 
 @dataclass(frozen=True)
@@ -118,11 +129,7 @@ def performers(
     # The top of the table, as the table orders it (points, then rating at the end).
     top = played[0]
     level = sum(1 for line in played[1:] if line.points == top.points)
-    figure = f"{points_text(top.points)} points"
-    if level:
-        ahead = "on rating" if order == DEFAULT_TIEBREAKS else "on the tie-breaks"
-        figure += f", level with {level} other{'s' if level > 1 else ''}, ahead {ahead}"
-    best.append(Performer("Top of the table", top, figure))
+    best.append(Performer(TOP, top, level=level, by_tiebreaks=order != DEFAULT_TIEBREAKS))
     # Players with at least half as many games as the busiest: one lucky game (or a
     # newcomer's first rating finding its level) must not top these.
     least = ceil(max(line.games for line in played) / 2)
@@ -133,21 +140,9 @@ def performers(
     if improvers:
         gain = max(improvers, key=lambda line: line.change or 0.0)
         if (gain.change or 0.0) > 0:
-            best.append(
-                Performer(
-                    f"Biggest rating gain (at least {least} game{'s' if least != 1 else ''})",
-                    gain,
-                    f"{gain.change:+.0f} rating points",
-                )
-            )
+            best.append(Performer(GAIN, gain, least_games=least))
     rate = max(regulars, key=lambda line: (line.score_rate, line.games))
-    best.append(
-        Performer(
-            f"Best score rate (at least {least} game{'s' if least != 1 else ''})",
-            rate,
-            f"{rate.score_rate:.0%} of the points in {rate.games} games",
-        )
-    )
+    best.append(Performer(RATE, rate, least_games=least))
     return best
 
 

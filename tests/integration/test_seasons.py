@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from league import seasons
 from league.models import Season
@@ -278,12 +279,30 @@ def test_best_performers_follow_the_table_and_skip_newcomers_for_the_gain():
         ]
     )  # fmt: skip
     assert [line.name for line in lines] == ["Bob", "Ann", "Newt", "Cat"]
-    best = {p.title: (p.line.name, p.figure) for p in performers(lines)}
+    from web.public.seasons import performer_text
+
+    best = {
+        text["title"]: (p.line.name, text["figure"])
+        for p in performers(lines)
+        for text in [performer_text(p)]
+    }
     assert best["Top of the table"] == ("Bob", "6 points, level with 1 other, ahead on rating")
     # Newt's +300 is a first rating finding its level, not a gain.
     assert best["Biggest rating gain (at least 2 games)"] == ("Bob", "+160 rating points")
     # At least half the busiest player's 4 games: Ann, Bob and Newt qualify; Bob won both.
     assert best["Best score rate (at least 2 games)"] == ("Bob", "100% of the points in 2 games")
+    with translation.override("de"):
+        german = [performer_text(p) for p in performers(lines)]
+    assert [text["title"] for text in german] == [
+        "Tabellenspitze",
+        "Größter Wertungsgewinn (mindestens 2 Partien)",
+        "Beste Punktquote (mindestens 2 Partien)",
+    ]
+    assert [text["figure"] for text in german] == [
+        "6 Punkte, punktgleich mit 1 anderen, vorn nach der Wertung",
+        "+160 Wertungspunkte",
+        "100 % der Punkte aus 2 Partien",
+    ]
 
 
 @pytest.mark.django_db

@@ -97,6 +97,16 @@ def test_a_lost_positional_placeholder_fails(tmp_path: Path) -> None:
     assert any("'%s ranked' breaks a placeholder" in problem for problem in problems)
 
 
+def test_a_percent_sign_in_a_plain_label_is_text(tmp_path: Path) -> None:
+    plain = '\n#, no-python-format\nmsgid "lower end of the 95 % interval"\n'
+    problems = check(project(tmp_path, entries=GOOD_ENTRIES + plain + 'msgstr "95-%-Grenze"\n'))
+    assert problems == []
+    # Without the flag the same "% i" reads as a positional placeholder the translation lost.
+    formatted = GOOD_ENTRIES + '\nmsgid "the 95 % interval"\nmsgstr "das 95-%-Intervall"\n'
+    problems = check(project(tmp_path / "formatted", entries=formatted))
+    assert any("breaks a placeholder" in problem for problem in problems)
+
+
 def test_a_broken_braced_placeholder_fails(tmp_path: Path) -> None:
     entries = GOOD_ENTRIES + '\nmsgid "Rank {rank}"\nmsgstr "Platz {rang}"\n'
     problems = check(project(tmp_path, entries=entries))

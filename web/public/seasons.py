@@ -13,6 +13,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from league.models import DivisionSetup, League, Season
 from league.seasons import RATING_AT_END, points_text, scheme_text
@@ -21,7 +22,14 @@ from ratings import exports
 from ratings.forecasts import Forecast, season_forecast
 from ratings.page_state import LeagueState, league_state
 from ratings.seasons.derive import SeasonLine
-from ratings.seasons.read import SeasonView, league_seasons, season_table
+from ratings.seasons.read import (
+    GAIN,
+    TOP,
+    Performer,
+    SeasonView,
+    league_seasons,
+    season_table,
+)
 from web import locale_format
 from web.formatting import (
     DASH,
@@ -191,6 +199,57 @@ def season_list(request: HttpRequest, league_slug: str) -> HttpResponse:
     )
 
 
+def performer_text(performer: Performer) -> dict[str, str]:
+    """A best performer's ``title`` and ``figure`` in the active language: "Top of the
+    table" / "6 points, level with 1 other, ahead on rating", "Biggest rating gain (at least
+    2 games)" / "+160 rating points", "Best score rate (at least 2 games)" / "100% of the
+    points in 2 games"."""
+    line = performer.line
+    if performer.kind == TOP:
+        points = points_text(line.points)
+        figure = ngettext("%(points)s point", "%(points)s points", 1 if line.points == 1 else 2)
+        figure %= {"points": points}
+        if performer.level and performer.by_tiebreaks:
+            figure = ngettext(
+                "%(points)s, level with %(count)s other, ahead on the tie-breaks",
+                "%(points)s, level with %(count)s others, ahead on the tie-breaks",
+                performer.level,
+            ) % {"points": figure, "count": performer.level}
+        elif performer.level:
+            figure = ngettext(
+                "%(points)s, level with %(count)s other, ahead on rating",
+                "%(points)s, level with %(count)s others, ahead on rating",
+                performer.level,
+            ) % {"points": figure, "count": performer.level}
+        return {"title": _("Top of the table"), "figure": figure}
+    least = {"count": performer.least_games}
+    if performer.kind == GAIN:
+        return {
+            "title": ngettext(
+                "Biggest rating gain (at least %(count)s game)",
+                "Biggest rating gain (at least %(count)s games)",
+                performer.least_games,
+            )
+            % least,
+            "figure": _("%(change)s rating points")
+            % {"change": locale_format.signed_number(line.change or 0.0)},
+        }
+    return {
+        "title": ngettext(
+            "Best score rate (at least %(count)s game)",
+            "Best score rate (at least %(count)s games)",
+            performer.least_games,
+        )
+        % least,
+        "figure": ngettext(
+            "%(rate)s%% of the points in %(count)s game",
+            "%(rate)s%% of the points in %(count)s games",
+            line.games,
+        )
+        % {"rate": locale_format.number(100 * line.score_rate), "count": line.games},
+    }
+
+
 @cached_page("season", _league_state)
 def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResponse:
     """One season's table, its best performers and the record of its derivations."""
@@ -201,8 +260,7 @@ def season(request: HttpRequest, league_slug: str, season_slug: str) -> HttpResp
         "league": league,
         **season_context(view),
         "performers": [
-            {"title": p.title, "name": p.line.name, "slug": p.line.slug, "figure": p.figure}
-            for p in view.performers
+            {"name": p.line.name, "slug": p.line.slug, **performer_text(p)} for p in view.performers
         ],
         "forecast": forecast_context(season_forecast(chosen, view.lines), view.lines),
         "has_divisions": DivisionSetup.objects.filter(season=chosen).exists(),
