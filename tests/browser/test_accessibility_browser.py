@@ -1,6 +1,7 @@
-"""axe-core on every public, account and organiser page of a league with data, at 1280 and
-390 px: no page may have a serious or critical violation of the WCAG 2.0, 2.1 or 2.2 A and
-AA rules.
+"""axe-core on every public, account and organiser page of a league with data: in English at
+1280 and 390 px, and in German, French and Spanish at 390 px (where translated labels are
+longest for the room they have): no page may have a serious or critical violation of the
+WCAG 2.0, 2.1 or 2.2 A and AA rules.
 
 The league is the demo (international football since 2024) with everything its pages can
 show: a season, a fixture, an API token, a backtest sweep (``demo_pages.build_demo_league``),
@@ -8,9 +9,11 @@ a Swiss event with a published round, a knockout cup with its first round, a pla
 plays in it with their own account and a request to join, the season in two divisions, two
 teams with a club match recorded and another to play, and a double-elimination cup with its
 first round paired; a doubles league of the same organiser adds the pages of sides. It is
-built for each width (about 15 s) and walked in one browser context (anonymous first, then
+built for each walk (about 15 s) and walked in one browser context (anonymous first, then
 signed in as the organiser); every violation of every page is reported at the end, each
-with its rule, impact, elements and help URL.
+with its rule, impact, elements and help URL. A walk in another language sets the language
+picker's cookie in its browser context, and every page's ``<html lang>`` must be that
+language (a walk that silently stayed English would check nothing new).
 
 Pages with errors are checked too: the workspace's record form sent empty and a club match's
 result form sent without results, whose errors must be announced and tied to their fields.
@@ -23,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -40,7 +44,16 @@ from tests.browser.demo_pages import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WIDTHS = (1280, 390)
+#: Each walk: its width and language. English at both widths; the other languages at the
+#: phone's width only, where a longer translation has least room (one walk each, so each
+#: stays within the time limit).
+WALKS = (
+    pytest.param(1280, "en-gb", id="1280-en-gb"),
+    pytest.param(390, "en-gb", id="390-en-gb"),
+    pytest.param(390, "de", id="390-de"),
+    pytest.param(390, "fr", id="390-fr"),
+    pytest.param(390, "es", id="390-es"),
+)
 # Who sees each page: nobody signed in, or the league's organiser.
 ANONYMOUS, ORGANISER = "anonymous", "organiser"
 
@@ -252,11 +265,13 @@ def _check(page, name: str, problems: list[str]) -> None:
     problems.extend(violation.describe(name) for violation in found)
 
 
-# About 80 pages, each loaded, settled and checked by axe: some 2 minutes on a quiet machine,
-# up to twice that with CI's two passes side by side (the default limit is 5 minutes).
+# About 80 pages, each loaded, settled and checked by axe: some 2 minutes a walk on a quiet
+# machine, up to twice that with CI's two passes side by side (the default limit is 5 minutes).
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("width", WIDTHS)
-def test_no_page_has_a_serious_or_critical_violation(chromium_browser, live_server, walk, width):
+@pytest.mark.parametrize(("width", "language"), WALKS)
+def test_no_page_has_a_serious_or_critical_violation(
+    chromium_browser, live_server, walk, width, language
+):
     ordered = sorted(walk.pages.items(), key=lambda item: item[1][1] == ORGANISER)
     assert len(ordered) >= 75, len(ordered)
     problems: list[str] = []
@@ -268,7 +283,18 @@ def test_no_page_has_a_serious_or_critical_violation(chromium_browser, live_serv
         has_touch=phone,
     )
     install_axe(context)
+    # The language picker's cookie, as choosing in the header's picker leaves it.
+    context.add_cookies(
+        [
+            {
+                "name": django_settings.LANGUAGE_COOKIE_NAME,
+                "value": language,
+                "url": live_server.url,
+            }
+        ]
+    )
     page = context.new_page()
+    where = f"{width} px, {language}"
     signed_in = False
     for name, (url, who) in ordered:
         if who == ORGANISER and not signed_in:
@@ -278,18 +304,20 @@ def test_no_page_has_a_serious_or_critical_violation(chromium_browser, live_serv
         assert response.status == 200, f"{name}: {url} answered {response.status}"
         # What htmx loads after the page (a player's rank history) is checked with it.
         page.wait_for_load_state("networkidle")
-        _check(page, f"{width} px, {name}", problems)
+        shown_in = page.get_attribute("html", "lang")
+        assert shown_in == language, f"{name}: {url} is in {shown_in!r}, not {language!r}"
+        _check(page, f"{where}, {name}", problems)
     # A form sent with errors: the record form, empty.
     page.goto(live_server.url + reverse("workspace:record", args=[walk.slug]))
     page.click("form.entry-form button[type='submit']")
     page.wait_for_selector(".field--error")
-    screenshot(page, f"a11y-record-errors-{width}")
-    _check(page, f"{width} px, record with errors", problems)
+    screenshot(page, f"a11y-record-errors-{width}-{language}")
+    _check(page, f"{where}, record with errors", problems)
     # The club match's result form sent without any board's result: a summary linking to each.
     page.goto(live_server.url + walk.pages["organise: club match, to play"][0])
     page.click("#results-form button[type='submit']")
     page.wait_for_selector("#results-form .form-errors")
-    _check(page, f"{width} px, club match results with errors", problems)
+    _check(page, f"{where}, club match results with errors", problems)
     context.close()
     assert problems == [], "\n".join(problems)
 
