@@ -6,6 +6,11 @@ store keeps the ``Fixture`` rows in line. A result is entered against a fixture 
 ``league.services.record_fixture_result`` (the players come from the fixture), so the match
 records which fixture it played.
 
+A fixture with sides (doubles, teams of N, multi-player games; ``FixtureRequest.sides``)
+lists its sides in its ``fixture_scheduled`` event and in ``FixtureSide`` rows; the league's
+format (``League.match_format``) decides which shapes it takes, as for a recorded match.
+Its result is a ``side_match_recorded`` fact naming the fixture.
+
 Errors raise ``ValidationError`` with field -> messages and write nothing, as every service.
 """
 
@@ -25,7 +30,8 @@ from league import event_store
 from league.calendar import league_day
 from league.event_store import Submission
 from league.event_store.vocabulary import FixtureCancelled, FixtureRescheduled, FixtureScheduled
-from league.models import Competition, Event, Fixture, League
+from league.models import Competition, Event, Fixture, FixtureSide, League, Player
+from league.sides import SIDES_FIELD, check_format, is_one_vs_one, resolve_sides
 from league.validation import (
     Errors,
     _as_id,
@@ -64,6 +70,25 @@ class FixtureRequest:
     venue: str = ""
     label: str = ""
     idempotency_key: str | None = None
+    #: The sides of a fixture with sides (lists of players or ids); ``player_a`` and
+    #: ``player_b`` are then left out (None).
+    sides: Any = None
+
+
+def fixture_sides(fixture: Fixture) -> list[list[int]]:
+    """The player ids of each side of ``fixture``: its sides, or its two players."""
+    rows = FixtureSide.objects.filter(fixture=fixture).order_by("side", "id")
+    sides: dict[int, list[int]] = {}
+    for side, player_id in rows.values_list("side", "player_id"):
+        sides.setdefault(side, []).append(player_id)
+    if not sides:
+        return [[fixture.player_a_id], [fixture.player_b_id]]
+    return [sides[x] for x in sorted(sides)]
+
+
+def has_sides(fixture: Fixture) -> bool:
+    """Whether ``fixture`` is a fixture with sides (not one player against one)."""
+    return FixtureSide.objects.filter(fixture=fixture).exists()
 
 
 # --- reading input -------------------------------------------------------------------------
@@ -178,11 +203,36 @@ def _check_when(
         )
 
 
+def _parse_players(
+    league: League, request: FixtureRequest, found: Errors
+) -> list[list[Player]] | None:
+    """The fixture's sides: two sides of one player (``player_a``, ``player_b``) or
+    ``sides``, checked against the league's format (errors keyed ``sides``)."""
+    has_pair = request.player_a is not None or request.player_b is not None
+    if request.sides is None:
+        player_a = resolve_player(league, request.player_a, "player_a", found)
+        player_b = resolve_player(league, request.player_b, "player_b", found)
+        check_opponents(player_a, player_b, found)
+        if player_a is None or player_b is None or found:
+            return None
+        return [[player_a], [player_b]]
+    if has_pair:
+        found.add(
+            SIDES_FIELD,
+            _("Give the players as sides or as player_a and player_b, not both."),
+            "sides_and_players",
+        )
+        return None
+    sides = resolve_sides(league, request.sides, found)
+    if sides is None:
+        return None
+    check_format(league, [len(side) for side in sides], found, SIDES_FIELD)
+    return None if found else sides
+
+
 def _parse_request(league: League, request: FixtureRequest, errors: Errors) -> Submission | None:
     found = Errors()
-    player_a = resolve_player(league, request.player_a, "player_a", found)
-    player_b = resolve_player(league, request.player_b, "player_b", found)
-    check_opponents(player_a, player_b, found)
+    sides = _parse_players(league, request, found)
     when = parse_played_at(league, request.scheduled_at, found, "scheduled_at")
     scheduled_at = None if when is None else when[0]
     deadline = _parse_deadline(league, request.deadline, scheduled_at, found)
@@ -194,26 +244,36 @@ def _parse_request(league: League, request: FixtureRequest, errors: Errors) -> S
     errors.merge(found)
     if found:
         return None
-    assert player_a is not None
-    assert player_b is not None
+    assert sides is not None
     assert scheduled_at is not None
     assert deadline is not None
+    ids = tuple(tuple(player.pk for player in side) for side in sides)
     fact = FixtureScheduled(
         fixture_id=None,
-        player_a_id=player_a.pk,
-        player_b_id=player_b.pk,
+        player_a_id=ids[0][0],
+        player_b_id=ids[1][0],
         scheduled_at=scheduled_at,
         deadline=deadline,
         venue=venue,
         label=label,
+        # Two sides of one player are a one-vs-one fixture, however they were given.
+        sides=() if is_one_vs_one([len(side) for side in ids]) else ids,
     )
     return Submission(fact, key)
 
 
+def fact_players(fact: FixtureScheduled) -> list[tuple[str, int]]:
+    """(field, player id) of every player of a scheduled fixture, side by side."""
+    if not fact.sides:
+        return [("player_a", fact.player_a_id), ("player_b", fact.player_b_id)]
+    return [(SIDES_FIELD, player) for side in fact.sides for player in side]
+
+
 def _check_players_active(league: League, fact: FixtureScheduled, errors: Errors) -> None:
     """Fixtures are scheduled for active players only (read under the league lock)."""
-    players = league.players.in_bulk([fact.player_a_id, fact.player_b_id])
-    for field, player_id in (("player_a", fact.player_a_id), ("player_b", fact.player_b_id)):
+    named = fact_players(fact)
+    players = league.players.in_bulk([player_id for _field, player_id in named])
+    for field, player_id in named:
         player = players[player_id]
         if not player.active:
             errors.add(
@@ -225,8 +285,8 @@ def _check_players_active(league: League, fact: FixtureScheduled, errors: Errors
 
 
 def playing_match(fixture: Fixture) -> Event | None:
-    """The live result recorded against ``fixture``, if any."""
-    return Event.objects.live_matches().filter(fixture=fixture).first()
+    """The live result recorded against ``fixture``, if any (one-vs-one or with sides)."""
+    return Event.objects.live_all_matches().filter(fixture=fixture).first()
 
 
 def check_open(fixture: Fixture, errors: Errors, field: str = "fixture") -> None:
@@ -298,12 +358,9 @@ def schedule_fixtures(
         if submission is not None:
             fact = submission.fact
             assert isinstance(fact, FixtureScheduled)
-            for field, player_id in (
-                ("player_a", fact.player_a_id),
-                ("player_b", fact.player_b_id),
-            ):
+            for field, player_id in fact_players(fact):
                 slot = (player_id, fact.scheduled_at)
-                if slot in seen:
+                if slot in seen and seen[slot] != index:
                     row.add(
                         field,
                         _("This player is also in fixture %(row)s at the same time."),
@@ -332,18 +389,20 @@ def schedule_fixtures(
 def schedule_fixture(
     league: League,
     *,
-    player_a: Any,
-    player_b: Any,
+    player_a: Any = None,
+    player_b: Any = None,
     scheduled_at: Any,
     deadline: Any = None,
     venue: str = "",
     label: str = "",
     recorded_by: Any = None,
     idempotency_key: str | None = None,
+    sides: Any = None,
 ) -> Fixture:
-    """Schedule one fixture (a ``fixture_scheduled`` event creates it)."""
+    """Schedule one fixture (a ``fixture_scheduled`` event creates it): ``player_a``
+    against ``player_b``, or ``sides`` (each side's players, ``Player`` or id)."""
     request = FixtureRequest(
-        player_a, player_b, scheduled_at, deadline, venue, label, idempotency_key
+        player_a, player_b, scheduled_at, deadline, venue, label, idempotency_key, sides
     )
     errors = Errors()
     check_recorder(league, recorded_by, errors)

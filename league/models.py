@@ -423,12 +423,14 @@ DIVISION_KINDS = [
 
 
 class Fixture(models.Model):
-    """A scheduled pairing of two players: the write side's current state of one fixture.
+    """A scheduled pairing of two players (or of sides, ``FixtureSide``): the write side's
+    current state of one fixture.
 
     Only the event store changes it, in the transaction that appends the event saying so
     (scheduled, rescheduled, cancelled). Its sides never change: a different pairing is a
     new fixture. Whether it was played is not stored here: a fixture is played while a live
-    ``match_recorded`` event names it (voiding that result opens it again).
+    ``match_recorded`` (or, for a fixture with sides, ``side_match_recorded``) event names it
+    (voiding that result opens it again).
     """
 
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="fixtures")
@@ -466,6 +468,33 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_a} v {self.player_b}, {self.scheduled_at:%Y-%m-%d}"
+
+
+class FixtureSide(models.Model):
+    """One player of one side of a fixture with sides (doubles, teams, multi-player games).
+
+    Written by the event store with the ``fixture_scheduled`` event that creates the fixture
+    and never changed. A fixture of two sides of one player has no rows here (its players
+    are ``Fixture.player_a`` and ``player_b``); a fixture with sides keeps the first player
+    of its sides A and B in those columns too, so that every reader of a fixture's "first
+    named" players keeps working, and its full sides here. Sides are numbered 0, 1, … in
+    the order given; players keep their order within a side (``id``).
+    """
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.PROTECT, related_name="side_rows")
+    side = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["fixture", "side", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["fixture", "player"], name="fixture_side_player_once"),
+            models.CheckConstraint(condition=Q(side__lt=MAX_SIDES), name="fixture_side_range"),
+        ]
+        indexes = [models.Index(fields=["player", "fixture"], name="fixture_side_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on side {self.side} of fixture {self.fixture_id}"
 
 
 class Event(models.Model):

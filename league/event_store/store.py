@@ -84,6 +84,7 @@ from league.models import (
     Entrant,
     Event,
     Fixture,
+    FixtureSide,
     League,
     MatchParticipant,
     Player,
@@ -233,7 +234,9 @@ COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     SideMatchRecorded: tuple(
         (name, name) for name in ("score_a", "played_at", "points", "note", "replaces_id", "reason")
     ),
-    # A fixture's sides live on its ``Fixture`` row (created with the event, never changed).
+    # A fixture's players live on its ``Fixture`` row (created with the event, never changed);
+    # a fixture with sides keeps them in ``details`` too (``DETAILS_OF``), and its
+    # ``FixtureSide`` rows.
     FixtureScheduled: (
         ("fixture_id", "fixture_id"),
         ("scheduled_at", "scheduled_at"),
@@ -393,6 +396,7 @@ DETAILS_OF: dict[type[Fact], Callable[[Any], dict[str, Any]]] = {
 #: name no fixture) leaves them empty, as the model's defaults.
 OPTIONAL_COLUMNS_OF: dict[type[Fact], tuple[tuple[str, str], ...]] = {
     MatchRecorded: (("fixture_id", "fixture_id"),),
+    SideMatchRecorded: (("fixture_id", "fixture_id"),),
 }
 
 
@@ -430,6 +434,7 @@ def side_match_fact(
         note=row.note,
         replaces_id=row.replaces_id,
         reason=row.reason,
+        fixture_id=row.fixture_id,
     )
 
 
@@ -448,6 +453,8 @@ def row_fields(fact: Fact) -> dict[str, Any]:
     details = DETAILS_OF.get(type(fact))
     if details is not None:
         fields["details"] = details(fact)
+    if isinstance(fact, FixtureScheduled) and fact.sides:
+        fields["details"] = {"sides": [list(side) for side in fact.sides]}
     return fields
 
 
@@ -592,6 +599,7 @@ def fact_of(row: Any) -> Fact:
             competition_id=row.competition_id,
             round_number=row.round_number,
             board=board,
+            sides=tuple(tuple(side) for side in (row.details or {}).get("sides", ())),
         )
     if kind == FixtureRescheduled.kind:
         return FixtureRescheduled(
@@ -852,6 +860,11 @@ def apply_to_fixtures(league: League, fact: Fact) -> Fact:
                 competition_id=fact.competition_id,
                 round_number=fact.round_number,
                 board=fact.board,
+            )
+            FixtureSide.objects.bulk_create(
+                FixtureSide(fixture=fixture, side=side, player_id=player)
+                for side, members in enumerate(fact.sides)
+                for player in members
             )
             return dataclasses.replace(fact, fixture_id=fixture.pk)
         case FixtureRescheduled():

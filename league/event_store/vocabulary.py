@@ -183,7 +183,8 @@ class SideMatchRecorded(Fact):
 
     Places count from 0 (the best side); equal places are a tie. Two sides with side 0's
     score 1 / 0.5 / 0 have the places (0, 1) / (0, 0) / (1, 0) (``score_a`` says which).
-    A one-vs-one match is never stated this way: it is a ``MatchRecorded``.
+    A one-vs-one match is never stated this way: it is a ``MatchRecorded``. ``fixture_id``
+    names the fixture with sides the match played, if it was scheduled as one.
     """
 
     kind: ClassVar[str] = "side_match_recorded"
@@ -195,6 +196,7 @@ class SideMatchRecorded(Fact):
     note: str = ""
     replaces_id: int | None = None
     reason: str = ""
+    fixture_id: int | None = None
 
     @property
     def score_a(self) -> Decimal | None:
@@ -218,6 +220,7 @@ class SideMatchRecorded(Fact):
             self.note,
             self.replaces_id,
             self.reason,
+            self.fixture_id,
         )
 
 
@@ -241,6 +244,10 @@ class FixtureScheduled(Fact):
     ``venue`` is where (a venue, table or board), ``label`` which round ("Swiss round 2").
     The fixture is created with the event: a retry does not know its id yet. A fixture of
     a competition's round names the competition, the round and, optionally, the board.
+
+    A fixture with sides (doubles, teams, multi-player games) lists them in ``sides``, each
+    side's player ids; ``player_a`` and ``player_b`` are then the first players of sides A
+    and B. A one-vs-one fixture has no ``sides``.
     """
 
     kind: ClassVar[str] = "fixture_scheduled"
@@ -254,6 +261,7 @@ class FixtureScheduled(Fact):
     competition_id: int | None = None
     round_number: int | None = None
     board: int | None = None
+    sides: tuple[tuple[int, ...], ...] = ()
 
     def content_key(self) -> tuple[Any, ...]:
         return (
@@ -267,6 +275,7 @@ class FixtureScheduled(Fact):
             self.competition_id,
             self.round_number,
             self.board,
+            self.sides,
         )
 
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from league import event_store
 from league.calendar import league_day, local_noon
 from league.event_store import Submission
-from league.event_store.vocabulary import MatchRecorded, MatchVoided
+from league.event_store.vocabulary import MatchRecorded, MatchVoided, SideMatchRecorded
 from league.idempotency_keys import correction_void_key
 from league.models import Event, League
 from league.services.matches import (
@@ -115,6 +115,12 @@ def correct_match(
             parsed.fact.player_b_id,
         ) == (original.player_a_id, original.player_b_id)
         changes["fixture_id"] = target.fixture_id if same_players else None
+    elif isinstance(original, SideMatchRecorded):
+        # A correction with the same sides keeps the fixture with sides the match played.
+        same_sides = [sorted(side) for side in parsed.fact.sides] == [
+            sorted(side) for side in original.sides
+        ]
+        changes["fixture_id"] = target.fixture_id if same_sides else None
     replacement = parsed.replaced(**changes)
     void = Submission(MatchVoided(match_id=target.pk, reason=reason), void_key)
 

@@ -30,7 +30,7 @@ from league import event_store
 from league.calendar import league_zone
 from league.event_store import Submission
 from league.event_store.vocabulary import MatchRecorded, SideMatchRecorded
-from league.fixtures import check_open, resolve_fixture
+from league.fixtures import check_open, fixture_sides, resolve_fixture
 from league.models import Event, Fixture, League, MatchParticipant, Player
 from league.sides import (
     NEUTRAL_WITH_SIDES,
@@ -215,8 +215,8 @@ def record_match(
     neutral ground, no advantage for the first side (one-vs-one matches). The league's
     format (``League.match_format``) decides which shapes are accepted.
 
-    With ``fixture``, the match is that fixture's result: its players must be the
-    fixture's, in the fixture's order, and the fixture must be open (neither cancelled nor
+    With ``fixture``, the match is that fixture's result: its sides must be the
+    fixture's, in the fixture's order of sides, and the fixture must be open (neither cancelled nor
     played already).
     """
     row = {
@@ -236,19 +236,7 @@ def record_match(
     parsed = parse_match(league, row, errors)
     target = None if fixture is None else resolve_fixture(league, fixture, errors)
     if parsed is not None and target is not None:
-        if [player.pk for side in parsed.sides for player in side] != [
-            target.player_a_id,
-            target.player_b_id,
-        ] or not isinstance(parsed.fact, MatchRecorded):
-            errors.add(
-                "fixture",
-                _("This fixture is %(a)s v %(b)s: record its result with those players."),
-                "other_players",
-                a=target.player_a.display_name,
-                b=target.player_b.display_name,
-            )
-        else:
-            parsed = parsed.replaced(fixture_id=target.pk)
+        parsed = _for_fixture(parsed, target, errors)
     errors.raise_if_any()
     assert parsed is not None
 
@@ -263,18 +251,48 @@ def record_match(
     return event
 
 
+def _for_fixture(parsed: ParsedMatch, target: Fixture, errors: Errors) -> ParsedMatch:
+    """``parsed`` as the result of ``target``: the same sides (in the fixture's order of
+    sides; any order within a side), or an error on ``fixture``."""
+    expected = fixture_sides(target)
+    given = [[player.pk for player in side] for side in parsed.sides]
+    if [sorted(side) for side in given] == [sorted(side) for side in expected]:
+        return parsed.replaced(fixture_id=target.pk)
+    if is_one_vs_one([len(side) for side in expected]):
+        errors.add(
+            "fixture",
+            _("This fixture is %(a)s v %(b)s: record its result with those players."),
+            "other_players",
+            a=target.player_a.display_name,
+            b=target.player_b.display_name,
+        )
+    else:
+        names = Player.objects.in_bulk([pid for side in expected for pid in side])
+        errors.add(
+            "fixture",
+            _("This fixture is %(sides)s: record its result with those sides."),
+            "other_players",
+            sides=" v ".join(
+                " & ".join(names[pid].display_name for pid in side) for side in expected
+            ),
+        )
+    return parsed
+
+
 def record_fixture_result(
     league: League,
     fixture: Fixture | int,
     *,
-    score_a: Decimal | str | float,
+    score_a: Decimal | str | float | None = None,
+    places: Any = None,
     played_at: dt.datetime | dt.date | str | None = None,
     points: str = "",
     note: str = "",
     recorded_by: Any = None,
     idempotency_key: str | None = None,
 ) -> Event:
-    """Record the result of ``fixture``: its players, the score given, the fixture named.
+    """Record the result of ``fixture``: its players (or sides), the score (or finishing
+    positions) given, the fixture named.
 
     ``played_at`` defaults to the fixture's scheduled moment, or now when the fixture was
     played before it.
@@ -285,6 +303,20 @@ def record_fixture_result(
     assert target is not None
     if played_at is None or played_at == "":
         played_at = min(target.scheduled_at, timezone.now()).astimezone(league_zone(league))
+    sides = fixture_sides(target)
+    if not is_one_vs_one([len(side) for side in sides]):
+        return record_match(
+            league,
+            sides=sides,
+            score_a=score_a,
+            places=places,
+            played_at=played_at,  # type: ignore[arg-type]
+            points=points,
+            note=note,
+            recorded_by=recorded_by,
+            idempotency_key=idempotency_key,
+            fixture=target,
+        )
     return record_match(
         league,
         player_a=target.player_a_id,

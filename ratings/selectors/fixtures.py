@@ -9,11 +9,17 @@ period with; a league without draws predicts none. The first-named player of a f
 the home side: it gets the configuration's advantage, as in a recorded match that is not on
 neutral ground (``ratings.selectors.predictions.first_named_advantage``; a fixture has no
 neutral flag yet), and the draw model is fitted on predictions with the same advantage.
+
+A fixture with two sides (doubles, teams) is predicted with the team-sum model the ratings
+of side matches use (``engine/teams.py``, ``team_sum``): side A against side B as one game
+between the sums of their players' ratings (relative to the centre), with their RDs added
+in quadrature; side A is the home side. A fixture of three or more sides has no forecast.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,8 +32,9 @@ from engine.errors import MatchBeforeAnchorError
 from engine.outcomes import OutcomeProbabilities, fit_draw_model, outcome_probabilities
 from engine.prediction import win_probability_array
 from league.calendar import league_zone, local_day
-from league.models import Event, Fixture, League, Player
+from league.models import Event, Fixture, FixtureSide, League, MatchParticipant, Player
 from league.scores import score_text
+from league.sides import positions_text
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig, Standing
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.selectors.predictions import first_named_advantage
@@ -59,6 +66,15 @@ class Strength:
 
 
 @dataclass(frozen=True)
+class SidePlayer:
+    """One player of a fixture's side, as the pages link them."""
+
+    id: int
+    name: str
+    slug: str
+
+
+@dataclass(frozen=True)
 class FixtureRow:
     """One fixture as the pages, feeds and API show it."""
 
@@ -78,10 +94,18 @@ class FixtureRow:
     points: str
     match_seq: int | None
     forecast: OutcomeProbabilities | None  # the first-named player's chances, while open
+    #: The sides of a fixture with sides (empty for one player against one).
+    sides: tuple[tuple[SidePlayer, ...], ...] = ()
+    #: Finishing positions (1 is first) of a played fixture of three or more sides.
+    positions: tuple[int, ...] = ()
 
     @property
     def status_label(self) -> str:
         return STATUS_LABELS[self.status]
+
+    @property
+    def has_sides(self) -> bool:
+        return bool(self.sides)
 
 
 def strengths(
@@ -195,6 +219,50 @@ def forecasts(
     }
 
 
+def side_forecasts(
+    league: League,
+    config: RatingConfig | None,
+    matches: Iterable[tuple[tuple[int, ...], tuple[int, ...]]],
+    clock: ReadClock | None = None,
+) -> dict[tuple[tuple[int, ...], tuple[int, ...]], OutcomeProbabilities]:
+    """Side A's win / draw / loss chances against side B for each pair of sides (player
+    ids), by the team-sum model: the sums of each side's ratings (relative to the centre)
+    and their RDs in quadrature, side A at home."""
+    matches = list(matches)
+    if not matches:
+        return {}
+    known = strengths(config, {pid for a, b in matches for pid in (*a, *b)}, clock)
+    nu = draw_parameter(league, config)
+    advantage = first_named_advantage(config)
+
+    def total(side: tuple[int, ...]) -> tuple[float, float]:
+        centre = 1500.0 if config is None else config.initial_rating
+        rating = centre + sum(known[pid].rating - centre for pid in side)
+        return rating, math.sqrt(sum(known[pid].rd ** 2 for pid in side))
+
+    result = {}
+    for a, b in matches:
+        (rating_a, rd_a), (rating_b, rd_b) = total(a), total(b)
+        result[(a, b)] = outcome_probabilities(rating_a, rd_a, rating_b, rd_b, nu, advantage)
+    return result
+
+
+def _sides_of(fixture_ids: list[int]) -> dict[int, tuple[tuple[SidePlayer, ...], ...]]:
+    """The sides of the fixtures with sides among ``fixture_ids``."""
+    members: dict[int, dict[int, list[SidePlayer]]] = {}
+    rows = (
+        FixtureSide.objects.filter(fixture_id__in=fixture_ids)
+        .order_by("fixture_id", "side", "id")
+        .values_list("fixture_id", "side", "player_id", "player__display_name", "player__slug")
+    )
+    for fixture_id, side, pid, name, slug in rows:
+        members.setdefault(fixture_id, {}).setdefault(side, []).append(SidePlayer(pid, name, slug))
+    return {
+        fixture_id: tuple(tuple(sides[x]) for x in sorted(sides))
+        for fixture_id, sides in members.items()
+    }
+
+
 def league_today(league: League) -> dt.date:
     """Today in the league's time zone."""
     return local_day(timezone.now(), league_zone(league))
@@ -221,7 +289,9 @@ def fixture_rows(
     today = league_today(league)
     fixtures = Fixture.objects.filter(league=league).select_related("player_a", "player_b")
     if player is not None:
-        fixtures = fixtures.filter(Q(player_a=player) | Q(player_b=player))
+        fixtures = fixtures.filter(
+            Q(player_a=player) | Q(player_b=player) | Q(side_rows__player=player)
+        ).distinct()
     if ids is not None:
         fixtures = fixtures.filter(pk__in=list(ids))
     if CANCELLED not in wanted:
@@ -233,12 +303,14 @@ def fixture_rows(
     fixtures = list(fixtures.order_by("scheduled_at", "pk"))
     if not fixtures:
         return []
+    ids_all = [f.pk for f in fixtures]
     played = {
         fixture_id: (seq, score_a, points)
-        for fixture_id, seq, score_a, points in Event.objects.live_matches()
-        .filter(league=league, fixture_id__in=[f.pk for f in fixtures])
+        for fixture_id, seq, score_a, points in Event.objects.live_all_matches()
+        .filter(league=league, fixture_id__in=ids_all)
         .values_list("fixture_id", "seq", "score_a", "points")
     }
+    with_sides = _sides_of(ids_all)
     chosen: list[tuple[Fixture, str]] = []
     for fixture in fixtures:
         if fixture.cancelled:
@@ -253,13 +325,33 @@ def fixture_rows(
             chosen.append((fixture, status))
         if limit is not None and len(chosen) >= limit:
             break
-    open_pairs = [
-        (f.player_a_id, f.player_b_id) for f, status in chosen if status in (UPCOMING, OVERDUE)
-    ]
-    predicted = forecasts(league, config, open_pairs, clock)
+    open_fixtures = [f for f, status in chosen if status in (UPCOMING, OVERDUE)]
+    predicted = forecasts(
+        league,
+        config,
+        [(f.player_a_id, f.player_b_id) for f in open_fixtures if f.pk not in with_sides],
+        clock,
+    )
+    side_pairs = {
+        f.pk: _side_ids(with_sides[f.pk])
+        for f in open_fixtures
+        if f.pk in with_sides and len(with_sides[f.pk]) == 2
+    }
+    predicted_sides = side_forecasts(league, config, side_pairs.values(), clock)
+    positions = _positions(
+        league, [seq for seq, score_a, _points in played.values() if score_a is None]
+    )
     rows = []
     for fixture, status in chosen:
         seq, score_a, points = played.get(fixture.pk, (None, None, ""))
+        sides = with_sides.get(fixture.pk, ())
+        forecast = (
+            predicted_sides.get(side_pairs[fixture.pk])  # type: ignore[arg-type]
+            if fixture.pk in side_pairs
+            else None
+            if sides
+            else predicted.get((fixture.player_a_id, fixture.player_b_id))
+        )
         rows.append(
             FixtureRow(
                 id=fixture.pk,
@@ -277,10 +369,30 @@ def fixture_rows(
                 result=_result_text(score_a) if score_a is not None else "",
                 points=points,
                 match_seq=seq,
-                forecast=predicted.get((fixture.player_a_id, fixture.player_b_id)),
+                forecast=forecast,
+                sides=sides,
+                positions=positions.get(seq, ()) if seq is not None else (),
             )
         )
     return rows
+
+
+def _side_ids(sides: tuple[tuple[SidePlayer, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(player.id for player in side) for side in sides)
+
+
+def _positions(league: League, seqs: list[int]) -> dict[int, tuple[int, ...]]:
+    """Finishing positions (1 is first) of the matches of three or more sides ``seqs``."""
+    if not seqs:
+        return {}
+    places: dict[int, dict[int, int]] = {}
+    rows = MatchParticipant.objects.filter(event__league=league, event__seq__in=seqs)
+    for seq, side, place in rows.values_list("event__seq", "side", "place"):
+        places.setdefault(seq, {})[side] = place
+    return {
+        seq: tuple(positions_text([by_side[x] for x in sorted(by_side)]))
+        for seq, by_side in places.items()
+    }
 
 
 def _result_text(score_a) -> str:
