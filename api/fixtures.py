@@ -8,18 +8,20 @@ Included by ``api/urls.py``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api import idempotency, schema
-from api.bodies import BodySerializer
+from api.bodies import BodySerializer, FieldErrors, add_error
+from api.errors import fields_renamed
 from api.fields import (
     AwareDateTimeField,
     QueryIntegerField,
@@ -27,11 +29,17 @@ from api.fields import (
     StrictCharField,
     StrictIntegerField,
 )
-from api.serializers import MAX_ID, MatchEventSerializer
+from api.serializers import (
+    MAX_ID,
+    MatchEventSerializer,
+    SideMatchSerializer,
+    recorded_match_body,
+)
 from api.views import LeagueScopedMixin
 from league import fixtures as fixture_services
 from league import services as league_services
-from league.models import Fixture
+from league.models import Event, Fixture
+from league.sides import side_label
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import (
     CANCELLED,
@@ -56,8 +64,27 @@ class ForecastSerializer(serializers.Serializer):
     loss = serializers.FloatField()
 
 
+class FixtureSidePlayerSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class FixtureSideSerializer(serializers.Serializer):
+    """One side of a fixture with sides."""
+
+    side = serializers.CharField(help_text='"A", "B", … in the order given.')
+    players = FixtureSidePlayerSerializer(many=True)
+    position = serializers.IntegerField(
+        allow_null=True,
+        help_text="Finishing position once played (three or more sides), else null.",
+    )
+
+
 class FixtureSerializer(serializers.Serializer):
-    """One fixture (``ratings.selectors.fixtures.FixtureRow``)."""
+    """One fixture (``ratings.selectors.fixtures.FixtureRow``). A fixture with sides
+    (doubles, teams, multi-player games) lists them in ``sides``; ``player_a`` and
+    ``player_b`` are then the first players of sides A and B. ``sides`` is empty for a
+    one-vs-one fixture."""
 
     id = serializers.IntegerField()
     scheduled_at = serializers.DateTimeField(help_text="In the league's time zone.")
@@ -72,7 +99,24 @@ class FixtureSerializer(serializers.Serializer):
     result = serializers.CharField(help_text="Both scores once played, else empty.")
     points = serializers.CharField()
     match_seq = serializers.IntegerField(allow_null=True, help_text="The result's event #.")
-    forecast = ForecastSerializer(allow_null=True, help_text="While the fixture is open.")
+    forecast = ForecastSerializer(
+        allow_null=True,
+        help_text="While the fixture is open (side A's chances for two sides, by the team-sum "
+        "model; null for three or more sides).",
+    )
+    sides = serializers.SerializerMethodField()
+
+    @extend_schema_field(FixtureSideSerializer(many=True))
+    def get_sides(self, row: FixtureRow) -> list[dict[str, Any]]:
+        positions = row.positions or (None,) * len(row.sides)
+        return [
+            {
+                "side": side_label(index),
+                "players": [{"id": p.id, "name": p.name} for p in side],
+                "position": position,
+            }
+            for index, (side, position) in enumerate(zip(row.sides, positions, strict=True))
+        ]
 
 
 class FixtureQuerySerializer(serializers.Serializer):
@@ -90,8 +134,21 @@ class FixtureQuerySerializer(serializers.Serializer):
 
 
 class ScheduleFixtureSerializer(BodySerializer):
-    player_a = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="First-named side.")
-    player_b = StrictIntegerField(min_value=1, max_value=MAX_ID, help_text="Second-named side.")
+    """A fixture to schedule: ``player_a`` and ``player_b`` (one against one) or ``sides``
+    (each side's player ids, in a league whose format takes them)."""
+
+    player_a = StrictIntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="First-named player."
+    )
+    player_b = StrictIntegerField(
+        required=False, min_value=1, max_value=MAX_ID, help_text="Second-named player."
+    )
+    sides = serializers.ListField(
+        child=serializers.ListField(child=StrictIntegerField(min_value=1, max_value=MAX_ID)),
+        required=False,
+        help_text="Player ids per side instead of player_a and player_b, e.g. "
+        "[[3, 7], [4, 9]] for doubles.",
+    )
     scheduled_at = AwareDateTimeField(help_text="When (ISO 8601 with a UTC offset).")
     deadline = serializers.DateField(
         required=False, help_text="Local day to play by (default: the scheduled day)."
@@ -99,13 +156,37 @@ class ScheduleFixtureSerializer(BodySerializer):
     venue = StrictCharField(required=False, allow_blank=True, max_length=120)
     label = StrictCharField(required=False, allow_blank=True, max_length=120)
 
+    def check(self, data: Mapping[str, Any], attrs: dict[str, Any], errors: FieldErrors) -> None:
+        if "sides" in data:
+            # A malformed ``sides`` already has its errors (by index): those say enough.
+            if ("player_a" in data or "player_b" in data) and "sides" not in errors:
+                add_error(
+                    errors,
+                    "sides",
+                    "Give the players as sides or as player_a and player_b, not both.",
+                    "sides_and_players",
+                )
+            return
+        for name in ("player_a", "player_b"):
+            if name not in data:
+                add_error(errors, name, "This field is required (or give sides).", "required")
+
 
 class CancelFixtureSerializer(BodySerializer):
     reason = StrictCharField(required=False, allow_blank=True, max_length=1000)
 
 
 class FixtureResultSerializer(BodySerializer):
-    score_a = ScoreField(help_text="The first-named side's score: 1 win, 0.5 draw, 0 loss.")
+    """A fixture's result: ``score_a`` (two sides) or ``positions`` (three or more)."""
+
+    score_a = ScoreField(
+        required=False, help_text="The first-named side's score: 1 win, 0.5 draw, 0 loss."
+    )
+    positions = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=16),
+        required=False,
+        help_text="A finishing position per side (fixtures of three or more sides).",
+    )
     played_at = AwareDateTimeField(
         required=False, help_text="Default: the scheduled moment, or now if played early."
     )
@@ -156,7 +237,7 @@ class FixtureListView(FixtureMixin, generics.GenericAPIView):
         summary="Schedule a fixture",
         description=(
             "Organisers only. ``Idempotency-Key`` works as for recording a result. A 400 "
-            "names every problem of the body (players, time, deadline, venue)."
+            "names every problem of the body (players or sides, time, deadline, venue)."
         ),
         parameters=[schema.IDEMPOTENCY_KEY],
         request=ScheduleFixtureSerializer,
@@ -170,8 +251,9 @@ class FixtureListView(FixtureMixin, generics.GenericAPIView):
         data = body.validated_data
         fixture = fixture_services.schedule_fixture(
             league,
-            player_a=data["player_a"],
-            player_b=data["player_b"],
+            player_a=data.get("player_a"),
+            player_b=data.get("player_b"),
+            sides=data.get("sides"),
             scheduled_at=data["scheduled_at"],
             deadline=data.get("deadline"),
             venue=data.get("venue", ""),
@@ -230,12 +312,20 @@ class FixtureCancelView(FixtureMixin, generics.GenericAPIView):
     tags=["fixtures"],
     summary="Record a fixture's result",
     description=(
-        "Organisers only. The players are the fixture's; the match names the fixture. "
-        "``Idempotency-Key`` works as for recording a result."
+        "Organisers only. The players (or sides) are the fixture's; the match names the "
+        "fixture. A one-vs-one fixture answers with the match, a fixture with sides with the "
+        "match with sides. ``Idempotency-Key`` works as for recording a result."
     ),
     parameters=[schema.IDEMPOTENCY_KEY, FIXTURE_ID],
     request=FixtureResultSerializer,
-    responses={201: MatchEventSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
+    responses={
+        201: PolymorphicProxySerializer(
+            component_name="FixtureMatch",
+            serializers=[MatchEventSerializer, SideMatchSerializer],
+            resource_type_field_name=None,
+        ),
+        **schema.errors(400, 401, 403, 404, 413, 422),
+    },
 )
 class FixtureResultView(FixtureMixin, generics.GenericAPIView):
     serializer_class = FixtureResultSerializer
@@ -247,18 +337,25 @@ class FixtureResultView(FixtureMixin, generics.GenericAPIView):
         body = FixtureResultSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        event = league_services.record_fixture_result(
-            league,
-            fixture,
-            score_a=data["score_a"],
-            played_at=data.get("played_at"),
-            points=data.get("points", ""),
-            note=data.get("note", ""),
-            recorded_by=request.user,
-            idempotency_key=idempotency.match_key(key),
+        with fields_renamed({"places": "positions"}):
+            event = league_services.record_fixture_result(
+                league,
+                fixture,
+                score_a=data.get("score_a"),
+                places=data.get("positions"),
+                played_at=data.get("played_at"),
+                points=data.get("points", ""),
+                note=data.get("note", ""),
+                recorded_by=request.user,
+                idempotency_key=idempotency.match_key(key),
+            )
+        result = recorded_match_body(event, self.get_serializer_context())
+        detail = (
+            "api:match-detail"
+            if event.kind == Event.Kind.MATCH_RECORDED
+            else "api:side-match-detail"
         )
-        result = MatchEventSerializer(event, context=self.get_serializer_context()).data
-        return self.created(result, "api:match-detail", match_id=event.pk)
+        return self.created(result, detail, match_id=event.pk)
 
 
 league = "leagues/<slug:league_slug>/"
