@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from engine.outcomes import OutcomeProbabilities
+from league.sides import side_label
 from ratings.selectors.fixtures import FixtureRow
 from web import locale_format
 from web.formatting import format_probability
@@ -51,8 +52,37 @@ def weekday_and_day(moment: dt.datetime) -> str:
     return f"{formats.date_format(moment, 'D')} {locale_format.day(moment.date())}"
 
 
+def side_names(side: Any) -> str:
+    """One side's players as one name: "Ann & Bob"."""
+    return " & ".join(player.name for player in side)
+
+
+def side_cells(row: FixtureRow) -> list[dict[str, Any]]:
+    """Each side of a fixture with sides: its letter, players (name, slug) and, once a game
+    of three or more sides is played, its finishing position (empty for one against one)."""
+    positions = row.positions or (None,) * len(row.sides)
+    return [
+        {
+            "letter": side_label(index),
+            "players": [{"name": p.name, "slug": p.slug} for p in side],
+            "names": side_names(side),
+            "position": position,
+        }
+        for index, (side, position) in enumerate(zip(row.sides, positions, strict=True))
+    ]
+
+
 def fixture_cells(row: FixtureRow) -> dict[str, Any]:
-    """The fixture as the tables show it."""
+    """The fixture as the tables show it. A fixture with sides also lists ``sides``; its
+    ``player_a`` and ``player_b`` are then sides A's and B's names ("Ann & Bob")."""
+    if row.sides:
+        sides = side_cells(row)
+        first, second = sides[0]["names"], sides[1]["names"]
+        versus = f" {pgettext('versus', 'v')} "
+        title = versus.join(side["names"] for side in sides)
+    else:
+        sides, first, second = [], row.player_a, row.player_b
+        title = f"{first} {pgettext('versus', 'v')} {second}"
     return {
         "id": row.id,
         "when_iso": row.scheduled_at.isoformat(),
@@ -61,9 +91,9 @@ def fixture_cells(row: FixtureRow) -> dict[str, Any]:
         "time": f"{row.scheduled_at:%H:%M} {row.scheduled_at.tzname()}",
         "deadline": locale_format.day(row.deadline),
         "deadline_iso": row.deadline.isoformat(),
-        "player_a": row.player_a,
+        "player_a": first,
         "player_a_slug": row.player_a_slug,
-        "player_b": row.player_b,
+        "player_b": second,
         "player_b_slug": row.player_b_slug,
         "venue": row.venue,
         "label": row.label,
@@ -72,6 +102,8 @@ def fixture_cells(row: FixtureRow) -> dict[str, Any]:
         "result": row.result,
         "points": row.points,
         "match_seq": row.match_seq,
-        "chances": chances(row.forecast, row.player_a, row.player_b),
-        "chances_text": chances_text(row.forecast, row.player_a, row.player_b),
+        "chances": chances(row.forecast, first, second),
+        "chances_text": chances_text(row.forecast, first, second),
+        "sides": sides,
+        "title": title,
     }

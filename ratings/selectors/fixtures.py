@@ -107,6 +107,13 @@ class FixtureRow:
     def has_sides(self) -> bool:
         return bool(self.sides)
 
+    @property
+    def names(self) -> list[str]:
+        """Each side's name: its players joined ("Ann & Bob"), or the two players."""
+        if not self.sides:
+            return [self.player_a, self.player_b]
+        return [" & ".join(player.name for player in side) for side in self.sides]
+
 
 def strengths(
     config: RatingConfig | None, player_ids: Iterable[int], clock: ReadClock | None = None

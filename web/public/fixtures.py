@@ -18,7 +18,7 @@ from django.utils import timezone
 from icalendar import Calendar
 from icalendar import Event as CalendarEvent
 
-from league.models import Event, League, Player
+from league.models import MATCH_KINDS, Event, League, Player
 from ratings.page_state import LeagueState, league_state
 from ratings.selectors.configurations import live_config
 from ratings.selectors.fixtures import (
@@ -117,7 +117,7 @@ def fixtures_calendar(
     changes: dict[int, list[dt.datetime]] = {}
     for fixture_id, recorded_at in (
         Event.objects.filter(league=league, fixture_id__in=[row.id for row in rows])
-        .exclude(kind=Event.Kind.MATCH_RECORDED)
+        .exclude(kind__in=MATCH_KINDS)
         .order_by("seq")
         .values_list("fixture_id", "recorded_at")
     ):
@@ -136,7 +136,7 @@ def fixtures_calendar(
         event.add("dtstart", row.scheduled_at.astimezone(dt.UTC))
         # DURATION rather than DTEND: a rescheduled fixture keeps its length.
         event.add("duration", dt.timedelta(minutes=settings.FIXTURE_MINUTES))
-        title = f"{row.player_a} v {row.player_b}"
+        title = " v ".join(row.names)
         if row.label:
             title += f" ({row.label})"
         event.add("summary", title)
@@ -150,13 +150,21 @@ def fixtures_calendar(
 
 
 def _description(row: FixtureRow) -> str:
-    lines = [f"{row.player_a} (first-named side) v {row.player_b}, {row.status_label.lower()}."]
-    if row.status == PLAYED:
+    names = row.names
+    first, second = names[0], names[1]
+    rest = "".join(f" v {name}" for name in names[2:])
+    lines = [f"{first} (first-named side) v {second}{rest}, {row.status_label.lower()}."]
+    if row.status == PLAYED and row.positions:
+        order = ", ".join(
+            f"{name} {position}" for name, position in zip(names, row.positions, strict=True)
+        )
+        lines.append(f"Finishing positions: {order}.")
+    elif row.status == PLAYED:
         points = f" ({row.points})" if row.points else ""
-        lines.append(f"Result: {row.player_a} {row.result} {row.player_b}{points}.")
+        lines.append(f"Result: {first} {row.result} {second}{points}.")
     elif row.status in (UPCOMING, OVERDUE):
         lines.append(f"Play by {row.deadline.isoformat()}.")
-        text = chances_text(row.forecast, row.player_a, row.player_b)
+        text = chances_text(row.forecast, first, second)
         if text:
             lines.append(f"Predicted: {text}.")
     return "\n".join(lines)

@@ -13,20 +13,23 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league import services
+from league.calendar import league_day
+from league.fixtures import fixture_sides
 from league.forms import PLAYER_LIST_ID, add_service_errors, show_round_errors
 from league.idempotency_keys import round_row_key
-from league.models import Event, League, Player
+from league.models import Event, Fixture, League, Player
 from league.sides import format_label
 from league.validation import Errors
 from ratings.selectors.progress import league_progress
@@ -126,7 +129,8 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
         # Said on the page rather than a 404: the organiser may have followed an old link.
         return render(request, "workspace/record.html", context)
     data = request.POST if request.method == "POST" else None
-    form = MatchEntryForm(data, league=league, layout=layout)
+    fixture = _fixture_of(request, league) if layout == SIDES else None
+    form = _entry_form(data, league, layout, fixture)
     warnings: list[str] = []
     if request.method == "POST" and form.is_valid():
         warnings = _unconfirmed(
@@ -135,7 +139,7 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
         if not warnings and form.is_valid():
             try:
                 event = services.record_match(
-                    league, recorded_by=request.user, **form.service_arguments()
+                    league, recorded_by=request.user, fixture=fixture, **form.service_arguments()
                 )
             except ValidationError as error:
                 add_service_errors(form, error, SERVICE_FIELDS)
@@ -146,8 +150,43 @@ def _match_page(request: HttpRequest, league_slug: str, layout: str) -> HttpResp
         warnings=warnings,
         confirm_value=_confirm_value(form),
         format_label=format_label(league),
+        fixture=fixture,
     )
+    if fixture is not None:
+        context["heading"] = _("Record a fixture's result")
     return render(request, "workspace/record.html", context)
+
+
+def _fixture_of(request: HttpRequest, league: League) -> Fixture | None:
+    """The fixture a team match is entered for (``?fixture=<id>``, kept in the form), if
+    any: a fixture of this league, else a 404 (an old or mistyped link)."""
+    raw = request.POST.get("fixture") if request.method == "POST" else request.GET.get("fixture")
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 12):
+        raise Http404(_("No such fixture."))
+    return get_object_or_404(Fixture, league=league, pk=int(raw))
+
+
+def _entry_form(data: Any, league: League, layout: str, fixture: Fixture | None) -> MatchEntryForm:
+    """The entry form; for a fixture, shaped by its sides and prefilled with its players
+    and day (the day it was scheduled, or today when that is still ahead)."""
+    if fixture is None:
+        return MatchEntryForm(data, league=league, layout=layout)
+    sides = fixture_sides(fixture)
+    names = Player.objects.in_bulk([pid for side in sides for pid in side])
+    shape = (len(sides), max(len(side) for side in sides))
+    initial: dict[str, Any] = {
+        f"side_{x}_{j}": names[pid].display_name
+        for x, side in enumerate(sides)
+        for j, pid in enumerate(side)
+    }
+    initial["played_on"] = min(league_day(league, fixture.scheduled_at), league_today(league))
+    form = MatchEntryForm(data, league=league, layout=layout, shape=shape, initial=initial)
+    form.fields["fixture"] = forms.IntegerField(
+        widget=forms.HiddenInput, required=False, initial=fixture.pk
+    )
+    return form
 
 
 def _confirm_value(form: Any) -> str:
