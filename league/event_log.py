@@ -32,12 +32,14 @@ from league.models import (
     CLUB_KINDS,
     COMPETITION_KINDS,
     DIVISION_KINDS,
+    FIXTURE_KINDS,
     MATCH_KINDS,
     REPORT_KINDS,
     ByeKind,
     ChallengeStatus,
     CompetitionFormat,
     Event,
+    FixtureSide,
     League,
     MatchParticipant,
     Player,
@@ -453,6 +455,31 @@ def _log_texts(rows: list[tuple]) -> dict[int, SideMatchText]:
     return {**side_match_texts(with_sides), **texts}
 
 
+def _fixture_side_names(rows: list[tuple]) -> dict[int, tuple[str, str]]:
+    """For the log's events about fixtures with sides (by event pk): side A's name and the
+    other sides' ("Ann & Bob", "Cem & Dan"), in place of the first players of sides A and B.
+    Two queries, for the page's fixture events only."""
+    pks = [row[14] for row in rows if row[1] in FIXTURE_KINDS]
+    if not pks:
+        return {}
+    fixture_of = dict(Event.objects.filter(pk__in=pks).values_list("pk", "fixture_id"))
+    sides: dict[int, dict[int, list[str]]] = {}
+    for fixture_id, side, name in (
+        FixtureSide.objects.filter(fixture_id__in=set(fixture_of.values()))
+        .order_by("fixture_id", "side", "id")
+        .values_list("fixture_id", "side", "player__display_name")
+    ):
+        sides.setdefault(fixture_id, {}).setdefault(side, []).append(name)
+    versus = f" {pgettext('versus', 'v')} "
+    names: dict[int, tuple[str, str]] = {}
+    for pk, fixture_id in fixture_of.items():
+        if fixture_id not in sides:
+            continue
+        texts = [" & ".join(sides[fixture_id][x]) for x in sorted(sides[fixture_id])]
+        names[pk] = (texts[0], versus.join(texts[1:]))
+    return names
+
+
 def _bye_names(rows: list[tuple]) -> dict[int, str]:
     """The names of the players given byes by the paired rounds among the log's ``rows``."""
     ids = {
@@ -747,6 +774,7 @@ def event_log(
     texts = _log_texts(rows)
     reported = report_texts(row[_REPORT] for row in rows if row[_REPORT] is not None)
     bye_names = _bye_names(rows)
+    side_names = _fixture_side_names(rows)
     club_names = ClubNames([row[_DETAILS] or {} for row in rows if row[1] in CLUB_KINDS])
     division_names = _division_names(rows)
     items = []
@@ -756,6 +784,8 @@ def event_log(
             voided_by, replaces, _player_id, other, pk, voids_id, fixture_a, fixture_b,
             scheduled_at, venue, label, *_pair,
         ) = row  # fmt: skip
+        if pk in side_names:
+            fixture_a, fixture_b = side_names[pk]
         if kind == Event.Kind.PLAYER_REGISTERED:
             # Registrations stored before names were kept on the event show today's name.
             summary = gettext("%(player)s registered") % {"player": name or player}

@@ -15,7 +15,8 @@ from django.conf import settings
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
-from league.models import Event, Fixture, MatchParticipant, Player
+from league.fixtures import fixture_sides
+from league.models import Event, Fixture, FixtureSide, MatchParticipant, Player
 from notifications.mail import Sent, backoff, claim
 from notifications.models import Status, Webhook, WebhookDelivery
 from notifications.times import local_time
@@ -80,15 +81,20 @@ def describe(event: Event, names: dict[int, str]) -> tuple[dict[str, Any], str]:
     fixture = Fixture.objects.filter(pk=event.fixture_id).first()
     if fixture is None:
         return item, ""
-    a, b = names.get(fixture.player_a_id, ""), names.get(fixture.player_b_id, "")
+    sides = fixture_sides(fixture)
+    teams = [" & ".join(names.get(player, "") for player in side) for side in sides]
+    a, b = teams[0], " v ".join(teams[1:])
     item.update(
         fixture_id=fixture.pk,
-        players=[a, b],
+        players=[a, b] if len(sides) == 2 else teams,
         scheduled_at=fixture.scheduled_at.isoformat(),
         deadline=fixture.deadline.isoformat(),
         venue=fixture.venue,
         label=fixture.label,
     )
+    if teams != [names.get(fixture.player_a_id, ""), names.get(fixture.player_b_id, "")]:
+        # A fixture with sides: each side's players too ("players" holds the sides' names).
+        item["sides"] = [[names.get(player, "") for player in side] for side in sides]
     text = _("%(a)s v %(b)s, %(when)s") % {
         "a": a,
         "b": b,
@@ -117,6 +123,9 @@ def _player_ids(events: list[Event]) -> set[int]:
     fixtures = [event.fixture_id for event in events if event.fixture_id]
     for pair in Fixture.objects.filter(pk__in=fixtures).values_list("player_a", "player_b"):
         ids.update(pair)
+    ids.update(
+        FixtureSide.objects.filter(fixture_id__in=fixtures).values_list("player_id", flat=True)
+    )
     return ids
 
 

@@ -38,6 +38,7 @@ from league.event_store.vocabulary import (
     ReportSubmitted,
     SideMatchRecorded,
 )
+from league.fixtures import fixture_sides
 from league.models import Challenge, Event, Fixture, MatchParticipant, Player, Report
 from notifications.models import Message, Topic
 from notifications.times import local_time
@@ -86,8 +87,11 @@ def _voided_match_players(event: Event) -> list[int]:
 
 
 def _fixture_players(event: Event) -> list[int]:
-    fixture = Fixture.objects.filter(pk=event.fixture_id).values_list("player_a", "player_b")
-    return [player for pair in fixture for player in pair]
+    """Every player of the fixture: its two players, or everyone on its sides."""
+    fixture = Fixture.objects.filter(pk=event.fixture_id).first()
+    if fixture is None:
+        return []
+    return [player for side in fixture_sides(fixture) for player in side]
 
 
 def _report_others(event: Event) -> list[int]:
@@ -218,10 +222,15 @@ def fixture_context(message: Message, fixture_id: int | None = None) -> dict[str
     fixture = Fixture.objects.filter(pk=fixture_id).first()
     if fixture is None:
         return {}
-    other = fixture.player_b_id if message.player_id == fixture.player_a_id else fixture.player_a_id
+    # The recipient's opponents: the other player, or the players of the other sides.
+    sides = fixture_sides(fixture)
+    others = [side for side in sides if message.player_id not in side]
+    names = _names(player for side in others for player in side)
     return {
         "fixture": fixture,
-        "opponents": _names([other]).get(other, ""),
+        "opponents": ", ".join(
+            " & ".join(names.get(player, "") for player in side) for side in others
+        ),
         "scheduled_at": local_time(message.league, fixture.scheduled_at),
         "reason": message.event.reason if message.event else "",
     }

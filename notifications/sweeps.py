@@ -15,7 +15,8 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 
 from league.calendar import league_zone, local_midnight
-from league.models import Challenge, ChallengeStatus, Event, Fixture, Player
+from league.fixtures import fixture_sides
+from league.models import MATCH_KINDS, Challenge, ChallengeStatus, Event, Fixture, Player
 from notifications.models import Message, Preference, Status, Topic
 from notifications.preferences import enabled_for
 
@@ -30,7 +31,7 @@ def fixture_reminders(now: dt.datetime) -> list[Message]:
     whose deadline ends within ``NOTIFY_REMINDER_HOURS``."""
     ahead = dt.timedelta(hours=settings.NOTIFY_REMINDER_HOURS)
     played = Event.objects.filter(
-        fixture=OuterRef("pk"), kind=Event.Kind.MATCH_RECORDED, voided_by__isnull=True
+        fixture=OuterRef("pk"), kind__in=MATCH_KINDS, voided_by__isnull=True
     )
     # Deadlines are local days: a day either side covers every time zone.
     candidates = (
@@ -47,7 +48,7 @@ def fixture_reminders(now: dt.datetime) -> list[Message]:
         end = deadline_end(fixture)
         if not end - ahead <= now < end:
             continue
-        players = [fixture.player_a_id, fixture.player_b_id]
+        players = [player for side in fixture_sides(fixture) for player in side]
         accounts = dict(
             Player.objects.filter(pk__in=players, account__isnull=False).values_list(
                 "pk", "account_id"

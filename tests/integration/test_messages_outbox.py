@@ -6,6 +6,7 @@ SMTP."""
 from __future__ import annotations
 
 import datetime as dt
+from zoneinfo import ZoneInfo
 from decimal import Decimal
 
 import pytest
@@ -14,7 +15,7 @@ from django.utils import timezone
 
 from league import services
 from league.fixtures import FixtureRequest, cancel_fixture, schedule_fixtures
-from league.models import Fixture
+from league.models import Fixture, MatchFormat
 from notifications import sweeps
 from notifications.models import Message, Preference, Status, Topic
 from notifications.preferences import set_choices
@@ -283,3 +284,32 @@ def test_a_failure_in_the_messages_never_blocks_the_write(league, pair, monkeypa
     assert event.pk is not None
     assert not Message.objects.exists()
     assert "Messages of riverside's new events not written." in caplog.text
+
+
+def test_a_fixture_with_sides_tells_every_player_and_reminds_until_its_side_result(
+    league, django_capture_on_commit_callbacks
+):
+    league.match_format = MatchFormat.FIXED
+    league.side_size = 2
+    league.save()
+    ann, bob, cat, dan = (
+        holder(league, name, name.lower()) for name in ("Ann", "Bob", "Cat", "Dan")
+    )
+    for player in (ann, bob, cat, dan):
+        set_choices(player.account, {Topic.FIXTURE: True, Topic.REMINDER: True}, {})
+    now = timezone.now()
+    today = timezone.localdate(now, timezone=ZoneInfo(league.time_zone))
+    with django_capture_on_commit_callbacks(execute=True):
+        schedule_fixtures(
+            league, [FixtureRequest(None, None, now, today, sides=[[ann, bob], [cat, dan]])]
+        )
+    subjects = {m.to[0]: m.subject for m in mail.outbox}
+    assert set(subjects) == {f"{name}@example.org" for name in ("ann", "bob", "cat", "dan")}
+    assert "Cat & Dan" in subjects["ann@example.org"]
+    assert "Ann & Bob" in subjects["dan@example.org"]
+    fixture = Fixture.objects.get()
+    match = services.record_fixture_result(league, fixture, score_a="1", played_at=now)
+    assert sweeps.fixture_reminders(now) == []  # played by a side result: no reminder
+    services.void_match(league, match, reason="wrong pairs")
+    reminded = sweeps.fixture_reminders(now)
+    assert {m.player_id for m in reminded} == {ann.pk, bob.pk, cat.pk, dan.pk}

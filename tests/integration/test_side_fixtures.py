@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league import fixtures, services
+from league.event_log import event_log
 from league.event_store import facts_of
 from league.event_store.vocabulary import FixtureScheduled, SideMatchRecorded
 from league.models import Event, Fixture, FixtureSide, MatchFormat
@@ -229,3 +230,14 @@ def test_a_players_fixture_list_includes_their_side_fixtures(doubles, eight):
     ana, ben, cai, dee, *_ = eight
     fixtures.schedule_fixture(doubles, sides=[[ana, ben], [cai, dee]], scheduled_at=_soon())
     assert len(fixture_rows(doubles, None, player=dee)) == 1
+
+
+def test_the_event_log_names_a_side_fixture_by_its_sides(doubles, eight):
+    ana, ben, cai, dee, *_ = eight
+    fixture = fixtures.schedule_fixture(
+        doubles, sides=[[ana, ben], [cai, dee]], scheduled_at=_soon(), venue="Court 1"
+    )
+    fixtures.cancel_fixture(doubles, fixture, reason="rain")
+    texts = [item.summary for item in event_log(doubles).items]
+    assert any(text.startswith("Ana & Ben v Cai & Dee scheduled") for text in texts), texts
+    assert "Ana & Ben v Cai & Dee cancelled" in texts
