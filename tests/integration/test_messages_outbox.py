@@ -6,8 +6,8 @@ SMTP."""
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 from decimal import Decimal
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
