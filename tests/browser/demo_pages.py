@@ -180,7 +180,25 @@ def build_doubles_league(organiser: Any, folder: Any) -> Any:
     call_command("replay", "long-doubles", "--sync", stdout=out)
     league = League.objects.get(slug="long-doubles")
     league.organisers.add(organiser)
+    _schedule_side_fixture(league, organiser)
     return league
+
+
+def _schedule_side_fixture(league: Any, organiser: Any) -> None:
+    """A doubles fixture of its longest names, tomorrow: the fixture pages list its sides."""
+    from django.utils import timezone
+
+    from league.fixtures import schedule_fixture
+
+    players = list(league.players.order_by("pk")[:4])
+    schedule_fixture(
+        league,
+        sides=[players[:2], players[2:]],
+        scheduled_at=timezone.now() + dt.timedelta(days=1),
+        venue="Court 3",
+        label="Doubles night",
+        recorded_by=organiser,
+    )
 
 
 def doubles_pages(league: Any) -> dict[str, str]:
@@ -193,4 +211,9 @@ def doubles_pages(league: Any) -> dict[str, str]:
         "doubles: player": reverse("pages:player", args=[slug, player]),
         "organise: doubles: team match": reverse("workspace:team_match", args=[slug]),
         "organise: doubles: team round": reverse("workspace:team_round", args=[slug]),
+        "doubles: fixtures": reverse("pages:fixtures", args=[slug]),
+        "organise: doubles: fixtures": reverse("workspace:fixtures", args=[slug]),
+        "organise: doubles: fixtures with sides": reverse("workspace:side_fixtures", args=[slug]),
+        "organise: doubles: fixture result": reverse("workspace:team_match", args=[slug])
+        + f"?fixture={league.fixtures.get().pk}",
     }
