@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from league import event_store
 from league.calendar import league_day
@@ -84,6 +85,14 @@ def fixture_sides(fixture: Fixture) -> list[list[int]]:
     if not sides:
         return [[fixture.player_a_id], [fixture.player_b_id]]
     return [sides[x] for x in sorted(sides)]
+
+
+def fixture_title(fixture: Fixture) -> str:
+    """Who plays whom, as messages name a fixture: "Ann v Bob", "Ann & Bob v Cem & Dan"."""
+    sides = fixture_sides(fixture)
+    names = Player.objects.in_bulk([pid for side in sides for pid in side])
+    versus = f" {pgettext('versus', 'v')} "
+    return versus.join(" & ".join(names[pid].display_name for pid in side) for side in sides)
 
 
 def has_sides(fixture: Fixture) -> bool:

@@ -5,6 +5,7 @@ in, refusals that change nothing, and the public list and calendar."""
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 import pytest
 from django.urls import reverse
@@ -234,3 +235,29 @@ def test_a_fixture_of_another_league_is_a_404(signed_in, doubles, other_league, 
     )
     response = signed_in.get(f"{url('team_match', league)}?fixture={other.pk}")
     assert response.status_code == 404
+
+
+def test_the_inline_score_box_plays_a_two_side_fixture_and_cancel_names_its_sides(
+    signed_in, doubles
+):
+    league, players = doubles
+    played = fixture_services.schedule_fixture(
+        league,
+        sides=[[players["Ana"], players["Ben"]], [players["Cai"], players["Dee"]]],
+        scheduled_at=dt.datetime.combine(league_today(league), dt.time(0)),
+    )
+    dropped = fixture_services.schedule_fixture(
+        league,
+        sides=[[players["Ana"], players["Eve"]], [players["Cai"], players["Fay"]]],
+        scheduled_at=_when(league),
+    )
+    response = signed_in.post(
+        url("fixture_result", league, played.pk), {"score": "15-21", "idempotency_key": "in-1"}
+    )
+    assert response.status_code == 302
+    match = Event.objects.get(kind=Event.Kind.SIDE_MATCH_RECORDED)
+    assert (match.fixture_id, match.score_a) == (played.pk, Decimal("0"))
+    cancelled = signed_in.post(
+        url("fixture_cancel", league, dropped.pk), {"reason": "rain"}, follow=True
+    )
+    assert "Cancelled Ana &amp; Eve v Cai &amp; Fay." in cancelled.content.decode()

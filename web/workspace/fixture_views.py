@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from league import fixtures as fixture_services
 from league import services
 from league.calendar import league_day
-from league.fixtures import FixtureRequest
+from league.fixtures import FixtureRequest, fixture_title
 from league.idempotency_keys import new_key, round_row_key
 from league.models import Fixture, League, Player
 from ratings.selectors.configurations import live_config
@@ -142,7 +142,7 @@ def fixture_result(request: HttpRequest, league_slug: str, fixture_id: int) -> H
     form = ResultForm(league, request.POST)
     if not form.is_valid():
         for line in _error_text(form.errors):
-            messages.error(request, f"{fixture}: {line}")
+            messages.error(request, f"{fixture_title(fixture)}: {line}")
         return redirect(_fixtures_url(league))
     score_a, points = form.cleaned_data["score"]
     try:
@@ -156,7 +156,7 @@ def fixture_result(request: HttpRequest, league_slug: str, fixture_id: int) -> H
         )
     except ValidationError as error:
         for line in _error_text(error):
-            messages.error(request, f"{fixture}: {line}")
+            messages.error(request, f"{fixture_title(fixture)}: {line}")
         return redirect(_fixtures_url(league))
     return redirect(f"{_fixtures_url(league)}?recorded={match.seq}#echo")
 
@@ -171,7 +171,7 @@ def fixture_reschedule(request: HttpRequest, league_slug: str, fixture_id: int) 
     form = RescheduleForm(league, request.POST)
     if not form.is_valid():
         for line in _error_text(form.errors):
-            messages.error(request, f"{fixture}: {line}")
+            messages.error(request, f"{fixture_title(fixture)}: {line}")
         return redirect(_fixtures_url(league))
     try:
         fixture_services.reschedule_fixture(
@@ -185,9 +185,9 @@ def fixture_reschedule(request: HttpRequest, league_slug: str, fixture_id: int) 
         )
     except ValidationError as error:
         for line in _error_text(error):
-            messages.error(request, f"{fixture}: {line}")
+            messages.error(request, f"{fixture_title(fixture)}: {line}")
     else:
-        messages.success(request, f"Moved {fixture.player_a} v {fixture.player_b}.")
+        messages.success(request, f"Moved {fixture_title(fixture)}.")
     return redirect(_fixtures_url(league))
 
 
@@ -208,9 +208,9 @@ def fixture_cancel(request: HttpRequest, league_slug: str, fixture_id: int) -> H
         )
     except ValidationError as error:
         for line in _error_text(error):
-            messages.error(request, f"{fixture}: {line}")
+            messages.error(request, f"{fixture_title(fixture)}: {line}")
     else:
-        messages.success(request, f"Cancelled {fixture.player_a} v {fixture.player_b}.")
+        messages.success(request, f"Cancelled {fixture_title(fixture)}.")
     return redirect(_fixtures_url(league))
 
 
