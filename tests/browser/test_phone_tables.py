@@ -152,6 +152,8 @@ EXPECTED_PAGES = [
     "organise: matches, as organiser", "organise: player, as organiser",
     "doubles: standings", "doubles: matches", "doubles: player",
     "organise: doubles: team match", "organise: doubles: team round",
+    "doubles: fixtures", "organise: doubles: fixtures", "organise: doubles: fixtures with sides",
+    "organise: doubles: fixture result",
 ]  # fmt: skip
 
 
