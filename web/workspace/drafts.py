@@ -101,9 +101,14 @@ def series_state(league: League, series: str, field: list[int]) -> SeriesState:
     """Scores, sides, byes and pairs met in the series' earlier rounds (cancelled ones aside)."""
     pattern = re.compile(re.escape(series) + re.escape(SEPARATOR) + r"(\d+)$")
     fixtures = []
-    for fixture in Fixture.objects.filter(
-        league=league, cancelled=False, label__startswith=f"{series}{SEPARATOR}"
-    ).order_by("scheduled_at", "pk"):
+    # Fixtures with sides are not rounds of players one against one: a Swiss series skips them.
+    for fixture in (
+        Fixture.objects.filter(
+            league=league, cancelled=False, label__startswith=f"{series}{SEPARATOR}"
+        )
+        .filter(side_rows__isnull=True)
+        .order_by("scheduled_at", "pk")
+    ):
         found = pattern.match(fixture.label)
         if found:
             fixtures.append((int(found.group(1)), fixture))
