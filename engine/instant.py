@@ -78,29 +78,60 @@ def match_levels(row_match: IntArray, row_player: IntArray, period: IntArray) ->
     rating match after match.
     """
     n = int(period.size)
-    levels = np.zeros(n, dtype=np.int64)
     if n == 0:
-        return levels
-    starts = np.searchsorted(row_match, np.arange(n + 1, dtype=np.int64)).tolist()
-    players = row_player.tolist()
-    periods = period.tolist()
-    seen: dict[int, int] = {}
-    current = periods[0]
-    out = levels.tolist()
-    for m in range(n):
-        if periods[m] != current:
-            current = periods[m]
-            seen.clear()
-        members = players[starts[m] : starts[m + 1]]
-        level = 0
-        for p in members:
-            previous = seen.get(p)
-            if previous is not None and previous >= level:
-                level = previous + 1
-        for p in members:
-            seen[p] = level
-        out[m] = level
-    return np.asarray(out, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64)
+    # A sequential scan, so plain Python over lists. Each player's last level is kept as a
+    # stamp, offset + level, in a list indexed by player; the offset of a period is above
+    # every stamp of the earlier ones, so a stamp below it means "not yet this period" and
+    # nothing is cleared between periods (no dictionary: half the time at 200,000 matches).
+    seen = [-1] * (int(row_player.max()) + 1) if row_player.size else []
+    cuts = (np.flatnonzero(np.diff(period)) + 1).tolist()
+    bounds = list(zip([0, *cuts], [*cuts, n], strict=True))
+    stamps = [0] * n
+    offsets = np.zeros(len(bounds), dtype=np.int64)
+    top = -1
+    if row_player.size == 2 * n and np.array_equal(row_match, np.arange(2 * n) // 2):
+        # One-vs-one: two rows a match.
+        players_a = row_player[0::2].tolist()
+        players_b = row_player[1::2].tolist()
+        for k, (first, stop) in enumerate(bounds):
+            offset = top + 1
+            offsets[k] = offset
+            floor = offset - 1
+            for m in range(first, stop):
+                a = players_a[m]
+                b = players_b[m]
+                stamp = seen[a]
+                other = seen[b]
+                if other > stamp:
+                    stamp = other
+                if stamp < floor:
+                    stamp = floor
+                stamp += 1
+                seen[a] = seen[b] = stamps[m] = stamp
+                if stamp > top:
+                    top = stamp
+    else:
+        starts = np.searchsorted(row_match, np.arange(n + 1, dtype=np.int64)).tolist()
+        players = row_player.tolist()
+        for k, (first, stop) in enumerate(bounds):
+            offset = top + 1
+            offsets[k] = offset
+            for m in range(first, stop):
+                members = players[starts[m] : starts[m + 1]]
+                stamp = offset - 1
+                for p in members:
+                    if seen[p] > stamp:
+                        stamp = seen[p]
+                stamp += 1
+                for p in members:
+                    seen[p] = stamp
+                stamps[m] = stamp
+                if stamp > top:
+                    top = stamp
+    lengths = np.array([stop - first for first, stop in bounds], dtype=np.int64)
+    levels: IntArray = np.asarray(stamps, dtype=np.int64) - np.repeat(offsets, lengths)
+    return levels
 
 
 def _grown(rd: FloatArray, sigma: FloatArray, elapsed: FloatArray, max_rd: float) -> FloatArray:

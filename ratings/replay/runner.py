@@ -211,7 +211,8 @@ def _stream_full_pass(
     def compute_into(sink: RowsSink) -> Projection:
         return compute_full(plan, matches, progress, on_rows=sink)
 
-    _projection, writing = write_full_partition(plan, compute_into, lock)
+    count = len(matches.seq) + (len(matches.sides) if matches.sides is not None else 0)
+    _projection, writing = write_full_partition(plan, compute_into, lock, matches=count)
     timer.split("computing", "writing", writing)
 
 

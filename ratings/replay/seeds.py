@@ -20,14 +20,14 @@ from league.models import Event
 def seeds_of(league_id: int, through_seq: int) -> dict[int, tuple[float, float]]:
     """Player id -> (rating, RD) of the latest seed of each seeded player, among the
     league's events up to ``through_seq`` (a replay's snapshot)."""
-    rows = (
-        Event.objects.filter(
-            league_id=league_id, kind=Event.Kind.PLAYER_SEEDED, seq__lte=through_seq
-        )
-        .order_by("seq")
-        .values_list("player_id", "seed_rating", "seed_rd")
+    # No condition on seq and no order in the query: with either, SQLite walks the (league,
+    # seq) index through every event of the league (0.1 s at 200,000 matches) instead of
+    # finding the few seeds through the (league, kind, played_at) index. The snapshot's
+    # bound and the order are applied here.
+    rows = Event.objects.filter(league_id=league_id, kind=Event.Kind.PLAYER_SEEDED).values_list(
+        "seq", "player_id", "seed_rating", "seed_rd"
     )
-    return {player: (rating, rd) for player, rating, rd in rows}
+    return {player: (rating, rd) for seq, player, rating, rd in sorted(rows) if seq <= through_seq}
 
 
 def with_seeds(

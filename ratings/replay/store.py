@@ -50,6 +50,12 @@ SQLITE_ROWS_PER_INSERT = 1000
 # SQLite accepts 32766 bound parameters per statement since 3.32.
 SQLITE_MAX_VARIABLES = 32_766
 COPY_CHUNK_ROWS = 200_000
+#: The fewest matches of a full replay whose history a writer thread COPYs while the fold
+#: computes. A smaller league's history is one batch written at the end on the replay's
+#: own connection: the thread's connection, its transaction and its competition with the
+#: fold for the interpreter cost more there than the overlap saves (the demo, 32,000
+#: matches: docs/benchmarks.md, "replay --sync against its floor, again").
+STREAM_MIN_MATCHES = 100_000
 #: Batches of a full replay's history that may wait for the writer thread (about 100
 #: bytes a row: 80 MB at most).
 QUEUED_BATCHES = 4
@@ -90,6 +96,8 @@ def write_full_partition(
     plan: ReplayPlan,
     compute_into: Callable[[Callable[[HistoryRows], None]], Projection],
     lock: LeagueReplayLock,
+    *,
+    matches: int | None = None,
 ) -> tuple[Projection, float]:
     """A full pass on PostgreSQL: the history written as the fold produces it.
 
@@ -99,11 +107,13 @@ def write_full_partition(
     configuration's partition; its two indexes are built once it is full, side by side; then
     one short transaction puts it in place and replaces the standings (``partitions.py``).
     Returns the projection and the seconds spent writing: the fold's waits for the writer
-    and everything after the fold (the rest of the call is computing).
+    and everything after the fold (the rest of the call is computing). With fewer than
+    ``STREAM_MIN_MATCHES`` ``matches`` (when given) no writer thread is started.
     """
     config_id = plan.config.pk
     ensure_partition(config_id)
-    sink = HistoryCopy(config_id, prepare_partition(config_id))
+    threaded = matches is None or matches >= STREAM_MIN_MATCHES
+    sink = HistoryCopy(config_id, prepare_partition(config_id), threaded=threaded)
     try:
         projection = compute_into(sink)
         computed, copied = time.perf_counter(), sink.seconds
@@ -140,10 +150,11 @@ class HistoryCopy:
     rows on the other core meanwhile. The fold waits only when ``QUEUED_BATCHES`` batches are
     waiting, so memory stays bounded whatever the league's size. Inside a transaction (a
     test's) no other connection could see the table: each batch is then one COPY on the
-    replay's connection.
+    replay's connection, and so it is with ``threaded`` false (a small league's history,
+    ``STREAM_MIN_MATCHES``).
     """
 
-    def __init__(self, config_id: int, table: str) -> None:
+    def __init__(self, config_id: int, table: str, *, threaded: bool = True) -> None:
         self.config_id = config_id
         self.table = table
         self.pending: list[HistoryRows] = []
@@ -154,7 +165,7 @@ class HistoryCopy:
         self._writer: threading.Thread | None = None
         self._failure: BaseException | None = None
         self._abandoned = False
-        if not connection.in_atomic_block:
+        if threaded and not connection.in_atomic_block:
             self._batches = queue.Queue(maxsize=QUEUED_BATCHES)
             self._writer = threading.Thread(
                 target=self._write_batches, name=f"history-copy-{config_id}", daemon=True

@@ -30,9 +30,12 @@ NEXT = "__next"
 def swap_pays(table: str, config_id: int) -> bool:
     """True when rebuilding ``table`` beats deleting ``config_id``'s rows from it (SQLite).
 
-    Counts the configuration's rows (an index range), then at most as many of the others.
+    Counts the configuration's rows (an index range), then at most as many of the others;
+    a table of this configuration alone (two probes of the index) needs no count.
     """
     with connection.cursor() as cursor:
+        if not _others_exist(cursor, table, config_id):
+            return True
         cursor.execute(f"SELECT count(*) FROM {table} WHERE config_id = %s", [config_id])
         replaced = cursor.fetchone()[0]
         cursor.execute(

@@ -292,6 +292,7 @@ def test_postgres_writes_the_history_from_a_thread_of_its_own_while_the_fold_com
 ):
     """Outside a transaction (as in a worker) a writer thread with a connection of its own
     holds one COPY for the whole fold; the rows are the same as computed."""
+    monkeypatch.setattr(store, "STREAM_MIN_MATCHES", len(one_league))
     monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
     monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
     writers = []
@@ -316,6 +317,37 @@ def test_postgres_writes_the_history_from_a_thread_of_its_own_while_the_fold_com
     assert partition_of_rows(config.pk) == {partition_name(config.pk)}
     assert half_built_tables() == []
     assert not [t for t in threading.enumerate() if t.name.startswith("history-copy-")]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_writes_a_small_league_s_history_on_the_replay_s_own_connection(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Below ``STREAM_MIN_MATCHES`` no writer thread is started, even outside a transaction:
+    the history goes by COPY on the replay's thread, into the partition swapped in, with
+    the same rows as computed."""
+    monkeypatch.setattr(store, "STREAM_MIN_MATCHES", len(one_league) + 1)
+    writers = []
+    packed = store._pg_binary
+    monkeypatch.setattr(
+        store,
+        "_pg_binary",
+        lambda *args: writers.append(threading.current_thread().name) or packed(*args),
+    )
+    config = services.latest_config(league)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert writers
+    assert set(writers) == {threading.main_thread().name}
+    ids = config_ids(config.pk)
+    assert len(ids) == len(set(ids))
+    assert next_history_id() > max(ids)
+    assert partition_of_rows(config.pk) == {partition_name(config.pk)}
+    assert half_built_tables() == []
 
 
 def break_the_writer(monkeypatch) -> str:
@@ -351,6 +383,7 @@ def test_postgres_a_failure_of_the_writer_thread_or_the_fold_keeps_the_old_histo
     league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings, breaking
 ):
     settings.REPLAY_MAX_ATTEMPTS = 1
+    monkeypatch.setattr(store, "STREAM_MIN_MATCHES", len(one_league))
     monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
     monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
     config = services.latest_config(league)

@@ -57,16 +57,21 @@ class Command(DataCommand):
             f"(configuration version {replay.config.version}) in this process…"
         )
         started = time.perf_counter()
+        # At verbosity 0 (scripts, benchmarks) the progress lines are left out, and with them
+        # the thread that polls the replay's row on a second connection twice a second.
+        reporter = None
         stop = threading.Event()
-        reporter = threading.Thread(
-            target=self._report_progress, args=(replay.pk, stop), daemon=True
-        )
-        reporter.start()
+        if options["verbosity"] > 0:
+            reporter = threading.Thread(
+                target=self._report_progress, args=(replay.pk, stop), daemon=True
+            )
+            reporter.start()
         try:
             run_replay(replay.pk)
         finally:
             stop.set()
-            reporter.join()
+            if reporter is not None:
+                reporter.join()
         replay.refresh_from_db()
         elapsed = time.perf_counter() - started
         if replay.status != Replay.Status.COMPLETE:
