@@ -53,6 +53,9 @@ class Outcome(StrEnum):
     SUPERSEDED = "superseded"
     SKIPPED = "skipped"  # already finished (a redelivered or duplicate message)
     BUSY = "busy"  # another replay of the league holds the lock
+    #: Complete through what it folded; the league's queued replay carries on from there,
+    #: on the worker that takes its message (``settings.REPLAY_CATCH_UP_SECONDS``).
+    HANDED_OVER = "handed over"
 
 
 class Superseded(Exception):
@@ -73,6 +76,8 @@ def execute(replay_id: int) -> Outcome:
         return Outcome.BUSY
     try:
         outcome = run_claimable(replay_id, lock)
+        if outcome is Outcome.HANDED_OVER:
+            return outcome  # the league's queued replay is its message's to run
         _run_queued(league_id, lock)
     except LockLost:
         # The lease expired under us (SQLite) and the replay went back to the queue: the
@@ -110,9 +115,11 @@ def _next_queued(league_id: int) -> int | None:
 
 
 def _run_queued(league_id: int, lock: LeagueReplayLock) -> None:
-    """Run the league's queued replays, oldest first, until none is left; the lock is held."""
+    """Run the league's queued replays, oldest first, until none is left or one hands
+    over; the lock is held."""
     while (queued := _next_queued(league_id)) is not None:
-        run_claimable(queued, lock)
+        if run_claimable(queued, lock) is Outcome.HANDED_OVER:
+            return
 
 
 def run_claimable(replay_id: int, lock: LeagueReplayLock) -> Outcome:
@@ -151,28 +158,35 @@ def _run_claimed(replay: Replay, lock: LeagueReplayLock) -> Outcome:
     """Run a claimed replay to its end (catching up with new events), under the lock."""
     timer = Timer()
     through_seq = _run_pass(replay, lock, timer, from_scratch=replay.kind == Replay.Kind.FULL)
-    while not _finalise(replay, through_seq, lock, timer):
+    # Only a result's replay hands over: a full one must reach the log's end to publish.
+    budget = (
+        settings.REPLAY_CATCH_UP_SECONDS if replay.kind == Replay.Kind.INCREMENTAL else float("inf")
+    )
+    while (outcome := _finalise(replay, through_seq, lock, timer, budget=budget)) is None:
         through_seq = _run_pass(replay, lock, timer, from_scratch=False)
-    replay.refresh_from_db(fields=["status", "from_period"])
     logger.info(
         "Replay %s (%s, v%s, attempt %s) %s: from period %s through seq %s",
         replay.pk,
         replay.kind,
         replay.config.version,
         replay.attempts,
-        replay.status,
+        outcome,
         replay.from_period,
         through_seq,
     )
-    return Outcome(replay.status)
+    return outcome
 
 
 def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scratch: bool) -> int:
-    """Plan, read, fold and write one pass; return the seq its snapshot reaches."""
+    """Plan, read, fold and write one pass; return the seq its snapshot reaches.
+
+    ``replay.from_period`` follows the row (the log line names it without reading it back).
+    """
     plan = plan_pass(replay.config, from_scratch=from_scratch)
     if plan.up_to_date:
         timer.lap("reading")
         return plan.through_seq
+    replay.from_period = plan.first_period
     Replay.objects.filter(pk=replay.pk).update(
         from_period=plan.first_period,
         periods_total=plan.periods_total,
@@ -215,17 +229,25 @@ def _stream_full_pass(
     timer.split("computing", "writing", writing)
 
 
-def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: Timer) -> bool:
-    """Publish/complete in one transaction holding the league's write lock.
+def _finalise(
+    replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: Timer, *, budget: float
+) -> Outcome | None:
+    """Publish/complete in one transaction holding the league's write lock; return the
+    replay's outcome.
 
-    Returns False (nothing done) when events were stored after ``through_seq``.
+    Returns None (nothing done) when events were stored after ``through_seq``, unless the
+    replay has run ``budget`` seconds or more and may hand over (:func:`_may_hand_over`):
+    then it completes through ``through_seq`` (HANDED_OVER).
     """
     config = replay.config
     league = config.league
     with transaction.atomic():
         lock_league(league)
+        handed_over = False
         if max_seq(league.pk) != through_seq:
-            return False
+            if timer.elapsed() < budget or not _may_hand_over(replay):
+                return None
+            handed_over = True
         lock.check_in_transaction()
         newest = not newer_config_exists(config)
         if newest:
@@ -257,7 +279,19 @@ def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: T
             standings_published.send(
                 sender=RatingConfig, league=league, config=config, through_seq=through_seq
             )
-    return True
+    return Outcome.HANDED_OVER if handed_over else Outcome(status)
+
+
+def _may_hand_over(replay: Replay) -> bool:
+    """Whether ``replay`` (a result's) may stop short of the log's end: its configuration
+    is the published one (readers see each pass) and a replay of it is queued, with its
+    own message, for the events after (``services.request_catch_up`` queues one for every
+    result stored while this one runs). In the finalising transaction."""
+    config = replay.config
+    return (
+        Publication.objects.filter(league_id=config.league_id, config=config).exists()
+        and Replay.objects.filter(config=config, status=Replay.Status.QUEUED).exists()
+    )
 
 
 def newer_config_exists(config: RatingConfig) -> bool:
@@ -273,7 +307,10 @@ class Progress:
         self.replay = replay
         self.lock = lock
         self.check_stale = check_stale
-        self.saved_at = 0.0
+        # The pass has just stored its start (periods done: 0): the first save is due a
+        # PROGRESS_INTERVAL later, so a pass shorter than that (a result's replay) saves
+        # no progress at all; its finalising stores "all periods done".
+        self.saved_at = time.monotonic()
         self.slept_for = 0
 
     def __call__(self, done: int, total: int) -> None:
@@ -282,7 +319,7 @@ class Progress:
             time.sleep(delay * (done - self.slept_for))
             self.slept_for = done
         now = time.monotonic()
-        if now - self.saved_at < PROGRESS_INTERVAL and done < total:
+        if now - self.saved_at < PROGRESS_INTERVAL:
             return
         self.saved_at = now
         Replay.objects.filter(pk=self.replay.pk).update(periods_done=done, periods_total=total)
@@ -299,6 +336,10 @@ class Timer:
         default_factory=lambda: {"reading": 0.0, "computing": 0.0, "writing": 0.0}
     )
     mark: float = field(default_factory=time.perf_counter)
+
+    def elapsed(self) -> float:
+        """Seconds since the timer started (every pass so far)."""
+        return sum(self.seconds.values()) + time.perf_counter() - self.mark
 
     def lap(self, phase: str) -> None:
         now = time.perf_counter()
