@@ -76,9 +76,9 @@ def execute(replay_id: int) -> Outcome:
         return Outcome.BUSY
     try:
         outcome = run_claimable(replay_id, lock)
-        if outcome is Outcome.HANDED_OVER:
-            return outcome  # the league's queued replay is its message's to run
-        _run_queued(league_id, lock)
+        # After a hand-over, the league's queued replay is its own message's to run.
+        if outcome is Outcome.HANDED_OVER or _run_queued(league_id, lock):
+            return outcome
     except LockLost:
         # The lease expired under us (SQLite) and the replay went back to the queue: the
         # caller re-sends it, to run after whoever holds the lease now.
@@ -92,7 +92,8 @@ def execute(replay_id: int) -> Outcome:
     # lock itself, and one that finds another holder is that holder's to run.
     while _next_queued(league_id) is not None and lock.acquire():
         try:
-            _run_queued(league_id, lock)
+            if _run_queued(league_id, lock):
+                break
         except LockLost:
             break
         finally:
@@ -114,12 +115,13 @@ def _next_queued(league_id: int) -> int | None:
     )
 
 
-def _run_queued(league_id: int, lock: LeagueReplayLock) -> None:
+def _run_queued(league_id: int, lock: LeagueReplayLock) -> bool:
     """Run the league's queued replays, oldest first, until none is left or one hands
-    over; the lock is held."""
+    over (then return True); the lock is held."""
     while (queued := _next_queued(league_id)) is not None:
         if run_claimable(queued, lock) is Outcome.HANDED_OVER:
-            return
+            return True
+    return False
 
 
 def run_claimable(replay_id: int, lock: LeagueReplayLock) -> Outcome:
