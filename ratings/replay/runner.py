@@ -8,9 +8,12 @@ for a full replay; every other pass is incremental from the projection's own pos
 a pass, the replay finalises in one transaction holding the league's write lock: if no event
 was stored meanwhile, the projection is current and the configuration is published when it
 is the newest version (a full replay of an older one is superseded); otherwise another pass
-catches up first. Then the lock holder runs the league's replays queued meanwhile, and looks
-once more after releasing the lock (a replay queued in that moment found the lock held and
-would otherwise wait for its message's countdown). A completed replay sends its
+catches up first, or, once a result's replay has run ``settings.REPLAY_CATCH_UP_SECONDS``,
+it completes through what it folded and hands over to the league's queued replay (which
+its own message brings to a worker, behind the other leagues'). Otherwise the lock holder
+runs the league's replays queued meanwhile, and looks once more after releasing the lock
+(a replay queued in that moment found the lock held and would otherwise wait for its
+message's countdown). A completed replay sends its
 configuration's coverage measurement once it commits (``ratings.coverage_jobs``).
 """
 
