@@ -313,8 +313,9 @@ class Progress:
         self.lock = lock
         self.check_stale = check_stale
         # The pass has just stored its start (periods done: 0): the first save is due a
-        # PROGRESS_INTERVAL later, so a pass shorter than that (a result's replay) saves
-        # no progress at all; its finalising stores "all periods done".
+        # PROGRESS_INTERVAL later, so a result's replay shorter than that saves no
+        # progress at all (its finalising stores "all periods done"). A full replay still
+        # saves and looks for a newer version at its pass's end, before it writes.
         self.saved_at = time.monotonic()
         self.slept_for = 0
 
@@ -324,7 +325,7 @@ class Progress:
             time.sleep(delay * (done - self.slept_for))
             self.slept_for = done
         now = time.monotonic()
-        if now - self.saved_at < PROGRESS_INTERVAL:
+        if now - self.saved_at < PROGRESS_INTERVAL and (done < total or not self.check_stale):
             return
         self.saved_at = now
         Replay.objects.filter(pk=self.replay.pk).update(periods_done=done, periods_total=total)
