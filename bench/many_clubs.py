@@ -231,8 +231,31 @@ def lags(league_ids: list[int], since: float) -> tuple[list[float], int, dict[in
     return result, never, worst
 
 
-def behind(league_ids: list[int]) -> int:
-    """How many leagues' published projection has not yet folded in their last event."""
+def catch_up(leagues: list) -> None:
+    """Bring every league's standings to its log's end before the stream (an earlier run
+    stopped its workers with replays still queued, which this run's start superseded)."""
+    from django.db import connections
+
+    from ratings import services
+
+    ids = [league.pk for league in leagues]
+    late = set(behind(ids))
+    if not late:
+        return
+    started = time.perf_counter()
+    for league in leagues:
+        if league.pk in late:
+            services.request_catch_up(league)
+    while left := behind(ids):
+        if time.perf_counter() - started > 900:
+            raise RuntimeError(f"{len(left)} leagues still behind after 900 s")
+        time.sleep(1)
+    print(f"{len(late)} leagues caught up in {time.perf_counter() - started:.1f} s", flush=True)
+    connections.close_all()
+
+
+def behind(league_ids: list[int]) -> list[int]:
+    """The leagues whose published projection has not yet folded in their last event."""
     from django.db import connection
 
     from league.models import Event
@@ -240,12 +263,12 @@ def behind(league_ids: list[int]) -> int:
 
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT count(*) FROM {Publication._meta.db_table} p "
+            f"SELECT p.league_id FROM {Publication._meta.db_table} p "
             f"JOIN {ProjectionState._meta.db_table} s ON s.config_id = p.config_id "
             f"WHERE p.league_id IN ({', '.join(map(str, league_ids))}) AND s.through_seq < "
             f"(SELECT max(e.seq) FROM {Event._meta.db_table} e WHERE e.league_id = p.league_id)"
         )
-        return cursor.fetchone()[0]
+        return [row[0] for row in cursor.fetchall()]
 
 
 def send(args: argparse.Namespace) -> None:
@@ -360,6 +383,7 @@ def run(args: argparse.Namespace) -> None:
         publish(unpublished, var, args.workers)
     workers = start_workers(var, args.workers)
     try:
+        catch_up(leagues)
         install_log()
         small = [lg for lg, size in zip(leagues, sizes, strict=True) if size < 2_000]
         connections.close_all()
@@ -431,7 +455,7 @@ def run(args: argparse.Namespace) -> None:
         f"p95 {took[int(0.95 * len(took))]:.3f} s; latest send {late:.2f} s behind its time), "
         f"{changes} configuration changes; "
         f"{len(measured)} live, {never} not live {args.drain:.0f} s after the stream"
-        + (f" ({left} leagues behind)" if left else "")
+        + (f" ({len(left)} leagues behind)" if left else "")
     )
     if measured:
         p95 = measured[min(len(measured) - 1, int(0.95 * len(measured)))]
