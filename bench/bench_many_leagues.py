@@ -21,17 +21,12 @@ before the big replay did.
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/league_many \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/5 .venv/bin/python bench/bench_many_leagues.py
 
-``--stream`` is issue 33's benchmark, many clubs on one server: ``--leagues`` leagues (1,000
-by default) whose sizes are drawn like real clubs' (log-normal: median about 300 matches,
-most under 2,000, ``--huge`` of them with ``--huge-size`` matches, 100,000 by default), each
-loaded and published (a full replay on the workers) on first use. Then for ``--seconds``,
-results arrive at ``--rate`` a second (20 by default) in leagues drawn in proportion to their
-size, recorded through ``league.services.record_match`` (the path the pages and the API
-take, which queues each league's incremental replay), and ``--config-changes`` a minute a
-new configuration version of a small league (a full replay). Each result's lag runs from its
-commit to the moment its league's published projection has folded it in (polled every
-20 ms). Printed: lag p50, p95 and max; the workers' CPU seconds (their process trees, from
-``/proc``) against the wall time; the database's size::
+``--stream`` is issue 33's benchmark, many clubs on one server (``bench/many_clubs.py``
+says how it loads, sends and measures): ``--leagues`` leagues (1,000 by default) sized like
+real clubs, results at ``--rate`` a second from ``--senders`` processes through
+``league.services.record_match``, ``--config-changes`` new configuration versions a minute,
+``--workers`` real workers; the lag of each result from its commit to its published
+standings, computed after the stream from moments the database stored::
 
     DATABASE_URL=… CELERY_BROKER_URL=… .venv/bin/python bench/bench_many_leagues.py --stream \\
         [--leagues 1000] [--rate 20] [--seconds 120]
@@ -48,7 +43,6 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -120,191 +114,6 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
-def club_sizes(count: int, huge: int, huge_size: int, seed: int = 33) -> list[int]:
-    """League sizes like real clubs': log-normal (median 300), ``huge`` of ``huge_size``."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    sizes = np.clip(rng.lognormal(np.log(300), 1.0, count), 20, 20_000).astype(int).tolist()
-    for i in range(min(huge, count)):
-        sizes[i] = huge_size
-    return sizes
-
-
-def stream(args: argparse.Namespace) -> None:
-    """Issue 33's many-clubs benchmark (the module docstring's ``--stream``)."""
-    import random
-
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection, connections
-
-    from bench.bench_replay import load_league, week_anchor
-    from config.celery import app
-    from league import services as league_services
-    from league.models import Player
-    from ratings import services
-    from ratings.models import ProjectionState, Publication, Replay
-
-    call_command("migrate", verbosity=0)
-    var = Path(settings.VAR_DIR)
-    var.mkdir(parents=True, exist_ok=True)
-    sizes = club_sizes(args.leagues, args.huge, args.huge_size)
-    started = time.perf_counter()
-    leagues = []
-    for i, size in enumerate(sizes):
-        players = max(8, min(2_000, size // 10))
-        weeks = 104 if size < 100_000 else 520
-        league, _ = load_league(
-            size, players, weeks, anchor=week_anchor(weeks), slug=f"club-{i}-{size}", seed=i
-        )
-        leagues.append(league)
-    print(
-        f"{len(leagues)} leagues ({sum(sizes):,} matches; median {statistics.median(sizes):.0f},"
-        f" {sum(size < 2_000 for size in sizes)} under 2,000, largest {max(sizes):,}) ready in "
-        f"{time.perf_counter() - started:.1f} s"
-    )
-    Replay.objects.filter(status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING]).update(
-        status=Replay.Status.SUPERSEDED
-    )
-    app.control.purge()
-    unpublished = [lg for lg in leagues if not Publication.objects.filter(league=lg).exists()]
-    connections.close_all()
-    workers = start_workers(var, 2)
-    try:
-        if unpublished:
-            first = time.perf_counter()
-            ids = [services.request_full_replay(league).pk for league in unpublished]
-            while Replay.objects.filter(pk__in=ids, finished_at__isnull=True).exists():
-                time.sleep(0.5)
-            print(f"published {len(ids)} leagues in {time.perf_counter() - first:.1f} s")
-        rosters = {
-            lg.pk: list(Player.objects.filter(league=lg).values_list("pk", flat=True)[:200])
-            for lg in leagues
-        }
-        weights = sizes
-        small = [lg for lg, size in zip(leagues, sizes, strict=True) if size < 2_000]
-        pending: dict[int, list[tuple[int, float]]] = {}
-        lags: list[float] = []
-        lock = threading.Lock()
-        stop = threading.Event()
-        table = ProjectionState._meta.db_table
-        publication = Publication._meta.db_table
-
-        def poll() -> None:
-            with lock:
-                leagues_waiting = list(pending)
-            if not leagues_waiting:
-                return
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    f"SELECT p.league_id, s.through_seq FROM {publication} p JOIN {table} s "
-                    f"ON s.config_id = p.config_id WHERE p.league_id IN "
-                    f"({', '.join(str(k) for k in leagues_waiting)})"
-                )
-                rows = cursor.fetchall()
-            now = time.perf_counter()
-            with lock:
-                for league_id, through in rows:
-                    waiting = pending.get(league_id, [])
-                    lags.extend(now - moment for seq, moment in waiting if seq <= through)
-                    left = [(seq, moment) for seq, moment in waiting if seq > through]
-                    if left:
-                        pending[league_id] = left
-                    else:
-                        pending.pop(league_id, None)
-
-        def watcher() -> None:
-            # Its own thread (and database connection): the lag is read every 20 ms
-            # however long the senders take.
-            try:
-                while not stop.is_set():
-                    poll()
-                    time.sleep(0.02)
-            finally:
-                connection.close()
-
-        counts = {"sent": 0, "changes": 0}
-        begun = time.perf_counter()
-
-        def sender(number: int) -> None:
-            # ``--senders`` threads share the rate: each sends every senders / rate seconds.
-            rng = random.Random(number)
-            step = args.senders / args.rate
-            due = begun + number * step / args.senders
-            change_every = 60 / args.config_changes if args.config_changes else float("inf")
-            next_change = begun + change_every * (number + 1)
-            try:
-                while time.perf_counter() - begun < args.seconds:
-                    time.sleep(max(0.0, due - time.perf_counter()))
-                    due += step
-                    league = rng.choices(leagues, weights)[0]
-                    a, b = rng.sample(rosters[league.pk], 2)
-                    event = league_services.record_match(
-                        league, player_a=a, player_b=b, score_a=rng.choice(("1", "0.5", "0")),
-                        played_at=dt.datetime.now(dt.UTC),
-                    )  # fmt: skip
-                    with lock:
-                        pending.setdefault(league.pk, []).append((event.seq, time.perf_counter()))
-                        counts["sent"] += 1
-                    if number == 0 and time.perf_counter() >= next_change:
-                        services.create_config(rng.choice(small), tau=rng.choice((0.3, 0.5, 0.7)))
-                        counts["changes"] += 1
-                        next_change += change_every
-            finally:
-                connection.close()
-
-        cpu_before = [tree_cpu(w.pid) for w in workers]
-        watch = threading.Thread(target=watcher)
-        watch.start()
-        senders = [threading.Thread(target=sender, args=(n,)) for n in range(args.senders)]
-        for thread in senders:
-            thread.start()
-        for thread in senders:
-            thread.join()
-        sent, changes = counts["sent"], counts["changes"]
-        rate = sent / (time.perf_counter() - begun)
-        deadline = time.perf_counter() + 60
-        while pending and time.perf_counter() < deadline:
-            time.sleep(0.1)
-        stop.set()
-        watch.join()
-        elapsed = time.perf_counter() - begun
-        cpu = [tree_cpu(w.pid) - before for w, before in zip(workers, cpu_before, strict=True)]
-    finally:
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.wait(timeout=60)
-    lags.sort()
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SELECT pg_database_size(current_database())")
-            size = cursor.fetchone()[0]
-        else:
-            size = Path(settings.DATABASES["default"]["NAME"]).stat().st_size
-    print(
-        f"{sent} results at {rate:.1f}/s over {args.seconds:.0f} s, {changes} configuration "
-        f"changes; {len(lags)} live, {sum(len(v) for v in pending.values())} not live after "
-        f"60 s more"
-    )
-    if lags:
-        p95 = lags[min(len(lags) - 1, int(0.95 * len(lags)))]
-        verdict = "ok" if p95 <= 1.0 else "MISSED"
-        print(
-            f"lag result -> published standings: p50 {statistics.median(lags):.3f} s, "
-            f"p95 {p95:.3f} s, max {lags[-1]:.3f} s ({verdict}: target p95 <= 1 s)"
-        )
-    print(
-        f"workers' CPU: {', '.join(f'{c:.1f} s' for c in cpu)} in {elapsed:.0f} s "
-        f"({100 * sum(cpu) / elapsed:.0f} % of one core in all)"
-    )
-    print(f"database size: {size / 2**20:.0f} MiB ({connection.vendor})")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stream", action="store_true", help="issue 33's many-clubs run")
@@ -313,15 +122,20 @@ def main() -> None:
     parser.add_argument("--config-changes", type=float, default=3.0, help="--stream: a minute")
     parser.add_argument("--huge", type=int, default=3, help="--stream: leagues of --huge-size")
     parser.add_argument("--huge-size", type=int, default=100_000)
-    parser.add_argument("--senders", type=int, default=4, help="--stream: recording threads")
+    parser.add_argument("--senders", type=int, default=3, help="--stream: sender processes")
+    parser.add_argument("--threads", type=int, default=4, help="--stream: per sender")
+    parser.add_argument("--workers", type=int, default=2, help="--stream: worker processes")
+    parser.add_argument("--drain", type=float, default=60, help="--stream: seconds to wait")
     parser.add_argument("--leagues", type=int, default=None, help="100 (1,000 with --stream)")
     parser.add_argument("--big", type=int, default=1_000_000)
     parser.add_argument("--small", type=int, default=500)
     parser.add_argument("--timeout", type=float, default=900)
     args = parser.parse_args()
     if args.stream:
+        from bench.many_clubs import run
+
         args.leagues = args.leagues or 1_000
-        stream(args)
+        run(args)
         return
     args.leagues = args.leagues or 100
 

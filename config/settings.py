@@ -478,6 +478,11 @@ REPLAY_LEASE_SECONDS = float(os.environ.get("LEAGUE_REPLAY_LEASE_SECONDS", "60")
 # moment of exclusive lock on the shared parent table, which many small leagues replaying at
 # once would queue on (ratings/replay/partitions.py).
 REPLAY_SWAP_MIN_MATCHES = int(os.environ.get("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "20000"))
+# A result's replay catching up with results stored while it runs hands over after this
+# many seconds: its standings are written through what it folded, and the replay queued
+# for the newer results runs when a worker takes its message, behind the other leagues'
+# (a busy league would otherwise hold its worker for as long as results keep coming).
+REPLAY_CATCH_UP_SECONDS = float(os.environ.get("LEAGUE_REPLAY_CATCH_UP_SECONDS", "1"))
 # Measure each configuration's interval coverage on simulated leagues when its replay
 # completes (a task of a few seconds, ratings/coverage_jobs.py; the pages show the result).
 RATINGS_MEASURE_COVERAGE = env_bool("LEAGUE_MEASURE_COVERAGE", default=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from django.db.models import Exists, F, Max, Min, OuterRef, Q
+from django.db.models import Exists, F, Max, Min, OuterRef, Q, Subquery
 
 from league.models import IDENTITY_KINDS, MATCH_KINDS, Event, League, Player
 from ratings.models import ProjectionState, RatingConfig
@@ -54,16 +54,21 @@ def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
     """
     voided = Event.objects.filter(voids=OuterRef("pk"), seq__lte=through_seq)
     # One probe per kind of match (one-vs-one, with sides): each walks its own index range.
-    moments = [
-        Event.objects.filter(league_id=league_id, kind=kind)
-        .alias(seq_bound=F("seq") + 0)
-        .filter(seq_bound__lte=through_seq)
-        .filter(~Exists(voided))
-        .order_by("-played_at")
-        .values_list("played_at", flat=True)
-        .first()
-        for kind in MATCH_KINDS
-    ]
+    # Both are scalar subqueries of one statement (one round trip on every pass).
+    probes = {
+        f"latest_{index}": Subquery(
+            Event.objects.filter(league_id=league_id, kind=kind)
+            .alias(seq_bound=F("seq") + 0)
+            .filter(seq_bound__lte=through_seq)
+            .filter(~Exists(voided))
+            .order_by("-played_at")
+            .values_list("played_at", flat=True)[:1]
+        )
+        for index, kind in enumerate(MATCH_KINDS)
+    }
+    moments = (
+        League.objects.filter(pk=league_id).annotate(**probes).values_list(*probes).first()
+    ) or ()
     found = [moment for moment in moments if moment is not None]
     return max(found) if found else None
 

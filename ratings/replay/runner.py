@@ -8,9 +8,12 @@ for a full replay; every other pass is incremental from the projection's own pos
 a pass, the replay finalises in one transaction holding the league's write lock: if no event
 was stored meanwhile, the projection is current and the configuration is published when it
 is the newest version (a full replay of an older one is superseded); otherwise another pass
-catches up first. Then the lock holder runs the league's replays queued meanwhile, and looks
-once more after releasing the lock (a replay queued in that moment found the lock held and
-would otherwise wait for its message's countdown). A completed replay sends its
+catches up first, or, once a result's replay has run ``settings.REPLAY_CATCH_UP_SECONDS``,
+it completes through what it folded and hands over to the league's queued replay (which
+its own message brings to a worker, behind the other leagues'). Otherwise the lock holder
+runs the league's replays queued meanwhile, and looks once more after releasing the lock
+(a replay queued in that moment found the lock held and would otherwise wait for its
+message's countdown). A completed replay sends its
 configuration's coverage measurement once it commits (``ratings.coverage_jobs``).
 """
 
@@ -53,6 +56,9 @@ class Outcome(StrEnum):
     SUPERSEDED = "superseded"
     SKIPPED = "skipped"  # already finished (a redelivered or duplicate message)
     BUSY = "busy"  # another replay of the league holds the lock
+    #: Complete through what it folded; the league's queued replay carries on from there,
+    #: on the worker that takes its message (``settings.REPLAY_CATCH_UP_SECONDS``).
+    HANDED_OVER = "handed over"
 
 
 class Superseded(Exception):
@@ -73,7 +79,9 @@ def execute(replay_id: int) -> Outcome:
         return Outcome.BUSY
     try:
         outcome = run_claimable(replay_id, lock)
-        _run_queued(league_id, lock)
+        # After a hand-over, the league's queued replay is its own message's to run.
+        if outcome is Outcome.HANDED_OVER or _run_queued(league_id, lock):
+            return outcome
     except LockLost:
         # The lease expired under us (SQLite) and the replay went back to the queue: the
         # caller re-sends it, to run after whoever holds the lease now.
@@ -87,7 +95,8 @@ def execute(replay_id: int) -> Outcome:
     # lock itself, and one that finds another holder is that holder's to run.
     while _next_queued(league_id) is not None and lock.acquire():
         try:
-            _run_queued(league_id, lock)
+            if _run_queued(league_id, lock):
+                break
         except LockLost:
             break
         finally:
@@ -109,10 +118,13 @@ def _next_queued(league_id: int) -> int | None:
     )
 
 
-def _run_queued(league_id: int, lock: LeagueReplayLock) -> None:
-    """Run the league's queued replays, oldest first, until none is left; the lock is held."""
+def _run_queued(league_id: int, lock: LeagueReplayLock) -> bool:
+    """Run the league's queued replays, oldest first, until none is left or one hands
+    over (then return True); the lock is held."""
     while (queued := _next_queued(league_id)) is not None:
-        run_claimable(queued, lock)
+        if run_claimable(queued, lock) is Outcome.HANDED_OVER:
+            return True
+    return False
 
 
 def run_claimable(replay_id: int, lock: LeagueReplayLock) -> Outcome:
@@ -151,28 +163,35 @@ def _run_claimed(replay: Replay, lock: LeagueReplayLock) -> Outcome:
     """Run a claimed replay to its end (catching up with new events), under the lock."""
     timer = Timer()
     through_seq = _run_pass(replay, lock, timer, from_scratch=replay.kind == Replay.Kind.FULL)
-    while not _finalise(replay, through_seq, lock, timer):
+    # Only a result's replay hands over: a full one must reach the log's end to publish.
+    budget = (
+        settings.REPLAY_CATCH_UP_SECONDS if replay.kind == Replay.Kind.INCREMENTAL else float("inf")
+    )
+    while (outcome := _finalise(replay, through_seq, lock, timer, budget=budget)) is None:
         through_seq = _run_pass(replay, lock, timer, from_scratch=False)
-    replay.refresh_from_db(fields=["status", "from_period"])
     logger.info(
         "Replay %s (%s, v%s, attempt %s) %s: from period %s through seq %s",
         replay.pk,
         replay.kind,
         replay.config.version,
         replay.attempts,
-        replay.status,
+        outcome,
         replay.from_period,
         through_seq,
     )
-    return Outcome(replay.status)
+    return outcome
 
 
 def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scratch: bool) -> int:
-    """Plan, read, fold and write one pass; return the seq its snapshot reaches."""
+    """Plan, read, fold and write one pass; return the seq its snapshot reaches.
+
+    ``replay.from_period`` follows the row (the log line names it without reading it back).
+    """
     plan = plan_pass(replay.config, from_scratch=from_scratch)
     if plan.up_to_date:
         timer.lap("reading")
         return plan.through_seq
+    replay.from_period = plan.first_period
     Replay.objects.filter(pk=replay.pk).update(
         from_period=plan.first_period,
         periods_total=plan.periods_total,
@@ -216,17 +235,25 @@ def _stream_full_pass(
     timer.split("computing", "writing", writing)
 
 
-def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: Timer) -> bool:
-    """Publish/complete in one transaction holding the league's write lock.
+def _finalise(
+    replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: Timer, *, budget: float
+) -> Outcome | None:
+    """Publish/complete in one transaction holding the league's write lock; return the
+    replay's outcome.
 
-    Returns False (nothing done) when events were stored after ``through_seq``.
+    Returns None (nothing done) when events were stored after ``through_seq``, unless the
+    replay has run ``budget`` seconds or more and may hand over (:func:`_may_hand_over`):
+    then it completes through ``through_seq`` (HANDED_OVER).
     """
     config = replay.config
     league = config.league
     with transaction.atomic():
         lock_league(league)
+        handed_over = False
         if max_seq(league.pk) != through_seq:
-            return False
+            if timer.elapsed() < budget or not _may_hand_over(replay):
+                return None
+            handed_over = True
         lock.check_in_transaction()
         newest = not newer_config_exists(config)
         if newest:
@@ -258,7 +285,19 @@ def _finalise(replay: Replay, through_seq: int, lock: LeagueReplayLock, timer: T
             standings_published.send(
                 sender=RatingConfig, league=league, config=config, through_seq=through_seq
             )
-    return True
+    return Outcome.HANDED_OVER if handed_over else Outcome(status)
+
+
+def _may_hand_over(replay: Replay) -> bool:
+    """Whether ``replay`` (a result's) may stop short of the log's end: its configuration
+    is the published one (readers see each pass) and a replay of it is queued, with its
+    own message, for the events after (``services.request_catch_up`` queues one for every
+    result stored while this one runs). In the finalising transaction."""
+    config = replay.config
+    return (
+        Publication.objects.filter(league_id=config.league_id, config=config).exists()
+        and Replay.objects.filter(config=config, status=Replay.Status.QUEUED).exists()
+    )
 
 
 def newer_config_exists(config: RatingConfig) -> bool:
@@ -274,7 +313,11 @@ class Progress:
         self.replay = replay
         self.lock = lock
         self.check_stale = check_stale
-        self.saved_at = 0.0
+        # The pass has just stored its start (periods done: 0): the first save is due a
+        # PROGRESS_INTERVAL later, so a result's replay shorter than that saves no
+        # progress at all (its finalising stores "all periods done"). A full replay still
+        # saves and looks for a newer version at its pass's end, before it writes.
+        self.saved_at = time.monotonic()
         self.slept_for = 0
 
     def __call__(self, done: int, total: int) -> None:
@@ -283,7 +326,7 @@ class Progress:
             time.sleep(delay * (done - self.slept_for))
             self.slept_for = done
         now = time.monotonic()
-        if now - self.saved_at < PROGRESS_INTERVAL and done < total:
+        if now - self.saved_at < PROGRESS_INTERVAL and (done < total or not self.check_stale):
             return
         self.saved_at = now
         Replay.objects.filter(pk=self.replay.pk).update(periods_done=done, periods_total=total)
@@ -300,6 +343,10 @@ class Timer:
         default_factory=lambda: {"reading": 0.0, "computing": 0.0, "writing": 0.0}
     )
     mark: float = field(default_factory=time.perf_counter)
+
+    def elapsed(self) -> float:
+        """Seconds since the timer started (every pass so far)."""
+        return sum(self.seconds.values()) + time.perf_counter() - self.mark
 
     def lap(self, phase: str) -> None:
         now = time.perf_counter()

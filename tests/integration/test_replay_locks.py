@@ -149,3 +149,63 @@ def test_a_replay_queued_as_the_holder_lets_go_runs_at_once_not_after_its_retry(
     # Its own message, arriving after the countdown, finds it finished and does nothing.
     assert runner.execute(queued.pk) is runner.Outcome.SKIPPED
     assert LeagueReplayLock(league.pk).acquire()  # nothing left holding the lock
+
+
+@pytest.mark.django_db
+def test_a_results_replay_past_its_catch_up_budget_hands_over_to_the_queued_one(
+    league, monkeypatch, settings
+):
+    """Results keep arriving while a league's replay runs: past
+    ``REPLAY_CATCH_UP_SECONDS`` it completes through what it folded and leaves the newer
+    results to the replay queued for them (its own message), instead of holding the worker
+    pass after pass. That replay then brings the standings to the log's end, exactly."""
+    from league import services as league_services
+    from ratings.models import ProjectionState
+    from ratings.time import current_period
+    from tests.replay_support import KeptMatch, expected_projection, snapshot
+
+    monkeypatch.setattr(services, "send_replay", lambda replay: None)  # run by hand below
+    settings.REPLAY_CATCH_UP_SECONDS = 0
+    # Rated by period: what ``expected_projection`` folds.
+    first = Replay.objects.get(config=services.create_config(league, update_mode="period"))
+    ann = league_services.register_player(league, "Ann")
+    bob = league_services.register_player(league, "Bob")
+    day = league.start_date
+
+    def result(a, b, score: float) -> KeptMatch:
+        event = league_services.record_match(
+            league, player_a=a, player_b=b, score_a=str(score), played_at=day
+        )
+        return KeptMatch(a.pk, b.pk, score, day, event)
+
+    kept = [result(ann, bob, 1.0)]
+    services.run_replay(first.pk)  # the league is live
+    kept.append(result(bob, ann, 0.5))
+    (busy,) = services.request_catch_up(league)
+    late: list = []
+    plan_pass = runner.plan_pass
+
+    def plan_then_a_late_result(config, *, from_scratch):
+        plan = plan_pass(config, from_scratch=from_scratch)
+        if not late:  # a result stored while the first pass computes
+            late.append(result(ann, bob, 0.0))
+            late.extend(services.request_catch_up(league))
+        return plan
+
+    monkeypatch.setattr(runner, "plan_pass", plan_then_a_late_result)
+    assert runner.execute(busy.pk) is runner.Outcome.HANDED_OVER
+
+    match, queued = late
+    busy.refresh_from_db()
+    assert (busy.status, busy.through_seq) == (Replay.Status.COMPLETE, kept[1].event.seq)
+    queued.refresh_from_db()
+    assert queued.pk != busy.pk
+    assert queued.status == Replay.Status.QUEUED  # not run here
+    config = busy.config
+    assert ProjectionState.objects.get(config=config).through_seq == kept[1].event.seq
+    assert snapshot(config) == expected_projection(config, kept, current_period(config))
+
+    assert runner.execute(queued.pk) is runner.Outcome.COMPLETE  # its message arrives
+    kept.append(match)
+    assert ProjectionState.objects.get(config=config).through_seq == match.event.seq
+    assert snapshot(config) == expected_projection(config, kept, current_period(config))
