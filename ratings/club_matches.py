@@ -575,21 +575,21 @@ def _season_value(setting: ClubSeason, field: str, given: Any, fixed: Any, error
     if given is not None and given != fixed:
         errors.add(
             field,
-            _("Club matches of %(season)s are played with %(field)s %(value)s: leave it empty "
+            _("%(season)s sets %(setting)s to %(value)s for its club matches: leave it empty "
               "or give %(value)s."),
             "season_setting",
             season=setting.season.name,
-            field=str(SEASON_FIELDS[field]),
-            value=fixed,
+            setting=str(SEASON_FIELDS[field]),
+            value=fixed if isinstance(fixed, int) else format(fixed.normalize(), "f"),
         )  # fmt: skip
 
 
 #: The names of the settings a season fixes, for its messages.
 SEASON_FIELDS = {
-    "boards": _("boards"),
-    "points_win": _("match points for a win"),
-    "points_draw": _("match points for a draw"),
-    "points_loss": _("match points for a loss"),
+    "boards": _("the number of boards"),
+    "points_win": _("a win's match points"),
+    "points_draw": _("a draw's match points"),
+    "points_loss": _("a loss's match points"),
 }
 
 
@@ -766,7 +766,7 @@ def submit_board_order(
         event_store.lock_league(league)
         if event_store.existing_for(league, submission) is None:
             # Again under the lock: the organisers may have named another captain since.
-            submitter(league, Team.objects.get(pk=chosen.pk), recorded_by, errors)
+            submitter(league, chosen, recorded_by, errors)
             _check_not_recorded(chosen_match, errors)
             current = Player.objects.in_bulk([p.pk for p in named])
             check_can_play(
@@ -784,7 +784,8 @@ def submitter(league: League, team: Team, account: Any, errors: Errors) -> str:
     if account is None or league.is_organiser(account):
         return "organiser"
     me = player_of(account, league)
-    if me is not None and team.captain_id == me.pk:
+    # Read now, not from ``team``: the organisers may have named another captain since.
+    if me is not None and Team.objects.filter(pk=team.pk, captain=me).exists():
         return "captain"
     mine = None if me is None else Team.objects.filter(league=league, captain=me).first()
     if mine is not None:
