@@ -144,7 +144,8 @@ def test_nobody_but_the_teams_captain_hands_in_its_order(league, teams, captains
         clubs.submit_board_order, league, match, home, players, recorded_by=captains["Bob"]
     )
     assert errors["team"] == [
-        "Only Riverside's captain or an organiser of Riverside Chess Club can hand in its board order."
+        "Only Riverside's captain or an organiser of Riverside Chess Club can hand in its "
+        "board order."
     ]
 
 
