@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from league.idempotency_keys import new_key, scoped_key
-from league.models import ClubMatch, League, Player, Team
+from league.models import ClubMatch, League, Team
 from ratings import club_matches as clubs
 from web.workspace.access import SignInRequired, sign_in_redirect
 from web.workspace.club_matches import _posted, _refused
@@ -41,19 +41,26 @@ def _open_matches(league: League, team: Team) -> list[ClubMatch]:
     )
 
 
-def _forms(team: Team, matches: list[ClubMatch]) -> list[dict[str, Any]]:
+def _forms(
+    team: Team, matches: list[ClubMatch], sent: int = 0, posted: list[str] | None = None
+) -> list[dict[str, Any]]:
     """Each open match with the team's players as it plays them now (its order, else by
-    rating) and whether the order shown was handed in."""
+    rating) and whether the order shown was handed in; the refused form of match ``sent``
+    shows the players as they were sent (``posted``: ids, board 1 first)."""
     players = clubs.roster(team)
+    by_id = {str(p.pk): p for p in players}
     rows = []
     for chosen in matches:
         view = clubs.club_match_view(chosen)
         side = "home" if chosen.home_id == team.pk else "away"
+        shown = [getattr(board, side) for board in view.boards]
+        if chosen.pk == sent and posted is not None:
+            shown = [by_id.get(value) for value in posted]
         rows.append(
             {
                 "match": chosen,
                 "prefix": f"m{chosen.pk}",
-                "chosen": [getattr(board, side) for board in view.boards],
+                "chosen": shown,
                 "submitted": getattr(view, f"{side}_submitted"),
                 "players": players,
                 "key": new_key(),
@@ -74,6 +81,8 @@ def my_team(request: HttpRequest, league_slug: str) -> HttpResponse:
     summary: list[tuple[str, str]] = []
     field_errors: dict[str, list[str]] = {}
     sent = ""
+    number = 0
+    posted: list[str] | None = None
     if request.method == "POST":
         match_id = _posted(request, "match")
         number = int(match_id) if match_id.isdigit() and len(match_id) < 12 else 0
@@ -83,6 +92,7 @@ def my_team(request: HttpRequest, league_slug: str) -> HttpResponse:
             .first()
             or 0
         )
+        posted = [_posted(request, f"board_{n}") for n in range(1, count + 1)]
         try:
             if team is None:
                 raise ValidationError(
@@ -90,8 +100,7 @@ def my_team(request: HttpRequest, league_slug: str) -> HttpResponse:
                               % {"league": league.name}]}
                 )  # fmt: skip
             clubs.submit_board_order(
-                league, number or match_id, team,
-                [_posted(request, f"board_{n}") for n in range(1, count + 1)],
+                league, number or match_id, team, posted,
                 recorded_by=request.user,
                 idempotency_key=scoped_key("my-team", _posted(request, "idempotency_key") or None),
             )  # fmt: skip
@@ -101,14 +110,14 @@ def my_team(request: HttpRequest, league_slug: str) -> HttpResponse:
         else:
             messages.success(request, _("Handed in %(team)s's board order.") % {"team": team})
             return redirect("workspace:my_team", league.slug)
-    forms = _forms(team, _open_matches(league, team)) if team is not None else []
+    forms = _forms(team, _open_matches(league, team), number, posted) if team is not None else []
     if sent and sent not in {row["prefix"] for row in forms}:
         sent = "page"
     context = {
         "league": league,
         "me": me,
         "team": team,
-        "roster": clubs.roster(team) if team is not None else list[Player](),
+        "roster": clubs.roster(team) if team is not None else [],
         "forms": forms,
         "sent": sent,
         "form_errors": summary,
