@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from league.idempotency_keys import new_key
@@ -53,7 +54,13 @@ def generate_page(request: HttpRequest, league_slug: str) -> HttpResponse:
                     idempotency_key=_posted(request, "idempotency_key") or None,
                 )  # fmt: skip
                 messages.success(
-                    request, _("Scheduled %(count)s club matches.") % {"count": len(made)}
+                    request,
+                    ngettext(
+                        "Scheduled %(count)s club match.",
+                        "Scheduled %(count)s club matches.",
+                        len(made),
+                    )
+                    % {"count": len(made)},
                 )
                 return redirect(reverse("workspace:clubs", args=[league.slug]))
             if action != "preview":
