@@ -6,6 +6,7 @@ message naming the field and nothing written."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 from collections import Counter
@@ -408,3 +409,28 @@ def test_only_organisers_generate(league, four, make_player, organiser):
         recorded_by=stranger,
     )
     assert "recorded_by" in errors
+
+
+def test_the_new_facts_are_read_back_from_their_rows(league, teams, captains, match):
+    from league import event_store
+    from league.event_store import store
+
+    home, _away, p = teams
+    clubs.submit_board_order(
+        league, match, home, [p["Bob"].pk, p["Ann"].pk, p["Cem"].pk], recorded_by=captains["Ann"]
+    )
+    autumn = seasons.create_season(
+        league, name="Autumn", start_date="2024-09-01", end_date="2024-12-31"
+    )
+    club_fixtures.set_club_season(league, autumn, boards=4, points_draw="0.5", recorded_by=None)
+    kinds = ("team_captain_set", "board_order_submitted", "club_season_set")
+    stored = Event.objects.filter(league=league, kind__in=kinds).order_by("seq")
+    facts = event_store.facts_of(stored)
+    assert [f.kind for f in facts] == ["team_captain_set", "team_captain_set", *kinds[1:]]
+    assert facts[2].by == "captain"
+    assert facts[3].points == (Decimal("2"), Decimal("0.5"), Decimal("0"))
+    named = stored.values_list(*store.FACT_COLUMNS, named=True)
+    assert [event_store.fact_of(row) for row in named] == facts
+    # A fact's stored row says what it is: a captain's order is not an organiser's.
+    organisers = dataclasses.replace(facts[2], by="organiser")
+    assert organisers.content_key() != facts[2].content_key()
