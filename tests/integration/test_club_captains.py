@@ -132,6 +132,16 @@ def test_a_captain_hands_in_their_own_teams_order_and_the_fact_says_so(
     assert Event.objects.filter(league=league).last().details["by"] == "organiser"
 
 
+def test_a_captains_own_data_says_which_team_they_captain(league, teams, captains):
+    from league.privacy import personal_data
+
+    _home, _away, p = teams
+    assert personal_data(captains["Ann"])["captain_of"] == [
+        {"league__slug": league.slug, "name": "Riverside", "captain_id": p["Ann"].pk}
+    ]
+    assert personal_data(captains["Bob"])["captain_of"] == []
+
+
 def test_nobody_but_the_teams_captain_hands_in_its_order(league, teams, captains, match):
     home, _away, p = teams
     players = [p["Ann"].pk, p["Bob"].pk, p["Cem"].pk]
