@@ -206,7 +206,15 @@ def plan_club_fixtures(
     assert gap is not None
     planned: list[PlannedMatch] = []
     missing: list[str] = []
-    for played in round_robin([t.pk for t in chosen], double=bool(double)):
+    rounds = round_robin([t.pk for t in chosen], double=bool(double))
+    if dt.date.max - first < dt.timedelta(days=gap * (len(rounds) - 1)):
+        errors.add(
+            "start",
+            _("The last round would fall after the calendar's end: choose an earlier first day."),
+            "invalid_date",
+        )
+        errors.raise_if_any()
+    for played in rounds:
         day = first + dt.timedelta(days=gap * (played.number - 1))
         setting = club_season_on(league, day)
         count = setting.boards if setting is not None else typed

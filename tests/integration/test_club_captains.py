@@ -393,6 +393,7 @@ def test_three_teams_sit_out_in_turn(league, organiser):
     [
         ({"start": "2024-13-01", "boards": 4}, "start"),
         ({"start": "", "boards": 4}, "start"),
+        ({"start": "9999-12-30", "boards": 4}, "start"),
         ({"start": "2024-09-03", "interval_days": 0, "boards": 4}, "interval_days"),
         ({"start": "2024-09-03", "interval_days": "week", "boards": 4}, "interval_days"),
         ({"start": "2024-09-03"}, "boards"),
