@@ -24,11 +24,13 @@ from rest_framework.response import Response
 from api import idempotency, schema
 from api.bodies import BodySerializer
 from api.fields import StrictCharField, StrictIntegerField
+from api.permissions import LeaguePlayerOrOrganiser
 from api.serializers import MAX_ID
 from api.views import LeagueScopedMixin
 from league.calendar import league_day, league_zone, local_midnight
 from league.idempotency_keys import scoped_key
 from league.models import ClubMatch, League, RosterEntry, Season, Team
+from league.player_accounts import players_of
 from ratings import club_matches as clubs
 
 TAGS = ["club matches"]
@@ -44,6 +46,9 @@ class TeamSerializer(serializers.Serializer):
     slug = serializers.CharField()
     players = serializers.ListField(
         child=serializers.IntegerField(), help_text="Roster: player ids, in the order they joined."
+    )
+    captain = serializers.IntegerField(
+        allow_null=True, help_text="The captain's player id (hands in the board orders)."
     )
 
 
@@ -94,7 +99,12 @@ class TeamRowSerializer(serializers.Serializer):
 
 
 class BoardOrderBodySerializer(BodySerializer):
-    team = StrictIntegerField(min_value=1, max_value=MAX_ID)
+    team = StrictIntegerField(
+        min_value=1,
+        max_value=MAX_ID,
+        required=False,
+        help_text="The team's id. May be left out by a captain: the team they captain.",
+    )
     players = serializers.ListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_ID),
         max_length=clubs.MAX_BOARDS,
@@ -117,7 +127,13 @@ class VoidBodySerializer(BodySerializer):
 
 
 def team_body(team: Team, players: list[int]) -> dict[str, Any]:
-    return {"id": team.pk, "name": team.name, "slug": team.slug, "players": players}
+    return {
+        "id": team.pk,
+        "name": team.name,
+        "slug": team.slug,
+        "players": players,
+        "captain": team.captain_id,
+    }
 
 
 def match_body(chosen: ClubMatch) -> dict[str, Any]:
@@ -224,14 +240,21 @@ class ClubMatchDetailView(ClubMixin, generics.GenericAPIView):
 @extend_schema(
     tags=TAGS,
     summary="Submit a team's board order",
-    description="Organisers only. One player of the team's roster per board, board 1 first, "
-    "each once; replaces an earlier order until the match is recorded.",
+    description="Organisers, or the team's captain (signed in, by session or the account's "
+    "token; ``team`` may then be left out). One player of the team's roster per board, "
+    "board 1 first, each once; replaces an earlier order until the match is recorded. "
+    "Anyone else, the other team's captain included, is refused with a 400 naming ``team``.",
     parameters=[CLUB_MATCH, schema.IDEMPOTENCY_KEY],
     request=BoardOrderBodySerializer,
     responses={200: ClubMatchSerializer, **schema.errors(400, 401, 403, 404, 413, 422)},
 )
 class BoardOrderView(ClubMixin, generics.GenericAPIView):
     serializer_class = BoardOrderBodySerializer
+    # Captains too: the service decides who may hand in which team's order.
+    permission_classes = [LeaguePlayerOrOrganiser]
+
+    def user_plays(self) -> bool:
+        return players_of(self.request.user, self.get_league()).exists()
 
     def post(self, request: Request, league_slug: str, match_id: int) -> Response:
         chosen = self.club_match()
@@ -239,8 +262,14 @@ class BoardOrderView(ClubMixin, generics.GenericAPIView):
         body = BoardOrderBodySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        team = data.get("team")
+        if team is None:
+            mine = clubs.captained_teams(request.user, self.get_league())
+            team = mine[0].pk if mine else None
+        if team is None:
+            raise serializers.ValidationError({"team": ["This field is required."]})
         clubs.submit_board_order(
-            self.get_league(), chosen, data["team"], data["players"],
+            self.get_league(), chosen, team, data["players"],
             recorded_by=request.user, idempotency_key=scoped_key("club-order", key),
         )  # fmt: skip
         return Response(match_body(chosen))

@@ -11,6 +11,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from api import (  # noqa: F401 (importing converters registers "id")
     backtest,
     club_matches,
+    club_setup,
     competitions,
     converters,
     divisions,
@@ -93,6 +94,7 @@ urlpatterns = [
     path("", include(fixtures)),
     path("", include(players)),
     path("", include(competitions)),
+    path("", include(club_setup)),
     path("", include(club_matches)),
     # Last: any other path under /api/ answers a JSON 404 in the API's error format.
     re_path(r"", views.not_found, name="not-found"),

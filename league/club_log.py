@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from league.models import ClubMatch, Event, Player, Team
+from league.models import ClubMatch, Event, Player, Season, Team
 
 
 class ClubNames:
@@ -21,6 +21,8 @@ class ClubNames:
         self.players = dict(
             Player.objects.filter(pk__in=player_ids).values_list("pk", "display_name")
         )
+        season_ids = {d["season"] for d in details if d.get("season")}
+        self.seasons = dict(Season.objects.filter(pk__in=season_ids).values_list("pk", "name"))
 
     def team(self, team_id: int | None) -> str:
         return self.teams.get(team_id, "?") if team_id is not None else "?"
@@ -34,6 +36,15 @@ class ClubNames:
         }
 
 
+def _points(value: str) -> str:
+    """Match points as stored ("2.0", "0.5") as written: 2, ½, 1½."""
+    halves = round(float(value) * 2)
+    whole, half = divmod(halves, 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
 def club_summary(kind: str, player: str | None, details: dict | None, names: ClubNames) -> str:
     """The words of a fact about a team or a club match in the log."""
     details = details or {}
@@ -43,6 +54,20 @@ def club_summary(kind: str, player: str | None, details: dict | None, names: Clu
         return gettext("%(player)s added to %(team)s's roster") % {
             "player": player,
             "team": names.team(details.get("team")),
+        }
+    if kind == Event.Kind.TEAM_CAPTAIN_SET:
+        return gettext("%(player)s named captain of %(team)s") % {
+            "player": player,
+            "team": names.team(details.get("team")),
+        }
+    if kind == Event.Kind.CLUB_SEASON_SET:
+        points = "/".join(_points(value) for value in details.get("points", []))
+        return gettext(
+            "Club matches of %(season)s set to %(boards)s boards, match points %(points)s"
+        ) % {
+            "season": names.seasons.get(details.get("season"), "?"),
+            "boards": details.get("boards"),
+            "points": points,
         }
     match = names.match(details.get("club_match"))
     if kind == Event.Kind.CLUB_MATCH_SCHEDULED:
@@ -55,11 +80,12 @@ def club_summary(kind: str, player: str | None, details: dict | None, names: Clu
             f"{number}. {names.players.get(pid, '?')}"
             for number, pid in enumerate(details.get("players", []), start=1)
         )
-        return gettext("%(team)s's board order for %(match)s: %(order)s") % {
-            "team": names.team(details.get("team")),
-            "match": match,
-            "order": order,
-        }
+        words = {"team": names.team(details.get("team")), "match": match, "order": order}
+        if details.get("by") == "captain":
+            return gettext("%(team)s's board order for %(match)s, from its captain: %(order)s") % (
+                words
+            )
+        return gettext("%(team)s's board order for %(match)s: %(order)s") % words
     if kind == Event.Kind.CLUB_MATCH_RECORDED:
         return gettext("Result of %(match)s recorded: %(boards)s board games") % {
             "match": match,

@@ -320,6 +320,8 @@ class EventKind(models.TextChoices):
     BOARD_ORDER_SUBMITTED = "board_order_submitted", _("Board order submitted")
     CLUB_MATCH_RECORDED = "club_match_recorded", _("Club match recorded")
     CLUB_MATCH_VOIDED = "club_match_voided", _("Club match voided")
+    TEAM_CAPTAIN_SET = "team_captain_set", _("Team captain named")
+    CLUB_SEASON_SET = "club_season_set", _("Club match settings set for a season")
     DIVISIONS_SET = "divisions_set", _("Divisions set for a season")
     DIVISION_PLAYER_MOVED = "division_player_moved", _("Player moved to another division")
     DIVISIONS_FIXED = "divisions_fixed", _("Divisions fixed for a season")
@@ -409,6 +411,8 @@ CLUB_KINDS = [
     EventKind.BOARD_ORDER_SUBMITTED,
     EventKind.CLUB_MATCH_RECORDED,
     EventKind.CLUB_MATCH_VOIDED,
+    EventKind.TEAM_CAPTAIN_SET,
+    EventKind.CLUB_SEASON_SET,
 ]
 
 
@@ -1433,6 +1437,10 @@ class Team(models.Model):
     league = models.ForeignKey(League, on_delete=models.PROTECT, related_name="teams")
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=80)
+    #: The roster player who hands in the team's board orders (``team_captain_set``).
+    captain = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -1515,6 +1523,8 @@ class BoardOrder(models.Model):
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+")
     players = models.JSONField()
     submitted_at = models.DateTimeField(default=timezone.now)
+    #: Who handed it in: "organiser" or "captain" (the team's captain, signed in).
+    submitted_by = models.CharField(max_length=10, default="organiser")
 
     class Meta:
         constraints = [
@@ -1523,6 +1533,29 @@ class BoardOrder(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team}'s order for {self.club_match}"
+
+
+class ClubSeason(models.Model):
+    """A season's club league: the number of boards and the match points of the club
+    matches played in it (``club_season_set``). A club match scheduled on a day of the
+    season takes them; they can change only while no club match falls in the season."""
+
+    season = models.OneToOneField(
+        Season, on_delete=models.PROTECT, primary_key=True, related_name="club_settings"
+    )
+    boards = models.PositiveSmallIntegerField()
+    points_win = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("2"))
+    points_draw = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("1"))
+    points_loss = models.DecimalField(max_digits=3, decimal_places=1, default=Decimal("0"))
+    set_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(boards__gte=1), name="club_season_has_boards"),
+        ]
+
+    def __str__(self) -> str:
+        return f"club matches of {self.season}"
 
 
 class DivisionSetup(models.Model):

@@ -27,6 +27,7 @@ from league.models import (
     Player,
     RosterEntry,
     SignInLink,
+    Team,
 )
 
 
@@ -125,6 +126,11 @@ def personal_data(user: Any) -> dict[str, Any]:
             .order_by("added_at")
             .values("team__league__slug", "team__name", "player_id", "added_at")
         ],
+        "captain_of": list(
+            Team.objects.filter(captain_id__in=ids)
+            .order_by("pk")
+            .values("league__slug", "name", "captain_id")
+        ),
         "board_orders": _board_orders(ids),
         "invitations": [
             _row(row)

@@ -16,10 +16,12 @@ match points, then board points.
 The service lives with the read side because a board order by rating reads the published
 standings (``ratings.selectors``); everything it writes goes through the event store.
 
-Every change is a fact: ``team_created``, ``roster_player_added``,
-``club_match_scheduled``, ``board_order_submitted``, ``club_match_recorded`` (with its
-board games) and ``club_match_voided`` (with a ``match_voided`` fact per board). Errors
-raise ``ValidationError`` with field -> messages naming the board, and write nothing.
+Every change is a fact: ``team_created``, ``roster_player_added``, ``team_captain_set``,
+``club_season_set`` (a season's boards and match points), ``club_match_scheduled`` (one
+at a time or a generated round robin), ``board_order_submitted`` (by an organiser or the
+team's captain), ``club_match_recorded`` (with its board games) and ``club_match_voided``
+(with a ``match_voided`` fact per board). Errors raise ``ValidationError`` with field ->
+messages naming the board, and write nothing.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league import event_store
-from league.calendar import league_zone
+from league.calendar import league_day, league_zone
 from league.event_store import Submission
 from league.event_store.store import find_by_key, idempotency_conflict
 from league.event_store.vocabulary import (
@@ -48,17 +50,21 @@ from league.event_store.vocabulary import (
     ClubMatchVoided,
     MatchVoided,
     RosterPlayerAdded,
+    TeamCaptainSet,
     TeamCreated,
 )
 from league.models import (
     BoardOrder,
     ClubMatch,
+    ClubSeason,
     Event,
     League,
     Player,
     RosterEntry,
     Team,
 )
+from league.player_accounts import player_of
+from league.seasons import season_containing
 from league.services.matches import record_round
 from league.validation import (
     Errors,
@@ -516,12 +522,144 @@ def add_to_roster(
     return RosterEntry.objects.get(team=chosen, player=member)
 
 
+def set_captain(
+    league: League,
+    team: Team | int | str,
+    player: Player | int | str,
+    *,
+    recorded_by: Any = None,
+    idempotency_key: str | None = None,
+) -> Team:
+    """Name a player of the team's roster its captain (``team_captain_set``): signed in,
+    they may hand in the team's board orders. A later captain replaces them."""
+    errors = Errors()
+    check_recorder(league, recorded_by, errors)
+    chosen = resolve_team(league, team, errors)
+    member = None
+    if player in (None, ""):
+        errors.add("player", _("Choose the captain among the team's players."), "required")
+    else:
+        member = resolve_player(league, player, "player", errors)
+    key = clean_key(idempotency_key, errors)
+    errors.raise_if_any()
+    assert chosen is not None
+    assert member is not None
+    submission = Submission(TeamCaptainSet(team_id=chosen.pk, player_id=member.pk), key)
+    with transaction.atomic():
+        event_store.lock_league(league)
+        if event_store.existing_for(league, submission) is None:
+            if not RosterEntry.objects.filter(team=chosen, player=member).exists():
+                errors.add(
+                    "player",
+                    _("%(player)s is not on %(team)s's roster: a captain is one of its players."),
+                    "not_on_roster",
+                    player=member.display_name,
+                    team=chosen.name,
+                )
+            else:
+                check_can_play([("player", Player.objects.get(pk=member.pk))], errors)
+            errors.raise_if_any()
+        _append_one(league, submission, recorded_by)
+    return Team.objects.select_related("captain").get(pk=chosen.pk)
+
+
+def club_season_on(league: League, day: dt.date) -> ClubSeason | None:
+    """The club-match settings of the league's season holding ``day``, if it has any."""
+    season = season_containing(league, day)
+    return None if season is None else ClubSeason.objects.filter(season=season).first()
+
+
+def _season_value(setting: ClubSeason, field: str, given: Any, fixed: Any, errors: Errors) -> None:
+    """A value typed for a match in a season whose club-match settings fix it must be
+    those settings' (or left empty)."""
+    if given is not None and given != fixed:
+        errors.add(
+            field,
+            _("%(season)s sets %(setting)s to %(value)s for its club matches: leave it empty "
+              "or give %(value)s."),
+            "season_setting",
+            season=setting.season.name,
+            setting=str(SEASON_FIELDS[field]),
+            value=fixed if isinstance(fixed, int) else format(fixed.normalize(), "f"),
+        )  # fmt: skip
+
+
+#: The names of the settings a season fixes, for its messages.
+SEASON_FIELDS = {
+    "boards": _("the number of boards"),
+    "points_win": _("a win's match points"),
+    "points_draw": _("a draw's match points"),
+    "points_loss": _("a loss's match points"),
+}
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _match_terms(
+    league: League,
+    when: dt.datetime | None,
+    boards: Any,
+    points: tuple[Any, Any, Any],
+    errors: Errors,
+) -> tuple[int | None, tuple[Decimal, Decimal, Decimal] | None]:
+    """A match's boards and match points: its season's club-match settings when the
+    season of its day has them (a value typed must agree), else the values typed (the
+    boards required, the points 2 / 1 / 0 by default)."""
+    setting = club_season_on(league, league_day(league, when)) if when is not None else None
+    count = None
+    if setting is not None:
+        typed = None if _blank(boards) else _count(
+            boards, errors, "boards", 1, MAX_BOARDS, str(_("number of boards"))
+        )  # fmt: skip
+        _season_value(setting, "boards", typed, setting.boards, errors)
+        fixed = (setting.points_win, setting.points_draw, setting.points_loss)
+        for field, value, own in zip(
+            ("points_win", "points_draw", "points_loss"), points, fixed, strict=True
+        ):
+            given = None if _blank(value) else _match_points(value, errors, field, own)
+            _season_value(setting, field, given, own, errors)
+        return setting.boards, fixed
+    if _blank(boards) and when is not None:
+        errors.add(
+            "boards",
+            _("Give the number of boards (1 to %(max)s), or set it for the season of the "
+              "match's day."),
+            "required",
+            max=MAX_BOARDS,
+        )  # fmt: skip
+    elif not _blank(boards):
+        count = _count(boards, errors, "boards", 1, MAX_BOARDS, str(_("number of boards")))
+    win = _match_points(points[0], errors, "points_win", DEFAULT_MATCH_POINTS[0])
+    draw = _match_points(points[1], errors, "points_draw", DEFAULT_MATCH_POINTS[1])
+    loss = _match_points(points[2], errors, "points_loss", DEFAULT_MATCH_POINTS[2])
+    if win is None or draw is None or loss is None:
+        return count, None
+    if not win >= draw >= loss:
+        errors.add(
+            "points_draw",
+            _("A win earns at least a draw's match points and a draw at least a loss's."),
+            "points_order",
+        )
+        return count, None
+    return count, (win, draw, loss)
+
+
+def _check_venue(venue: Any, errors: Errors) -> str:
+    place = str(venue or "").strip()
+    check_text(place, errors, "venue")
+    if len(place) > VENUE_MAX:
+        errors.add("venue", _("A venue has at most %(max)s characters."), "too_long", max=VENUE_MAX)
+    return place
+
+
 def schedule_club_match(
     league: League,
     *,
     home: Any,
     away: Any,
-    boards: Any,
+    boards: Any = None,
     scheduled_at: Any,
     venue: Any = "",
     points_win: Any = None,
@@ -531,37 +669,27 @@ def schedule_club_match(
     idempotency_key: str | None = None,
 ) -> ClubMatch:
     """Schedule a match of team ``home`` against team ``away`` over ``boards`` boards
-    (``club_match_scheduled``); match points default to 2 / 1 / 0."""
+    (``club_match_scheduled``). In a season with club-match settings the match takes its
+    boards and match points from them (``boards`` and the points may be left out); else
+    ``boards`` is required and match points default to 2 / 1 / 0."""
     errors = Errors()
     check_recorder(league, recorded_by, errors)
     home_team = resolve_team(league, home, errors, "home")
     away_team = resolve_team(league, away, errors, "away")
     if home_team is not None and away_team is not None and home_team.pk == away_team.pk:
         errors.add("away", _("A team cannot play itself: choose two different teams."), "same_team")
-    count = _count(boards, errors, "boards", 1, MAX_BOARDS, str(_("number of boards")))
     when = _moment(league, scheduled_at, errors, "scheduled_at")
-    place = str(venue or "").strip()
-    check_text(place, errors, "venue")
-    if len(place) > VENUE_MAX:
-        errors.add("venue", _("A venue has at most %(max)s characters."), "too_long", max=VENUE_MAX)
-    win = _match_points(points_win, errors, "points_win", DEFAULT_MATCH_POINTS[0])
-    draw = _match_points(points_draw, errors, "points_draw", DEFAULT_MATCH_POINTS[1])
-    loss = _match_points(points_loss, errors, "points_loss", DEFAULT_MATCH_POINTS[2])
-    if win is not None and draw is not None and loss is not None and not win >= draw >= loss:
-        errors.add(
-            "points_draw",
-            _("A win earns at least a draw's match points and a draw at least a loss's."),
-            "points_order",
-        )
+    count, points = _match_terms(
+        league, when, boards, (points_win, points_draw, points_loss), errors
+    )
+    place = _check_venue(venue, errors)
     key = clean_key(idempotency_key, errors)
     errors.raise_if_any()
     assert home_team
     assert away_team
     assert count
     assert when
-    assert win is not None
-    assert draw is not None
-    assert loss is not None
+    assert points is not None
     fact = ClubMatchScheduled(
         club_match_id=None,
         home_id=home_team.pk,
@@ -569,7 +697,7 @@ def schedule_club_match(
         boards=count,
         scheduled_at=when,
         venue=place,
-        points=(win, draw, loss),
+        points=points,
     )
     with transaction.atomic():
         event = _append_one(league, Submission(fact, key), recorded_by)
@@ -597,15 +725,20 @@ def submit_board_order(
 ) -> BoardOrder:
     """A team's board order for a club match (``board_order_submitted``): one player of its
     roster per board, board 1 first, each once. Replaces an earlier order until the match
-    is recorded."""
+    is recorded.
+
+    ``recorded_by`` is an organiser of the league (or None: the system), or the account
+    holding the team's captain: the fact records which ("organiser" or "captain"). Anyone
+    else, a captain of the other team included, is refused."""
     errors = Errors()
-    check_recorder(league, recorded_by, errors)
     chosen_match = resolve_club_match(league, club_match, errors)
     chosen = resolve_team(league, team, errors)
     key = clean_key(idempotency_key, errors)
     errors.raise_if_any()
     assert chosen_match is not None
     assert chosen is not None
+    by = submitter(league, chosen, recorded_by, errors)
+    errors.raise_if_any()
     if chosen.pk not in (chosen_match.home_id, chosen_match.away_id):
         errors.add(
             "team",
@@ -623,12 +756,15 @@ def submit_board_order(
             club_match_id=chosen_match.pk,
             team_id=chosen.pk,
             player_ids=tuple(p.pk for p in named),
+            by=by,
         ),
         key,
     )
     with transaction.atomic():
         event_store.lock_league(league)
         if event_store.existing_for(league, submission) is None:
+            # Again under the lock: the organisers may have named another captain since.
+            submitter(league, chosen, recorded_by, errors)
             _check_not_recorded(chosen_match, errors)
             current = Player.objects.in_bulk([p.pk for p in named])
             check_can_play(
@@ -637,6 +773,43 @@ def submit_board_order(
             errors.raise_if_any()
         _append_one(league, submission, recorded_by)
     return BoardOrder.objects.get(club_match=chosen_match, team=chosen)
+
+
+def submitter(league: League, team: Team, account: Any, errors: Errors) -> str:
+    """Who hands in ``team``'s board order: "organiser" (an organiser of the league, or
+    None: the system) or "captain" (the account holding the team's captain); anyone else
+    is refused, naming the team."""
+    if account is None or league.is_organiser(account):
+        return "organiser"
+    me = player_of(account, league)
+    # Read now, not from ``team``: the organisers may have named another captain since.
+    if me is not None and Team.objects.filter(pk=team.pk, captain=me).exists():
+        return "captain"
+    mine = None if me is None else Team.objects.filter(league=league, captain=me).first()
+    if mine is not None:
+        errors.add(
+            "team",
+            _("You captain %(mine)s, not %(team)s: hand in your own team's board order."),
+            "not_captain",
+            mine=mine.name,
+            team=team.name,
+        )
+    else:
+        errors.add(
+            "team",
+            _("Only %(team)s's captain or an organiser of %(league)s can hand in its board "
+              "order."),
+            "not_captain",
+            team=team.name,
+            league=league.name,
+        )  # fmt: skip
+    return ""
+
+
+def captained_teams(account: Any, league: League) -> list[Team]:
+    """The teams of ``league`` whose captain ``account`` holds (none, or one)."""
+    me = player_of(account, league)
+    return [] if me is None else list(Team.objects.filter(league=league, captain=me))
 
 
 def _board_players(

@@ -3,7 +3,8 @@
 ``team_created`` creates the ``Team``, ``roster_player_added`` the ``RosterEntry``,
 ``club_match_scheduled`` the ``ClubMatch``, ``board_order_submitted`` the team's
 ``BoardOrder`` (a later one replaces it), ``club_match_recorded`` and ``club_match_voided``
-set and clear ``ClubMatch.games``. Ids and what has no column of its own go to
+set and clear ``ClubMatch.games``, ``team_captain_set`` sets ``Team.captain`` and
+``club_season_set`` the season's ``ClubSeason``. Ids and what has no column of its own go to
 ``Event.details`` (JSON: decimals as text).
 """
 
@@ -20,11 +21,13 @@ from league.event_store.vocabulary import (
     ClubMatchRecorded,
     ClubMatchScheduled,
     ClubMatchVoided,
+    ClubSeasonSet,
     Fact,
     RosterPlayerAdded,
+    TeamCaptainSet,
     TeamCreated,
 )
-from league.models import BoardOrder, ClubMatch, League, RosterEntry, Team
+from league.models import BoardOrder, ClubMatch, ClubSeason, League, RosterEntry, Season, Team
 
 CLUB_FACTS: tuple[type[Fact], ...] = (
     TeamCreated,
@@ -33,6 +36,8 @@ CLUB_FACTS: tuple[type[Fact], ...] = (
     BoardOrderSubmitted,
     ClubMatchRecorded,
     ClubMatchVoided,
+    TeamCaptainSet,
+    ClubSeasonSet,
 )
 CLUB_FACT_KINDS = {cls.kind for cls in CLUB_FACTS}
 
@@ -62,12 +67,23 @@ def club_row_fields(fact: Fact) -> dict[str, Any]:
                     "club_match": fact.club_match_id,
                     "team": fact.team_id,
                     "players": list(fact.player_ids),
+                    "by": fact.by,
                 }
             }
         case ClubMatchRecorded():
             return {"details": {"club_match": fact.club_match_id, "games": list(fact.game_ids)}}
         case ClubMatchVoided():
             return {"reason": fact.reason, "details": {"club_match": fact.club_match_id}}
+        case TeamCaptainSet():
+            return {"player_id": fact.player_id, "details": {"team": fact.team_id}}
+        case ClubSeasonSet():
+            return {
+                "details": {
+                    "season": fact.season_id,
+                    "boards": fact.boards,
+                    "points": [str(value) for value in fact.points],
+                }
+            }
     raise TypeError(f"Not a fact about teams: {fact!r}")
 
 
@@ -94,6 +110,8 @@ def club_fact(row: Any) -> Fact:
             club_match_id=details["club_match"],
             team_id=details["team"],
             player_ids=tuple(details["players"]),
+            # Orders stored before captains could hand them in were all an organiser's.
+            by=details.get("by", "organiser"),
         )
     if kind == ClubMatchRecorded.kind:
         return ClubMatchRecorded(
@@ -101,6 +119,13 @@ def club_fact(row: Any) -> Fact:
         )
     if kind == ClubMatchVoided.kind:
         return ClubMatchVoided(club_match_id=details["club_match"], reason=row.reason)
+    if kind == TeamCaptainSet.kind:
+        return TeamCaptainSet(team_id=details["team"], player_id=row.player_id)
+    if kind == ClubSeasonSet.kind:
+        win, draw, loss = (Decimal(value) for value in details["points"])
+        return ClubSeasonSet(
+            season_id=details["season"], boards=details["boards"], points=(win, draw, loss)
+        )
     raise ValueError(f"Unknown event kind {kind!r}.")
 
 
@@ -136,7 +161,11 @@ def apply_to_clubs(league: League, fact: Fact) -> Fact:
             BoardOrder.objects.update_or_create(
                 club_match_id=fact.club_match_id,
                 team_id=fact.team_id,
-                defaults={"players": list(fact.player_ids), "submitted_at": timezone.now()},
+                defaults={
+                    "players": list(fact.player_ids),
+                    "submitted_at": timezone.now(),
+                    "submitted_by": fact.by,
+                },
             )
         case ClubMatchRecorded():
             _match(league, fact.club_match_id)
@@ -144,6 +173,23 @@ def apply_to_clubs(league: League, fact: Fact) -> Fact:
         case ClubMatchVoided():
             _match(league, fact.club_match_id)
             ClubMatch.objects.filter(pk=fact.club_match_id).update(games=[])
+        case TeamCaptainSet():
+            _team(league, fact.team_id)
+            Team.objects.filter(pk=fact.team_id).update(captain_id=fact.player_id)
+        case ClubSeasonSet():
+            if not Season.objects.filter(league=league, pk=fact.season_id).exists():
+                raise ValueError(f"{league} has no season with id {fact.season_id}.")
+            win, draw, loss = fact.points
+            ClubSeason.objects.update_or_create(
+                season_id=fact.season_id,
+                defaults={
+                    "boards": fact.boards,
+                    "points_win": win,
+                    "points_draw": draw,
+                    "points_loss": loss,
+                    "set_at": timezone.now(),
+                },
+            )
     return fact
 
 

@@ -749,9 +749,11 @@ class BoardOrderSubmitted(Fact):
     club_match_id: int
     team_id: int
     player_ids: tuple[int, ...]
+    #: Who handed it in: "organiser" or "captain" (the team's captain, signed in).
+    by: str = "organiser"
 
     def content_key(self) -> tuple[Any, ...]:
-        return (self.kind, self.club_match_id, self.team_id, self.player_ids)
+        return (self.kind, self.club_match_id, self.team_id, self.player_ids, self.by)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -778,6 +780,33 @@ class ClubMatchVoided(Fact):
 
     def content_key(self) -> tuple[Any, ...]:
         return (self.kind, self.club_match_id, self.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TeamCaptainSet(Fact):
+    """Player ``player_id`` of team ``team_id``'s roster is its captain from now on: they
+    may hand in the team's board orders themselves, signed in."""
+
+    kind: ClassVar[str] = "team_captain_set"
+    team_id: int
+    player_id: int
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.team_id, self.player_id)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClubSeasonSet(Fact):
+    """Season ``season_id``'s club matches are played over ``boards`` boards for ``points``
+    (match points of a win, a draw and a loss); a club match scheduled in it takes them."""
+
+    kind: ClassVar[str] = "club_season_set"
+    season_id: int
+    boards: int
+    points: tuple[Decimal, Decimal, Decimal] = (Decimal("2"), Decimal("1"), Decimal("0"))
+
+    def content_key(self) -> tuple[Any, ...]:
+        return (self.kind, self.season_id, self.boards, self.points)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -875,6 +904,8 @@ KINDS: dict[str, type[Fact]] = {
         BoardOrderSubmitted,
         ClubMatchRecorded,
         ClubMatchVoided,
+        TeamCaptainSet,
+        ClubSeasonSet,
         DivisionsSet,
         DivisionPlayerMoved,
         DivisionsFixed,

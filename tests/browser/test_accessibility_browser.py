@@ -167,7 +167,10 @@ def _divisions(demo) -> dict[str, str]:
 
 def _club_matches(demo) -> dict[str, str]:
     """Two teams of four, a club match recorded over four boards and a second one scheduled
-    (its workspace page holds the board orders and the result entry)."""
+    (its workspace page holds the board orders and the result entry); the organiser holds a
+    home player who captains the team (their "My team" page), and the round-robin
+    generator's page."""
+    from league import player_accounts
     from ratings import club_matches as clubs
 
     league, organiser = demo.league, demo.organiser
@@ -187,8 +190,12 @@ def _club_matches(demo) -> dict[str, str]:
         league, played, results=["1-0", "½-½", "0-1", "1-0"], played_at="2024-03-05",
         recorded_by=organiser,
     )  # fmt: skip
+    player_accounts.claim_player(players[0], organiser, by=organiser)
+    clubs.set_captain(league, home, players[0], recorded_by=organiser)
     slug = league.slug
     return {
+        "organise: my team, as its captain": reverse("workspace:my_team", args=[slug]),
+        "organise: generate club matches": reverse("workspace:club_fixtures", args=[slug]),
         "teams": reverse("pages:teams", args=[slug]),
         "club match": reverse("pages:club_match", args=[slug, played.pk]),
         "organise: club matches": reverse("workspace:clubs", args=[slug]),

@@ -110,3 +110,65 @@ def test_organiser_runs_a_four_board_club_match(
     if width == 390:
         _no_sideways_scroll(page)
     screenshot(page, f"club-team-table-{width}")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_captain_hands_in_the_board_order_from_my_games(
+    watched_page, live_server, league, make_player, organiser, width
+):
+    """The captain, signed in, goes from "My games" to "My team", hands in an order with a
+    player twice (refused, naming the board, nothing stored) and then a good one from the
+    keyboard; the organiser's match page says the captain handed it in."""
+    from django.contrib.auth import get_user_model
+
+    from league.player_accounts import claim_player
+    from ratings import club_matches as clubs
+
+    page = watched_page
+    page.set_viewport_size({"width": width, "height": 900})
+    teams = {}
+    players = {}
+    for team_name, names in TEAMS.items():
+        teams[team_name] = clubs.create_team(league, name=team_name, recorded_by=organiser)
+        for name in names:
+            players[name] = make_player(league, name)
+            clubs.add_to_roster(league, teams[team_name], players[name], recorded_by=organiser)
+    clubs.set_captain(league, teams["Riverside"], players["Bob"], recorded_by=organiser)
+    match = clubs.schedule_club_match(
+        league, home=teams["Riverside"], away=teams["Hilltop"], boards=4,
+        scheduled_at="2024-04-02", recorded_by=organiser,
+    )  # fmt: skip
+    bob = get_user_model().objects.create_user("bob", password="pw-bob-12345")
+    claim_player(players["Bob"], bob, by=organiser)
+
+    sign_in(page, live_server, bob)
+    page.goto(live_server.url + reverse("workspace:my_games", args=[league.slug]))
+    page.click("#my-team-link a")
+    page.wait_for_selector(f"#order-m{match.pk}")
+    for board, name in enumerate(("Dee", "Ann", "Dee", "Bob"), start=1):
+        page.select_option(f"#id_m{match.pk}_board_{board}", label=name)
+    before = Event.objects.filter(league=league).count()
+    page.click(f"#order-m{match.pk} button[type='submit']")
+    page.wait_for_selector(f"#order-m{match.pk} .form-errors[role='alert'] >> text=Board 3")
+    assert "Dee is already on board 1" in page.inner_text(f"#order-m{match.pk} .form-errors")
+    field = f"#id_m{match.pk}_board_3"
+    assert page.get_attribute(field, "aria-invalid") == "true"
+    assert Event.objects.filter(league=league).count() == before
+    if width == 390:
+        _no_sideways_scroll(page)
+    screenshot(page, f"club-captain-refused-{width}")
+
+    page.select_option(field, label="Cem")
+    page.focus(f"#order-m{match.pk} button[type='submit']")
+    page.keyboard.press("Enter")
+    _flash(page, "Handed in Riverside's board order.")
+    assert "The order below was handed in." in page.inner_text(f"#order-m{match.pk}")
+    if width == 390:
+        _no_sideways_scroll(page)
+    screenshot(page, f"club-captain-order-{width}")
+
+    sign_in(page, live_server, organiser)
+    page.goto(live_server.url + reverse("workspace:club_match", args=[league.slug, match.pk]))
+    assert page.inner_text("#home-by-captain") == "Handed in by the team's captain."
+    entry = page.inner_text("#result-entry")
+    assert entry.index("Dee") < entry.index("Ann") < entry.index("Cem") < entry.index("Bob")

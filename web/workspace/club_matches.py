@@ -1,5 +1,7 @@
-"""The organisers' pages for club matches: teams and rosters, scheduling a match, each
-team's board order and the match's board results in one form, and voiding a result.
+"""The organisers' pages for club matches: teams, rosters and captains, a season's
+club-match settings, scheduling a match, each team's board order and the match's board
+results in one form, and voiding a result (the round-robin generator:
+``web.workspace.club_fixtures``).
 
 Every change goes through ``ratings.club_matches``; a refused input re-shows the page with
 each message naming its field or board, and nothing is written.
@@ -19,7 +21,17 @@ from django.views.decorators.http import require_http_methods
 
 from league.calendar import league_day
 from league.idempotency_keys import new_key
-from league.models import ClubMatch, League, Player, RosterEntry, Team
+from league.models import (
+    BoardOrder,
+    ClubMatch,
+    ClubSeason,
+    League,
+    Player,
+    RosterEntry,
+    Season,
+    Team,
+)
+from ratings import club_fixtures
 from ratings import club_matches as clubs
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 
@@ -49,6 +61,21 @@ FIELD_IDS = {
         "points_loss": "id_points_loss",
     },
     "record": {"played_at": "id_played_on"},
+    "captain": {"team": "id_captain_team", "player": "id_captain_player"},
+    "season": {
+        "season": "id_season",
+        "boards": "id_season_boards",
+        "points_win": "id_season_win",
+        "points_draw": "id_season_draw",
+        "points_loss": "id_season_loss",
+    },
+    "generate": {
+        "teams": "id_teams",
+        "start": "id_start",
+        "interval_days": "id_interval_days",
+        "boards": "id_gen_boards",
+        "venue": "id_gen_venue",
+    },
     "void": {"reason": "id_reason"},
 }
 
@@ -83,7 +110,7 @@ def _posted(request: HttpRequest, name: str) -> str:
 
 
 def _teams_context(league: League) -> list[dict[str, Any]]:
-    teams = list(Team.objects.filter(league=league))
+    teams = list(Team.objects.filter(league=league).select_related("captain"))
     entries = RosterEntry.objects.filter(team__league=league).select_related("player")
     rosters: dict[int, list[Player]] = {}
     for entry in entries:
@@ -121,6 +148,29 @@ def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
                     _("Added %(player)s to %(team)s.")
                     % {"player": entry.player.display_name, "team": entry.team.name},
                 )
+            elif action == "captain":
+                team = clubs.set_captain(
+                    league, _posted(request, "team"), _posted(request, "player"),
+                    recorded_by=request.user, idempotency_key=key,
+                )  # fmt: skip
+                messages.success(
+                    request,
+                    _("%(player)s is the captain of %(team)s.")
+                    % {"player": team.captain.display_name if team.captain else "", "team": team},
+                )
+            elif action == "season":
+                setting = club_fixtures.set_club_season(
+                    league, _posted(request, "season"), boards=_posted(request, "boards"),
+                    points_win=_posted(request, "points_win"),
+                    points_draw=_posted(request, "points_draw"),
+                    points_loss=_posted(request, "points_loss"),
+                    recorded_by=request.user, idempotency_key=key,
+                )  # fmt: skip
+                messages.success(
+                    request,
+                    _("Club matches of %(season)s: %(boards)s boards.")
+                    % {"season": setting.season.name, "boards": setting.boards},
+                )
             elif action == "schedule":
                 when = _posted(request, "day")
                 if when and _posted(request, "time"):
@@ -157,7 +207,9 @@ def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
         "posted": request.POST,
         "key": new_key(),
         # The form whose errors show; "page" when no form of the page was sent.
-        "sent": action if action in ("team", "roster", "schedule") else "page",
+        "sent": action if action in ("team", "roster", "captain", "season", "schedule") else "page",
+        "seasons": Season.objects.filter(league=league).order_by("-start_date"),
+        "settings": ClubSeason.objects.filter(season__league=league).select_related("season"),
         "form_errors": summary,
         "field_errors": field_errors,
     }
@@ -235,12 +287,16 @@ def club_match(request: HttpRequest, league_slug: str, match_id: int) -> HttpRes
         for row in _teams_context(league)
         if row["team"].pk in (chosen.home_id, chosen.away_id)
     }
+    submitted_by = dict(
+        BoardOrder.objects.filter(club_match=chosen).values_list("team_id", "submitted_by")
+    )
     orders = [
         {
             "team": team,
             "side": side,
             "players": rosters.get(team.pk, []),
             "chosen": [getattr(board, side) for board in view.boards],
+            "submitted_by": submitted_by.get(team.pk),
         }
         for side, team in (("home", chosen.home), ("away", chosen.away))
     ]

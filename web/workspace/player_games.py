@@ -36,6 +36,7 @@ from league.models import (
 from league.player_accounts import player_of
 from league.services import reports as report_services
 from ratings import challenges as challenge_services
+from ratings import club_matches as club_services
 from web.workspace.access import SignInRequired, organiser_league, sign_in_redirect
 from web.workspace.forms import put_errors
 from web.workspace.player_forms import (
@@ -130,6 +131,7 @@ def my_games(request: HttpRequest, league_slug: str) -> HttpResponse:
             "received": challenges.filter(challenged=me).select_related("challenger"),
             "issued": challenges.filter(challenger=me).select_related("challenged"),
             "reason_form": ReasonForm(),
+            "captained": club_services.captained_teams(request.user, league),
         },
     )
 
@@ -235,6 +237,7 @@ def reports_queue(request: HttpRequest, league_slug: str) -> HttpResponse:
             "form": form,
             "reports": _described(open_reports),
             "reason_form": ReasonForm(),
+            "captained": club_services.captained_teams(request.user, league),
         },
     )
 

@@ -6,6 +6,8 @@ from django.urls import path, re_path
 from web.workspace import (
     accounts,
     backtest,
+    club_captains,
+    club_fixtures,
     club_matches,
     competitions,
     config,
@@ -41,6 +43,7 @@ urlpatterns = [
     path(organise, views.hub, name="hub"),
     # What players do themselves (signed in, for their own player record).
     path("<slug:league_slug>/my-games/", player_games.my_games, name="my_games"),
+    path("<slug:league_slug>/my-team/", club_captains.my_team, name="my_team"),
     path(
         "<slug:league_slug>/my-games/reports/<int:report_id>/<slug:action>/",
         player_games.report_action,
@@ -123,6 +126,11 @@ urlpatterns = [
     path(f"{organise}pairings/", fixture_views.pairings_page, name="pairings"),
     path(f"{organise}events/", competitions.competition_list, name="competitions"),
     path(f"{organise}club-matches/", club_matches.clubs_page, name="clubs"),
+    path(
+        f"{organise}club-matches/generate/",
+        club_fixtures.generate_page,
+        name="club_fixtures",
+    ),
     path(
         f"{organise}club-matches/<int:match_id>/",
         club_matches.club_match,
