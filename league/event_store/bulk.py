@@ -242,10 +242,21 @@ class _PreparedInsert:
         # rows (within the connection's limit of parameters), each size prepared once.
         self.width = len(ordered)
         self.rows_per_statement = 1
+        #: The constants each row carries as bound values (on SQLite, none when they can all
+        #: be written into the statement as literals).
+        self.row_constants = self.constants
+        self._literals = ""
         if self.connection.vendor == "sqlite":
             self.connection.ensure_connection()
+            literals = _sqlite_literals(self.constants)
+            if literals is not None:
+                # Binding the same 22 values again for every row cost more than the floor's
+                # whole row; the stored values are the same (SQLite stores a literal '' or 0
+                # as it stores a bound "" or 0).
+                self.row_constants, self._literals = (), literals
+            bound = self.width - len(self.constants) + len(self.row_constants)
             limit = self.connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-            self.rows_per_statement = max(1, min(MAX_ROWS_PER_STATEMENT, limit // self.width))
+            self.rows_per_statement = max(1, min(MAX_ROWS_PER_STATEMENT, limit // bound))
         self._statements: dict[int, str] = {}
 
     def row(self, seq: int, key: str | None, fact: Fact) -> list[Any]:
@@ -253,7 +264,7 @@ class _PreparedInsert:
 
     def row_of_values(self, seq: int, key: str | None, values: tuple[Any, ...]) -> list[Any]:
         """The row of a fact whose attributes ``self.names`` have ``values``."""
-        row = [seq, key, *values, *self.constants]
+        row = [seq, key, *values, *self.row_constants]
         for position, column, cache in self.adapted:
             value = row[position]
             if value is not None:
@@ -284,7 +295,7 @@ class _PreparedInsert:
                 varying[position] = [None if v is None else cache[v] for v in values]
             else:
                 varying[position] = list(map(cache.__getitem__, values))
-        constants = [repeat(value, count) for value in self.constants]
+        constants = [repeat(value, count) for value in self.row_constants]
         return list(zip(*varying, *constants, strict=True))
 
     def execute(self, rows: Sequence[Sequence[Any]]) -> None:
@@ -316,11 +327,30 @@ class _PreparedInsert:
         """The INSERT of ``count`` rows (SQLite's placeholders)."""
         sql = self._statements.get(count)
         if sql is None:
-            row = "(" + ", ".join(["?"] * self.width) + ")"
+            marks = ["?"] * (self.width - len(self.constants) + len(self.row_constants))
+            row = "(" + ", ".join(marks) + self._literals + ")"
             sql = self._statements[count] = self.sql.partition(" VALUES ")[0] + (
                 " VALUES " + ", ".join([row] * count)
             )
         return sql
+
+
+def _sqlite_literals(values: Sequence[Any]) -> str | None:
+    """``values`` as SQLite literals, each after ", " (None when one is of a type not
+    written so: it is then bound like the others)."""
+    parts = []
+    for value in values:
+        if value is None:
+            parts.append("NULL")
+        elif isinstance(value, bool):
+            parts.append("1" if value else "0")
+        elif type(value) is int:
+            parts.append(str(value))
+        elif type(value) is str and "\x00" not in value:
+            parts.append("'" + value.replace("'", "''") + "'")
+        else:
+            return None
+    return "".join(", " + part for part in parts)
 
 
 class _PlayerInsert:
