@@ -21,7 +21,10 @@ keeps the same guarantees with batches:
   INSERTs through the driver (``_PlayerInsert``; slugs from ``player_names.FreeSlugs``,
   read once), their events with another, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
-  whose ``events`` streams the stored facts (``AppendedFacts``).
+  whose ``events`` streams the stored facts (``AppendedFacts``);
+- a file's plain rows may come column by column (``add_plain_rows``), and a batch in which
+  no row needs a word of its own is built column by column (``_flush_plain``); on SQLite the
+  values every row of a batch shares are literals of the statement, bound once.
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.
