@@ -289,6 +289,23 @@ def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | PlayerStatusRow | Ro
     Streaming: one line is read at a time. A file-level problem (empty file, bad header,
     no data rows) is one ``RowError`` and ends the iteration.
     """
+    for item in iter_result_blocks(stream):
+        if isinstance(item, PlainBlock):
+            yield from item.rows()
+        else:
+            yield item
+
+
+def iter_result_blocks(
+    stream: IO[bytes],
+) -> Iterator[PlainBlock | ResultRow | PlayerStatusRow | RowError]:
+    """``iter_results`` with runs of plain rows given as ``PlainBlock``s (column-wise).
+
+    The same rows in the same order: flattening each block with ``PlainBlock.rows`` gives
+    exactly what ``iter_results`` yields. A row with anything to check or report on its own
+    (a problem, a status, points, a void, neutral ground, a quoted formula prefix it needs
+    read back…) is yielded on its own, as before.
+    """
     if isinstance(stream, io.TextIOBase):
         raise TypeError("iter_results() reads bytes: open the file in binary mode ('rb').")
     lines = _Lines(stream)
@@ -297,6 +314,50 @@ def iter_results(stream: IO[bytes]) -> Iterator[ResultRow | PlayerStatusRow | Ro
         yield from _parse(lines)
     finally:
         csv.field_size_limit(previous_limit)
+
+
+@dataclass(frozen=True, slots=True)
+class PlainBlock:
+    """Consecutive plain rows of a ``player_a``/``player_b`` file, one list per column.
+
+    A plain row is a well-formed one-vs-one result with a score, no points, no places, not on
+    neutral ground, no void and no status: the ``ResultRow`` of row ``i`` is
+    ``line=lines[i], played=played[i], sides=((a[i],), (b[i],)), score_a=scores[i],
+    note=notes[i], key=keys[i] or None`` (``rows`` builds them). Most rows of a file are
+    plain; reading them a block at a time parses each distinct date, score and name once and
+    leaves the per-row work to the C loops of ``map`` and ``zip``.
+    """
+
+    lines: list[int]
+    played: list[dt.date | dt.datetime]
+    a: list[str]
+    b: list[str]
+    scores: list[Decimal]
+    #: The ``id`` of each row, "" for none.
+    keys: list[str]
+    notes: list[str]
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def row(self, index: int) -> ResultRow:
+        """Row ``index`` as the ``ResultRow`` ``iter_results`` yields for it."""
+        return ResultRow(
+            line=self.lines[index],
+            played=self.played[index],
+            sides=((self.a[index],), (self.b[index],)),
+            score_a=self.scores[index],
+            places=None,
+            points="",
+            note=self.notes[index],
+            key=self.keys[index] or None,
+            neutral=False,
+            void_reason="",
+            pair=True,
+        )
+
+    def rows(self) -> Iterator[ResultRow]:
+        return map(self.row, range(len(self.lines)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,8 +439,13 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
         return
     layout = _Layout.of(columns, len(header))
     quick = _quick_reader(layout)
+    block = _block_reader(layout, quick) if quick is not None else None
+    width = layout.width
 
     data_rows = 0
+    # Rows of the right width waiting to be read a block at a time, and their lines.
+    waiting: list[list[str]] = []
+    waiting_lines: list[int] = []
     while True:
         start = reader.line_num + 1
         try:
@@ -388,26 +454,43 @@ def _parse(lines: _Lines) -> Iterator[ResultRow | PlayerStatusRow | RowError]:
             break
         except csv.Error as exc:
             data_rows += 1
+            if waiting:
+                yield from block(waiting_lines, waiting)  # type: ignore[misc]
             yield RowError(start, _csv_reason(exc))
             # The reader cannot resume inside a broken quoted field: stop here.
             return
-        bad = _bad_line(lines, start, reader.line_num)
+        bad = _bad_line(lines, start, reader.line_num) if lines.bad else None
         if bad:
             data_rows += 1
+            if waiting:
+                yield from block(waiting_lines, waiting)  # type: ignore[misc]
+                waiting, waiting_lines = [], []
             yield bad
             continue
         if not row or (len(row) == 1 and not row[0].strip()):
             continue
         data_rows += 1
-        if len(row) != layout.width:
+        if block is not None and len(row) == width:
+            waiting.append(row)
+            waiting_lines.append(start)
+            if len(waiting) >= _BLOCK_ROWS:
+                yield from block(waiting_lines, waiting)
+                waiting, waiting_lines = [], []
+            continue
+        if waiting:
+            yield from block(waiting_lines, waiting)  # type: ignore[misc]
+            waiting, waiting_lines = [], []
+        if len(row) != width:
             yield RowError(
                 start,
                 _("expected %(width)s fields like the header, found %(found)s")
-                % {"width": layout.width, "found": len(row)},
+                % {"width": width, "found": len(row)},
             )
             continue
         checked = quick(start, row) if quick is not None else None
         yield checked if checked is not None else _check_row(start, row, layout)
+    if waiting:
+        yield from block(waiting_lines, waiting)  # type: ignore[misc]
     if data_rows == 0:
         yield RowError(header_line, _("no results: the file has a header but no data rows"))
 
@@ -500,6 +583,130 @@ def _quick_reader(layout: _Layout) -> Callable[[int, list[str]], ResultRow | Non
             void_reason=void_reason,
             pair=True,
         )
+
+    return read
+
+
+#: Rows read at a time by a block reader.
+_BLOCK_ROWS = 2048
+
+
+def _block_reader(
+    layout: _Layout, quick: Callable[[int, list[str]], ResultRow | None]
+) -> Callable[[list[int], list[list[str]]], Iterator[PlainBlock | ResultRow | RowError]]:
+    """For a file ``_quick_reader`` reads: a reader of consecutive rows of the header's width
+    (and their lines) that yields the plain ones as ``PlainBlock``s and each other row as
+    ``quick`` or ``_check_row`` reads it, in file order.
+
+    Column by column: each distinct date, score, name and neutral cell is read once (by the
+    quick reader's own rules) and looked up for every row through ``map``; a row is plain
+    when every one of its cells is. The common case (no control character, no formula prefix
+    to read back, nothing in the status, points or void columns) costs no Python per row.
+    """
+    i_date = layout.date
+    i_a, i_b = layout.sides[0][1], layout.sides[1][1]
+    i_score, i_key, i_note, i_points = layout.score, layout.key, layout.note, layout.points
+    i_neutral, i_void, i_status = layout.neutral, layout.void, layout.status
+    i_pa, i_pb = layout.points_a, layout.points_b
+    # Cells that must be empty for a row to be plain (else the row is read on its own).
+    must_be_empty = [i for i in (i_status, i_pa, i_pb, i_points, i_void) if i is not None]
+    search = CONTROL_CHARACTER.search
+    dates: dict[str, dt.date | dt.datetime | None] = {}
+    scores: dict[str, Decimal | None] = {}
+    names: dict[str, str | None] = {}
+    plain_neutral: dict[str, bool] = {}
+
+    def date_of(text: str) -> dt.date | dt.datetime | None:
+        try:
+            return parse_played(text)
+        except ValueError:
+            return None
+
+    def score_of(text: str) -> Decimal | None:
+        text = text.strip()
+        return parse_score_text(text) if text else None
+
+    def name_of(text: str) -> str | None:
+        name = text.strip()
+        if name[:1] == PREFIX:
+            name = restore(name)
+        return name if name and len(name) <= MAX_NAME_CHARS else None
+
+    def lookup(memo: dict, compute: Callable, column: tuple[str, ...]) -> list:  # type: ignore[type-arg]
+        """Each cell of ``column`` read by ``compute``, each distinct one once."""
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        for text in set(column).difference(memo):
+            memo[text] = compute(text)
+        return list(map(memo.__getitem__, column))
+
+    def read(
+        lines: list[int], rows: list[list[str]]
+    ) -> Iterator[PlainBlock | ResultRow | RowError]:
+        columns = list(zip(*rows, strict=True))
+        text = "".join(map("".join, rows))
+        # Rows that are not plain, by index.
+        other: set[int] = set()
+        if search(text) is not None:
+            other.update(i for i, row in enumerate(rows) if search("".join(row)) is not None)
+        for index in must_be_empty:
+            column = columns[index]
+            if any(map(str.strip, column)):
+                other.update(i for i, cell in enumerate(column) if cell.strip())
+        played = lookup(dates, date_of, columns[i_date])
+        score_cells = columns[i_score] if i_score is not None else ("",) * len(rows)
+        scores_read = lookup(scores, score_of, score_cells)
+        a = lookup(names, name_of, columns[i_a])
+        b = lookup(names, name_of, columns[i_b])
+        for values in (played, scores_read, a, b):
+            if None in values:
+                other.update(i for i, value in enumerate(values) if value is None)
+        if i_neutral is not None:
+            flags = lookup(
+                plain_neutral, lambda cell: parse_flag(cell) is False, columns[i_neutral]
+            )
+            if False in flags:
+                other.update(i for i, flag in enumerate(flags) if not flag)
+        keys: list[str] = (
+            list(map(str.strip, columns[i_key])) if i_key is not None else [""] * len(rows)
+        )
+        notes: list[str] = (
+            list(map(str.strip, columns[i_note])) if i_note is not None else [""] * len(rows)
+        )
+        if PREFIX in text:
+            keys = [restore(key) if key[:1] == PREFIX else key for key in keys]
+            notes = list(map(restore, notes))
+        if keys and max(map(len, keys)) > MAX_ID_CHARS:
+            other.update(i for i, key in enumerate(keys) if len(key) > MAX_ID_CHARS)
+        if not other:
+            yield PlainBlock(lines, played, a, b, scores_read, keys, notes)
+            return
+        start = 0
+        for index in sorted(other):
+            if index > start:
+                yield PlainBlock(
+                    lines[start:index],
+                    played[start:index],
+                    a[start:index],
+                    b[start:index],
+                    scores_read[start:index],
+                    keys[start:index],
+                    notes[start:index],
+                )
+            line, row = lines[index], rows[index]
+            checked = quick(line, row)
+            yield checked if checked is not None else _check_row(line, row, layout)
+            start = index + 1
+        if start < len(rows):
+            yield PlainBlock(
+                lines[start:],
+                played[start:],
+                a[start:],
+                b[start:],
+                scores_read[start:],
+                keys[start:],
+                notes[start:],
+            )
 
     return read
 

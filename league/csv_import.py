@@ -23,9 +23,11 @@ from django.utils.translation import gettext as _
 from league import event_store
 from league.csv_format import (
     SIDE_SEPARATOR,
+    PlainBlock,
     PlayerStatusRow,
     ResultRow,
     RowError,
+    iter_result_blocks,
     iter_results,
 )
 from league.event_store import Submission
@@ -123,6 +125,7 @@ def import_results(
     recorded_by: Any = None,
     preview_limit: int = 0,
     parse: Callable[[IO[bytes]], Iterator[ResultRow | PlayerStatusRow | RowError]] = iter_results,
+    per_row: bool = False,
 ) -> ImportReport:
     """Record the results of a CSV byte stream in ``league``: all of them, or none.
 
@@ -130,9 +133,16 @@ def import_results(
     ``preview_limit`` keeps that many rows with their outcome for a preview. ``parse`` reads
     the stream into rows: the CSV format by default, ``league.pgn_format.iter_pgn_results``
     for a PGN file (the same rules, preview and undo for both).
+
+    The CSV format's plain rows are read and queued a block at a time
+    (``csv_format.iter_result_blocks``, ``BulkAppender.add_plain_rows``); ``per_row`` reads
+    them one by one instead, the same events either way (a test compares them).
     """
     report = ImportReport(dry_run=dry_run)
     preview: dict[int, PreviewRow] = {}
+    reader: Callable[[IO[bytes]], Iterator[Any]] = parse
+    if parse is iter_results and not per_row and not preview_limit:
+        reader = iter_result_blocks
 
     def observe(line: int, outcome: str, message: str) -> None:
         row = preview.get(line)
@@ -149,30 +159,14 @@ def import_results(
         players = PlayerDirectory(league)
         to_void: list[tuple[str, str]] = []
         statuses: list[tuple[PlayerStatusRow, Player]] = []
-        for item in parse(stream):
-            report.rows += 1
-            if isinstance(item, RowError):
-                report.add_error(item)
-                if len(preview) < preview_limit:
-                    preview[item.line] = PreviewRow(
-                        line=item.line, status="error", message=item.message
-                    )
-                continue
-            if len(preview) < preview_limit:
-                preview[item.line] = _preview_row(item)
-            if isinstance(item, PlayerStatusRow):
-                found = _player_of(item, players, appender, create_players, report.names_matched)
-                if isinstance(found, RowError):
-                    report.add_error(found)
-                    observe(item.line, "error", found.message)
-                else:
-                    statuses.append((item, found))
-                continue
+
+        def add_row(item: ResultRow) -> None:
+            """Find the players of one result and hand it to the appender."""
             sides = _sides_of(item, players, appender, create_players, report.names_matched)
             if isinstance(sides, RowError):
                 report.add_error(sides)
                 observe(item.line, "error", sides.message)
-                continue
+                return
             if item.void_reason:
                 to_void.append((item.key, item.void_reason))  # type: ignore[arg-type]
             if (
@@ -192,7 +186,7 @@ def import_results(
                     item.line,
                 )
             ):
-                continue
+                return
             appender.add_match(
                 sides,
                 item.score_a,
@@ -205,6 +199,31 @@ def import_results(
                 item.neutral,
                 PAIR_FIELDS if item.pair else None,
             )
+
+        for item in reader(stream):
+            if type(item) is PlainBlock:
+                report.rows += len(item)
+                _add_block(item, players, appender, add_row)
+                continue
+            report.rows += 1
+            if isinstance(item, RowError):
+                report.add_error(item)
+                if len(preview) < preview_limit:
+                    preview[item.line] = PreviewRow(
+                        line=item.line, status="error", message=item.message
+                    )
+                continue
+            if len(preview) < preview_limit:
+                preview[item.line] = _preview_row(item)
+            if isinstance(item, PlayerStatusRow):
+                found = _player_of(item, players, appender, create_players, report.names_matched)
+                if isinstance(found, RowError):
+                    report.add_error(found)
+                    observe(item.line, "error", found.message)
+                else:
+                    statuses.append((item, found))
+                continue
+            add_row(item)
         appender.flush()
         for line, message in appender.result.errors:
             report.add_error(RowError(line, message))
@@ -223,6 +242,60 @@ def import_results(
     report.errors.sort(key=lambda error: error.line)
     report.preview = sorted(preview.values(), key=lambda row: row.line)
     return report
+
+
+def _add_block(
+    block: PlainBlock,
+    players: PlayerDirectory,
+    appender: BulkAppender,
+    add_row: Callable[[ResultRow], None],
+) -> None:
+    """Queue a block of plain rows: each run of rows between players known by their exact
+    names goes to ``appender.add_plain_rows`` at once; any other row (a name to register or
+    match loosely, a row the appender's quick checks do not pass) goes through ``add_row``,
+    in file order, as it would one row at a time."""
+    exact = players.exact
+    found_a = list(map(exact.get, block.a))
+    found_b = list(map(exact.get, block.b))
+    count = len(found_a)
+    start = 0
+    while start < count:
+        stop = _first_none(found_a, start, count)
+        stop = _first_none(found_b, start, stop)
+        if stop > start:
+            queued = appender.add_plain_rows(
+                found_a[start:stop],
+                found_b[start:stop],
+                block.scores[start:stop],
+                block.played[start:stop],
+                block.notes[start:stop],
+                block.keys[start:stop],
+                block.lines[start:stop],
+            )
+            if start + queued == count:
+                return
+            if start + queued < stop:
+                # The appender did not take this row: its checks say why.
+                add_row(block.row(start + queued))
+                start += queued + 1
+                continue
+        # A name not known a moment ago may be now (registered by an earlier row).
+        a = found_a[stop] or exact.get(block.a[stop])
+        b = found_b[stop] or exact.get(block.b[stop])
+        if a is not None and b is not None:
+            found_a[stop], found_b[stop] = a, b
+            start = stop
+            continue
+        add_row(block.row(stop))
+        start = stop + 1
+
+
+def _first_none(found: list[Player | None], start: int, stop: int) -> int:
+    """The index of the first None of ``found[start:stop]``, else ``stop``."""
+    try:
+        return found.index(None, start, stop)
+    except ValueError:
+        return stop
 
 
 def _void_rows(league: League, rows: list[tuple[str, str]], recorded_by: Any) -> int:

@@ -21,7 +21,10 @@ keeps the same guarantees with batches:
   INSERTs through the driver (``_PlayerInsert``; slugs from ``player_names.FreeSlugs``,
   read once), their events with another, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
-  whose ``events`` streams the stored facts (``AppendedFacts``).
+  whose ``events`` streams the stored facts (``AppendedFacts``);
+- a file's plain rows may come column by column (``add_plain_rows``), and a batch in which
+  no row needs a word of its own is built column by column (``_flush_plain``); on SQLite the
+  values every row of a batch shares are literals of the statement, bound once.
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.
@@ -35,7 +38,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import chain
+from itertools import chain, repeat
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -242,10 +245,21 @@ class _PreparedInsert:
         # rows (within the connection's limit of parameters), each size prepared once.
         self.width = len(ordered)
         self.rows_per_statement = 1
+        #: The constants each row carries as bound values (on SQLite, none when they can all
+        #: be written into the statement as literals).
+        self.row_constants = self.constants
+        self._literals = ""
         if self.connection.vendor == "sqlite":
             self.connection.ensure_connection()
+            literals = _sqlite_literals(self.constants)
+            if literals is not None:
+                # Binding the same 22 values again for every row cost more than the floor's
+                # whole row; the stored values are the same (SQLite stores a literal '' or 0
+                # as it stores a bound "" or 0).
+                self.row_constants, self._literals = (), literals
+            bound = self.width - len(self.constants) + len(self.row_constants)
             limit = self.connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-            self.rows_per_statement = max(1, min(MAX_ROWS_PER_STATEMENT, limit // self.width))
+            self.rows_per_statement = max(1, min(MAX_ROWS_PER_STATEMENT, limit // bound))
         self._statements: dict[int, str] = {}
 
     def row(self, seq: int, key: str | None, fact: Fact) -> list[Any]:
@@ -253,7 +267,7 @@ class _PreparedInsert:
 
     def row_of_values(self, seq: int, key: str | None, values: tuple[Any, ...]) -> list[Any]:
         """The row of a fact whose attributes ``self.names`` have ``values``."""
-        row = [seq, key, *values, *self.constants]
+        row = [seq, key, *values, *self.row_constants]
         for position, column, cache in self.adapted:
             value = row[position]
             if value is not None:
@@ -265,7 +279,29 @@ class _PreparedInsert:
                 row[position] = prepared
         return row
 
-    def execute(self, rows: list[list[Any]]) -> None:
+    def rows_of_columns(
+        self, first_seq: int, keys: Sequence[str | None], columns: Sequence[Sequence[Any]]
+    ) -> list[tuple[Any, ...]]:
+        """The rows ``row_of_values`` would build for ``len(keys)`` facts given column by
+        column (``columns``: one per name of ``self.names``), seq numbers from ``first_seq``:
+        each distinct value of an adapted column is adapted once, and the rows are zipped."""
+        count = len(keys)
+        varying: list[Any] = [range(first_seq, first_seq + count), keys, *columns]
+        for position, column, cache in self.adapted:
+            values = varying[position]
+            if len(cache) > 100_000:
+                cache.clear()
+            for value in set(values).difference(cache):
+                if value is not None:
+                    cache[value] = column.get_db_prep_save(value, self.connection)
+            if None in values:
+                varying[position] = [None if v is None else cache[v] for v in values]
+            else:
+                varying[position] = list(map(cache.__getitem__, values))
+        constants = [repeat(value, count) for value in self.row_constants]
+        return list(zip(*varying, *constants, strict=True))
+
+    def execute(self, rows: Sequence[Sequence[Any]]) -> None:
         if not rows:
             return
         per = self.rows_per_statement
@@ -294,11 +330,30 @@ class _PreparedInsert:
         """The INSERT of ``count`` rows (SQLite's placeholders)."""
         sql = self._statements.get(count)
         if sql is None:
-            row = "(" + ", ".join(["?"] * self.width) + ")"
+            marks = ["?"] * (self.width - len(self.constants) + len(self.row_constants))
+            row = "(" + ", ".join(marks) + self._literals + ")"
             sql = self._statements[count] = self.sql.partition(" VALUES ")[0] + (
                 " VALUES " + ", ".join([row] * count)
             )
         return sql
+
+
+def _sqlite_literals(values: Sequence[Any]) -> str | None:
+    """``values`` as SQLite literals, each after ", " (None when one is of a type not
+    written so: it is then bound like the others)."""
+    parts = []
+    for value in values:
+        if value is None:
+            parts.append("NULL")
+        elif isinstance(value, bool):
+            parts.append("1" if value else "0")
+        elif type(value) is int:
+            parts.append(str(value))
+        elif type(value) is str and "\x00" not in value:
+            parts.append("'" + value.replace("'", "''") + "'")
+        else:
+            return None
+    return "".join(", " + part for part in parts)
 
 
 class _PlayerInsert:
@@ -690,6 +745,90 @@ class BulkAppender:
             self.flush()
         return True
 
+    def add_plain_rows(
+        self,
+        players_a: Sequence[Player],
+        players_b: Sequence[Player],
+        scores: Sequence[Decimal],
+        played: Sequence[dt.date | dt.datetime],
+        notes: Sequence[str],
+        keys: Sequence[str],
+        refs: Sequence[Any],
+    ) -> int:
+        """``add_plain`` for consecutive rows given column by column (``keys``: "" for none),
+        the same checks and the same queue: returns how many rows, from the first, were
+        queued. The row after them (if any) did not pass; the caller gives it to
+        ``add_match`` for its messages and goes on after it. Each distinct score and day
+        is checked once for the whole run; the loop over the rows only checks the players
+        and queues the result.
+        """
+        count = len(players_a)
+        if not count:
+            return 0
+        # Where the first row with a score, a day or a key ``add_plain`` would not take is:
+        # the rows before it are queued here.
+        checked_scores = self._plain_scores
+        for score in set(scores).difference(checked_scores):
+            if type(score) is not Decimal:
+                count = min(count, scores.index(score))
+                continue
+            checked_scores[score] = self._score(score)
+        days = {}
+        for day in set(played):
+            if type(day) is dt.date:
+                when_checked = self._plain_days.get(day)
+                if when_checked is None:
+                    when_checked = self._plain_days[day] = self._played_at(day)
+            else:
+                when_checked = self._played_at(day)
+            days[day] = when_checked
+        whens = list(map(days.__getitem__, played[:count]))
+        checked = list(map(checked_scores.get, scores[:count]))
+        for index, (when, score) in enumerate(zip(whens, checked, strict=True)):
+            if score is None or score[0] is None or score[1] or when[1] or when[0] is None:
+                count = index
+                break
+        keys = list(map(str.strip, keys[:count]))
+        if keys and (
+            max(map(len, keys)) > IDEMPOTENCY_KEY_MAX
+            or CONTROL_CHARACTER.search("".join(keys)) is not None
+        ):
+            count = next(
+                index
+                for index, key in enumerate(keys)
+                if len(key) > IDEMPOTENCY_KEY_MAX or CONTROL_CHARACTER.search(key) is not None
+            )
+        fits = self._fits
+        fit = self._fit
+        pending = self._pending
+        batch_size = self.batch_size
+        rows = zip(
+            players_a,
+            players_b,
+            checked,
+            whens,
+            map(str.strip, notes),
+            keys,
+            refs,
+            strict=False,
+        )
+        for index in range(count):
+            a, b, score, when, note, key, ref = next(rows)
+            if (
+                (fits.get(id(a)) is not a and not fit(a))
+                or (fits.get(id(b)) is not b and not fit(b))
+                or a is b
+                or (a.id is not None and a.id == b.id)
+            ):
+                return index
+            moment, date_only = when[0]
+            pending.append((a, b, score[0], moment, "", note, date_only, key or None, ref, False))
+            if len(pending) >= batch_size:
+                self.flush()
+                # ``flush`` starts a new queue.
+                pending = self._pending
+        return count
+
     def _fit(self, player: Player) -> bool:
         """Whether ``player`` may be in a one-vs-one result of this league as far as
         ``add_match`` looks before its batch (a player of the league, in a format of one
@@ -779,6 +918,8 @@ class BulkAppender:
             self._insert = _PreparedInsert(self.league, self.recorded_by, MatchRecorded)
             # The rows below are built in this order.
             assert self._insert.names == _MATCH_VALUES, self._insert.names
+        if self._flush_plain(pending, stored):
+            return
         row_of = self._insert.row_of_values
         check_when = self._check_when
         add_key = self._keys.add
@@ -851,6 +992,69 @@ class BulkAppender:
         if self.observer is not None:
             for outcome in outcomes:
                 self.observer(*outcome)
+
+    def _flush_plain(self, pending: list[_Pending], stored: dict[str, Any]) -> bool:
+        """Insert ``pending`` column by column when no result of it needs a word of its own
+        (no key seen before, in the league or in the batch; every day accepted; every player
+        able to play), and say so; False (nothing done) otherwise, and ``flush``'s loop then
+        goes through them one by one. The rows, seq numbers and keys are those of the loop.
+        """
+        if not pending or stored:
+            return False
+        columns = list(zip(*pending, strict=True))
+        (players_a, players_b, scores, moments, points, notes, date_only, keys, refs, neutral) = (
+            columns
+        )
+        given_keys = [key for key in keys if key]
+        if len(set(given_keys)) != len(given_keys):
+            return False
+        when_errors = self._when_errors
+        if len(when_errors) > _Memo.LIMIT:
+            when_errors.clear()
+        for when in set(zip(moments, date_only, strict=True)):
+            when_error = when_errors.get(when)
+            if when_error is None:
+                when_error = when_errors[when] = self._check_when(when)
+            if when_error:
+                return False
+        players = dict(zip(map(id, players_a), players_a, strict=True))
+        players.update(zip(map(id, players_b), players_b, strict=True))
+        if not all(map(_can_play, players.values())):
+            return False
+        add_key = self._keys.add
+        for key in given_keys:
+            add_key(key)
+        count = len(pending)
+        margins = (
+            [points_margin(text) if text else None for text in points]
+            if any(points)
+            else [None] * count
+        )
+        get_id = operator.attrgetter("id")
+        values = (
+            list(map(get_id, players_a)),
+            list(map(get_id, players_b)),
+            scores,
+            moments,
+            points,
+            notes,
+            [None] * count,
+            [""] * count,
+            neutral,
+            margins,
+        )
+        assert self._insert is not None
+        first_seq = self._next_seq
+        rows = self._insert.rows_of_columns(first_seq, keys, values)
+        self._next_seq = first_seq + count
+        if self.result.first_seq is None:
+            self.result.first_seq = first_seq
+        self.result.appended += count
+        self._insert.execute(rows)
+        if self.observer is not None:
+            for ref in refs:
+                self.observer(ref, "recorded", "")
+        return True
 
     def close(self, *, announce: bool = True) -> BulkAppendResult:
         """Write the last batch and, with ``announce``, send ``events_appended`` once."""
