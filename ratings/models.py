@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league.models import League, Player
@@ -112,8 +113,15 @@ class Publication(models.Model):
     config = models.ForeignKey(RatingConfig, on_delete=models.PROTECT, related_name="+")
     published_at = models.DateTimeField(default=timezone.now)
 
+    class Meta:
+        verbose_name = _("live configuration")
+        verbose_name_plural = _("live configurations")
+
     def __str__(self) -> str:
-        return f"{self.league}: live {self.config}"
+        return gettext("%(league)s: live %(config)s") % {
+            "league": self.league,
+            "config": self.config,
+        }
 
 
 class Replay(models.Model):
@@ -156,7 +164,11 @@ class Replay(models.Model):
         indexes = [models.Index(fields=["config", "status"], name="replay_config_status")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} replay of {self.config} ({self.status})"
+        return gettext("%(kind)s replay of %(config)s (%(status)s)") % {
+            "kind": self.get_kind_display(),
+            "config": self.config,
+            "status": self.get_status_display(),
+        }
 
 
 class ProjectionState(models.Model):
@@ -221,7 +233,11 @@ class PlayerPeriod(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"player {self.player_id} in period {self.period_index}: {self.rating:.1f}"
+        return gettext("player %(player)s in period %(period)s: %(rating)s") % {
+            "player": self.player_id,
+            "period": self.period_index,
+            "rating": f"{self.rating:.1f}",
+        }
 
 
 class Standing(models.Model):
@@ -244,6 +260,8 @@ class Standing(models.Model):
     last_played_at = models.DateTimeField(null=True)
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["config", "-rating"]
         constraints = [
             models.UniqueConstraint(fields=["config", "player"], name="standing_unique_player")
@@ -251,7 +269,11 @@ class Standing(models.Model):
         indexes = [models.Index(fields=["config", "-rating"], name="standing_by_rating")]
 
     def __str__(self) -> str:
-        return f"player {self.player_id}: {self.rating:.1f} ± {1.96 * self.rd:.1f}"
+        return gettext("player %(player)s: %(rating)s ± %(margin)s") % {
+            "player": self.player_id,
+            "rating": f"{self.rating:.1f}",
+            "margin": f"{1.96 * self.rd:.1f}",
+        }
 
 
 class ReplayLease(models.Model):
@@ -312,6 +334,8 @@ class RankingRules(models.Model):
     )
 
     class Meta:
+        verbose_name = _("ranking rules")
+        verbose_name_plural = _("ranking rules")
         constraints = [
             models.CheckConstraint(
                 condition=Q(active_periods__isnull=True) | Q(active_periods__gte=1),
@@ -324,7 +348,7 @@ class RankingRules(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ranking rules of {self.league}"
+        return gettext("ranking rules of %(league)s") % {"league": self.league}
 
 
 class SeasonTable(models.Model):
@@ -362,10 +386,16 @@ class SeasonTable(models.Model):
     reason = models.TextField(blank=True)
 
     class Meta:
+        verbose_name = _("archived season table")
+        verbose_name_plural = _("archived season tables")
         ordering = ["season", "-derived_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.season} table ({self.get_kind_display()} {self.derived_at:%Y-%m-%d})"
+        return gettext("%(season)s table (%(kind)s %(day)s)") % {
+            "season": self.season,
+            "kind": self.get_kind_display(),
+            "day": f"{self.derived_at:%Y-%m-%d}",
+        }
 
 
 class SeasonRow(models.Model):
@@ -392,13 +422,19 @@ class SeasonRow(models.Model):
     )
 
     class Meta:
+        verbose_name = _("season table row")
+        verbose_name_plural = _("season table rows")
         ordering = ["table", "position", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["table", "player"], name="season_row_unique_player")
         ]
 
     def __str__(self) -> str:
-        return f"{self.position}. player {self.player_id}: {self.points} points"
+        return gettext("%(position)s. player %(player)s: %(points)s points") % {
+            "position": self.position,
+            "player": self.player_id,
+            "points": self.points,
+        }
 
 
 class IntervalCoverage(models.Model):
