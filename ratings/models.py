@@ -94,7 +94,8 @@ class RatingConfig(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.league} v{self.version}"
+        # Translators: a configuration version's name: "Riverside Chess Club v3".
+        return gettext("%(league)s v%(version)s") % {"league": self.league, "version": self.version}
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
@@ -185,8 +186,11 @@ class ProjectionState(models.Model):
     computed_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        state = "complete" if self.complete else "building"
-        return f"projection of config {self.config_id} ({state}, through seq {self.through_seq})"
+        if self.complete:
+            text = gettext("projection of config %(config)s (complete, through seq %(seq)s)")
+        else:
+            text = gettext("projection of config %(config)s (building, through seq %(seq)s)")
+        return text % {"config": self.config_id, "seq": self.through_seq}
 
 
 class PlayerPeriod(models.Model):
@@ -290,7 +294,11 @@ class ReplayLease(models.Model):
     expires_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"{self.league_id}: {self.holder} until {self.expires_at:%H:%M:%S}"
+        return gettext("%(league)s: %(holder)s until %(time)s") % {
+            "league": self.league_id,
+            "holder": self.holder,
+            "time": f"{self.expires_at:%H:%M:%S}",
+        }
 
 
 class RankingRules(models.Model):
@@ -465,4 +473,7 @@ class IntervalCoverage(models.Model):
     measured_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        return f"{self.config} coverage ({self.measured_at:%Y-%m-%d})"
+        return gettext("%(config)s coverage (%(day)s)") % {
+            "config": self.config,
+            "day": f"{self.measured_at:%Y-%m-%d}",
+        }

@@ -234,3 +234,23 @@ def test_every_league_table_has_an_admin_page_that_renders(organiser_client):
         response = organiser_client.get(url(f"{name}_changelist"))
         assert response.status_code == 200, name
         assert "Hilltop" not in response.content.decode(), name
+
+
+def test_the_admin_s_names_follow_the_language(organiser_client, league):
+    from django.utils import translation
+
+    entry = RosterEntry.objects.filter(team__league=league).select_related("team", "player")[0]
+    match = ClubMatch.objects.get(league=league)
+    with translation.override("de"):
+        assert str(entry) == "Ann Riverside für Riverside A"
+        assert str(match) == "Riverside A gegen Riverside B"
+        assert str(ClubMatch._meta.verbose_name_plural) == "Vereinskämpfe"
+    with translation.override("en"):
+        assert str(entry) == "Ann Riverside for Riverside A"
+        assert str(match) == "Riverside A v Riverside B"
+    organiser_client.cookies["django_language"] = "de"
+    page = organiser_client.get(url("clubmatch_changelist"), HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200
+    content = page.content.decode()
+    assert "Vereinskämpfe" in content
+    assert "Riverside A gegen Riverside B" in content
