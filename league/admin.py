@@ -22,7 +22,10 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
-from league import services
+from league import (
+    admin_tables,  # noqa: F401  (registers the read-only tables' pages)
+    services,
+)
 from league.admin_scope import OrganisedLeagueFilter, OrganiserScopedAdmin
 from league.event_log import side_match_texts
 from league.forms import LeagueForm, PlayerAddForm, PlayerChangeForm

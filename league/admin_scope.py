@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connections, router, transaction
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.utils.translation import gettext_lazy as _
 
 from league.control_characters import first_control_character
 from league.models import League
@@ -62,7 +63,7 @@ class OrganisedLeagueFilter(admin.SimpleListFilter):
     on a foreign key would list every league). A subclass sets ``league_field`` for rows
     that reach their league through another table (``"config__league"``)."""
 
-    title = "league"
+    title = _("league")
     parameter_name = "league"
     league_field = "league"
 

@@ -18,8 +18,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from league.calendar import day_text
 from league.sports import has_home_ground, is_chess
@@ -122,6 +122,8 @@ class League(models.Model):
     objects = LeagueQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(
@@ -210,6 +212,8 @@ class Player(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["display_name"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="player_unique_slug"),
@@ -457,6 +461,8 @@ class Fixture(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("fixture")
+        verbose_name_plural = _("fixtures")
         ordering = ["scheduled_at", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -471,7 +477,12 @@ class Fixture(models.Model):
         indexes = [models.Index(fields=["league", "scheduled_at"], name="fixture_league_when")]
 
     def __str__(self) -> str:
-        return f"{self.player_a} v {self.player_b}, {self.scheduled_at:%Y-%m-%d}"
+        # Translators: a fixture's name in the admin: "Ann v Bob, 2024-03-02".
+        return gettext("%(a)s v %(b)s, %(day)s") % {
+            "a": self.player_a,
+            "b": self.player_b,
+            "day": f"{self.scheduled_at:%Y-%m-%d}",
+        }
 
 
 class FixtureSide(models.Model):
@@ -645,6 +656,8 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("event log")
         ordering = ["league", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["league", "seq"], name="event_unique_seq"),
@@ -788,6 +801,8 @@ class MatchParticipant(models.Model):
     objects = ParticipantQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("player of a side")
+        verbose_name_plural = _("players of sides")
         ordering = ["event", "side", "id"]
         constraints = [
             models.UniqueConstraint(fields=["event", "player"], name="participant_once_per_match"),
@@ -799,7 +814,11 @@ class MatchParticipant(models.Model):
         indexes = [models.Index(fields=["player", "event"], name="participant_player_event")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} on side {self.side} of event {self.event_id}"
+        return gettext("player %(player)s on side %(side)s of event %(event)s") % {
+            "player": self.player_id,
+            "side": self.side,
+            "event": self.event_id,
+        }
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
@@ -849,6 +868,8 @@ class Season(models.Model):
     )
 
     class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
         ordering = ["league", "-start_date"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="season_unique_slug"),
@@ -859,7 +880,11 @@ class Season(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.name} ({day_text(self.start_date)} to {day_text(self.end_date)})"
+        return gettext("%(name)s (%(start)s to %(end)s)") % {
+            "name": self.name,
+            "start": day_text(self.start_date),
+            "end": day_text(self.end_date),
+        }
 
     def get_absolute_url(self) -> str:
         return reverse(
@@ -889,8 +914,12 @@ class WebsiteAccess(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
+    class Meta:
+        verbose_name = _("website access")
+        verbose_name_plural = _("website access")
+
     def __str__(self) -> str:
-        return f"{self.league}: website access"
+        return gettext("%(league)s: website access") % {"league": self.league}
 
 
 class ApiToken(models.Model):
@@ -964,7 +993,10 @@ class Invitation(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.league}: invitation {self.label or self.pk}"
+        return gettext("%(league)s: invitation %(label)s") % {
+            "league": self.league,
+            "label": self.label or self.pk,
+        }
 
     def is_pending(self, now: dt.datetime | None = None) -> bool:
         """Neither used nor revoked, and not yet expired."""
@@ -992,7 +1024,10 @@ class SignInLink(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"sign-in link of {self.user_id}, {self.created_at:%Y-%m-%d %H:%M}"
+        return gettext("sign-in link of user %(user)s, %(when)s") % {
+            "user": self.user_id,
+            "when": f"{self.created_at:%Y-%m-%d %H:%M}",
+        }
 
 
 class JoinRequest(models.Model):
@@ -1032,6 +1067,8 @@ class JoinRequest(models.Model):
     )
 
     class Meta:
+        verbose_name = _("join request")
+        verbose_name_plural = _("join requests")
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
@@ -1046,7 +1083,10 @@ class JoinRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.league}: {self.name} asks to join"
+        return gettext("%(league)s: %(name)s asks to join") % {
+            "league": self.league,
+            "name": self.name,
+        }
 
 
 class AccountPreferences(models.Model):
@@ -1071,7 +1111,7 @@ class AccountPreferences(models.Model):
     )
 
     def __str__(self) -> str:
-        return f"preferences of {self.user_id}"
+        return gettext("preferences of user %(user)s") % {"user": self.user_id}
 
 
 class ReportPolicy(models.TextChoices):
@@ -1120,6 +1160,8 @@ class PlayerRules(models.Model):
     )
 
     class Meta:
+        verbose_name = _("player rules")
+        verbose_name_plural = _("player rules")
         constraints = [
             models.CheckConstraint(
                 condition=Q(report_policy__in=ReportPolicy.values), name="rules_report_policy_known"
@@ -1139,7 +1181,7 @@ class PlayerRules(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.league}: player rules"
+        return gettext("%(league)s: player rules") % {"league": self.league}
 
 
 class ReportStatus(models.TextChoices):
@@ -1178,6 +1220,8 @@ class Report(models.Model):
     settled_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("reported result")
+        verbose_name_plural = _("reported results")
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -1187,7 +1231,11 @@ class Report(models.Model):
         indexes = [models.Index(fields=["league", "status"], name="report_league_status")]
 
     def __str__(self) -> str:
-        return f"{self.league}: report {self.pk} ({self.status})"
+        return gettext("%(league)s: report %(number)s (%(status)s)") % {
+            "league": self.league,
+            "number": self.pk,
+            "status": self.get_status_display(),
+        }
 
     @property
     def player_ids(self) -> list[int]:
@@ -1238,6 +1286,8 @@ class Challenge(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
         ordering = ["-created_at", "-pk"]
         constraints = [
             models.CheckConstraint(
@@ -1250,7 +1300,10 @@ class Challenge(models.Model):
         indexes = [models.Index(fields=["league", "status"], name="challenge_league_status")]
 
     def __str__(self) -> str:
-        return f"{self.challenger} challenges {self.challenged}"
+        return gettext("%(challenger)s challenges %(challenged)s") % {
+            "challenger": self.challenger,
+            "challenged": self.challenged,
+        }
 
 
 class CompetitionFormat(models.TextChoices):
@@ -1329,6 +1382,8 @@ class Competition(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
         ordering = ["league", "-created_at", "-pk"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="competition_unique_slug"),
@@ -1366,6 +1421,8 @@ class Entrant(models.Model):
     withdrawn_from_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
         ordering = ["competition", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -1381,7 +1438,11 @@ class Entrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.number}. {self.player} in {self.competition}"
+        return gettext("%(number)s. %(player)s in %(competition)s") % {
+            "number": self.number,
+            "player": self.player,
+            "competition": self.competition,
+        }
 
     def plays_in(self, round_number: int) -> bool:
         """Whether the entrant is in the competition in ``round_number``: entered by then and
@@ -1417,6 +1478,8 @@ class RoundBye(models.Model):
     points = models.DecimalField(max_digits=3, decimal_places=1)
 
     class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
         ordering = ["competition", "round_number", "player"]
         constraints = [
             models.UniqueConstraint(
@@ -1427,7 +1490,11 @@ class RoundBye(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player}: {self.get_kind_display()} in round {self.round_number}"
+        return gettext("%(player)s: %(kind)s in round %(round)s") % {
+            "player": self.player,
+            "kind": self.get_kind_display(),
+            "round": self.round_number,
+        }
 
 
 class Team(models.Model):
@@ -1444,6 +1511,8 @@ class Team(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
         ordering = ["league", "name"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="team_unique_slug"),
@@ -1463,13 +1532,15 @@ class RosterEntry(models.Model):
     added_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("roster entry")
+        verbose_name_plural = _("roster entries")
         ordering = ["team", "added_at", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["team", "player"], name="roster_player_once"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} for {self.team}"
+        return gettext("%(player)s for %(team)s") % {"player": self.player, "team": self.team}
 
 
 class ClubMatch(models.Model):
@@ -1494,6 +1565,8 @@ class ClubMatch(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
+        verbose_name = _("club match")
+        verbose_name_plural = _("club matches")
         ordering = ["league", "scheduled_at", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -1503,7 +1576,8 @@ class ClubMatch(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.home} v {self.away}"
+        # Translators: a club match's name: "Riverside v Hilltop".
+        return gettext("%(home)s v %(away)s") % {"home": self.home, "away": self.away}
 
     def get_absolute_url(self) -> str:
         return reverse(
@@ -1527,12 +1601,17 @@ class BoardOrder(models.Model):
     submitted_by = models.CharField(max_length=10, default="organiser")
 
     class Meta:
+        verbose_name = _("board order")
+        verbose_name_plural = _("board orders")
         constraints = [
             models.UniqueConstraint(fields=["club_match", "team"], name="board_order_once"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.team}'s order for {self.club_match}"
+        return gettext("board order of %(team)s for %(match)s") % {
+            "team": self.team,
+            "match": self.club_match,
+        }
 
 
 class ClubSeason(models.Model):
@@ -1581,8 +1660,12 @@ class DivisionSetup(models.Model):
     )
     fixed_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = _("divisions of a season")
+        verbose_name_plural = _("divisions of seasons")
+
     def __str__(self) -> str:
-        return f"divisions of {self.season}"
+        return gettext("divisions of %(season)s") % {"season": self.season}
 
     @property
     def fixed(self) -> bool:
@@ -1598,6 +1681,8 @@ class Division(models.Model):
     name = models.CharField(max_length=60)
 
     class Meta:
+        verbose_name = _("division")
+        verbose_name_plural = _("divisions")
         ordering = ["season", "position"]
         constraints = [
             models.UniqueConstraint(fields=["season", "position"], name="division_unique_position"),
@@ -1617,6 +1702,8 @@ class DivisionMember(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
 
     class Meta:
+        verbose_name = _("division member")
+        verbose_name_plural = _("division members")
         ordering = ["division", "player"]
         constraints = [
             models.UniqueConstraint(
@@ -1625,4 +1712,7 @@ class DivisionMember(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in {self.division}"
+        return gettext("%(player)s in %(division)s") % {
+            "player": self.player,
+            "division": self.division,
+        }

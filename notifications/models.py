@@ -14,6 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league.models import Event, League, Player
@@ -85,7 +86,11 @@ class Message(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to user {self.user_id} ({self.status})"
+        return gettext("%(kind)s to user %(user)s (%(status)s)") % {
+            "kind": self.kind,
+            "user": self.user_id,
+            "status": self.get_status_display(),
+        }
 
 
 class Preference(models.Model):
@@ -122,7 +127,11 @@ class Preference(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"user {self.user_id}, {self.topic}: {'on' if self.enabled else 'off'}"
+        if self.enabled:
+            text = gettext("user %(user)s, %(topic)s: on")
+        else:
+            text = gettext("user %(user)s, %(topic)s: off")
+        return text % {"user": self.user_id, "topic": self.get_topic_display()}
 
 
 class Webhook(models.Model):
@@ -141,7 +150,7 @@ class Webhook(models.Model):
     )
 
     def __str__(self) -> str:
-        return f"{self.league}: webhook"
+        return gettext("%(league)s: webhook") % {"league": self.league}
 
 
 class WebhookDelivery(models.Model):

@@ -2,7 +2,9 @@
 
 Configurations are immutable: the admin shows stored versions read-only, and "add" leads to
 the league's configuration page, the one form for a new version.
-Replays are read-only progress records. Superusers see every league; an organiser (staff)
+Replays are read-only progress records, and so are the derived tables (the live
+configuration, standings, archived season tables and their rows) and the ranking rules
+(changed on the league's ranking page). Superusers see every league; an organiser (staff)
 sees and acts on the leagues they organise only (``League.objects.organised_by``).
 
 The league's own admin page belongs to the write side (``league.admin.LeagueAdmin``); the
@@ -21,12 +23,21 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
 
 from league.admin import LeagueAdmin
 from league.admin_scope import CheckedChangeListMixin, OrganisedLeagueFilter, scoped_league
 from league.models import League
 from ratings import new_league, services
-from ratings.models import Publication, RatingConfig, Replay
+from ratings.models import (
+    Publication,
+    RankingRules,
+    RatingConfig,
+    Replay,
+    SeasonRow,
+    SeasonTable,
+    Standing,
+)
 from ratings.selectors.progress import league_progress
 
 
@@ -195,3 +206,68 @@ class ReplayAdmin(OrganiserScopedAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+class DerivedTableAdmin(OrganiserScopedAdmin):
+    """A table derived from the event log: listed and opened, never added, changed or
+    deleted (a replay or the season's archive writes it)."""
+
+    actions = None
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [field.name for field in self.model._meta.fields]
+
+
+def league_filter(path: str) -> type[OrganisedLeagueFilter]:
+    """The organised-league filter for rows that reach their league through ``path``."""
+    name = "".join(part.title() for part in path.split("__")) + "Filter"
+    return type(name, (OrganisedLeagueFilter,), {"league_field": path})
+
+
+@admin.register(Publication)
+class PublicationAdmin(DerivedTableAdmin):
+    list_display = ("__str__", "league", "config", "published_at")
+    list_filter = (OrganisedLeagueFilter,)
+    list_select_related = ("league", "config__league")
+
+
+@admin.register(RankingRules)
+class RankingRulesAdmin(DerivedTableAdmin):
+    list_display = ("__str__", "active_periods", "max_rd", "rank_by", "updated_at")
+    list_filter = (OrganisedLeagueFilter, "rank_by")
+    list_select_related = ("league",)
+
+
+@admin.register(Standing)
+class StandingAdmin(DerivedTableAdmin):
+    league_path = "config__league"
+    list_display = ("player", "config", "rating", "rd", "games", "last_played_at")
+    list_filter = (league_filter(league_path),)
+    list_select_related = ("player", "config__league")
+    search_fields = ("player__display_name",)
+
+
+@admin.register(SeasonTable)
+class SeasonTableAdmin(DerivedTableAdmin):
+    league_path = "season__league"
+    list_display = ("__str__", "season", "kind", "through_seq", "derived_at", "rows")
+    list_filter = (league_filter(league_path), "kind")
+    list_select_related = ("season__league",)
+    search_fields = ("season__name",)
+
+    @admin.display(description=_("rows"))
+    def rows(self, table: SeasonTable) -> int:
+        return table.rows.count()
+
+
+@admin.register(SeasonRow)
+class SeasonRowAdmin(DerivedTableAdmin):
+    league_path = "table__season__league"
+    list_display = ("position", "player", "table", "games", "points", "rating_end", "rank_end")
+    list_display_links = ("position", "player")
+    list_filter = (league_filter(league_path),)
+    list_select_related = ("player", "table__season__league")
+    search_fields = ("player__display_name", "table__season__name")

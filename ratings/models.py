@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from league.models import League, Player
@@ -93,7 +94,8 @@ class RatingConfig(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.league} v{self.version}"
+        # Translators: a configuration version's name: "Riverside Chess Club v3".
+        return gettext("%(league)s v%(version)s") % {"league": self.league, "version": self.version}
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
@@ -112,8 +114,15 @@ class Publication(models.Model):
     config = models.ForeignKey(RatingConfig, on_delete=models.PROTECT, related_name="+")
     published_at = models.DateTimeField(default=timezone.now)
 
+    class Meta:
+        verbose_name = _("live configuration")
+        verbose_name_plural = _("live configurations")
+
     def __str__(self) -> str:
-        return f"{self.league}: live {self.config}"
+        return gettext("%(league)s: live %(config)s") % {
+            "league": self.league,
+            "config": self.config,
+        }
 
 
 class Replay(models.Model):
@@ -156,7 +165,11 @@ class Replay(models.Model):
         indexes = [models.Index(fields=["config", "status"], name="replay_config_status")]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} replay of {self.config} ({self.status})"
+        return gettext("%(kind)s replay of %(config)s (%(status)s)") % {
+            "kind": self.get_kind_display(),
+            "config": self.config,
+            "status": self.get_status_display(),
+        }
 
 
 class ProjectionState(models.Model):
@@ -173,8 +186,11 @@ class ProjectionState(models.Model):
     computed_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        state = "complete" if self.complete else "building"
-        return f"projection of config {self.config_id} ({state}, through seq {self.through_seq})"
+        if self.complete:
+            text = gettext("projection of config %(config)s (complete, through seq %(seq)s)")
+        else:
+            text = gettext("projection of config %(config)s (building, through seq %(seq)s)")
+        return text % {"config": self.config_id, "seq": self.through_seq}
 
 
 class PlayerPeriod(models.Model):
@@ -221,7 +237,11 @@ class PlayerPeriod(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"player {self.player_id} in period {self.period_index}: {self.rating:.1f}"
+        return gettext("player %(player)s in period %(period)s: %(rating)s") % {
+            "player": self.player_id,
+            "period": self.period_index,
+            "rating": f"{self.rating:.1f}",
+        }
 
 
 class Standing(models.Model):
@@ -244,6 +264,8 @@ class Standing(models.Model):
     last_played_at = models.DateTimeField(null=True)
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["config", "-rating"]
         constraints = [
             models.UniqueConstraint(fields=["config", "player"], name="standing_unique_player")
@@ -251,7 +273,11 @@ class Standing(models.Model):
         indexes = [models.Index(fields=["config", "-rating"], name="standing_by_rating")]
 
     def __str__(self) -> str:
-        return f"player {self.player_id}: {self.rating:.1f} ± {1.96 * self.rd:.1f}"
+        return gettext("player %(player)s: %(rating)s ± %(margin)s") % {
+            "player": self.player_id,
+            "rating": f"{self.rating:.1f}",
+            "margin": f"{1.96 * self.rd:.1f}",
+        }
 
 
 class ReplayLease(models.Model):
@@ -268,7 +294,11 @@ class ReplayLease(models.Model):
     expires_at = models.DateTimeField()
 
     def __str__(self) -> str:
-        return f"{self.league_id}: {self.holder} until {self.expires_at:%H:%M:%S}"
+        return gettext("%(league)s: %(holder)s until %(time)s") % {
+            "league": self.league_id,
+            "holder": self.holder,
+            "time": f"{self.expires_at:%H:%M:%S}",
+        }
 
 
 class RankingRules(models.Model):
@@ -312,6 +342,8 @@ class RankingRules(models.Model):
     )
 
     class Meta:
+        verbose_name = _("ranking rules")
+        verbose_name_plural = _("ranking rules")
         constraints = [
             models.CheckConstraint(
                 condition=Q(active_periods__isnull=True) | Q(active_periods__gte=1),
@@ -324,7 +356,7 @@ class RankingRules(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ranking rules of {self.league}"
+        return gettext("ranking rules of %(league)s") % {"league": self.league}
 
 
 class SeasonTable(models.Model):
@@ -362,10 +394,16 @@ class SeasonTable(models.Model):
     reason = models.TextField(blank=True)
 
     class Meta:
+        verbose_name = _("archived season table")
+        verbose_name_plural = _("archived season tables")
         ordering = ["season", "-derived_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.season} table ({self.get_kind_display()} {self.derived_at:%Y-%m-%d})"
+        return gettext("%(season)s table (%(kind)s %(day)s)") % {
+            "season": self.season,
+            "kind": self.get_kind_display(),
+            "day": f"{self.derived_at:%Y-%m-%d}",
+        }
 
 
 class SeasonRow(models.Model):
@@ -392,13 +430,19 @@ class SeasonRow(models.Model):
     )
 
     class Meta:
+        verbose_name = _("season table row")
+        verbose_name_plural = _("season table rows")
         ordering = ["table", "position", "pk"]
         constraints = [
             models.UniqueConstraint(fields=["table", "player"], name="season_row_unique_player")
         ]
 
     def __str__(self) -> str:
-        return f"{self.position}. player {self.player_id}: {self.points} points"
+        return gettext("%(position)s. player %(player)s: %(points)s points") % {
+            "position": self.position,
+            "player": self.player_id,
+            "points": self.points,
+        }
 
 
 class IntervalCoverage(models.Model):
@@ -429,4 +473,7 @@ class IntervalCoverage(models.Model):
     measured_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
-        return f"{self.config} coverage ({self.measured_at:%Y-%m-%d})"
+        return gettext("%(config)s coverage (%(day)s)") % {
+            "config": self.config,
+            "day": f"{self.measured_at:%Y-%m-%d}",
+        }

@@ -69,6 +69,7 @@ def page_urls(club) -> list[str]:
         reverse("pages:seasons", kwargs=slug),
         reverse("pages:season", kwargs=in_season),
         reverse("pages:season_csv", kwargs=in_season),
+        reverse("pages:season_divisions_csv", kwargs=in_season),
         reverse("pages:embed_standings", kwargs=slug),
         reverse("pages:results_feed", kwargs=slug),
         reverse("pages:player_results_feed", kwargs=player),

@@ -1,19 +1,22 @@
 """The public page of a season's divisions: each division's table with its promotion and
-relegation zones marked (in words and arrows, not by colour alone) and its forecast."""
+relegation zones marked (in words and arrows, not by colour alone) and its forecast; and
+the same tables as CSV."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from league.divisions import setup_of
-from league.models import Season
+from league.models import League, Season
 from league.seasons import scheme_text, tiebreak_order
+from ratings import exports
 from ratings.forecasts import Chance
+from ratings.seasons.division_export import divisions_export
 from ratings.seasons.divisions import ROUND_ROBIN, DivisionTable, division_tables, season_ended
 from web.formatting import format_chance
 from web.public.page_cache import cached_page
@@ -104,3 +107,18 @@ def season_divisions(request: HttpRequest, league_slug: str, season_slug: str) -
             "ended": season_ended(season),
         },
     )
+
+
+def season_divisions_csv(
+    request: HttpRequest, league_slug: str, season_slug: str
+) -> StreamingHttpResponse:
+    """The season's division tables as CSV: one row per player per division, with the
+    tie-breaks in full precision and the zone (``ratings.seasons.division_export``)."""
+    league = get_object_or_404(League, slug=league_slug)
+    season = get_object_or_404(Season, league=league, slug=season_slug)
+    response = StreamingHttpResponse(
+        exports.csv_lines(divisions_export(season)), content_type="text/csv; charset=utf-8"
+    )
+    filename = f"{league.slug}-{season.slug}-divisions.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -70,6 +70,11 @@ urlpatterns = [
         name="season_divisions",
     ),
     path(
+        "<slug:league_slug>/seasons/<slug:season_slug>/divisions.csv",
+        divisions.season_divisions_csv,
+        name="season_divisions_csv",
+    ),
+    path(
         "<slug:league_slug>/seasons/<slug:season_slug>/table.csv",
         seasons.season_csv,
         name="season_csv",
