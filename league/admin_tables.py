@@ -1,7 +1,8 @@
 """The admin's read-only pages for the write side's newer tables: seasons and their
-divisions, fixtures, competitions (entrants, byes), teams, rosters, club matches and board
-orders, reports, challenges, join requests, the players of each side of a team match and
-a league's player rules and website access.
+divisions, fixtures (and the players of their sides), competitions (entrants, byes), teams,
+rosters, each season's club-match settings, club matches and board orders, reports,
+challenges, join requests, the players of each side of a team match and a league's player
+rules and website access.
 
 Each of these rows is the current state the event store projects from the log (only the
 transaction that appends a fact changes it), so the admin lists, filters, searches and
@@ -28,12 +29,14 @@ from league.models import (
     BoardOrder,
     Challenge,
     ClubMatch,
+    ClubSeason,
     Competition,
     Division,
     DivisionMember,
     DivisionSetup,
     Entrant,
     Fixture,
+    FixtureSide,
     JoinRequest,
     League,
     MatchParticipant,
@@ -135,6 +138,16 @@ class FixtureAdmin(ProjectionAdmin):
     organise_url = ("workspace:fixtures", _league_slug)
 
 
+@admin.register(FixtureSide)
+class FixtureSideAdmin(ProjectionAdmin):
+    league_path = "fixture__league"
+    list_display = ["player", "side", "fixture", "organise"]
+    list_filter = [league_filter(league_path)]
+    list_select_related = ["player", "fixture__league", "fixture__player_a", "fixture__player_b"]
+    search_fields = ["player__display_name"]
+    organise_url = ("workspace:fixtures", lambda row: [row.fixture.league.slug])
+
+
 @admin.register(Competition)
 class CompetitionAdmin(ProjectionAdmin):
     list_display = [
@@ -207,6 +220,16 @@ class ClubMatchAdmin(ProjectionAdmin):
     @admin.display(description=_("recorded"), boolean=True)
     def recorded(self, match: ClubMatch) -> bool:
         return match.recorded
+
+
+@admin.register(ClubSeason)
+class ClubSeasonAdmin(ProjectionAdmin):
+    league_path = "season__league"
+    list_display = ["season", "boards", "points_win", "points_draw", "points_loss", "organise"]
+    list_filter = [league_filter(league_path)]
+    list_select_related = ["season__league"]
+    search_fields = ["season__name"]
+    organise_url = ("workspace:clubs", lambda row: [row.season.league.slug])
 
 
 @admin.register(BoardOrder)

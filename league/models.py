@@ -507,9 +507,16 @@ class FixtureSide(models.Model):
             models.CheckConstraint(condition=Q(side__lt=MAX_SIDES), name="fixture_side_range"),
         ]
         indexes = [models.Index(fields=["player", "fixture"], name="fixture_side_player")]
+        verbose_name = _("fixture side player")
+        verbose_name_plural = _("fixture side players")
 
     def __str__(self) -> str:
-        return f"{self.player_id} on side {self.side} of fixture {self.fixture_id}"
+        # Translators: a player of a fixture's side in the admin (sides are numbered from 1).
+        return gettext("%(player)s on side %(side)s of fixture %(fixture)s") % {
+            "player": self.player,
+            "side": self.side + 1,
+            "fixture": self.fixture_id,
+        }
 
 
 class Event(models.Model):
@@ -1632,9 +1639,11 @@ class ClubSeason(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(boards__gte=1), name="club_season_has_boards"),
         ]
+        verbose_name = _("club season")
+        verbose_name_plural = _("club seasons")
 
     def __str__(self) -> str:
-        return f"club matches of {self.season}"
+        return gettext("club matches of %(season)s") % {"season": self.season}
 
 
 class DivisionSetup(models.Model):

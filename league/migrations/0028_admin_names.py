@@ -5,7 +5,7 @@ from django.db import migrations
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0025_languages"),
+        ("league", "0027_club_captains"),
     ]
 
     operations = [
