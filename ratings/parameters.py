@@ -38,11 +38,6 @@ from django.utils.translation import gettext_lazy as _
 from engine.errors import InvalidParameterError
 from engine.params import Glicko2Params
 
-#: Marks a label, help or unit for the catalogues and leaves it English: the models' fields
-#: and migrations, the API's schema and the commands use it as it is; pages translate it when
-#: they show it (``Parameter.shown_label`` / ``shown_help``).
-N_ = gettext_noop
-
 _ENGINE = Glicko2Params()
 #: A league's volatility ceiling unless it sets one. The engine's is off (the paper's
 #: algorithm); a league's is required, so that no τ makes volatility grow without bound.
@@ -200,12 +195,15 @@ def _shown_number(value: float) -> str:
     return _number(value).replace(".", formats.get_format("DECIMAL_SEPARATOR"))
 
 
+#: ``gettext_noop`` marks a label, help or unit for the catalogues and leaves it English: the
+#: models' fields and migrations, the API's schema and the commands use it as it is; pages
+#: translate it when they show it (``Parameter.shown_label`` / ``shown_help``).
 PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "tau",
-        label=N_("System constant τ"),
+        label=gettext_noop("System constant τ"),
         noun="τ",
-        help=N_("How much a player's volatility may change; 0.3–1.2 is usual."),
+        help=gettext_noop("How much a player's volatility may change; 0.3–1.2 is usual."),
         default=_ENGINE.tau,
         kind=float,
         minimum=Bound(0.01),
@@ -219,12 +217,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "initial_rating",
-        label=N_("Initial rating"),
+        label=gettext_noop("Initial rating"),
         noun=_("The initial rating"),
-        help=N_("Rating of a player before their first game."),
+        help=gettext_noop("Rating of a player before their first game."),
         default=_ENGINE.initial_rating,
         kind=float,
-        unit=N_("rating points"),
+        unit=gettext_noop("rating points"),
         minimum=Bound(-10000.0),
         maximum=Bound(10000.0),
         reason=_(
@@ -234,12 +232,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "initial_rd",
-        label=N_("Initial RD"),
+        label=gettext_noop("Initial RD"),
         noun=_("The initial RD"),
-        help=N_("Rating deviation of a player before their first game."),
+        help=gettext_noop("Rating deviation of a player before their first game."),
         default=_ENGINE.initial_rd,
         kind=float,
-        unit=N_("rating points"),
+        unit=gettext_noop("rating points"),
         minimum=Bound(1.0),
         maximum=Bound(500.0),
         positive=True,
@@ -250,9 +248,9 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "initial_volatility",
-        label=N_("Initial volatility σ"),
+        label=gettext_noop("Initial volatility σ"),
         noun=_("The initial volatility"),
-        help=N_(
+        help=gettext_noop(
             "Volatility of a player before their first game: how far a skill is believed to "
             "move in one period. A new league has 0.1 for weekly periods, 0.06 for daily ones "
             "and 0.14 for monthly ones (0.06 is the paper's for any period)."
@@ -269,18 +267,18 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "period_unit",
-        label=N_("Period unit"),
+        label=gettext_noop("Period unit"),
         noun=_("The period unit"),
-        help=N_("Rating periods last days or calendar months."),
+        help=gettext_noop("Rating periods last days or calendar months."),
         default="days",
         kind=str,
         choices=UNITS,
     ),
     Parameter(
         "period_length",
-        label=N_("Period length"),
+        label=gettext_noop("Period length"),
         noun=_("The period length"),
-        help=N_("How many days or months one rating period lasts."),
+        help=gettext_noop("How many days or months one rating period lasts."),
         default=7,
         kind=int,
         minimum=Bound(1),
@@ -288,12 +286,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "max_rd",
-        label=N_("RD ceiling"),
+        label=gettext_noop("RD ceiling"),
         noun=_("The RD ceiling"),
-        help=N_("Applied after every period: no RD grows above it."),
+        help=gettext_noop("Applied after every period: no RD grows above it."),
         default=_ENGINE.max_rd,
         kind=float,
-        unit=N_("rating points"),
+        unit=gettext_noop("rating points"),
         minimum=Bound(350.0),
         maximum=Bound(500.0),
         positive=True,
@@ -306,9 +304,9 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "volatility_ceiling",
-        label=N_("Volatility ceiling"),
+        label=gettext_noop("Volatility ceiling"),
         noun=_("The volatility ceiling"),
-        help=N_("No volatility grows above it."),
+        help=gettext_noop("No volatility grows above it."),
         default=VOLATILITY_CEILING,
         kind=float,
         minimum=Bound(0.0001),
@@ -323,12 +321,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "rating_floor",
-        label=N_("Rating floor (optional)"),
+        label=gettext_noop("Rating floor (optional)"),
         noun=_("The rating floor"),
-        help=N_("No rating falls below it; empty for none."),
+        help=gettext_noop("No rating falls below it; empty for none."),
         default=_ENGINE.rating_floor,
         kind=float,
-        unit=N_("rating points"),
+        unit=gettext_noop("rating points"),
         minimum=Bound(-10000.0),
         maximum=Bound(10000.0),
         optional=True,
@@ -336,15 +334,15 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "advantage",
-        label=N_("First-named side's advantage"),
+        label=gettext_noop("First-named side's advantage"),
         noun=_("The advantage"),
-        help=N_(
+        help=gettext_noop(
             "Rating points added to the first-named side (home team, white, first player) "
             "in the expected score of every match not marked neutral; 0 for none."
         ),
         default=_ENGINE.advantage,
         kind=float,
-        unit=N_("rating points"),
+        unit=gettext_noop("rating points"),
         minimum=Bound(-200.0),
         maximum=Bound(200.0),
         reason=_(
@@ -355,16 +353,16 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "margin_scale",
-        label=N_("Margin scale (optional)"),
+        label=gettext_noop("Margin scale (optional)"),
         noun=_("The margin scale"),
-        help=N_(
+        help=gettext_noop(
             "Counts how much a match was won by: a win by m points scores "
             "0.5 + 0.5·tanh(m / scale) instead of 1 (the loser the rest); empty to count "
             "wins, draws and losses only. An experiment: adopt it when the backtest says so."
         ),
         default=_ENGINE.margin_scale,
         kind=float,
-        unit=N_("points"),
+        unit=gettext_noop("points"),
         minimum=Bound(0.1),
         maximum=Bound(1000.0),
         positive=True,
@@ -387,9 +385,11 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "period_anchor",
-        label=N_("First period starts on"),
+        label=gettext_noop("First period starts on"),
         noun=_("The first day of the first period"),
-        help=N_("First day of period 0; on or before the league's start date (its default)."),
+        help=gettext_noop(
+            "First day of period 0; on or before the league's start date (its default)."
+        ),
         default=None,
         kind=dt.date,
     ),

@@ -12,16 +12,17 @@ from typing import Any
 
 #: Words of the pages' English that no German, French or Spanish text contains; any of them
 #: left in the rendered text means a string was missed ("Score", "Page" and "versions" are
-#: French too, "provisional" Spanish, "Partner" German, so they are not here).
+#: French too, "provisional" Spanish, "Partner" German, "organise" and "change" French, so
+#: they are not here).
 ENGLISH = frozenset(
     re.findall(
         r"\w+",
         """the and of with after before by is are only every more over next previous first
     player players rating ratings ranked rank standings period periods result results
-    interval show season seasons opponent opponents change why last played games game
+    interval show season seasons opponent opponents why last played games game
     head league leagues matches fixtures volatility draw win loss expected filters search
     apply reset sign listed separately inactive current download events
-    compare organise skip content computed chart never unrated partners rules
+    compare skip content computed chart never unrated partners rules
     since may dec""",
     )
 )
@@ -58,8 +59,31 @@ PAGE_TEXT = r"""
   for (const name of [...names].sort((a, b) => b.length - a.length)) {
     text = text.split(name).join(" ");
   }
+  // What sticks out past the right edge (outside any box that scrolls): the innermost few.
+  const out = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const box = element.getBoundingClientRect();
+    // Its box, or the text it lets run out of it (white-space: nowrap in a narrow block).
+    const style = getComputedStyle(element);
+    const reach = style.overflowX === "visible" ? box.left + element.scrollWidth : box.right;
+    if (Math.max(box.right, reach) <= window.innerWidth + 1 || box.width === 0) continue;
+    let clipped = false;
+    for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX !== "visible") { clipped = true; break; }
+    }
+    if (!clipped) out.push(element);
+  }
+  const wide = out.filter((e) => !out.some((o) => o !== e && e.contains(o))).slice(0, 4)
+    .map((e) => {
+      const id = e.id ? "#" + e.id : "";
+      const css = e.classList.length ? "." + [...e.classList].join(".") : "";
+      const box = e.getBoundingClientRect();
+      const right = Math.round(Math.max(box.right, box.left + e.scrollWidth));
+      return `${e.tagName.toLowerCase()}${id}${css} (to ${right} px)`;
+    });
   return {
     text: text,
+    wide: wide,
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
     lang: document.documentElement.lang,
@@ -78,7 +102,8 @@ _TERMS = re.compile(r"log-loss", re.IGNORECASE)
 def english_words(text: str) -> list[str]:
     """The words of ``text`` that are English (``ENGLISH``), as they appear."""
     text = _TERMS.sub(" ", _NOT_WORDS.sub(" ", text))
-    return sorted({word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in ENGLISH})
+    # Whole words, accented letters included: "signé" is French, not "sign" and "é".
+    return sorted({word for word in re.findall(r"[^\W\d_]+", text) if word.lower() in ENGLISH})
 
 
 def data_names() -> list[str]:
@@ -86,6 +111,7 @@ def data_names() -> list[str]:
     divisions, tokens, fixtures' labels, matches' and versions' notes): what organisers
     typed is not the site's text, whatever language it is in."""
     from league import models as league
+    from league.tiebreaks import TIEBREAKS
     from ratings.models import RatingConfig
 
     fields = (
@@ -105,7 +131,7 @@ def data_names() -> list[str]:
         (league.Event, "display_name"),
         (RatingConfig, "note"),
     )
-    names: set[str] = set()
+    names: set[str] = set(TIEBREAKS)  # FIDE's codes (WIN, BH, SB): the same in every language
     for model, field in fields:
         names.update(model.objects.exclude(**{field: ""}).values_list(field, flat=True))
     return sorted(name for name in names if name and len(name) > 2)
@@ -146,5 +172,7 @@ def language_problems(
         snippets = "".join(f"\n      … {snippet} …" for snippet in _contexts(seen["text"], left))
         problems.append(f"{where}: English left: {left}{snippets}")
     if seen["scrollWidth"] > width:
-        problems.append(f"{where}: scrolls sideways to {seen['scrollWidth']} px")
+        problems.append(
+            f"{where}: scrolls sideways to {seen['scrollWidth']} px: {', '.join(seen['wide'])}"
+        )
     return problems
