@@ -13,7 +13,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.urls import path
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import BasePermission
@@ -29,7 +29,7 @@ from api.parsers import JSONBodyParser
 from league.models import League
 from ratings.backtest import services, tasks
 from ratings.backtest.models import Sweep, SweepRun
-from ratings.backtest.presentation import walk_forward_verdicts
+from ratings.backtest.presentation import verdict_text, walk_forward_verdicts
 from ratings.models import RatingConfig
 from ratings.parameters import BY_NAME, UNITS
 
@@ -37,7 +37,7 @@ from ratings.parameters import BY_NAME, UNITS
 class IsLeagueOrganiser(BasePermission):
     """Only an organiser of the league named in the URL (or a superuser)."""
 
-    message = "Only an organiser of this league may run or read its backtests."
+    message = gettext_lazy("Only an organiser of this league may run or read its backtests.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if not (request.user and request.user.is_authenticated):
@@ -99,6 +99,11 @@ class SweepSerializer(serializers.ModelSerializer):
         help_text="Walk-forward: the run with the lowest in-sample log-loss (null without one).",
     )
     tuned_parameters = serializers.SerializerMethodField()
+    verdict = serializers.SerializerMethodField(
+        help_text="Whether the best run predicts meaningfully better than the current "
+        "configuration on the whole history (in sample), in the request's language; empty "
+        "until the sweep has finished."
+    )
     walk_forward_verdicts = serializers.SerializerMethodField(
         help_text="Walk-forward: the tuned run against the default and the live configuration "
         "out of sample; better only when the 95 % interval of the log-loss difference lies "
@@ -140,6 +145,9 @@ class SweepSerializer(serializers.ModelSerializer):
 
     def get_tuned_parameters(self, sweep: Sweep) -> dict[str, Any] | None:
         return sweep.tuned_run.parameters if sweep.tuned_run else None
+
+    def get_verdict(self, sweep: Sweep) -> str:
+        return verdict_text(sweep)
 
     def get_walk_forward_verdicts(self, sweep: Sweep) -> list[str]:
         return walk_forward_verdicts(sweep)

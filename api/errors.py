@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -173,13 +174,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = error_body(str(exc.detail), IDEMPOTENCY_CONFLICT, {HEADER: exc.messages})
     elif isinstance(exc, exceptions.ValidationError):
         response.data = error_body(
-            "Invalid input.", _first_code(exc.get_codes()) or "invalid", _flatten(exc.detail)
+            gettext("Invalid input."),
+            _first_code(exc.get_codes()) or "invalid",
+            _flatten(exc.detail),
         )
     else:
         detail = exc.detail if isinstance(exc, exceptions.APIException) else str(exc)
         code = _first_code(exc.get_codes()) if isinstance(exc, exceptions.APIException) else None
         if isinstance(detail, dict | list):
-            response.data = error_body("Request refused.", code or "error", _flatten(detail))
+            response.data = error_body(
+                gettext("Request refused."), code or "error", _flatten(detail)
+            )
         else:
             response.data = error_body(str(detail), code or "error")
     return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 
@@ -20,7 +21,7 @@ class LeagueOrganiserOrReadOnly(IsAuthenticatedOrReadOnly):
     league B even though they are an organiser somewhere.
     """
 
-    message = "Only an organiser of this league may do this."
+    message = gettext_lazy("Only an organiser of this league may do this.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if request.method in SAFE_METHODS:
@@ -38,7 +39,7 @@ class LeaguePlayerOrOrganiser(IsAuthenticated):
     provide ``user_is_organiser()`` and ``user_plays()``.
     """
 
-    message = "Only a player or an organiser of this league may do this."
+    message = gettext_lazy("Only a player or an organiser of this league may do this.")
 
     def has_permission(self, request: Request, view: Any) -> bool:
         if not super().has_permission(request, view):

@@ -13,6 +13,7 @@ import secrets
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from league.models import ApiToken
 from league.validation import Errors, check_text
@@ -33,15 +34,20 @@ def create_token(user: Any, name: str) -> tuple[ApiToken, str]:
     name = (name or "").strip()
     if not name:
         errors.add(
-            "name", "Give the token a name (where it is used, e.g. “results bot”).", "required"
+            "name",
+            _("Give the token a name (where it is used, e.g. “results bot”)."),
+            "required",
         )
     elif len(name) > NAME_MAX:
         errors.add(
-            "name", "The name is too long (at most %(max)s characters).", "too_long", max=NAME_MAX
+            "name",
+            _("The name is too long (at most %(max)s characters)."),
+            "too_long",
+            max=NAME_MAX,
         )
     check_text(name, errors, "name")
     if not getattr(user, "is_authenticated", False):
-        errors.add("user", "Only a signed-in user can create a token.", "anonymous")
+        errors.add("user", _("Only a signed-in user can create a token."), "anonymous")
     errors.raise_if_any()
     secret = SECRET_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(

@@ -31,7 +31,8 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.utils.translation import gettext, ngettext
+from django.utils import formats
+from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.errors import InvalidParameterError
@@ -136,6 +137,37 @@ class Parameter:
             parts.append(f"{word} {_number(self.maximum.value)}")
         return " ".join(parts)
 
+    def shown_label(self) -> str:
+        """The label in the active language, for a page."""
+        return gettext(str(self.label))
+
+    def shown_range(self) -> str:
+        """The allowed values in words in the active language ("von 1 bis 500")."""
+        parts = []
+        if self.minimum is not None:
+            low = _shown_number(self.minimum.value)
+            if self.minimum.inclusive:
+                parts.append(gettext("from %(value)s") % {"value": low})
+            else:
+                parts.append(gettext("above %(value)s") % {"value": low})
+        if self.maximum is not None:
+            high = _shown_number(self.maximum.value)
+            if self.maximum.inclusive:
+                parts.append(gettext("to %(value)s") % {"value": high})
+            else:
+                parts.append(gettext("below %(value)s") % {"value": high})
+        return " ".join(parts)
+
+    def shown_help(self) -> str:
+        """The help with the allowed range and the unit in the active language, for a page."""
+        help_text = gettext(str(self.help))
+        allowed = self.shown_range()
+        if not allowed:
+            return help_text
+        if self.unit:
+            allowed = f"{allowed} {gettext(self.unit)}"
+        return gettext("%(help)s Allowed: %(range)s.") % {"help": help_text, "range": allowed}
+
     @property
     def help_text(self) -> str:
         """The help with the allowed range and the unit, for forms, the API and commands."""
@@ -158,12 +190,20 @@ def _number(value: float) -> str:
     return f"{value:g}" if not float(value).is_integer() else str(int(value))
 
 
+def _shown_number(value: float) -> str:
+    """A bound as a page writes it: the active language's decimal mark ("0,01")."""
+    return _number(value).replace(".", formats.get_format("DECIMAL_SEPARATOR"))
+
+
+#: ``gettext_noop`` marks a label, help or unit for the catalogues and leaves it English: the
+#: models' fields and migrations, the API's schema and the commands use it as it is; pages
+#: translate it when they show it (``Parameter.shown_label`` / ``shown_help``).
 PARAMETER_TABLE: tuple[Parameter, ...] = (
     Parameter(
         "tau",
-        label="System constant τ",
+        label=gettext_noop("System constant τ"),
         noun="τ",
-        help="How much a player's volatility may change; 0.3–1.2 is usual.",
+        help=gettext_noop("How much a player's volatility may change; 0.3–1.2 is usual."),
         default=_ENGINE.tau,
         kind=float,
         minimum=Bound(0.01),
@@ -177,12 +217,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "initial_rating",
-        label="Initial rating",
+        label=gettext_noop("Initial rating"),
         noun=_("The initial rating"),
-        help="Rating of a player before their first game.",
+        help=gettext_noop("Rating of a player before their first game."),
         default=_ENGINE.initial_rating,
         kind=float,
-        unit="rating points",
+        unit=gettext_noop("rating points"),
         minimum=Bound(-10000.0),
         maximum=Bound(10000.0),
         reason=_(
@@ -192,12 +232,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "initial_rd",
-        label="Initial RD",
+        label=gettext_noop("Initial RD"),
         noun=_("The initial RD"),
-        help="Rating deviation of a player before their first game.",
+        help=gettext_noop("Rating deviation of a player before their first game."),
         default=_ENGINE.initial_rd,
         kind=float,
-        unit="rating points",
+        unit=gettext_noop("rating points"),
         minimum=Bound(1.0),
         maximum=Bound(500.0),
         positive=True,
@@ -208,9 +248,9 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "initial_volatility",
-        label="Initial volatility σ",
+        label=gettext_noop("Initial volatility σ"),
         noun=_("The initial volatility"),
-        help=(
+        help=gettext_noop(
             "Volatility of a player before their first game: how far a skill is believed to "
             "move in one period. A new league has 0.1 for weekly periods, 0.06 for daily ones "
             "and 0.14 for monthly ones (0.06 is the paper's for any period)."
@@ -227,18 +267,18 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "period_unit",
-        label="Period unit",
+        label=gettext_noop("Period unit"),
         noun=_("The period unit"),
-        help="Rating periods last days or calendar months.",
+        help=gettext_noop("Rating periods last days or calendar months."),
         default="days",
         kind=str,
         choices=UNITS,
     ),
     Parameter(
         "period_length",
-        label="Period length",
+        label=gettext_noop("Period length"),
         noun=_("The period length"),
-        help="How many days or months one rating period lasts.",
+        help=gettext_noop("How many days or months one rating period lasts."),
         default=7,
         kind=int,
         minimum=Bound(1),
@@ -246,12 +286,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "max_rd",
-        label="RD ceiling",
+        label=gettext_noop("RD ceiling"),
         noun=_("The RD ceiling"),
-        help="Applied after every period: no RD grows above it.",
+        help=gettext_noop("Applied after every period: no RD grows above it."),
         default=_ENGINE.max_rd,
         kind=float,
-        unit="rating points",
+        unit=gettext_noop("rating points"),
         minimum=Bound(350.0),
         maximum=Bound(500.0),
         positive=True,
@@ -264,9 +304,9 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "volatility_ceiling",
-        label="Volatility ceiling",
+        label=gettext_noop("Volatility ceiling"),
         noun=_("The volatility ceiling"),
-        help="No volatility grows above it.",
+        help=gettext_noop("No volatility grows above it."),
         default=VOLATILITY_CEILING,
         kind=float,
         minimum=Bound(0.0001),
@@ -281,12 +321,12 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "rating_floor",
-        label="Rating floor (optional)",
+        label=gettext_noop("Rating floor (optional)"),
         noun=_("The rating floor"),
-        help="No rating falls below it; empty for none.",
+        help=gettext_noop("No rating falls below it; empty for none."),
         default=_ENGINE.rating_floor,
         kind=float,
-        unit="rating points",
+        unit=gettext_noop("rating points"),
         minimum=Bound(-10000.0),
         maximum=Bound(10000.0),
         optional=True,
@@ -294,15 +334,15 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "advantage",
-        label="First-named side's advantage",
+        label=gettext_noop("First-named side's advantage"),
         noun=_("The advantage"),
-        help=(
+        help=gettext_noop(
             "Rating points added to the first-named side (home team, white, first player) "
             "in the expected score of every match not marked neutral; 0 for none."
         ),
         default=_ENGINE.advantage,
         kind=float,
-        unit="rating points",
+        unit=gettext_noop("rating points"),
         minimum=Bound(-200.0),
         maximum=Bound(200.0),
         reason=_(
@@ -313,16 +353,16 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "margin_scale",
-        label="Margin scale (optional)",
+        label=gettext_noop("Margin scale (optional)"),
         noun=_("The margin scale"),
-        help=(
+        help=gettext_noop(
             "Counts how much a match was won by: a win by m points scores "
             "0.5 + 0.5·tanh(m / scale) instead of 1 (the loser the rest); empty to count "
             "wins, draws and losses only. An experiment: adopt it when the backtest says so."
         ),
         default=_ENGINE.margin_scale,
         kind=float,
-        unit="points",
+        unit=gettext_noop("points"),
         minimum=Bound(0.1),
         maximum=Bound(1000.0),
         positive=True,
@@ -345,9 +385,11 @@ PARAMETER_TABLE: tuple[Parameter, ...] = (
     ),
     Parameter(
         "period_anchor",
-        label="First period starts on",
+        label=gettext_noop("First period starts on"),
         noun=_("The first day of the first period"),
-        help="First day of period 0; on or before the league's start date (its default).",
+        help=gettext_noop(
+            "First day of period 0; on or before the league's start date (its default)."
+        ),
         default=None,
         kind=dt.date,
     ),
@@ -364,7 +406,7 @@ def advantage_label(league: Any) -> str:
     neutral ground), elsewhere the first-named (home) side's."""
     if getattr(league, "is_chess", False):
         return str(_("White's advantage"))
-    return str(BY_NAME["advantage"].label)
+    return BY_NAME["advantage"].shown_label()
 
 
 #: The defaults of a league's first version; the period anchor defaults to the league's start

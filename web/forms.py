@@ -44,8 +44,8 @@ def _parameter_field(name: str, **kwargs: Any) -> forms.Field:
     whole = parameter.kind is int
     field_class = forms.IntegerField if parameter.kind is int else forms.FloatField
     field = field_class(
-        label=parameter.label,
-        help_text=parameter.help_text,
+        label=_later(parameter.shown_label),
+        help_text=_later(parameter.shown_help),
         required=not parameter.optional,
         validators=parameter.validators(),
         error_messages={
@@ -77,13 +77,13 @@ class ConfigForm(forms.Form):
     initial_rd = _parameter_field("initial_rd")
     initial_volatility = _parameter_field("initial_volatility")
     period_unit = forms.ChoiceField(
-        label=BY_NAME["period_unit"].label,
-        help_text=BY_NAME["period_unit"].help,
+        label=_later(BY_NAME["period_unit"].shown_label),
+        help_text=_later(BY_NAME["period_unit"].shown_help),
         choices=RatingConfig.PeriodUnit.choices,
     )
     period_length = _parameter_field("period_length")
     period_anchor = forms.DateField(
-        label=BY_NAME["period_anchor"].label,
+        label=_later(BY_NAME["period_anchor"].shown_label),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
             "required": _("The first day of the first period is required."),
@@ -97,8 +97,8 @@ class ConfigForm(forms.Form):
     margin_scale = _parameter_field("margin_scale")
     # Not required: a form posted without it keeps the newest version's mode.
     update_mode = forms.ChoiceField(
-        label=BY_NAME["update_mode"].label,
-        help_text=BY_NAME["update_mode"].help,
+        label=_later(BY_NAME["update_mode"].shown_label),
+        help_text=_later(BY_NAME["update_mode"].shown_help),
         choices=RatingConfig.UpdateMode.choices,
         required=False,
     )

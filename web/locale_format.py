@@ -14,7 +14,7 @@ use this module: they keep dot decimals and ISO dates whatever the language.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils import formats
 from django.utils.translation import gettext
@@ -89,6 +89,22 @@ def day(value: dt.date | None) -> str:
 def time(value: dt.time | dt.datetime) -> str:
     """A time of day by the active language's clock: "14:30" in German, French and Spanish."""
     return formats.time_format(value, "TIME_FORMAT")
+
+
+def period_label(period: Any) -> str:
+    """A rating period as the pages name it: "Period 12 (1 Mar 2024 to 31 Mar 2024)", in the
+    active language (anything with ``index``, ``start`` and ``end``, e.g. a selector's
+    ``PeriodInfo``, whose own ``label`` stays English for logs and commands)."""
+    if period.start == period.end:
+        return gettext("Period %(index)s (%(day)s)") % {
+            "index": period.index,
+            "day": day(period.start),
+        }
+    return gettext("Period %(index)s (%(start)s to %(end)s)") % {
+        "index": period.index,
+        "start": day(period.start),
+        "end": day(period.end),
+    }
 
 
 def moment(value: dt.datetime) -> str:

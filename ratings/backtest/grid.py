@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, ngettext
 
 from ratings.parameters import BY_NAME, UNITS, UPDATE_MODES
 
@@ -33,16 +34,33 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
+def _not_numbers(key: str, value: Any) -> str:
+    return gettext("%(key)s values must be numbers, got %(value)s") % {
+        "key": key,
+        "value": repr(value),
+    }
+
+
+def _not_whole(key: str, value: Any) -> str:
+    return gettext("%(key)s values must be whole numbers, got %(value)s") % {
+        "key": key,
+        "value": repr(value),
+    }
+
+
 def _float(key: str, value: Any) -> float:
     """A grid value of a float parameter, checked against the table's bounds."""
     if isinstance(value, bool):
-        raise ValueError(f"{key} values must be numbers, got {value!r}")
+        raise ValueError(_not_numbers(key, value))
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{key} values must be numbers, got {value!r}") from None
+        raise ValueError(_not_numbers(key, value)) from None
     if not math.isfinite(number):
-        raise ValueError(f"{key} values must be finite numbers, got {value!r}")
+        raise ValueError(
+            gettext("%(key)s values must be finite numbers, got %(value)s")
+            % {"key": key, "value": repr(value)}
+        )
     return _in_range(key, number)
 
 
@@ -56,20 +74,23 @@ def _scale(key: str, value: Any) -> float | None:
 def _whole(key: str, value: Any) -> int:
     """A grid value of an integer parameter, checked against the table's bounds."""
     if isinstance(value, bool):
-        raise ValueError(f"{key} values must be whole numbers, got {value!r}")
+        raise ValueError(_not_whole(key, value))
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{key} values must be whole numbers, got {value!r}") from None
+        raise ValueError(_not_whole(key, value)) from None
     if not number.is_integer():
-        raise ValueError(f"{key} values must be whole numbers, got {value!r}")
+        raise ValueError(_not_whole(key, value))
     return _in_range(key, int(number))
 
 
 def _in_range(key: str, number: Any) -> Any:
     message = BY_NAME[key].problem(number)
     if message is not None:
-        raise ValueError(f"{message[:-1]} (got {number!r}).")
+        raise ValueError(
+            gettext("%(problem)s (got %(value)s).")
+            % {"problem": message.rstrip("."), "value": repr(number)}
+        )
     return number
 
 
@@ -86,17 +107,20 @@ def clean_grid(raw: Any) -> dict[str, Any]:
     """
     if not isinstance(raw, dict):
         raise ValidationError(
-            {"grid": ["The grid must be an object of lists, e.g. {'tau': [...]}."]}
+            {"grid": [gettext("The grid must be an object of lists, e.g. {'tau': [...]}.")]}
         )
     errors: dict[str, list[str]] = {}
     unknown = sorted(set(raw) - _ALL_KEYS)
     if unknown:
-        errors["grid"] = [f"Unknown grid key(s): {', '.join(unknown)}."]
+        errors["grid"] = [
+            ngettext("Unknown grid key: %(keys)s.", "Unknown grid keys: %(keys)s.", len(unknown))
+            % {"keys": ", ".join(unknown)}
+        ]
     grid: dict[str, Any] = {}
     for key in (*_FLOAT_KEYS, "margin_scale", "period_length"):
         if key not in raw or raw[key] in (None, "", []):
             if key == "tau":
-                errors["tau"] = ["Give at least one τ value."]
+                errors["tau"] = [gettext("Give at least one τ value.")]
             continue
         convert = {"period_length": _whole, "margin_scale": _scale}.get(key, _float)
         try:
@@ -108,22 +132,29 @@ def clean_grid(raw: Any) -> dict[str, Any]:
         wrong = [mode for mode in _as_list(modes) if mode not in UPDATE_MODES]
         if wrong:
             errors["update_mode"] = [
-                f"update_mode values must be 'period' or 'instant', got {wrong[0]!r}."
+                gettext("update_mode values must be 'period' or 'instant', got %(value)s.")
+                % {"value": repr(wrong[0])}
             ]
         else:
             grid["update_mode"] = _dedupe(_as_list(modes))
     unit = raw.get("period_unit")
     if unit not in (None, ""):
         if unit not in UNITS:
-            errors["period_unit"] = [f"period_unit must be 'days' or 'months', got {unit!r}."]
+            errors["period_unit"] = [
+                gettext("period_unit must be 'days' or 'months', got %(value)s.")
+                % {"value": repr(unit)}
+            ]
         elif "period_length" not in raw or raw["period_length"] in (None, "", []):
-            errors["period_unit"] = ["period_unit needs at least one period_length."]
+            errors["period_unit"] = [gettext("period_unit needs at least one period_length.")]
         else:
             grid["period_unit"] = unit
     if not errors:
         count = math.prod(len(grid[key]) for key in grid if key != "period_unit")
         if count > MAX_POINTS:
-            errors["grid"] = [f"The grid has {count} points; at most {MAX_POINTS} are allowed."]
+            errors["grid"] = [
+                gettext("The grid has %(count)d points; at most %(max)d are allowed.")
+                % {"count": count, "max": MAX_POINTS}
+            ]
     if errors:
         raise ValidationError(errors)
     return grid

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from league.models import League
 
@@ -24,10 +25,10 @@ class Sweep(models.Model):
     """
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        COMPLETE = "complete", "complete"
-        FAILED = "failed", "failed"
+        QUEUED = "queued", pgettext_lazy("sweep status", "queued")
+        RUNNING = "running", pgettext_lazy("sweep status", "running")
+        COMPLETE = "complete", pgettext_lazy("sweep status", "complete")
+        FAILED = "failed", pgettext_lazy("sweep status", "failed")
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="sweeps")
     requested_by = models.ForeignKey(
@@ -125,10 +126,10 @@ class SweepRun(models.Model):
     """The predictive score of one grid point, with the two baselines on the same matches."""
 
     class Status(models.TextChoices):
-        QUEUED = "queued", "queued"
-        RUNNING = "running", "running"
-        COMPLETE = "complete", "complete"
-        FAILED = "failed", "failed"
+        QUEUED = "queued", pgettext_lazy("sweep run status", "queued")
+        RUNNING = "running", pgettext_lazy("sweep run status", "running")
+        COMPLETE = "complete", pgettext_lazy("sweep run status", "complete")
+        FAILED = "failed", pgettext_lazy("sweep run status", "failed")
 
     sweep = models.ForeignKey(Sweep, on_delete=models.CASCADE, related_name="runs")
     position = models.PositiveIntegerField(help_text="Order of the point in the grid.")

@@ -4,29 +4,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.conf import settings
+from django.utils import formats, translation
+from django.utils.translation import gettext, ngettext
 
 from ratings.backtest.models import Sweep, SweepRun
+
+
+def decimal(value: float, digits: int | None = None, *, signed: bool = False) -> str:
+    """``value`` written with the active language's decimal mark: ``digits`` places, or as
+    short as ``:g`` writes it; ``signed`` puts a ``+`` before a positive value (and zero).
+
+    The numbers stay numbers in the stored sweep; only the words shown are written here.
+    """
+    spec = ("+" if signed else "") + (f".{digits}f" if digits is not None else "g")
+    text = format(value, spec)
+    return text.replace(".", formats.get_format("DECIMAL_SEPARATOR"))
 
 
 def setting_label(parameters: dict[str, Any]) -> str:
     """The parameters other than τ, e.g. ``RD 350 · volatility 0.06 · 7 days``, with the
     advantage and the margin scale when they are on (``advantage 100 · margins 1``) and
-    instant updates when they are chosen."""
+    instant updates when they are chosen; in the active language."""
     unit = parameters["period_unit"]
     length = parameters["period_length"]
     if unit == "months":
-        period = "1 month" if length == 1 else f"{length} months"
+        period = ngettext("%(count)d month", "%(count)d months", length) % {"count": length}
     else:
-        period = "1 day" if length == 1 else f"{length} days"
-    rd, volatility = parameters["initial_rd"], parameters["initial_volatility"]
-    label = f"RD {rd:g} · volatility {volatility:g} · {period}"
+        period = ngettext("%(count)d day", "%(count)d days", length) % {"count": length}
+    label = gettext("RD %(rd)s · volatility %(volatility)s · %(period)s") % {
+        "rd": decimal(parameters["initial_rd"]),
+        "volatility": decimal(parameters["initial_volatility"]),
+        "period": period,
+    }
     if parameters.get("advantage"):
-        label += f" · advantage {parameters['advantage']:g}"
+        label += " · " + gettext("advantage %(points)s") % {
+            "points": decimal(parameters["advantage"])
+        }
     if parameters.get("margin_scale") is not None:
-        label += f" · margins {parameters['margin_scale']:g}"
+        label += " · " + gettext("margins %(scale)s") % {
+            "scale": decimal(parameters["margin_scale"])
+        }
     if parameters.get("update_mode") == "instant":
-        label += " · instant updates"
+        label += " · " + gettext("instant updates")
     return label
 
 
@@ -51,9 +71,35 @@ def run_rows(sweep: Sweep, runs: list[SweepRun]) -> list[dict[str, Any]]:
             "is_current": run.is_current,
             "calibration": [row for row in (run.calibration or []) if row.get("count")],
             "worst_gap": worst_gap(run.calibration or []),
+            "error": run_error(run),
         }
         for run in runs
     ]
+
+
+def run_error(run: SweepRun) -> str:
+    """Why a run failed, for the page: a run given up after its retries says so in the
+    active language; any other failure keeps the exception's own (technical) text."""
+    if run.status != SweepRun.Status.FAILED:
+        return ""
+    if run.attempts > settings.REPLAY_MAX_ATTEMPTS:
+        given_up = run.attempts - 1
+        return ngettext(
+            "Gave up after %(count)d attempt.", "Gave up after %(count)d attempts.", given_up
+        ) % {"count": given_up}
+    return run.error
+
+
+def sweep_error(sweep: Sweep) -> str:
+    """What went wrong with a finished sweep, in the active language ("" when nothing did)."""
+    if not sweep.finished:
+        return ""
+    if sweep.status == Sweep.Status.FAILED:
+        return gettext("Every run failed; see the runs' errors.")
+    failed = sweep.runs.filter(status=SweepRun.Status.FAILED).count()
+    if not failed:
+        return ""
+    return ngettext("%(count)d run failed.", "%(count)d runs failed.", failed) % {"count": failed}
 
 
 def calibration_chart(sweep: Sweep, runs: list[SweepRun]) -> dict[str, Any]:
@@ -73,8 +119,13 @@ def calibration_chart(sweep: Sweep, runs: list[SweepRun]) -> dict[str, Any]:
             roles.append("current")
         if not roles:
             continue
-        label = f"{' and '.join(roles).capitalize()}: τ {run.parameters['tau']:g}, "
-        label += setting_label(run.parameters)
+        values = {"tau": decimal(run.parameters["tau"]), "setting": setting_label(run.parameters)}
+        if len(roles) == 2:
+            label = gettext("Best and current: τ %(tau)s, %(setting)s") % values
+        elif roles[0] == "best":
+            label = gettext("Best: τ %(tau)s, %(setting)s") % values
+        else:
+            label = gettext("Current: τ %(tau)s, %(setting)s") % values
         series.append(
             {
                 "label": label,
@@ -159,6 +210,74 @@ def text_table(sweep: Sweep, runs: list[SweepRun]) -> str:
     return "\n".join(lines)
 
 
+def _change(value: float) -> str:
+    """A difference in words: "0.06800 lower" or "0.02670 higher"."""
+    amount = decimal(abs(value), 5)
+    if value < 0:
+        return gettext("%(amount)s lower") % {"amount": amount}
+    return gettext("%(amount)s higher") % {"amount": amount}
+
+
+def verdict_text(sweep: Sweep) -> str:
+    """The sentences saying whether the best run beats the current configuration, in the
+    active language, from the numbers the sweep stores (``sweep.difference``).
+
+    ``difference`` is the best run's log-loss minus the current one's (``compared``:
+    "best"), or, when the current configuration scores best, the current one's minus the
+    next best run's ("runner-up"); a difference whose 95 % interval holds zero is noise.
+    """
+    if not sweep.verdict:
+        return ""  # not judged (yet): no best run, or no run with scores to compare
+    return _verdict_sentences(sweep)
+
+
+def _verdict_sentences(sweep: Sweep) -> str:
+    difference = sweep.difference or {}
+    if not difference:
+        if sweep.current_run_id is not None and sweep.current_run_id == sweep.best_run_id:
+            return gettext("The current configuration scores best: keep it.")
+        return gettext("The current configuration could not be scored, so nothing is compared.")
+    low, high, estimate = difference["low"], difference["high"], difference["estimate"]
+    within_noise = not (high < 0.0 or low > 0.0)
+    values = {
+        "lead": decimal(-estimate, 5),
+        "interval": gettext("95 %% interval: %(low)s to %(high)s")
+        % {"low": _change(low), "high": _change(high)},
+    }
+    if difference.get("compared") == "runner-up":
+        if within_noise:
+            text = gettext(
+                "No meaningful difference; keep the current value. It scores best on this "
+                "history, %(lead)s below the next best setting, but that is within noise "
+                "(%(interval)s, from resampling the rating periods)."
+            )
+        else:
+            text = gettext(
+                "The current configuration predicts meaningfully better than every other "
+                "setting tried: keep it (log-loss %(lead)s below the next best, %(interval)s)."
+            )
+    elif within_noise:
+        text = gettext(
+            "No meaningful difference; keep the current value. The best setting's log-loss is "
+            "%(lead)s lower on this history, but that is within noise (%(interval)s, from "
+            "resampling the rating periods)."
+        )
+    else:
+        text = gettext(
+            "The best setting predicts meaningfully better than the current one: log-loss "
+            "%(lead)s lower (%(interval)s, from resampling the rating periods)."
+        )
+    return text % values
+
+
+def stored_verdict(sweep: Sweep) -> str:
+    """The verdict as the sweep keeps it (``Sweep.verdict``, set once its ``difference``,
+    ``best_run`` and ``current_run`` are): in the site's own language whatever language
+    the worker runs in, so that the record does not depend on it."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _verdict_sentences(sweep)
+
+
 def _baseline_name(name: str) -> str:
     return {"default": gettext("default"), "live": gettext("live")}[name]
 
@@ -212,24 +331,30 @@ def walk_forward_verdicts(sweep: Sweep) -> list[str]:
             )
             continue
         d = entry["out_of_sample"]
-        values.update(estimate=d["estimate"], low=d["low"], high=d["high"], gain=-d["estimate"])
+        values.update(
+            estimate=decimal(d["estimate"], 5, signed=True),
+            low=decimal(d["low"], 5, signed=True),
+            high=decimal(d["high"], 5, signed=True),
+            gain=decimal(-d["estimate"], 5),
+            excess=decimal(d["estimate"], 5),
+        )
         if entry["outcome"] == "better":
             text = gettext(
                 "Better than the %(baseline)s configuration out of sample: log-loss "
-                "%(gain).5f lower (95 %% interval of the difference %(low)+.5f to "
-                "%(high)+.5f, wholly below zero)."
+                "%(gain)s lower (95 %% interval of the difference %(low)s to "
+                "%(high)s, wholly below zero)."
             )
         elif entry["outcome"] == "worse":
             text = gettext(
                 "Worse than the %(baseline)s configuration out of sample: log-loss "
-                "%(estimate).5f higher (95 %% interval of the difference %(low)+.5f to "
-                "%(high)+.5f)."
+                "%(excess)s higher (95 %% interval of the difference %(low)s to "
+                "%(high)s)."
             )
         else:
             text = gettext(
                 "No better than the %(baseline)s configuration within the noise: out of "
-                "sample the log-loss differs by %(estimate)+.5f, and the 95 %% interval of "
-                "the difference (%(low)+.5f to %(high)+.5f) includes zero."
+                "sample the log-loss differs by %(estimate)s, and the 95 %% interval of "
+                "the difference (%(low)s to %(high)s) includes zero."
             )
         sentences.append(text % values)
     return sentences

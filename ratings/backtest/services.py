@@ -53,6 +53,7 @@ from ratings import services as rating_services
 from ratings.backtest import walk_forward
 from ratings.backtest.grid import clean_grid, expand
 from ratings.backtest.models import Sweep, SweepRun
+from ratings.backtest.presentation import stored_verdict
 from ratings.models import RatingConfig
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
 from ratings.replay.compute import engine_matches
@@ -149,7 +150,9 @@ def create_sweep(
     cleaned = clean_grid(grid)
     matches = Event.objects.live_matches().filter(league=league)
     if not matches.exists():
-        raise ValidationError({"league": [f"{league} has no matches to backtest yet."]})
+        raise ValidationError(
+            {"league": [gettext("%(league)s has no matches to backtest yet.") % {"league": league}]}
+        )
     base = base_parameters(league)
     points = expand(cleaned)
     _validate_points(league, base, points)
@@ -341,6 +344,7 @@ def score_run(run_id: int, *, cache: dict[tuple[Any, ...], LoadedMatches] | None
     started = time.perf_counter()
     sweep = run.sweep
     if run.attempts > settings.REPLAY_MAX_ATTEMPTS:
+        # Stored as written; pages say it in the reader's language (presentation.run_error).
         _finish(run, error=f"Gave up after {run.attempts - 1} attempts.", started=started)
         return
     try:
@@ -499,6 +503,8 @@ def _finish(
             sweep.best_run = best
             sweep.finished_at = timezone.now()
             fields += judge(sweep)
+            # The stored error stays in the site's words (a record, like the run's own
+            # error); pages word it in the reader's language (presentation.sweep_error).
             if counts["complete"]:
                 sweep.status = Sweep.Status.COMPLETE
                 failed = sweep.runs_total - counts["complete"]
@@ -568,7 +574,8 @@ def judge(sweep: Sweep) -> list[str]:
         key=lambda run: (run.log_loss, run.position),
         default=None,
     )
-    sweep.verdict, sweep.difference = _verdict(boot, best, current, runner_up)
+    sweep.difference = _difference(boot, best, current, runner_up)
+    sweep.verdict = stored_verdict(sweep)
     return fields
 
 
@@ -641,69 +648,25 @@ def _score_intervals(boot: PeriodBootstrap, run: SweepRun) -> None:
     run.calibration = rows
 
 
-def _interval_words(low: float, high: float) -> str:
-    """A difference's 95 % interval in words: "95 % interval: 0.0680 lower to 0.0267 lower"."""
-
-    def change(x: float) -> str:
-        return f"{abs(x):.5f} {'lower' if x < 0 else 'higher'}"
-
-    return f"95 % interval: {change(low)} to {change(high)}"
-
-
-def _verdict(
+def _difference(
     boot: PeriodBootstrap, best: SweepRun, current: SweepRun | None, runner_up: SweepRun | None
-) -> tuple[str, dict[str, Any]]:
-    """The sentences saying whether the best run beats the current configuration, plainly.
-
-    ``difference`` is the best run's log-loss minus the current one's (its estimate and 95 %
-    interval); when the current configuration scores best, it is the current one's minus the
-    next best run's, so that its interval says how clear the lead is.
-    """
+) -> dict[str, Any]:
+    """The best run's log-loss minus the current one's (its estimate and 95 % interval);
+    when the current configuration scores best, the current one's minus the next best
+    run's, so that its interval says how clear the lead is. Empty when nothing can be
+    compared (``presentation.verdict_text`` words each case)."""
     if current is None or not current.period_sums.get("units"):
-        return "The current configuration could not be scored, so nothing is compared.", {}
+        return {}
     if current.pk == best.pk:
         if runner_up is None or not runner_up.period_sums.get("units"):
-            return "The current configuration scores best: keep it.", {}
-        lead = compare_sums(
-            boot,
-            np.asarray(current.period_sums["log_loss"]),
-            np.asarray(runner_up.period_sums["log_loss"]),
-        )
-        d = lead.difference
-        difference = {"compared": "runner-up", "estimate": d.estimate, "low": d.low, "high": d.high}
-        interval = _interval_words(d.low, d.high)
-        if lead.within_noise:
-            return (
-                "No meaningful difference; keep the current value. It scores best on this "
-                f"history, {-d.estimate:.5f} below the next best setting, but that is within "
-                f"noise ({interval}, from resampling the rating periods).",
-                difference,
-            )
-        return (
-            "The current configuration predicts meaningfully better than every other setting "
-            f"tried: keep it (log-loss {-d.estimate:.5f} below the next best, {interval}).",
-            difference,
-        )
-    comparison = compare_sums(
-        boot,
-        np.asarray(best.period_sums["log_loss"]),
-        np.asarray(current.period_sums["log_loss"]),
-    )
-    d = comparison.difference
-    difference = {"compared": "best", "estimate": d.estimate, "low": d.low, "high": d.high}
-    interval = _interval_words(d.low, d.high)
-    if comparison.within_noise:
-        return (
-            "No meaningful difference; keep the current value. The best setting's log-loss is "
-            f"{-d.estimate:.5f} lower on this history, but that is within noise ({interval}, "
-            "from resampling the rating periods).",
-            difference,
-        )
-    return (
-        f"The best setting predicts meaningfully better than the current one: log-loss "
-        f"{-d.estimate:.5f} lower ({interval}, from resampling the rating periods).",
-        difference,
-    )
+            return {}
+        a, b, compared = current, runner_up, "runner-up"
+    else:
+        a, b, compared = best, current, "best"
+    d = compare_sums(
+        boot, np.asarray(a.period_sums["log_loss"]), np.asarray(b.period_sums["log_loss"])
+    ).difference
+    return {"compared": compared, "estimate": d.estimate, "low": d.low, "high": d.high}
 
 
 def adopt_best(sweep: Sweep, *, user: Any = None) -> RatingConfig:
@@ -712,7 +675,7 @@ def adopt_best(sweep: Sweep, *, user: Any = None) -> RatingConfig:
     Raises ``ValidationError`` when the sweep has not finished or has no successful run.
     """
     if sweep.status != Sweep.Status.COMPLETE or sweep.best_run is None:
-        raise ValidationError({"sweep": ["The sweep has no best run to adopt yet."]})
+        raise ValidationError({"sweep": [gettext("The sweep has no best run to adopt yet.")]})
     return rating_services.create_config(
         sweep.league,
         created_by=requester(user),

@@ -7,80 +7,18 @@ aside) and nothing scrolling sideways on a phone, German's long words included."
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import pytest
 from django.urls import reverse
 
 from tests.browser.conftest import screenshot
 from tests.browser.demo_pages import BUSIEST_SLUG, SLUG, build_demo_league
+from tests.browser.english_left import NOT_PROSE, PAGE_TEXT, english_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-
-#: Words of the pages' English that no German, French or Spanish text contains; any of them
-#: left in the rendered text means a string was missed ("Score", "Page" and "versions" are
-#: French too, "provisional" Spanish, so they are not here).
-ENGLISH = frozenset(
-    re.findall(
-        r"\w+",
-        """the and of with after before by is are only every more over next previous first
-    player players rating ratings ranked rank standings period periods result results
-    interval show season seasons opponent opponents change why last played games game
-    head league leagues matches fixtures volatility draw win loss expected filters search
-    apply reset sign listed separately inactive current download events
-    compare organise skip content computed chart never unrated partners partner rules
-    since may dec""",
-    )
-)
-
-#: The text a reader reads, the names (team, league, season and language names are data,
-#: not the site's words) cut out of it: every text node of the page and every title,
-#: aria-label and alt.
-PAGE_TEXT = r"""
-() => {
-  const names = new Set();
-  const dataSelectors = [
-    "a[href*='/players/']", ".brand", "h1", ".h-sub", ".league-about", ".league-sport",
-    ".league-description", "#language-select option", "#id_season option",
-    ".featured h2 a", ".card h2 a", ".breadcrumb a", "td:first-child a", ".fixture__label"
-  ];
-  for (const element of document.querySelectorAll(dataSelectors.join(","))) {
-    const text = element.textContent.trim();
-    if (text) names.add(text);
-  }
-  const parts = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const parent = node.parentElement;
-    if (parent && parent.closest("script, style, template")) continue;
-    parts.push(node.textContent);
-  }
-  for (const element of document.querySelectorAll("[title], [aria-label], [alt]")) {
-    for (const name of ["title", "aria-label", "alt"]) {
-      if (element.hasAttribute(name)) parts.push(element.getAttribute(name));
-    }
-  }
-  let text = parts.join(" ");
-  // Longest first, so "Saint Vincent and the Grenadines" goes before any shorter name in it.
-  for (const name of [...names].sort((a, b) => b.length - a.length)) {
-    text = text.split(name).join(" ");
-  }
-  return {
-    text: text,
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-    lang: document.documentElement.lang,
-  };
-}
-"""
-
-
-def english_words(text: str) -> list[str]:
-    """The words of ``text`` that are English (``ENGLISH``), as they appear."""
-    return sorted({word for word in re.findall(r"[A-Za-z]+", text) if word.lower() in ENGLISH})
 
 
 def new_page(chromium_browser, viewport):
@@ -145,13 +83,6 @@ def test_public_pages_in_three_languages(chromium_browser, live_server):
         assert page.errors == [], page.errors
         page.context.close()
     assert problems == [], "\n".join(problems)
-
-
-NOT_PROSE = """
-() => document.querySelectorAll(
-  "code, #replay-progress, #id_file_helptext, a[href$='.csv']"
-).forEach(element => element.remove())
-"""
 
 
 def test_workspace_recording_pages_in_german_on_a_phone(

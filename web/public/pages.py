@@ -360,13 +360,7 @@ def _day(day: dt.date | None) -> str:
 
 def period_label(period: PeriodInfo) -> str:
     """A rating period as the pages name it: "Period 12 (1 Mar 2024 to 31 Mar 2024)"."""
-    if period.start == period.end:
-        return _("Period %(index)s (%(day)s)") % {"index": period.index, "day": _day(period.start)}
-    return _("Period %(index)s (%(start)s to %(end)s)") % {
-        "index": period.index,
-        "start": _day(period.start),
-        "end": _day(period.end),
-    }
+    return locale_format.period_label(period)
 
 
 def _player_urls(league: League) -> str:
@@ -794,23 +788,41 @@ def player(request: HttpRequest, league_slug: str, player_slug: str) -> HttpResp
 
 def _score_text(score: float) -> str:
     """A score as the page shows it: 1, 0.5 or 0 as they are, a margin-shaped one to 3 places
-    (so that 0.998 does not read as a plain win, 1)."""
-    return f"{score:g}" if score in (0.0, 0.5, 1.0) else f"{score:.3f}"
+    (so that 0.998 does not read as a plain win, 1); with the language's decimal mark."""
+    if score in (0.0, 0.5, 1.0):
+        return f"{score:g}".replace(".", locale_format.decimal_separator())
+    return locale_format.number(score, 3)
 
 
 def _advantage_note(game: GameTerm) -> str:
     """ "Home advantage: +100 points for Spain in this game", or "" when there was none."""
     if game.advantage == 0.0:
         return ""
-    return f"Home advantage: {game.advantage:+g} points for {game.home} in this game"
+    return _("Home advantage: %(points)s points for %(home)s in this game") % {
+        "points": _points(game.advantage, signed=True),
+        "home": game.home,
+    }
+
+
+def _points(value: float, *, signed: bool = False) -> str:
+    """Rating points as a configuration holds them (115, 12.5), in the active language."""
+    text = f"{value:+g}" if signed else f"{value:g}"
+    return text.replace(".", locale_format.decimal_separator())
 
 
 def _margin_note(game: GameTerm) -> str:
     """The margin's note, e.g. "won 3-0: counts as 0.998 with margins on" ("" if none)."""
     if not game.margin_shaped:
         return ""
-    verb = {"Win": "won", "Loss": "lost"}.get(game.outcome, game.outcome.lower())
-    return f"{verb} {game.points}: counts as {game.score:.3f} with margins on"
+    values = {"points": game.points, "score": locale_format.number(game.score, 3)}
+    if game.outcome == "Win":
+        return _("won %(points)s: counts as %(score)s with margins on") % values
+    if game.outcome == "Loss":
+        return _("lost %(points)s: counts as %(score)s with margins on") % values
+    if game.outcome == "Draw":
+        return _("draw %(points)s: counts as %(score)s with margins on") % values
+    values["outcome"] = outcome_label(game.outcome)
+    return _("%(outcome)s %(points)s: counts as %(score)s with margins on") % values
 
 
 def player_period(
@@ -830,19 +842,19 @@ def player_period(
             "opponent": game.opponent,
             "url": url.format(slug=game.opponent_slug) if game.opponent_slug else "",
             "partners": game.partners,
-            "outcome": game.outcome,
+            "outcome": outcome_label(game.outcome),
             "outcome_class": game.outcome.lower(),
             "points": game.points,
             "opponent_rating": f"{game.opponent_rating:.0f}",
             "opponent_rd": f"{game.opponent_rd:.0f}",
-            "weight": f"{game.weight:.3f}",
-            "weight_percent": f"{game.weight:.0%}",
-            "expected": f"{game.expected:.2f}",
+            "weight": locale_format.number(game.weight, 3),
+            "weight_percent": locale_format.percent(game.weight),
+            "expected": locale_format.number(game.expected, 2),
             "score": _score_text(game.score),
             "advantage_note": _advantage_note(game),
             "margin_note": _margin_note(game),
-            "surprise": f"{game.surprise:+.2f}",
-            "effect": f"{game.effect:+.2f}",
+            "surprise": locale_format.signed_number(game.surprise, 2),
+            "effect": locale_format.signed_number(game.effect, 2),
             "effect_class": "up" if game.effect > 0 else "down" if game.effect < 0 else "",
         }
         for game in explanation.games
@@ -854,18 +866,24 @@ def player_period(
         "e": explanation,
         "games": games,
         "team_games": any(game.partners or not game.opponent_slug for game in explanation.games),
-        "change": f"{explanation.change:+.2f}",
-        "effects_total": f"{explanation.effects_total:+.2f}",
+        "change": locale_format.signed_number(explanation.change, 2),
+        "effects_total": locale_format.signed_number(explanation.effects_total, 2),
         "advantage_text": (
-            f"Home advantage: in every game not marked neutral the first-named (home) player "
-            f"counts as {config.advantage:g} points stronger in the expected score."
+            _(
+                "Home advantage: in every game not marked neutral the first-named (home) "
+                "player counts as %(points)s points stronger in the expected score."
+            )
+            % {"points": _points(config.advantage)}
             if config.advantage
             else ""
         ),
         "margin_text": (
-            f"Margins on: the actual score comes from the points margin, a win counting "
-            f"0.5 + 0.5 × tanh(margin / {config.margin_scale:g}) (between ½ and 1) and the "
-            f"loser the rest; a draw counts ½, and a game without points counts as a plain result."
+            _(
+                "Margins on: the actual score comes from the points margin, a win counting "
+                "0.5 + 0.5 × tanh(margin / %(scale)s) (between ½ and 1) and the loser the "
+                "rest; a draw counts ½, and a game without points counts as a plain result."
+            )
+            % {"scale": _points(config.margin_scale)}
             if config.margin_scale is not None
             else ""
         ),

@@ -78,3 +78,9 @@ def clock(value: dt.time | dt.datetime | None) -> str:
 def level_label(level: Any) -> str:
     """``{{ level|level_label }}`` → ``95 %`` (an interval's level, ``ConfidenceLevel``)."""
     return locale_format.level_label(level)
+
+
+@register.filter
+def period_label(period: Any) -> str:
+    """``{{ e.period|period_label }}`` → ``Periode 12 (1. März 2024 bis 31. März 2024)``."""
+    return "" if period is None else locale_format.period_label(period)

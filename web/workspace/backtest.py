@@ -27,6 +27,8 @@ from ratings.backtest.presentation import (
     chart_data,
     run_rows,
     setting_label,
+    sweep_error,
+    verdict_text,
     walk_forward_rows,
     walk_forward_verdicts,
 )
@@ -236,6 +238,8 @@ def sweep_detail(request: HttpRequest, league: League, sweep_id: int) -> HttpRes
             "best_setting": setting_label(sweep.best_run.parameters) if sweep.best_run else "",
             "walk_rows": walk_forward_rows(sweep, runs),
             "walk_verdicts": walk_forward_verdicts(sweep),
+            "verdict": verdict_text(sweep),
+            "sweep_error": sweep_error(sweep),
         },
     )
 
@@ -247,7 +251,11 @@ def sweep_progress(request: HttpRequest, league: League, sweep_id: int) -> HttpR
     sweep = _sweep(league, sweep_id)
     if sweep.finished and getattr(request, "htmx", False):
         return HttpResponseClientRefresh()
-    return render(request, "backtest/_progress.html", {"league": league, "sweep": sweep})
+    return render(
+        request,
+        "backtest/_progress.html",
+        {"league": league, "sweep": sweep, "sweep_error": sweep_error(sweep)},
+    )
 
 
 @require_POST

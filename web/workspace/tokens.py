@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from league.api_tokens import create_token, revoke_token, tokens_of
@@ -19,9 +21,9 @@ from web.workspace.access import SignInRequired, organiser_league, sign_in_redir
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        label="Token name",
+        label=_("Token name"),
         max_length=80,
-        help_text="Where it will be used, e.g. “results bot” or “club laptop”.",
+        help_text=_("Where it will be used, e.g. “results bot” or “club laptop”."),
     )
 
 
@@ -67,7 +69,11 @@ def revoke(request: HttpRequest, league_slug: str, token_id: int) -> HttpRespons
         return sign_in_redirect(request)
     token = revoke_token(request.user, token_id)
     if token is None:
-        messages.error(request, "You have no such token.")
+        messages.error(request, gettext("You have no such token."))
     else:
-        messages.success(request, f"Token “{token.name}” ({token.prefix}…) revoked.")
+        messages.success(
+            request,
+            gettext("Token “%(name)s” (%(prefix)s…) revoked.")
+            % {"name": token.name, "prefix": token.prefix},
+        )
     return HttpResponseRedirect(reverse("workspace:tokens", args=[league.slug]))
