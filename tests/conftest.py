@@ -29,6 +29,17 @@ hypothesis_settings.register_profile("random", database=None, print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+@pytest.fixture(autouse=True)
+def _site_language_after_each_test():
+    """Each test starts in the site's language: a request answered in German leaves German
+    active in its thread (``LocaleMiddleware`` activates and never deactivates), and the
+    next test's code outside a request would read it."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     other = "sqlite" if connection.vendor == "postgresql" else "postgres"
     selected, deselected = [], []
