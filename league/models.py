@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from league.calendar import day_text
+from league.calendar import page_day_text
 from league.sports import has_home_ground, is_chess
 
 
@@ -889,8 +889,8 @@ class Season(models.Model):
     def __str__(self) -> str:
         return gettext("%(name)s (%(start)s to %(end)s)") % {
             "name": self.name,
-            "start": day_text(self.start_date),
-            "end": day_text(self.end_date),
+            "start": page_day_text(self.start_date),
+            "end": page_day_text(self.end_date),
         }
 
     def get_absolute_url(self) -> str:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date
 from django.utils.text import slugify
 
-from league.calendar import day_text
+from league.calendar import page_day_text
 from league.event_store import store as event_store
 from league.models import League, Season
 from league.validation import Errors, check_text
@@ -186,7 +186,7 @@ def check_season(
             "start_date",
             "The season starts before the league does (%(start)s).",
             "before_league",
-            start=day_text(league.start_date),
+            start=page_day_text(league.start_date),
         )
     order = _tiebreaks(tiebreaks, errors)
     win = _points(points_win, "points_win", errors)
@@ -226,8 +226,8 @@ def _check_free(
             "seasons never overlap.",
             "season_overlap",
             other=f"“{overlapping.name}”",
-            start=day_text(overlapping.start_date),
-            end=day_text(overlapping.end_date),
+            start=page_day_text(overlapping.start_date),
+            end=page_day_text(overlapping.end_date),
         )
     if seasons.filter(name=checked.name).exists():
         errors.add("name", "Another season of this league has this name.", "name_taken")

@@ -18,7 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from league import seasons as season_services
-from league.calendar import day_text, league_day
+from league.calendar import league_day, page_day_text
 from league.event_store import store as event_store
 from league.models import RATING_KINDS, Event, Season
 from league.validation import Errors, check_text
@@ -112,7 +112,7 @@ def close_season(season: Season, *, by: Any = None) -> SeasonTable:
                 "__all__",
                 "The season is still running (its last day is %(end)s); close it after that day.",
                 "season_running",
-                end=day_text(season.end_date),
+                end=page_day_text(season.end_date),
             )
         config = _ready_config(season, errors)
         errors.raise_if_any()

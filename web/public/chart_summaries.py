@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from django.utils.translation import gettext
 
-from league.calendar import day_text
+from league.calendar import page_day_text as day_text
 
 
 class _RatingPoint(Protocol):

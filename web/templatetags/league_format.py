@@ -10,6 +10,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from league.seasons import points_text
 from web import locale_format
@@ -66,6 +67,19 @@ def percent(value: float | None, places: int = 0) -> str:
 def day(value: dt.date | None) -> str:
     """``{{ match.played_on|day }}`` → ``3. März 2024`` in German."""
     return locale_format.day(value)
+
+
+@register.filter(expects_localtime=True)
+def moment(value: dt.datetime | None) -> str:
+    """``{{ event.recorded_at|moment }}`` → ``5. März 2024, 18:07`` in German, in the
+    current time zone (as Django's ``date`` filter converts it)."""
+    if value is None:
+        return ""
+    # Translators: a day and a time of day, e.g. "5 March 2024, 18:07".
+    return gettext("%(day)s, %(time)s") % {
+        "day": locale_format.day(value.date()),
+        "time": locale_format.time(value),
+    }
 
 
 @register.filter
