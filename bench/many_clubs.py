@@ -354,7 +354,7 @@ def run(args: argparse.Namespace) -> None:
     from django.core.management import call_command
     from django.db import connection, connections
 
-    from bench.bench_many_leagues import start_workers, tree_cpu
+    from bench.worker_processes import start_workers, tree_cpu
     from config.celery import app
     from ratings import services
     from ratings.models import Publication, Replay
@@ -502,7 +502,7 @@ def publish(leagues: list, var: Path, count: int) -> None:
     """
     from django.db import connections
 
-    from bench.bench_many_leagues import start_workers
+    from bench.worker_processes import start_workers
     from ratings import services
     from ratings.models import Replay
 

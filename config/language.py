@@ -27,17 +27,8 @@ from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.translation.trans_real import parse_accept_lang_header
 
+from league.languages import supported
 from league.models import AccountPreferences, League
-
-
-def supported(code: str | None) -> str | None:
-    """``code`` as one of ``settings.LANGUAGES`` (``en-us`` is ``en-gb``), or None."""
-    if not code:
-        return None
-    try:
-        return translation.get_supported_language_variant(code)
-    except LookupError:
-        return None
 
 
 def cookie_language(request: HttpRequest) -> str | None:
@@ -92,25 +83,6 @@ def resolve_language(
         ),
     ):
         found = candidate()
-        if found:
-            return found
-    return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE
-
-
-def mail_language(user_ids: list[int], league: League | None = None) -> str:
-    """The language of a mail to the accounts ``user_ids`` (all one person's): the first
-    language one of them picked (``AccountPreferences.language``), else ``league``'s
-    default language, else ``settings.LANGUAGE_CODE``."""
-    chosen = (
-        AccountPreferences.objects.filter(user_id__in=user_ids)
-        .exclude(language="")
-        .order_by("user_id")
-        .values_list("language", flat=True)
-        if user_ids
-        else []
-    )
-    for candidate in (*chosen, league.default_language if league is not None else None):
-        found = supported(candidate)
         if found:
             return found
     return supported(settings.LANGUAGE_CODE) or settings.LANGUAGE_CODE

@@ -23,16 +23,15 @@ import re
 from typing import Any
 
 from django.contrib.admin.models import LogEntry
-from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from config.response_cache import CACHE_ALIAS
 from league import event_store
 from league.event_store import Submission
+from league.event_store.signals import player_erased
 from league.event_store.vocabulary import PlayerForgotten
-from league.models import Event, Fixture, Invitation, JoinRequest, Player
+from league.models import Event, Fixture, Invitation, JoinRequest, League, Player
 from league.player_accounts import is_forgotten
 from league.player_names import forgotten_name
 from league.validation import Errors
@@ -134,7 +133,7 @@ def forget_player(player: Player, *, by: Any) -> Event:
         current.refresh_from_db()
         _erase_events(current, names)
         _erase_elsewhere(current, names, account_id)
-        transaction.on_commit(lambda: caches[CACHE_ALIAS].clear())
+        transaction.on_commit(lambda: player_erased.send(sender=League, league=league))
     player.refresh_from_db()
     return event
 

@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.language import mail_language
 from league.invitations import new_token
+from league.languages import mail_language
 from league.models import Invitation
 
 #: Attempts after the first before a mail is given up (and logged by Celery).

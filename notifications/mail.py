@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from config.language import mail_language
+from league.languages import mail_language
 from notifications.kinds import KINDS
 from notifications.models import Message, Status
 from notifications.preferences import unsubscribe_path, wants

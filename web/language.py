@@ -14,7 +14,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from config.language import supported
+from league.languages import supported
 from league.models import AccountPreferences
 
 #: ``Sec-Fetch-Site`` values of a request made from the site itself (or typed in).

@@ -10,8 +10,13 @@ iterated more than once). A retried call that stores nothing sends nothing.
 Receivers that start work on the stored facts (the read side's replay) must defer it with
 ``transaction.on_commit`` so that a rolled-back transaction starts nothing; a receiver that
 only needs to know whether a rating can change asks ``event.affects_ratings``.
+
+``player_erased`` is sent once a forgotten player's names are erased from every table, after
+the transaction commits (``sender=League``, ``league``): whatever keeps copies of rendered
+text (the web layer's page and API cache) drops them. The write side knows no cache.
 """
 
 from django.dispatch import Signal
 
 events_appended = Signal()
+player_erased = Signal()

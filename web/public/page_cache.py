@@ -139,3 +139,10 @@ def cached_page(
         return wrapped
 
     return decorator
+
+
+def drop_cached_pages(**_kwargs: Any) -> None:
+    """Receiver of ``league.event_store.signals.player_erased``: every stored page and API
+    answer is dropped, since any of them may show the forgotten names (the cache is shared
+    by all leagues and keyed by address, so it cannot drop one league's entries alone)."""
+    caches[CACHE_ALIAS].clear()
