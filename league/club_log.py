@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from league.models import ClubMatch, Event, Player, Season, Team
 
@@ -36,6 +36,11 @@ class ClubNames:
         }
 
 
+def _board_count(value: object) -> int:
+    """A stored number of boards as the count that picks a message's plural form."""
+    return value if isinstance(value, int) else 2
+
+
 def _points(value: str) -> str:
     """Match points as stored ("2.0", "0.5") as written: 2, ½, 1½."""
     halves = round(float(value) * 2)
@@ -62,8 +67,10 @@ def club_summary(kind: str, player: str | None, details: dict | None, names: Clu
         }
     if kind == Event.Kind.CLUB_SEASON_SET:
         points = "/".join(_points(value) for value in details.get("points", []))
-        return gettext(
-            "Club matches of %(season)s set to %(boards)s boards, match points %(points)s"
+        return ngettext(
+            "Club matches of %(season)s set to %(boards)s board, match points %(points)s",
+            "Club matches of %(season)s set to %(boards)s boards, match points %(points)s",
+            _board_count(details.get("boards")),
         ) % {
             "season": names.seasons.get(details.get("season"), "?"),
             "boards": details.get("boards"),
@@ -71,7 +78,11 @@ def club_summary(kind: str, player: str | None, details: dict | None, names: Clu
         }
     match = names.match(details.get("club_match"))
     if kind == Event.Kind.CLUB_MATCH_SCHEDULED:
-        return gettext("%(match)s scheduled over %(boards)s boards") % {
+        return ngettext(
+            "%(match)s scheduled over %(boards)s board",
+            "%(match)s scheduled over %(boards)s boards",
+            _board_count(details.get("boards")),
+        ) % {
             "match": match[:1].upper() + match[1:],
             "boards": details.get("boards"),
         }

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from league.calendar import page_day_text
+from league.calendar import league_day, page_day_text
 from league.sports import has_home_ground, is_chess
 
 
@@ -481,7 +481,8 @@ class Fixture(models.Model):
         return gettext("%(a)s v %(b)s, %(day)s") % {
             "a": self.player_a,
             "b": self.player_b,
-            "day": f"{self.scheduled_at:%Y-%m-%d}",
+            # The day the league's players see, in the active language's own format.
+            "day": page_day_text(league_day(self.league, self.scheduled_at)),
         }
 
 

@@ -21,6 +21,7 @@ from django.db.models import QuerySet
 from django.utils.dateparse import parse_date
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from league import event_store
 from league.calendar import league_zone
@@ -49,12 +50,16 @@ def resolve_season(
     """The season of ``league`` given as a ``Season``, an id or its address (slug)."""
     if isinstance(value, Season):
         return value if value.league_id == league.pk else None
-    number = _as_id(value)
     found = None
-    if number is not None:
-        found = Season.objects.filter(league=league, pk=number).first()
-    elif isinstance(value, str) and value.strip() and slugify(value.strip()) == value.strip():
-        found = Season.objects.filter(league=league, slug=value.strip()).first()
+    text = value.strip() if isinstance(value, str) else ""
+    # An address first: a season's slug may be all digits ("2024"); a typed number is an
+    # id only when no season has it as its address.
+    if text and slugify(text) == text:
+        found = Season.objects.filter(league=league, slug=text).first()
+    if found is None and (isinstance(value, int) or text):
+        number = _as_id(value)
+        if number is not None:
+            found = Season.objects.filter(league=league, pk=number).first()
     if found is None:
         if value in (None, ""):
             errors.add(field, _("Choose a season."), "required")
@@ -117,8 +122,13 @@ def set_club_season(
             if scheduled:
                 errors.add(
                     "season",
-                    _("%(season)s has %(count)s club match(es) scheduled already: its boards "
-                      "and match points are fixed."),
+                    ngettext_lazy(
+                        "%(season)s has %(count)s club match scheduled already: its boards "
+                        "and match points are fixed.",
+                        "%(season)s has %(count)s club matches scheduled already: its boards "
+                        "and match points are fixed.",
+                        "count",
+                    ),
                     "season_fixed",
                     season=chosen.name,
                     count=scheduled,
@@ -133,6 +143,8 @@ def set_club_season(
 
 #: The most days between two rounds of generated club matches.
 MAX_INTERVAL = 365
+#: The most teams in one generated round robin (780 matches in a single one).
+MAX_TEAMS = 40
 
 
 @dataclass(frozen=True)
@@ -180,7 +192,8 @@ def plan_club_fixtures(
     raises ``ValidationError`` naming the field."""
     errors = Errors()
     chosen: list[Team] = []
-    if teams in (None, "", [], ()):
+    if teams is None:
+        # Only None means every team: an empty choice (every box unticked) is too few.
         chosen = list(Team.objects.filter(league=league).order_by("name"))
     elif not isinstance(teams, list | tuple):
         errors.add("teams", _("Give the teams as a list."), "invalid")
@@ -193,6 +206,11 @@ def plan_club_fixtures(
         errors.add(
             "teams", _("A round robin needs at least two teams; %(count)s given."),
             "too_few_teams", count=len(chosen),
+        )  # fmt: skip
+    if len(chosen) > MAX_TEAMS:
+        errors.add(
+            "teams", _("A round robin takes at most %(max)s teams; %(count)s given."),
+            "too_many_teams", max=MAX_TEAMS, count=len(chosen),
         )  # fmt: skip
     first = _day(start, errors, "start")
     gap = _count(
@@ -267,17 +285,19 @@ def generate_club_fixtures(
     check_recorder(league, recorded_by, errors)
     place = _check_venue(venue, errors)
     key = clean_key(idempotency_key, errors)
-    if key is not None:
-        clean_key(f"{key}/999", errors)
     errors.raise_if_any()
     planned = plan_club_fixtures(
         league, teams=teams, double=double, start=start, interval_days=interval_days,
         boards=boards,
     )  # fmt: skip
+    if key is not None and planned:
+        # The longest key a match takes, checked before anything is written.
+        clean_key(f"{key}/{len(planned) - 1}", errors)
     submissions = []
     for index, item in enumerate(planned):
         when = _moment(league, item.day, errors, "start")
-        assert when is not None
+        if when is None:
+            break
         assert item.boards is not None
         assert item.points is not None
         fact = ClubMatchScheduled(
@@ -285,6 +305,7 @@ def generate_club_fixtures(
             scheduled_at=when, venue=place, points=item.points,
         )  # fmt: skip
         submissions.append(Submission(fact, f"{key}/{index}" if key else None))
+    errors.raise_if_any()
     with transaction.atomic():
         events = event_store.append(league, submissions, recorded_by=recorded_by)
     ids = [event.details["club_match"] for event in events]

@@ -35,6 +35,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.formats import number_format
 from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -217,10 +218,25 @@ def _moment(league: League, value: Any, errors: Errors, field: str) -> dt.dateti
         except ValueError:
             parsed = None
     zone = league_zone(league)
+    moment = None
     if isinstance(parsed, dt.datetime):
-        return parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)
-    if isinstance(parsed, dt.date):
-        return dt.datetime.combine(parsed, dt.time(19, 30), tzinfo=zone)
+        moment = parsed if parsed.tzinfo else parsed.replace(tzinfo=zone)
+    elif isinstance(parsed, dt.date):
+        moment = dt.datetime.combine(parsed, dt.time(19, 30), tzinfo=zone)
+    if moment is not None:
+        try:
+            # The conversions the store makes; near the calendar's ends they overflow.
+            moment.astimezone(dt.UTC)
+            moment.astimezone(zone)
+        except (OverflowError, ValueError):
+            errors.add(
+                field,
+                _("%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29."),
+                "out_of_range",
+                value=value,
+            )
+            return None
+        return moment
     errors.add(
         field,
         _("Give the day of the match (YYYY-MM-DD) or a date and time; got %(value)r."),
@@ -580,7 +596,7 @@ def _season_value(setting: ClubSeason, field: str, given: Any, fixed: Any, error
             "season_setting",
             season=setting.season.name,
             setting=str(SEASON_FIELDS[field]),
-            value=fixed if isinstance(fixed, int) else format(fixed.normalize(), "f"),
+            value=fixed if isinstance(fixed, int) else number_format(fixed.normalize()),
         )  # fmt: skip
 
 
@@ -783,10 +799,20 @@ def submitter(league: League, team: Team, account: Any, errors: Errors) -> str:
         return "organiser"
     me = player_of(account, league)
     # Read now, not from ``team``: the organisers may have named another captain since.
-    if me is not None and Team.objects.filter(pk=team.pk, captain=me).exists():
+    # A deactivated captain no longer acts for the team (an organiser still can).
+    if me is not None and me.active and Team.objects.filter(pk=team.pk, captain=me).exists():
         return "captain"
     mine = None if me is None else Team.objects.filter(league=league, captain=me).first()
-    if mine is not None:
+    if me is not None and not me.active and mine is not None:
+        errors.add(
+            "team",
+            _("%(player)s is deactivated in %(league)s: a deactivated captain cannot hand in "
+              "a board order; an organiser can."),
+            "captain_inactive",
+            player=me.display_name,
+            league=league.name,
+        )  # fmt: skip
+    elif mine is not None:
         errors.add(
             "team",
             _("You captain %(mine)s, not %(team)s: hand in your own team's board order."),

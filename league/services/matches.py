@@ -25,6 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from league import event_store
 from league.calendar import league_zone
@@ -272,7 +273,7 @@ def _for_fixture(parsed: ParsedMatch, target: Fixture, errors: Errors) -> Parsed
             "fixture",
             _("This fixture is %(sides)s: record its result with those sides."),
             "other_players",
-            sides=" v ".join(
+            sides=f" {pgettext('versus', 'v')} ".join(
                 " & ".join(names[pid].display_name for pid in side) for side in expected
             ),
         )

@@ -202,3 +202,30 @@ def test_season_settings_and_a_generated_round_robin_with_a_preview(
         ("Hilltop", "Riverside"),
         ("Riverside", "Hilltop"),
     }
+
+
+def test_unticking_every_team_is_refused_and_one_board_is_singular(
+    client, league, organiser, setup
+):
+    client.force_login(organiser)
+    season = seasons.create_season(
+        league, name="2024", start_date="2024-09-01", end_date="2024-12-31"
+    )
+    # The form posts the season's address, here all digits.
+    done = client.post(
+        url("clubs", league),
+        {"action": "season", "season": season.slug, "boards": "1", "points_win": "2",
+         "points_draw": "1", "points_loss": "0"},
+    )  # fmt: skip
+    assert done.status_code == 302
+    assert ClubSeason.objects.get(season=season).boards == 1
+    assert "2024: 1 board, 2 / 1 / 0" in client.get(url("clubs", league)).content.decode()
+    gen = url("club_fixtures", league)
+    assert "2024: 1 board, 2 / 1 / 0" in client.get(gen).content.decode()
+    before = Event.objects.count()
+    refused = client.post(gen, {"action": "generate", "start": "2024-09-03", "interval_days": "7"})
+    assert refused.status_code == 200
+    assert refused.context["field_errors"]["id_teams"] == [
+        "A round robin needs at least two teams; 0 given."
+    ]
+    assert Event.objects.count() == before

@@ -15,11 +15,14 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from league import seasons
 from league.event_log import event_log
 from league.models import BoardOrder, ClubMatch, ClubSeason, Event, Team
 from league.player_accounts import claim_player
+from league.services import deactivate_player
+from league.validation import IDEMPOTENCY_KEY_MAX, Errors
 from ratings import club_fixtures
 from ratings import club_matches as clubs
 
@@ -291,7 +294,7 @@ def test_a_season_fixes_the_boards_and_match_points_of_its_club_matches(
         club_fixtures.set_club_season, league, season, boards=8, recorded_by=organiser
     )
     assert errors["season"] == [
-        "Winter 2024 has 2 club match(es) scheduled already: its boards and match points are fixed."
+        "Winter 2024 has 2 club matches scheduled already: its boards and match points are fixed."
     ]
     assert ClubSeason.objects.get(season=season).boards == 6
 
@@ -401,6 +404,8 @@ def test_three_teams_sit_out_in_turn(league, organiser):
         ({"start": "2024-09-03", "boards": 4, "teams": ["Ash"]}, "teams"),
         ({"start": "2024-09-03", "boards": 4, "teams": ["Ash", "Nowhere"]}, "teams"),
         ({"start": "2024-09-03", "boards": 4, "teams": "Ash"}, "teams"),
+        # Every box unticked is too few teams, not every team.
+        ({"start": "2024-09-03", "boards": 4, "teams": []}, "teams"),
         ({"start": "2024-09-03", "boards": 4, "venue": "x" * 121}, "venue"),
     ],
 )
@@ -445,3 +450,103 @@ def test_the_new_facts_are_read_back_from_their_rows(league, teams, captains, ma
     # A fact's stored row says what it is: a captain's order is not an organiser's.
     organisers = dataclasses.replace(facts[2], by="organiser")
     assert organisers.content_key() != facts[2].content_key()
+
+
+def test_a_season_whose_address_is_all_digits_is_found_by_it(league, organiser):
+    year = seasons.create_season(
+        league, name="2024", start_date="2024-01-01", end_date="2024-06-30", created_by=organiser
+    )
+    other = seasons.create_season(
+        league, name="Autumn", start_date="2024-07-01", end_date="2024-12-31",
+        created_by=organiser,
+    )  # fmt: skip
+    assert year.slug == "2024"
+    assert (
+        club_fixtures.set_club_season(league, "2024", boards=4, recorded_by=organiser).season
+        == year
+    )
+    # An int is an id; a digit string no season has as its address is one too.
+    assert (
+        club_fixtures.set_club_season(league, other.pk, boards=3, recorded_by=organiser).season
+        == other
+    )
+    errors = Errors()
+    assert club_fixtures.resolve_season(league, str(other.pk), errors) == other
+    assert not errors
+
+
+def test_one_board_is_counted_in_the_singular(league, season, organiser):
+    club_fixtures.set_club_season(league, season, boards=1, recorded_by=organiser)
+    assert "Club matches of Winter 2024 set to 1 board, match points 2/1/0" in [
+        row.summary for row in event_log(league).items
+    ]
+
+
+def test_a_seasons_fixed_points_are_written_in_the_active_languages_numbers(
+    league, teams, season, organiser
+):
+    home, away, _p = teams
+    club_fixtures.set_club_season(
+        league, season, boards=2, points_win="3", points_draw="1.5", recorded_by=organiser
+    )
+    with translation.override("de"):
+        errors = _refused(
+            clubs.schedule_club_match, league, home=home, away=away, scheduled_at="2024-02-01",
+            points_draw="1", recorded_by=organiser,
+        )  # fmt: skip
+    assert "1,5" in errors["points_draw"][0]
+    assert "1.5" not in errors["points_draw"][0]
+
+
+def test_a_match_on_the_calendars_last_evening_is_refused_not_a_crash(league, four, organiser):
+    league.time_zone = "America/New_York"  # 19:30 there on 9999-12-31 is past the end in UTC
+    league.save()
+    errors = _refused(
+        club_fixtures.generate_club_fixtures, league, teams=[four[0].pk, four[1].pk],
+        start="9999-12-31", boards=2, recorded_by=organiser,
+    )  # fmt: skip
+    assert errors["start"] == [
+        "9999-12-31 is out of range: give a day from 0001-01-03 to 9999-12-29."
+    ]
+    errors = _refused(
+        clubs.schedule_club_match, league, home=four[0], away=four[1], boards=2,
+        scheduled_at="9999-12-31", recorded_by=organiser,
+    )  # fmt: skip
+    assert "out of range" in " ".join(errors["scheduled_at"])
+
+
+def test_a_round_robin_takes_at_most_forty_teams(league, organiser):
+    for number in range(club_fixtures.MAX_TEAMS + 1):
+        clubs.create_team(league, name=f"Team {number:02}", recorded_by=organiser)
+    with pytest.raises(ValidationError) as caught:
+        club_fixtures.plan_club_fixtures(league, start="2024-09-03", boards=2)
+    assert caught.value.message_dict["teams"] == ["A round robin takes at most 40 teams; 41 given."]
+
+
+def test_the_generators_key_is_checked_against_its_longest_match_key(league, four, organiser):
+    # Six matches: the longest key is "<key>/5", two characters more than the key.
+    fits = "k" * (IDEMPOTENCY_KEY_MAX - 2)
+    made = club_fixtures.generate_club_fixtures(
+        league, start="2024-09-03", boards=2, recorded_by=organiser, idempotency_key=fits
+    )
+    assert len(made) == 6
+    errors = _refused(
+        club_fixtures.generate_club_fixtures, league, start="2025-09-03", boards=2,
+        recorded_by=organiser, idempotency_key="k" * (IDEMPOTENCY_KEY_MAX - 1),
+    )  # fmt: skip
+    assert "idempotency_key" in errors
+
+
+def test_a_deactivated_captain_cannot_hand_in_a_board_order(
+    league, teams, captains, match, organiser
+):
+    home, _away, p = teams
+    deactivate_player(league, p["Ann"], reason="left the club", recorded_by=organiser)
+    errors = _refused(
+        clubs.submit_board_order, league, match, home, [p["Bob"].pk, p["Cem"].pk, p["Ann"].pk],
+        recorded_by=captains["Ann"],
+    )  # fmt: skip
+    assert errors["team"] == [
+        "Ann is deactivated in Riverside Chess Club: a deactivated captain cannot hand in a "
+        "board order; an organiser can."
+    ]

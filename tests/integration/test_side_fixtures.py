@@ -10,11 +10,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from league import fixtures, services
+from league.calendar import page_day_text
 from league.event_log import event_log
 from league.event_store import facts_of
 from league.event_store.vocabulary import FixtureScheduled, SideMatchRecorded
 from league.models import Event, Fixture, FixtureSide, MatchFormat
 from ratings.selectors.fixtures import OVERDUE, PLAYED, UPCOMING, fixture_rows
+from web.workspace.side_fixture_forms import MAX_SIDES_TEXT, SideRoundRobinForm
 
 LONDON = ZoneInfo("Europe/London")
 
@@ -241,3 +243,55 @@ def test_the_event_log_names_a_side_fixture_by_its_sides(doubles, eight):
     texts = [item.summary for item in event_log(doubles).items]
     assert any(text.startswith("Ana & Ben v Cai & Dee scheduled") for text in texts), texts
     assert "Ana & Ben v Cai & Dee cancelled" in texts
+
+
+def test_a_fixtures_name_has_the_leagues_own_day(league, make_player):
+    ann, bob = make_player(league, "Ann"), make_player(league, "Bob")
+    # 23:30 UTC on 1 July is already 2 July in London.
+    late = dt.datetime(2024, 7, 1, 23, 30, tzinfo=dt.UTC)
+    fixture = Fixture(league=league, player_a=ann, player_b=bob, scheduled_at=late)
+    assert str(fixture) == f"Ann v Bob, {page_day_text(dt.date(2024, 7, 2))}"
+    assert "2024-07-01" not in str(fixture)
+
+
+def _robin(league, teams, **changes):
+    data = {
+        "robin-teams": teams,
+        "robin-series": "Doubles",
+        "robin-start": "2024-09-03T19:00",
+        "robin-days_between": "7",
+        "robin-deadline_days": "0",
+        **{f"robin-{k}": v for k, v in changes.items()},
+    }
+    return SideRoundRobinForm(league, data, prefix="robin")
+
+
+def test_too_many_sides_are_counted_before_any_name_is_looked_up(
+    doubles, eight, django_assert_max_num_queries
+):
+    text = "\n".join(f"Nobody {n}, Noone {n}" for n in range(25))
+    form = _robin(doubles, text)
+    with django_assert_max_num_queries(2):
+        assert not form.is_valid()
+    assert form.errors["teams"] == ["Give 2 to 20 sides, one per line; 25 given."]
+    long = _robin(doubles, "Ana, Ben\nCai, Dee\n" + "x" * MAX_SIDES_TEXT)
+    assert not long.is_valid()
+    assert "at most 10000 characters" in long.errors["teams"][0]
+
+
+@pytest.mark.parametrize(
+    ("start", "between", "deadline"),
+    [("9999-12-20T19:00", "7", "0"), ("9999-12-30T19:00", "0", "5")],
+)
+def test_a_round_robin_past_the_calendars_end_is_refused_on_its_start(
+    doubles, eight, start, between, deadline
+):
+    form = _robin(
+        doubles, "Ana, Ben\nCai, Dee\nEli, Fay\nGus, Hal", start=start, days_between=between,
+        deadline_days=deadline,
+    )  # fmt: skip
+    assert not form.is_valid()
+    assert form.errors["start"] == [
+        "The last round or its deadline would fall after the calendar's end: choose an "
+        "earlier first day."
+    ]

@@ -17,6 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods
 
 from league.calendar import league_day
@@ -168,7 +169,11 @@ def clubs_page(request: HttpRequest, league_slug: str) -> HttpResponse:
                 )  # fmt: skip
                 messages.success(
                     request,
-                    _("Club matches of %(season)s: %(boards)s boards.")
+                    ngettext(
+                        "Club matches of %(season)s: %(boards)s board.",
+                        "Club matches of %(season)s: %(boards)s boards.",
+                        setting.boards,
+                    )
                     % {"season": setting.season.name, "boards": setting.boards},
                 )
             elif action == "schedule":

@@ -17,17 +17,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from league.calendar import league_zone
+from league.calendar import league_day, league_zone
 from league.forms import add_side_fields, side_form_shape
 from league.idempotency_keys import new_key
 from league.models import League, Player
 from league.player_names import find_player, unknown_players_message
 from league.sides import check_format, side_label
 from league.validation import Errors
+from pairings.round_robin import round_robin
 from web.workspace.fixture_forms import DATE_WIDGET, DATETIME_WIDGET, next_evening
 
 #: A round robin of this many sides is already 190 fixtures per cycle.
 MAX_SIDES_IN_ROUND_ROBIN = 20
+#: The most characters the sides box takes (20 lines of several long names).
+MAX_SIDES_TEXT = 10_000
 #: How the players of one side are separated on its line: commas, "&", "+" or " and ".
 PLAYER_SEPARATORS = re.compile(r"\s*(?:,|&|\+|;|\band\b)\s*")
 
@@ -106,6 +109,16 @@ def parse_side_lines(league: League, text: str, errors: Errors, field: str) -> l
     sides: list[list[Player]] = []
     seen: dict[int, int] = {}
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) > MAX_SIDES_IN_ROUND_ROBIN:
+        # Counted before any name is looked up: a long paste costs no queries.
+        errors.add(
+            field,
+            _("Give 2 to %(max)s sides, one per line; %(count)s given."),
+            "side_count",
+            max=MAX_SIDES_IN_ROUND_ROBIN,
+            count=len(lines),
+        )
+        return []
     for number, line in enumerate(lines, start=1):
         names = [name for name in PLAYER_SEPARATORS.split(line) if name]
         side: list[Player] = []
@@ -161,6 +174,7 @@ class SideRoundRobinForm(forms.Form):
     round robin, sides swapped), one round every ``days_between`` days."""
 
     teams = forms.CharField(
+        max_length=MAX_SIDES_TEXT,
         widget=forms.Textarea(attrs={"rows": 6, "cols": 40}),
         label=gettext_lazy("Sides, one per line"),
         help_text=gettext_lazy('Players of a side separated by commas: "Ann, Bob".'),
@@ -206,3 +220,23 @@ class SideRoundRobinForm(forms.Form):
                 [message for error in errors.by_field["teams"] for message in error.messages]
             )
         return sides
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        start, teams = cleaned.get("start"), cleaned.get("teams")
+        between, deadline = cleaned.get("days_between"), cleaned.get("deadline_days")
+        if start is None or not teams or between is None or deadline is None:
+            return cleaned
+        rounds = len(round_robin(list(range(len(teams))), double=bool(cleaned.get("double"))))
+        try:
+            # The last round's day and its deadline, as the round robin computes them.
+            last = start + dt.timedelta(days=between * (rounds - 1))
+            last.astimezone(dt.UTC)
+            league_day(self.league, last) + dt.timedelta(days=deadline)
+        except (OverflowError, ValueError):
+            self.add_error(
+                "start",
+                _("The last round or its deadline would fall after the calendar's end: "
+                  "choose an earlier first day."),
+            )  # fmt: skip
+        return cleaned
