@@ -5,7 +5,8 @@ read at each boundary: the interpreter's start (from ``/proc/self/stat``), ``dja
 (settings, apps, models), the command's import, the command itself split by the replay's
 own stage timers (``Replay.timings``: reading, computing, writing; the rest of the command
 is its bookkeeping: the request, claiming, the lock, publishing) and the exit. Prints one
-JSON line on standard error, which ``bench_replay_floor.py --stages`` collects::
+JSON line on standard error, which ``bench_demo_replay.py`` collects (a replay that ended
+without timers, failed or superseded, exits with a message instead)::
 
     LEAGUE_VAR_DIR=var/benchfloor .venv/bin/python bench/replay_stages.py SLUG
 """
@@ -30,6 +31,29 @@ def _since_start() -> float:
     return now - started_ticks / os.sysconf("SC_CLK_TCK")
 
 
+TIMERS = ("reading", "computing", "writing")
+
+
+def replay_timers(slug: str) -> dict[str, float]:
+    """The stage timers of league ``slug``'s newest full replay (the one the command ran:
+    another league's replay, or a result's, may have been queued since on a shared
+    database). Exits with a message when it has none (failed or superseded)."""
+    from ratings.models import Replay
+
+    replay = (
+        Replay.objects.filter(config__league__slug=slug, kind=Replay.Kind.FULL)
+        .order_by("-pk")
+        .values("pk", "status", "error", "timings")
+        .first()
+    )
+    timings = (replay or {}).get("timings") or {}
+    if not all(name in timings for name in TIMERS):
+        what = "no full replay" if replay is None else f"replay {replay['pk']} ({replay['status']})"
+        error = f": {replay['error']}" if replay and replay["error"] else ""
+        sys.exit(f"{slug}: {what} without stage timers{error}")
+    return {name: timings[name] for name in TIMERS}
+
+
 def main() -> None:
     interpreter = _since_start()
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -51,16 +75,14 @@ def main() -> None:
     mark("command import")
     call_command(Command(), sys.argv[1], "--sync", "--verbosity", "0")
     mark("command")
-    from ratings.models import Replay
-
-    timings = Replay.objects.order_by("-pk").values_list("timings", flat=True).first()
+    timers = replay_timers(sys.argv[1])
     stages = {"interpreter": interpreter}
     last_wall = last_cpu = 0.0
     for name, wall, cpu in marks:
         stages[name] = wall - last_wall
         stages[f"{name} (CPU)"] = cpu - last_cpu
         last_wall, last_cpu = wall, cpu
-    stages["replay timers"] = {k: timings[k] for k in ("reading", "computing", "writing")}
+    stages["replay timers"] = timers
     print(json.dumps(stages), file=sys.stderr, flush=True)
 
 

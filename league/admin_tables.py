@@ -18,7 +18,7 @@ from functools import reduce
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
@@ -192,9 +192,13 @@ class TeamAdmin(ProjectionAdmin):
     search_fields = ["name", "slug"]
     organise_url = ("workspace:clubs", _league_slug)
 
-    @admin.display(description=_("players on the roster"))
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Counted in the list's own query: a count per row would be a query per row.
+        return super().get_queryset(request).annotate(roster_count=Count("roster"))
+
+    @admin.display(description=_("players on the roster"), ordering="roster_count")
     def players(self, team: Team) -> int:
-        return team.roster.count()
+        return team.roster_count
 
 
 @admin.register(RosterEntry)
@@ -235,7 +239,8 @@ class ClubSeasonAdmin(ProjectionAdmin):
 @admin.register(BoardOrder)
 class BoardOrderAdmin(ProjectionAdmin):
     league_path = "club_match__league"
-    list_display = ["team", "club_match", "board_order", "submitted_at", "organise"]
+    # The board order's names take a query of their own: on the row's page only.
+    list_display = ["team", "club_match", "submitted_at", "organise"]
     list_filter = [league_filter(league_path)]
     list_select_related = ["team", "club_match__league", "club_match__home", "club_match__away"]
     search_fields = ["team__name"]
@@ -274,9 +279,13 @@ class DivisionAdmin(ProjectionAdmin):
     search_fields = ["name", "season__name"]
     organise_url = ("workspace:season_divisions", lambda row: _season_args(row.season))
 
-    @admin.display(description=_("players"))
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Counted in the list's own query: a count per row would be a query per row.
+        return super().get_queryset(request).annotate(member_count=Count("members"))
+
+    @admin.display(description=_("players"), ordering="member_count")
     def players(self, division: Division) -> int:
-        return division.members.count()
+        return division.member_count
 
 
 @admin.register(DivisionMember)
@@ -284,7 +293,7 @@ class DivisionMemberAdmin(ProjectionAdmin):
     league_path = "season__league"
     list_display = ["player", "division", "season", "organise"]
     list_filter = [league_filter(league_path)]
-    list_select_related = ["player", "division", "season__league"]
+    list_select_related = ["player", "division__season", "season__league"]
     search_fields = ["player__display_name", "division__name", "season__name"]
     organise_url = ("workspace:season_divisions", lambda row: _season_args(row.season))
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -258,9 +258,13 @@ class SeasonTableAdmin(DerivedTableAdmin):
     list_select_related = ("season__league",)
     search_fields = ("season__name",)
 
-    @admin.display(description=_("rows"))
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        # Counted in the list's own query: a count per row would be a query per row.
+        return super().get_queryset(request).annotate(row_count=Count("rows"))
+
+    @admin.display(description=_("rows"), ordering="row_count")
     def rows(self, table: SeasonTable) -> int:
-        return table.rows.count()
+        return table.row_count
 
 
 @admin.register(SeasonRow)

@@ -10,7 +10,8 @@ was stored meanwhile, the projection is current and the configuration is publish
 is the newest version (a full replay of an older one is superseded); otherwise another pass
 catches up first, or, once a result's replay has run ``settings.REPLAY_CATCH_UP_SECONDS``,
 it completes through what it folded and hands over to the league's queued replay (which
-its own message brings to a worker, behind the other leagues'). Otherwise the lock holder
+its own message brings to a worker, behind the other leagues'; never with eager tasks,
+whose message is not sent again). Otherwise the lock holder
 runs the league's replays queued meanwhile, and looks once more after releasing the lock
 (a replay queued in that moment found the lock held and would otherwise wait for its
 message's countdown). A completed replay sends its
@@ -24,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
@@ -292,12 +294,28 @@ def _may_hand_over(replay: Replay) -> bool:
     """Whether ``replay`` (a result's) may stop short of the log's end: its configuration
     is the published one (readers see each pass) and a replay of it is queued, with its
     own message, for the events after (``services.request_catch_up`` queues one for every
-    result stored while this one runs). In the finalising transaction."""
+    result stored while this one runs). In the finalising transaction.
+
+    Only a queued replay that will fold counts: :func:`run_claimable` closes one past
+    ``REPLAY_MAX_ATTEMPTS`` (FAILED) and a full one of a configuration with a newer version
+    (SUPERSEDED) without folding anything, which would leave the newer results unpublished.
+    With eager tasks (``CELERY_TASK_ALWAYS_EAGER``, the tests) the queued replay's message
+    ran when it was sent, found the lock held and was dropped (``ratings.tasks``): nothing
+    would bring it to a worker again.
+    """
+    if current_app.conf.task_always_eager:
+        return False
     config = replay.config
-    return (
-        Publication.objects.filter(league_id=config.league_id, config=config).exists()
-        and Replay.objects.filter(config=config, status=Replay.Status.QUEUED).exists()
+    if not Publication.objects.filter(league_id=config.league_id, config=config).exists():
+        return False
+    queued = Replay.objects.filter(
+        config=config,
+        status=Replay.Status.QUEUED,
+        attempts__lt=settings.REPLAY_MAX_ATTEMPTS,
     )
+    if newer_config_exists(config):
+        queued = queued.filter(kind=Replay.Kind.INCREMENTAL)
+    return queued.exists()
 
 
 def newer_config_exists(config: RatingConfig) -> bool:

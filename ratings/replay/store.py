@@ -23,6 +23,7 @@ from functools import partial
 
 import numpy as np
 import numpy.typing as npt
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -50,12 +51,6 @@ SQLITE_ROWS_PER_INSERT = 1000
 # SQLite accepts 32766 bound parameters per statement since 3.32.
 SQLITE_MAX_VARIABLES = 32_766
 COPY_CHUNK_ROWS = 200_000
-#: The fewest matches of a full replay whose history a writer thread COPYs while the fold
-#: computes. A smaller league's history is one batch written at the end on the replay's
-#: own connection: the thread's connection, its transaction and its competition with the
-#: fold for the interpreter cost more there than the overlap saves (the demo, 32,000
-#: matches: docs/benchmarks.md, "replay --sync against its floor, again").
-STREAM_MIN_MATCHES = 100_000
 #: Batches of a full replay's history that may wait for the writer thread (about 100
 #: bytes a row: 80 MB at most).
 QUEUED_BATCHES = 4
@@ -108,11 +103,12 @@ def write_full_partition(
     one short transaction puts it in place and replaces the standings (``partitions.py``).
     Returns the projection and the seconds spent writing: the fold's waits for the writer
     and everything after the fold (the rest of the call is computing). With fewer than
-    ``STREAM_MIN_MATCHES`` ``matches`` (when given) no writer thread is started.
+    ``settings.REPLAY_STREAM_MIN_MATCHES`` ``matches`` (when given) no writer thread is
+    started.
     """
     config_id = plan.config.pk
     ensure_partition(config_id)
-    threaded = matches is None or matches >= STREAM_MIN_MATCHES
+    threaded = matches is None or matches >= settings.REPLAY_STREAM_MIN_MATCHES
     sink = HistoryCopy(config_id, prepare_partition(config_id), threaded=threaded)
     try:
         projection = compute_into(sink)
@@ -151,7 +147,7 @@ class HistoryCopy:
     waiting, so memory stays bounded whatever the league's size. Inside a transaction (a
     test's) no other connection could see the table: each batch is then one COPY on the
     replay's connection, and so it is with ``threaded`` false (a small league's history,
-    ``STREAM_MIN_MATCHES``).
+    ``settings.REPLAY_STREAM_MIN_MATCHES``).
     """
 
     def __init__(self, config_id: int, table: str, *, threaded: bool = True) -> None:

@@ -4,7 +4,9 @@
 A ``.table-wrap`` wider inside than its box takes focus (``tabindex="0"``), is a named
 region (its caption) and scrolls with the arrow keys; one that fits is no Tab stop and has
 no name. Turning the phone into a laptop (a resize) takes the focus stop away again, and a
-wrap added after the page loaded (as htmx adds fragments) is handled like the others.
+wrap added after the page loaded (as htmx adds fragments) is handled like the others. A
+template's own ``aria-labelledby`` on the wrap stays its name while the element exists, and
+a wrap taken out of the page is no longer observed.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 
-# Two wraps added to the page after it loaded: one 800 px wide inside (wider than a phone,
-# narrower than a laptop), one that fits anywhere.
+# Wraps added to the page after it loaded: one 800 px wide inside (wider than a phone,
+# narrower than a laptop), one that fits anywhere, and two as wide naming themselves, one
+# by an element of the page, one by an id that names nothing.
 ADD_WRAPS = """
 () => {
   const main = document.querySelector("main");
@@ -27,9 +30,17 @@ ADD_WRAPS = """
       <caption>Wide table</caption><tbody><tr><td><div id="wide-cell">0</div></td></tr>
       </tbody></table></div>
     <div class="table-wrap" id="narrow-wrap"><table>
-      <caption>Narrow table</caption><tbody><tr><td>1</td></tr></tbody></table></div>`);
+      <caption>Narrow table</caption><tbody><tr><td>1</td></tr></tbody></table></div>
+    <p id="own-label">Own label</p>
+    <div class="table-wrap" id="own-wrap" tabindex="0" role="region"
+      aria-labelledby="own-label"><table><caption>Its caption</caption><tbody><tr><td>
+      <div class="wide-cell">2</div></td></tr></tbody></table></div>
+    <div class="table-wrap" id="lost-wrap" tabindex="0" role="region"
+      aria-labelledby="no-such-element"><table><caption>Lost caption</caption><tbody><tr><td>
+      <div class="wide-cell">3</div></td></tr></tbody></table></div>`);
   // Through the CSSOM: the site's Content-Security-Policy refuses style attributes.
   document.getElementById("wide-cell").style.width = "800px";
+  document.querySelectorAll(".wide-cell").forEach((cell) => { cell.style.width = "800px"; });
 }
 """
 
@@ -47,6 +58,17 @@ WRAPS = """
     name: named ? named.textContent.trim() : wrap.getAttribute("aria-label"),
   };
 })
+"""
+
+
+# Before the page's scripts: every target the scroll regions' ResizeObserver lets go of.
+SPY_UNOBSERVE = """
+window.unobserved = [];
+const unobserve = ResizeObserver.prototype.unobserve;
+ResizeObserver.prototype.unobserve = function (target) {
+  window.unobserved.push(target.id || target.tagName);
+  return unobserve.call(this, target);
+};
 """
 
 
@@ -79,6 +101,7 @@ def test_a_table_that_scrolls_sideways_is_a_named_tab_stop_and_scrolls_with_the_
 ):
     context = chromium_browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
+    page.add_init_script(SPY_UNOBSERVE)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(live_server.url + reverse("pages:league", args=[ladder["league"].slug]))
@@ -90,6 +113,8 @@ def test_a_table_that_scrolls_sideways_is_a_named_tab_stop_and_scrolls_with_the_
     assert wraps["wide-wrap"]["overflows"]
     assert wraps["wide-wrap"]["name"] == "Wide table"
     assert not wraps["narrow-wrap"]["overflows"]
+    assert wraps["own-wrap"]["name"] == "Own label"  # the template's own, not the caption
+    assert wraps["lost-wrap"]["name"] == "Lost caption"  # its own names nothing
 
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     passed = _tab_to(page, "wide-wrap")
@@ -110,6 +135,14 @@ def test_a_table_that_scrolls_sideways_is_a_named_tab_stop_and_scrolls_with_the_
     # Back on the phone, it is a stop again.
     page.set_viewport_size(PHONE)
     page.wait_for_function("() => document.getElementById('wide-wrap').hasAttribute('tabindex')")
-    _wraps(page)
+    page.wait_for_function("() => document.getElementById('own-wrap').hasAttribute('tabindex')")
+    wraps = _wraps(page)
+    assert wraps["own-wrap"]["name"] == "Own label"  # kept through fitting and back
+
+    # A wrap taken out of the page (an htmx swap): neither it nor its table stays observed.
+    assert page.evaluate("() => window.unobserved") == []
+    page.evaluate("() => document.getElementById('wide-wrap').remove()")
+    page.wait_for_function("() => window.unobserved.includes('wide-wrap')")
+    assert "TABLE" in page.evaluate("() => window.unobserved")
     assert errors == [], errors
     context.close()

@@ -92,3 +92,30 @@ def test_a_season_row_list_drops_a_filter_it_cannot_apply(organiser_client):
     response = organiser_client.get(url("seasonrow_changelist"), {"league": "1\x00"}, follow=True)
     assert response.status_code == 200
     assert any("was ignored" in str(m) for m in response.context["messages"])
+
+
+def _list_queries(client, name: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(f"{name}_changelist"))
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list)
+    return len(queries)
+
+
+def test_a_list_s_queries_do_not_grow_with_its_rows(organiser_client, organiser, make_player):
+    """A count or a related row per listed row would be a query per row: another league
+    of the organiser's (as many rows again) lists in as many queries."""
+    from league.models import League
+
+    before = {name: _list_queries(organiser_client, name) for name in TABLES}
+    lakeside = League.objects.create(
+        name="Lakeside Chess Club", slug="lakeside", sport="Chess", start_date=dt.date(2024, 1, 1)
+    )
+    lakeside.organisers.add(organiser)
+    _club(lakeside, "Lakeside", make_player)
+    for name, (model, path) in TABLES.items():
+        assert model.objects.filter(**{path: lakeside}).exists(), name
+    assert {name: _list_queries(organiser_client, name) for name in TABLES} == before

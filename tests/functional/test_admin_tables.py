@@ -5,6 +5,8 @@ to change them), and a filter the list cannot apply is dropped with a message.""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.urls import reverse
 
@@ -171,7 +173,11 @@ def test_a_row_links_to_where_the_workspace_changes_it(organiser_client, league)
     match = ClubMatch.objects.get(league=league)
     page = organiser_client.get(url("boardorder_changelist")).content.decode()
     assert reverse("workspace:club_match", args=[league.slug, match.pk]) in page
-    # The order by name, board 1 first (the row holds ids).
+    # The order by name, board 1 first (the row holds ids), on the row's own page only:
+    # the names take a query of their own.
+    assert "Bob Riverside; Ann Riverside" not in page
+    order = BoardOrder.objects.get(club_match=match)
+    page = organiser_client.get(url("boardorder_change", order.pk)).content.decode()
     assert "Bob Riverside; Ann Riverside" in page
 
 
@@ -254,3 +260,31 @@ def test_the_admin_s_names_follow_the_language(organiser_client, league):
     content = page.content.decode()
     assert "Vereinskämpfe" in content
     assert "Riverside A gegen Riverside B" in content
+
+
+def _list_queries(client, table: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(f"{table}_changelist"))
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list)
+    return len(queries)
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_a_list_s_queries_do_not_grow_with_its_rows(organiser_client, organiser, table):
+    """A count or a related row per listed row would be a query per row: another league
+    of the organiser's (as many rows again) lists in as many queries."""
+    from league.models import League
+
+    before = _list_queries(organiser_client, table)
+    lakeside = League.objects.create(
+        name="Lakeside Chess Club", slug="lakeside", sport="Chess", start_date=dt.date(2024, 1, 1)
+    )
+    lakeside.organisers.add(organiser)
+    _club(lakeside, "Lakeside", organiser)
+    model, path = TABLES[table]
+    assert rows_of(model, path, lakeside)
+    assert _list_queries(organiser_client, table) == before

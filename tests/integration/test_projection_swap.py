@@ -288,11 +288,11 @@ def test_postgres_writes_the_history_a_batch_at_a_time_with_reserved_ids(
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_postgres_writes_the_history_from_a_thread_of_its_own_while_the_fold_computes(
-    league, one_league, django_capture_on_commit_callbacks, monkeypatch
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
     """Outside a transaction (as in a worker) a writer thread with a connection of its own
     holds one COPY for the whole fold; the rows are the same as computed."""
-    monkeypatch.setattr(store, "STREAM_MIN_MATCHES", len(one_league))
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league)
     monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
     monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
     writers = []
@@ -322,12 +322,12 @@ def test_postgres_writes_the_history_from_a_thread_of_its_own_while_the_fold_com
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_postgres_writes_a_small_league_s_history_on_the_replay_s_own_connection(
-    league, one_league, django_capture_on_commit_callbacks, monkeypatch
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
-    """Below ``STREAM_MIN_MATCHES`` no writer thread is started, even outside a transaction:
+    """Below ``REPLAY_STREAM_MIN_MATCHES`` no writer thread is started, even outside a transaction:
     the history goes by COPY on the replay's thread, into the partition swapped in, with
     the same rows as computed."""
-    monkeypatch.setattr(store, "STREAM_MIN_MATCHES", len(one_league) + 1)
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league) + 1
     writers = []
     packed = store._pg_binary
     monkeypatch.setattr(
@@ -383,7 +383,7 @@ def test_postgres_a_failure_of_the_writer_thread_or_the_fold_keeps_the_old_histo
     league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings, breaking
 ):
     settings.REPLAY_MAX_ATTEMPTS = 1
-    monkeypatch.setattr(store, "STREAM_MIN_MATCHES", len(one_league))
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league)
     monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
     monkeypatch.setattr(store, "QUEUED_BATCHES", 1)
     config = services.latest_config(league)

@@ -151,22 +151,22 @@ def test_a_replay_queued_as_the_holder_lets_go_runs_at_once_not_after_its_retry(
     assert LeagueReplayLock(league.pk).acquire()  # nothing left holding the lock
 
 
-@pytest.mark.django_db
-def test_a_results_replay_past_its_catch_up_budget_hands_over_to_the_queued_one(
-    league, monkeypatch, settings
+def a_late_result_during_a_results_replay(
+    league, monkeypatch, settings, before_it=None, after_it=None
 ):
-    """Results keep arriving while a league's replay runs: past
-    ``REPLAY_CATCH_UP_SECONDS`` it completes through what it folded and leaves the newer
-    results to the replay queued for them (its own message), instead of holding the worker
-    pass after pass. That replay then brings the standings to the log's end, exactly."""
+    """A live league (rated by period: what ``expected_projection`` folds) whose result's
+    replay, past its catch-up budget (0 s), meets a result stored while its first pass
+    computes; ``before_it(config)`` runs just before that result is stored and
+    ``after_it(replays)`` just after, with the replays ``request_catch_up`` returned.
+
+    Returns the running replay, the results kept so far (``KeptMatch``) and what the late
+    result left: its ``KeptMatch`` followed by the replays ``request_catch_up`` returned.
+    """
     from league import services as league_services
-    from ratings.models import ProjectionState
-    from ratings.time import current_period
-    from tests.replay_support import KeptMatch, expected_projection, snapshot
+    from tests.replay_support import KeptMatch
 
     monkeypatch.setattr(services, "send_replay", lambda replay: None)  # run by hand below
     settings.REPLAY_CATCH_UP_SECONDS = 0
-    # Rated by period: what ``expected_projection`` folds.
     first = Replay.objects.get(config=services.create_config(league, update_mode="period"))
     ann = league_services.register_player(league, "Ann")
     bob = league_services.register_player(league, "Bob")
@@ -188,11 +188,40 @@ def test_a_results_replay_past_its_catch_up_budget_hands_over_to_the_queued_one(
     def plan_then_a_late_result(config, *, from_scratch):
         plan = plan_pass(config, from_scratch=from_scratch)
         if not late:  # a result stored while the first pass computes
+            if before_it is not None:
+                before_it(config)
             late.append(result(ann, bob, 0.0))
             late.extend(services.request_catch_up(league))
+            if after_it is not None:
+                after_it(late[1:])
         return plan
 
     monkeypatch.setattr(runner, "plan_pass", plan_then_a_late_result)
+    return busy, kept, late
+
+
+def messages_are_sent(monkeypatch) -> None:
+    """Tasks go to a broker (as on a worker): a message that finds the lock held is sent
+    again, so a hand-over is allowed (``runner._may_hand_over``)."""
+    from celery import current_app
+
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+
+
+@pytest.mark.django_db
+def test_a_results_replay_past_its_catch_up_budget_hands_over_to_the_queued_one(
+    league, monkeypatch, settings
+):
+    """Results keep arriving while a league's replay runs: past
+    ``REPLAY_CATCH_UP_SECONDS`` it completes through what it folded and leaves the newer
+    results to the replay queued for them (its own message), instead of holding the worker
+    pass after pass. That replay then brings the standings to the log's end, exactly."""
+    from ratings.models import ProjectionState
+    from ratings.time import current_period
+    from tests.replay_support import expected_projection, snapshot
+
+    messages_are_sent(monkeypatch)
+    busy, kept, late = a_late_result_during_a_results_replay(league, monkeypatch, settings)
     assert runner.execute(busy.pk) is runner.Outcome.HANDED_OVER
 
     match, queued = late
@@ -209,3 +238,79 @@ def test_a_results_replay_past_its_catch_up_budget_hands_over_to_the_queued_one(
     kept.append(match)
     assert ProjectionState.objects.get(config=config).through_seq == match.event.seq
     assert snapshot(config) == expected_projection(config, kept, current_period(config))
+
+
+def assert_caught_up_itself(busy, kept, match) -> None:
+    """``busy`` did not hand over: it completed through the late result, exactly."""
+    from ratings.models import ProjectionState
+    from ratings.time import current_period
+    from tests.replay_support import expected_projection, snapshot
+
+    busy.refresh_from_db()
+    assert (busy.status, busy.through_seq) == (Replay.Status.COMPLETE, match.event.seq)
+    config = busy.config
+    assert ProjectionState.objects.get(config=config).through_seq == match.event.seq
+    expected = expected_projection(config, [*kept, match], current_period(config))
+    assert snapshot(config) == expected
+
+
+@pytest.mark.django_db
+def test_a_results_replay_does_not_hand_over_to_a_queued_one_out_of_attempts(
+    league, monkeypatch, settings
+):
+    """The queued replay has used its last attempt: claimed, it fails without folding
+    anything, so the running replay catches up with the late result itself."""
+    messages_are_sent(monkeypatch)
+
+    def out_of_attempts(replays) -> None:
+        (queued,) = replays
+        Replay.objects.filter(pk=queued.pk).update(attempts=settings.REPLAY_MAX_ATTEMPTS)
+
+    busy, kept, late = a_late_result_during_a_results_replay(
+        league, monkeypatch, settings, after_it=out_of_attempts
+    )
+
+    assert runner.execute(busy.pk) is runner.Outcome.COMPLETE
+    match, queued = late
+    assert_caught_up_itself(busy, kept, match)
+    queued.refresh_from_db()
+    assert queued.status == Replay.Status.FAILED  # run after it, as the league's queue
+
+
+@pytest.mark.django_db
+def test_a_results_replay_does_not_hand_over_to_a_queued_full_one_of_an_older_version(
+    league, monkeypatch, settings
+):
+    """A newer version exists and the published one's queued replay is a full one (one
+    sent back to the queue, say): claimed, it is superseded without folding anything, so
+    the running replay catches up with the late result itself."""
+    messages_are_sent(monkeypatch)
+    queued_full: list = []
+
+    def newer_version_and_a_queued_full_replay(config) -> None:
+        services.create_config(config.league, note="newer")
+        queued_full.append(Replay.objects.create(config=config, kind=Replay.Kind.FULL))
+
+    busy, kept, late = a_late_result_during_a_results_replay(
+        league, monkeypatch, settings, before_it=newer_version_and_a_queued_full_replay
+    )
+
+    assert runner.execute(busy.pk) is runner.Outcome.COMPLETE
+    match, *covering = late
+    assert [replay.pk for replay in covering] == [queued_full[0].pk]  # the late result's
+    assert_caught_up_itself(busy, kept, match)
+    queued_full[0].refresh_from_db()
+    assert queued_full[0].status == Replay.Status.SUPERSEDED
+
+
+@pytest.mark.django_db
+def test_a_results_replay_with_eager_tasks_catches_up_itself(league, monkeypatch, settings):
+    """With eager tasks the queued replay's message already ran (and found the lock
+    held): nothing would run it again, so the running replay never hands over."""
+    busy, kept, late = a_late_result_during_a_results_replay(league, monkeypatch, settings)
+
+    assert runner.execute(busy.pk) is runner.Outcome.COMPLETE
+    match, queued = late
+    assert_caught_up_itself(busy, kept, match)
+    queued.refresh_from_db()
+    assert queued.status == Replay.Status.COMPLETE  # run after it, as the league's queue
