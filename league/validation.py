@@ -159,6 +159,27 @@ def parse_score(value: Any, errors: Errors, field: str = "score_a") -> Decimal |
     return score
 
 
+def check_in_range(
+    moment: dt.datetime, zone: dt.tzinfo, value: Any, errors: Errors, field: str
+) -> bool:
+    """Whether ``moment`` survives the conversions the checks and the store make (an
+    ``out_of_range`` error on ``field``, naming the ``value`` given, when it does not)."""
+    try:
+        # A moment at the calendar's ends (0001-01-01 far east of UTC, 9999-12-31 far
+        # west) overflows in one of them.
+        moment.astimezone(dt.UTC)
+        moment.astimezone(zone)
+    except (OverflowError, ValueError):
+        errors.add(
+            field,
+            _("%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29."),
+            "out_of_range",
+            value=value,
+        )
+        return False
+    return True
+
+
 def parse_played_at(
     league: League, value: Any, errors: Errors, field: str = "played_at"
 ) -> tuple[dt.datetime, bool] | None:
@@ -183,20 +204,7 @@ def parse_played_at(
     elif isinstance(value, dt.date):
         when = dt.datetime.combine(value, dt.time(12), tzinfo=zone), True
     if when is not None:
-        try:
-            # Both conversions the checks and the store make; a moment at the calendar's
-            # ends (0001-01-01 far east of UTC, 9999-12-31 far west) overflows in one.
-            when[0].astimezone(dt.UTC)
-            when[0].astimezone(zone)
-        except (OverflowError, ValueError):
-            errors.add(
-                field,
-                _("%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29."),
-                "out_of_range",
-                value=value,
-            )
-            return None
-        return when
+        return when if check_in_range(when[0], zone, value, errors, field) else None
     errors.add(
         field,
         _("Give the day the match was played (YYYY-MM-DD) or a date and time; got %(value)r."),

@@ -71,6 +71,7 @@ from league.validation import (
     Errors,
     _as_id,
     check_can_play,
+    check_in_range,
     check_reason,
     check_recorder,
     check_text,
@@ -224,19 +225,7 @@ def _moment(league: League, value: Any, errors: Errors, field: str) -> dt.dateti
     elif isinstance(parsed, dt.date):
         moment = dt.datetime.combine(parsed, dt.time(19, 30), tzinfo=zone)
     if moment is not None:
-        try:
-            # The conversions the store makes; near the calendar's ends they overflow.
-            moment.astimezone(dt.UTC)
-            moment.astimezone(zone)
-        except (OverflowError, ValueError):
-            errors.add(
-                field,
-                _("%(value)s is out of range: give a day from 0001-01-03 to 9999-12-29."),
-                "out_of_range",
-                value=value,
-            )
-            return None
-        return moment
+        return moment if check_in_range(moment, zone, value, errors, field) else None
     errors.add(
         field,
         _("Give the day of the match (YYYY-MM-DD) or a date and time; got %(value)r."),
