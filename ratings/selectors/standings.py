@@ -207,12 +207,14 @@ def _field_sql(*, as_of: bool, active_only: bool, min_games: int) -> str:
     player = Player._meta.db_table
     if as_of and connection.vendor == "postgresql":
         # A backward probe of the (config, player, period) index per player; without
-        # LATERAL the planner hashes the whole history table instead.
+        # LATERAL the planner hashes the whole history table instead. The configuration is
+        # the constant, not ``c.config_id``: a joined column would leave every partition of
+        # the history (one per configuration) to the planner.
         last_row = f"""
             CROSS JOIN LATERAL (
                 SELECT m.rating, m.rd, m.volatility, m.period_index
                 FROM {history} m
-                WHERE m.config_id = c.config_id AND m.player_id = c.player_id
+                WHERE m.config_id = %(config)s AND m.player_id = c.player_id
                   AND m.period_index <= %(period)s
                 ORDER BY m.period_index DESC
                 LIMIT 1
@@ -221,10 +223,10 @@ def _field_sql(*, as_of: bool, active_only: bool, min_games: int) -> str:
     else:
         last_row = f"""
             JOIN {history} h
-              ON h.config_id = c.config_id AND h.player_id = c.player_id
+              ON h.config_id = %(config)s AND h.player_id = c.player_id
              AND h.period_index = (
                     SELECT MAX(m.period_index) FROM {history} m
-                    WHERE m.config_id = c.config_id AND m.player_id = c.player_id
+                    WHERE m.config_id = %(config)s AND m.player_id = c.player_id
                       AND m.period_index <= %(period)s
                  )
         """
