@@ -30,7 +30,7 @@ from django.utils import timezone
 from ratings.locks import LeagueReplayLock
 from ratings.models import PlayerPeriod, ProjectionState, Standing
 from ratings.replay.columns import any_of
-from ratings.replay.compute import HistoryRows, Projection, StandingRows
+from ratings.replay.compute import HistoryRows, Projection, RowsSink, StandingRows
 from ratings.replay.partitions import (
     analyze_partition,
     attach_partition,
@@ -90,7 +90,7 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
 
 def write_full_partition(
     plan: ReplayPlan,
-    compute_into: Callable[[Callable[[HistoryRows], None]], Projection],
+    compute_into: Callable[[RowsSink | None], Projection],
     lock: LeagueReplayLock,
     *,
     matches: int | None = None,
@@ -99,7 +99,8 @@ def write_full_partition(
     one and put in its place.
 
     ``compute_into(sink)`` runs the fold, handing ``sink`` each period's rows, and returns the
-    projection (its standings; its history went to the sink). With
+    projection (its standings; its history went to the sink); ``compute_into(None)`` returns
+    the whole projection, history included. With
     ``settings.REPLAY_STREAM_MIN_MATCHES`` ``matches`` or more (or ``matches`` not given) the
     rows go by COPY, while the fold computes (``HistoryCopy``), into the bare table that will
     replace the partition; its two indexes are built once it is full, side by side, and its
@@ -135,11 +136,12 @@ def write_full_partition(
 
 def _build_partition_at_once(
     plan: ReplayPlan,
-    compute_into: Callable[[Callable[[HistoryRows], None]], Projection],
+    compute_into: Callable[[RowsSink | None], Projection],
     lock: LeagueReplayLock,
 ) -> tuple[Projection, float]:
     """:func:`write_full_partition` for a league below ``settings.REPLAY_STREAM_MIN_MATCHES``:
-    the fold's rows are kept (as the delete path keeps them), then one transaction creates
+    the fold keeps its rows (as for the delete path: no rows made period by period), then
+    one transaction creates
     the new table, COPYs them in (frozen: the table is the transaction's own), builds its
     indexes on this connection, gathers its statistics, replaces the standings and puts it
     in place.
@@ -150,11 +152,9 @@ def _build_partition_at_once(
     is made ``LIKE``, stays readable throughout.
     """
     config_id = plan.config.pk
-    parts: list[HistoryRows] = []
-    projection = compute_into(parts.append)
+    projection = compute_into(None)
     started = time.perf_counter()
-    history = HistoryRows.concat(parts) if parts else projection.history
-    del parts
+    history = projection.history
     # Its own short transaction (the sequence's advisory lock is not held through the build).
     first_id = reserve_ids(len(history))
     # COPY FREEZE needs the table made in the current transaction, not in a savepoint of an
