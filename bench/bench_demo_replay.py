@@ -10,8 +10,10 @@ writing timers. Both databases must hold the demo (``manage.py load_demo``)::
         --database-url postgres://…/league_bench [--rounds 5]
 
 The PostgreSQL runs keep this shell's ``CELERY_BROKER_URL`` and ``LEAGUE_VAR_DIR``.
-``--env NAME=VALUE`` (repeatable) adds a third contender: PostgreSQL with those settings
-(e.g. ``LEAGUE_REPLAY_SWAP_MIN_MATCHES=40000``, the delete-and-insert path).
+``--env NAME=VALUE`` (repeatable) adds a contender: PostgreSQL with those settings
+(e.g. ``LEAGUE_REPLAY_SWAP_MIN_MATCHES=40000``, the delete-and-insert path). ``--before DIR``
+adds another: PostgreSQL replayed by the checkout in ``DIR`` (its own
+``bench/replay_stages.py``), e.g. main before a change.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SLUG = "international-football"
 
 
-def run(environment: dict[str, str | None]) -> dict[str, float]:
+def run(environment: dict[str, str | None], root: Path = ROOT) -> dict[str, float]:
     """One replay process: its wall and CPU seconds and the replay's stage timers
-    (``environment``: variables to set, or with None to unset)."""
+    (``environment``: variables to set, or with None to unset; ``root``: the checkout)."""
     child = {**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"}
     for name, value in environment.items():
         if value is None:
@@ -40,7 +42,7 @@ def run(environment: dict[str, str | None]) -> dict[str, float]:
             child[name] = value
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench" / "replay_stages.py"), SLUG],
+        [sys.executable, str(root / "bench" / "replay_stages.py"), SLUG],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=child,
@@ -50,10 +52,15 @@ def run(environment: dict[str, str | None]) -> dict[str, float]:
     if status != 0:
         sys.exit(f"the replay failed ({status}): {stderr.decode()[-2000:]}")
     stages = json.loads(stderr.decode().strip().splitlines()[-1])
+    timers = stages["replay timers"]
     return {
         "wall": time.perf_counter() - started,
         "CPU": usage.ru_utime + usage.ru_stime,
-        **stages["replay timers"],
+        # Fork to the command: the interpreter, Django, the command's import.
+        "start-up": stages["interpreter"] + stages["django.setup"] + stages["command import"],
+        **timers,
+        # The command's own work around the replay's stages (request, claim, lock, publish).
+        "bookkeeping": stages["command"] - sum(timers.values()),
     }
 
 
@@ -63,6 +70,7 @@ def main() -> None:
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE")
+    parser.add_argument("--before", type=Path, help="another checkout, replaying on PostgreSQL")
     args = parser.parse_args()
     # The embedded default (its own broker folder) against PostgreSQL with the broker given.
     sqlite: dict[str, str | None] = {
@@ -71,20 +79,25 @@ def main() -> None:
         "CELERY_BROKER_URL": None,
     }
     postgres: dict[str, str | None] = {"DATABASE_URL": args.database_url}
-    contenders = {"SQLite": sqlite, "PostgreSQL": postgres}
+    contenders: dict[str, tuple[dict[str, str | None], Path]] = {
+        "SQLite": (sqlite, ROOT),
+        "PostgreSQL": (postgres, ROOT),
+    }
     if args.env:
-        contenders["PostgreSQL " + " ".join(args.env)] = {
-            **postgres,
-            **dict(item.split("=", 1) for item in args.env),
-        }
-    for environment in contenders.values():
-        run(environment)  # warm-up
+        contenders["PostgreSQL " + " ".join(args.env)] = (
+            {**postgres, **dict(item.split("=", 1) for item in args.env)},
+            ROOT,
+        )
+    if args.before:
+        contenders["PostgreSQL before"] = (postgres, args.before.resolve())
+    for environment, root in contenders.values():
+        run(environment, root)  # warm-up
     results: dict[str, list[dict[str, float]]] = {name: [] for name in contenders}
     names = list(contenders)
     for round_number in range(args.rounds):
         shift = round_number % len(names)
         for name in names[shift:] + names[:shift]:
-            results[name].append(run(contenders[name]))
+            results[name].append(run(*contenders[name]))
         print(
             f"round {round_number + 1}: "
             + "; ".join(

@@ -480,9 +480,11 @@ REPLAY_LEASE_SECONDS = float(os.environ.get("LEAGUE_REPLAY_LEASE_SECONDS", "60")
 REPLAY_SWAP_MIN_MATCHES = int(os.environ.get("LEAGUE_REPLAY_SWAP_MIN_MATCHES", "20000"))
 # PostgreSQL: from this many matches a full replay's history is COPYed by a writer thread
 # while the fold computes. A smaller league's history is one batch written at the end on the
-# replay's own connection: the thread's connection, its transaction and its competition with
-# the fold for the interpreter cost more there than the overlap saves (the demo, 32,000
-# matches: docs/benchmarks.md, "replay --sync against its floor, again"). 0: always the thread.
+# replay's own connection, the whole partition built and attached in one transaction
+# (store._build_partition_at_once): the thread's connection, its transaction and its
+# competition with the fold for the interpreter cost more there than the overlap saves (the
+# demo, 32,000 matches: docs/benchmarks.md, "replay --sync against its floor, again" and
+# "The demo's full replay on PostgreSQL, again"). 0: always the thread.
 REPLAY_STREAM_MIN_MATCHES = int(os.environ.get("LEAGUE_REPLAY_STREAM_MIN_MATCHES", "100000"))
 # A result's replay catching up with results stored while it runs hands over after this
 # many seconds: its standings are written through what it folded, and the replay queued

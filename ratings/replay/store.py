@@ -30,13 +30,14 @@ from django.utils import timezone
 from ratings.locks import LeagueReplayLock
 from ratings.models import PlayerPeriod, ProjectionState, Standing
 from ratings.replay.columns import any_of
-from ratings.replay.compute import HistoryRows, Projection, StandingRows
+from ratings.replay.compute import HistoryRows, Projection, RowsSink, StandingRows
 from ratings.replay.partitions import (
     analyze_partition,
     attach_partition,
     discard_partition,
     ensure_partition,
     index_partition,
+    next_name,
     partitioned,
     prepare_partition,
     reserve_ids,
@@ -89,36 +90,39 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
 
 def write_full_partition(
     plan: ReplayPlan,
-    compute_into: Callable[[Callable[[HistoryRows], None]], Projection],
+    compute_into: Callable[[RowsSink | None], Projection],
     lock: LeagueReplayLock,
     *,
     matches: int | None = None,
 ) -> tuple[Projection, float]:
-    """A full pass on PostgreSQL: the history written as the fold produces it.
+    """A full pass on PostgreSQL: the configuration's partition built anew beside the live
+    one and put in its place.
 
     ``compute_into(sink)`` runs the fold, handing ``sink`` each period's rows, and returns the
-    projection (its standings; its history is already written). The rows go by COPY, while
-    the fold computes (``HistoryCopy``), into the bare table that will replace the
-    configuration's partition; its two indexes are built once it is full, side by side; then
-    one short transaction puts it in place and replaces the standings (``partitions.py``).
-    Returns the projection and the seconds spent writing: the fold's waits for the writer
-    and everything after the fold (the rest of the call is computing). With fewer than
-    ``settings.REPLAY_STREAM_MIN_MATCHES`` ``matches`` (when given) no writer thread is
-    started.
+    projection (its standings; its history went to the sink); ``compute_into(None)`` returns
+    the whole projection, history included. With
+    ``settings.REPLAY_STREAM_MIN_MATCHES`` ``matches`` or more (or ``matches`` not given) the
+    rows go by COPY, while the fold computes (``HistoryCopy``), into the bare table that will
+    replace the partition; its two indexes are built once it is full, side by side, and its
+    statistics gathered; then one short transaction replaces the standings and puts it in
+    place (``partitions.py``). A smaller league's history is held until the fold ends and
+    the whole build is that one transaction (:func:`_build_partition_at_once`). Returns the
+    projection and the seconds spent writing: the fold's waits for the writer and everything
+    after the fold (the rest of the call is computing).
     """
     config_id = plan.config.pk
     ensure_partition(config_id)
-    threaded = matches is None or matches >= settings.REPLAY_STREAM_MIN_MATCHES
-    sink = HistoryCopy(config_id, prepare_partition(config_id), threaded=threaded)
+    if matches is not None and matches < settings.REPLAY_STREAM_MIN_MATCHES:
+        return _build_partition_at_once(plan, compute_into, lock)
+    sink = HistoryCopy(config_id, prepare_partition(config_id))
     try:
         projection = compute_into(sink)
         computed, copied = time.perf_counter(), sink.seconds
         sink.flush()
         index_partition(config_id)
-        with transaction.atomic():
-            lock.check_in_transaction()
-            attach_partition(config_id)
-            _finish(plan, projection)
+        # Statistics belong to the table: gathered before the parent is locked, live with it.
+        analyze_partition(config_id, table=next_name(config_id))
+        _swap_in(plan, projection, lock)
     except BaseException:
         sink.abandon()
         try:
@@ -127,8 +131,62 @@ def write_full_partition(
             # The replay's own error matters more; the next replay drops it anyway.
             logger.exception("Could not drop the unfinished partition of config %s", config_id)
         raise
-    analyze(config_id)
     return projection, copied + (time.perf_counter() - computed)
+
+
+def _build_partition_at_once(
+    plan: ReplayPlan,
+    compute_into: Callable[[RowsSink | None], Projection],
+    lock: LeagueReplayLock,
+) -> tuple[Projection, float]:
+    """:func:`write_full_partition` for a league below ``settings.REPLAY_STREAM_MIN_MATCHES``:
+    the fold keeps its rows (as for the delete path: no rows made period by period), then
+    one transaction creates
+    the new table, COPYs them in (frozen: the table is the transaction's own), builds its
+    indexes on this connection, gathers its statistics, replaces the standings and puts it
+    in place.
+
+    One commit instead of a dozen, no second connection, and nothing to clean up after a
+    crash (a killed replay's transaction leaves no table behind). The parent is locked only
+    by the last statements (``attach_partition``); the live partition, which the new table
+    is made ``LIKE``, stays readable throughout.
+    """
+    config_id = plan.config.pk
+    projection = compute_into(None)
+    started = time.perf_counter()
+    history = projection.history
+    # Its own short transaction (the sequence's advisory lock is not held through the build).
+    first_id = reserve_ids(len(history))
+    # COPY FREEZE needs the table made in the current transaction, not in a savepoint of an
+    # outer one (a test's).
+    freeze = not connection.in_atomic_block
+    with transaction.atomic():
+        lock.check_in_transaction()
+        new = prepare_partition(config_id)
+        columns = _history_columns(with_id=True)
+        values = _history_values(config_id, history, first_id)
+        _copy_postgres(new, columns, values, freeze=freeze)
+        index_partition(config_id)
+        analyze_partition(config_id, table=new)
+        _swap_in(plan, projection, lock, checked=True)
+    return projection, time.perf_counter() - started
+
+
+def _swap_in(
+    plan: ReplayPlan, projection: Projection, lock: LeagueReplayLock, *, checked: bool = False
+) -> None:
+    """Replace the standings (and their statistics), record the projection's reach and put
+    the built partition in place, in one transaction (the caller's, or one of its own).
+
+    The standings go first: the parent is locked from the attach's first statement to the
+    commit, and nothing else happens in between.
+    """
+    with transaction.atomic():
+        if not checked:
+            lock.check_in_transaction()
+        _finish(plan, projection)
+        analyze_standings()
+        attach_partition(plan.config.pk)
 
 
 class HistoryCopy:
@@ -146,11 +204,11 @@ class HistoryCopy:
     rows on the other core meanwhile. The fold waits only when ``QUEUED_BATCHES`` batches are
     waiting, so memory stays bounded whatever the league's size. Inside a transaction (a
     test's) no other connection could see the table: each batch is then one COPY on the
-    replay's connection, and so it is with ``threaded`` false (a small league's history,
-    ``settings.REPLAY_STREAM_MIN_MATCHES``).
+    replay's connection. (A league below ``settings.REPLAY_STREAM_MIN_MATCHES`` has no
+    sink of this kind: ``_build_partition_at_once``.)
     """
 
-    def __init__(self, config_id: int, table: str, *, threaded: bool = True) -> None:
+    def __init__(self, config_id: int, table: str) -> None:
         self.config_id = config_id
         self.table = table
         self.pending: list[HistoryRows] = []
@@ -161,7 +219,7 @@ class HistoryCopy:
         self._writer: threading.Thread | None = None
         self._failure: BaseException | None = None
         self._abandoned = False
-        if threaded and not connection.in_atomic_block:
+        if not connection.in_atomic_block:
             self._batches = queue.Queue(maxsize=QUEUED_BATCHES)
             self._writer = threading.Thread(
                 target=self._write_batches, name=f"history-copy-{config_id}", daemon=True
@@ -404,12 +462,15 @@ def _copy_postgres(
     values: list[np.ndarray],
     order: npt.NDArray[np.intp] | None = None,
     model=PlayerPeriod,
+    *,
+    freeze: bool = False,
 ) -> None:
-    """COPY the rows of ``values`` (``columns``: ``model``'s fields) into ``table``."""
+    """COPY the rows of ``values`` (``columns``: ``model``'s fields) into ``table``
+    (``freeze``: see ``_copy_sql``)."""
     n = int(values[0].size)
     if n == 0:
         return
-    sql = _copy_sql(table, [name for name, _ in columns], model)
+    sql = _copy_sql(table, [name for name, _ in columns], model, freeze=freeze)
     with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
         copy.write(BINARY_HEADER)
         _copy_rows(copy, columns, values, order)
@@ -573,10 +634,17 @@ def analyze(config_id: int) -> None:
     """Refresh PostgreSQL's statistics of the projection tables after a bulk rewrite.
 
     Without them the planner of the next incremental replay's queries still believes the
-    tables are small and scans them. Only the configuration's own partition is sampled.
+    tables are small and scans them. Only the configuration's own partition is sampled (its
+    key columns: ``partitions.analyze_partition``).
     """
     if connection.vendor != "postgresql":
         return
     analyze_partition(config_id)
+    analyze_standings()
+
+
+def analyze_standings() -> None:
+    """Refresh PostgreSQL's statistics of ``Standing`` (in the caller's transaction, if any:
+    ANALYZE's lock lets readers and other configurations' writers on)."""
     with connection.cursor() as cursor:
         cursor.execute(f"ANALYZE {Standing._meta.db_table}")

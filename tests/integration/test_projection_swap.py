@@ -21,7 +21,7 @@ from league import services as league_services
 from ratings import services
 from ratings.models import PlayerPeriod, Replay
 from ratings.replay import store
-from ratings.replay.partitions import partition_name, partitioned
+from ratings.replay.partitions import ANALYZED_COLUMNS, partition_name, partitioned
 from ratings.replay.table_swap import NEXT, swap_pays
 from ratings.time import current_period
 from tests.replay_support import KeptMatch, expected_projection, snapshot
@@ -255,10 +255,12 @@ def next_history_id() -> int:
 
 @pytest.mark.postgres
 def test_postgres_writes_the_history_a_batch_at_a_time_with_reserved_ids(
-    league, one_league, django_capture_on_commit_callbacks, monkeypatch
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
 ):
-    """Inside a transaction (no other connection sees the new table) each batch is a COPY
-    on the replay's connection, in the fold's order, with ids reserved for it."""
+    """A league of ``REPLAY_STREAM_MIN_MATCHES`` or more, inside a transaction (no other
+    connection sees the new table): each batch is a COPY on the replay's connection, in the
+    fold's order, with ids reserved for it."""
+    settings.REPLAY_STREAM_MIN_MATCHES = 0
     monkeypatch.setattr(store, "COPY_CHUNK_ROWS", 7)
     copies = []
     write = store.write_history
@@ -326,7 +328,8 @@ def test_postgres_writes_a_small_league_s_history_on_the_replay_s_own_connection
 ):
     """Below ``REPLAY_STREAM_MIN_MATCHES`` no writer thread is started, even outside a transaction:
     the history goes by COPY on the replay's thread, into the partition swapped in, with
-    the same rows as computed."""
+    the same rows as computed, and the statistics of the columns queries select by come
+    with it."""
     settings.REPLAY_STREAM_MIN_MATCHES = len(one_league) + 1
     writers = []
     packed = store._pg_binary
@@ -348,6 +351,42 @@ def test_postgres_writes_a_small_league_s_history_on_the_replay_s_own_connection
     assert next_history_id() > max(ids)
     assert partition_of_rows(config.pk) == {partition_name(config.pk)}
     assert half_built_tables() == []
+    assert analyzed_columns(partition_name(config.pk)) == set(ANALYZED_COLUMNS)
+
+
+def analyzed_columns(table: str) -> set[str]:
+    """The columns of ``table`` the planner has statistics of (PostgreSQL)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attname FROM pg_stats WHERE tablename = %s", [table])
+        return {row[0] for row in cursor.fetchall()}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_a_small_league_s_build_fails_whole(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """Below ``REPLAY_STREAM_MIN_MATCHES`` the new table is made, filled, indexed and put in
+    place in one transaction (outside any other, as in a worker): a failure at its last
+    step leaves the old history and standings, and no table behind."""
+    settings.REPLAY_MAX_ATTEMPTS = 1
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league) + 1
+    config = services.latest_config(league)
+    before = snapshot(config)
+    shape_before = table_shape()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(store, "attach_partition", broken)
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.FAILED
+    assert "killed" in replay.error
+    assert snapshot(config) == before
+    assert table_shape() == shape_before
+    assert half_built_tables() == []
+    assert partition_of_rows(config.pk) == {partition_name(config.pk)}
 
 
 def break_the_writer(monkeypatch) -> str:

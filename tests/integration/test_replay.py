@@ -316,3 +316,19 @@ def test_first_result_creates_the_default_configuration(
         for m in kept
     ]
     assert snapshot(config) == expected_instant(config, as_sides, current_period(config))
+
+
+@pytest.mark.django_db
+def test_a_progress_save_stores_the_fold_s_position(league):
+    """``runner._save_progress`` (PostgreSQL: one query that commits without waiting for
+    the WAL flush) stores how far the fold is, and nothing else of the row changes."""
+    from ratings.replay.runner import _save_progress
+
+    config = services.create_config(league, update_mode="period")
+    replay = Replay.objects.create(config=config, kind=Replay.Kind.FULL)
+
+    _save_progress(replay.pk, 7, 12)
+
+    saved = Replay.objects.get(pk=replay.pk)
+    assert (saved.periods_done, saved.periods_total) == (7, 12)
+    assert saved.status == replay.status

@@ -29,7 +29,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from league import demo as demo_data
@@ -204,6 +204,8 @@ class Command(DataCommand):
         )
         if not created:
             self._upgrade(league)
+        if report.recorded:
+            _analyze_events()
         if not options["no_replay"]:
             self._replay(league, changed=created or report.recorded > 0)
         self._demo_user(league, options["force_demo_user"])
@@ -311,3 +313,16 @@ class Command(DataCommand):
             f"Demo organiser (local use only): username {DEMO_USERNAME!r}, password "
             f"{password!r} (also in {saved})."
         )
+
+
+def _analyze_events() -> None:
+    """PostgreSQL: gather the event table's statistics after the bulk load.
+
+    Autovacuum would in time (and may be off); until then the planner takes the table for
+    empty, and the replay's read of the matches probes the voids' index once a match
+    instead of hashing them (0.21 s against 0.09 s for the demo's 32,000 matches).
+    """
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {Event._meta.db_table}")
