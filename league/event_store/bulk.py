@@ -22,9 +22,11 @@ keeps the same guarantees with batches:
   read once), their events with another, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
   whose ``events`` streams the stored facts (``AppendedFacts``);
-- a file's plain rows may come column by column (``add_plain_rows``), and a batch in which
-  no row needs a word of its own is built column by column (``_flush_plain``); on SQLite the
-  values every row of a batch shares are literals of the statement, bound once.
+- a file's plain rows may come column by column (``add_plain_rows``: checked per distinct
+  player, day and score, queued as a ``_Run`` of columns), and a batch in which no row needs
+  a word of its own is built column by column (``_flush_plain``); a statement leaves out the
+  columns that are NULL in every row it writes, and on SQLite the values every row of a
+  batch shares are literals of the statement, bound once.
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.
@@ -214,9 +216,11 @@ class _PreparedInsert:
     ``bulk_create`` builds a model instance and prepares every field of every row through
     the ORM, which costs more than the database's own work on a large import. The columns
     are those the event store maps the kind of fact to (``store.COLUMNS_OF``), plus ``seq``
-    and the key; the constant values (league, kind, recorder, the moment of recording,
-    fields the kind leaves empty) are taken from the model once through the ORM's own
-    preparation; per row only the values that change are read from the fact (one
+    and the key, less those ``fixed`` gives one value for every row; the constant values
+    (league, kind, recorder, the moment of recording, fields the kind leaves empty, the
+    ``fixed`` ones) are taken from the model once through the ORM's own preparation, and
+    those that are NULL are left out of the statement (the database stores NULL there all
+    the same); per row only the values that change are read from the fact (one
     ``attrgetter`` call), or given in the mapping's order (``row_of_values``), and adapted
     (dates and decimals through a cache: a file repeats them).
     """
@@ -282,7 +286,7 @@ class _PreparedInsert:
             self.connection.ensure_connection()
             literals = _sqlite_literals(self.constants)
             if literals is not None:
-                # Binding the same 22 values again for every row cost more than the floor's
+                # Binding the same values again for every row cost more than the floor's
                 # whole row; the stored values are the same (SQLite stores a literal '' or 0
                 # as it stores a bound "" or 0).
                 self.row_constants, self._literals = (), literals
