@@ -22,9 +22,11 @@ keeps the same guarantees with batches:
   read once), their events with another, matches with one prepared multi-row INSERT per batch (see
   ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
   whose ``events`` streams the stored facts (``AppendedFacts``);
-- a file's plain rows may come column by column (``add_plain_rows``), and a batch in which
-  no row needs a word of its own is built column by column (``_flush_plain``); on SQLite the
-  values every row of a batch shares are literals of the statement, bound once.
+- a file's plain rows may come column by column (``add_plain_rows``: checked per distinct
+  player, day and score, queued as a ``_Run`` of columns), and a batch in which no row needs
+  a word of its own is built column by column (``_flush_plain``); a statement leaves out the
+  columns that are NULL in every row it writes, and on SQLite the values every row of a
+  batch shares are literals of the statement, bound once.
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.
@@ -35,7 +37,7 @@ from __future__ import annotations
 import datetime as dt
 import operator
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import chain, repeat
@@ -43,6 +45,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import connections, models, router, transaction
+from django.db.models.fields import NOT_PROVIDED
 from django.utils import timezone
 
 from league.control_characters import CONTROL_CHARACTER
@@ -142,9 +145,17 @@ def _messages(errors: Errors) -> str:
 #: (player_a, player_b, score_a, played_at, points, note, date_only, idempotency_key, ref,
 #: neutral). The players may be new ones whose rows the batch creates first.
 _Pending = tuple[Player, Player, Decimal, dt.datetime, str, str, bool, "str | None", Any, bool]
+_PENDING_WIDTH = 10
 
+#: The columns of ``store.COLUMNS_OF[MatchRecorded]`` that hold the same value in every row
+#: the bulk path writes (it records new results, never a correction), left out of its rows.
+_MATCH_FIXED: dict[str, Any] = {"replaces_id": None, "reason": ""}
 #: The fact attributes a match's row is built from, in ``store.COLUMNS_OF`` order.
-_MATCH_VALUES = tuple(fact for _, fact in event_store.COLUMNS_OF[MatchRecorded])
+_MATCH_VALUES = tuple(f for c, f in event_store.COLUMNS_OF[MatchRecorded] if c not in _MATCH_FIXED)
+#: The same for a batch of results without points or neutral ground (most batches of a
+#: file): those columns too hold one value in every row.
+_PLAIN_FIXED: dict[str, Any] = {**_MATCH_FIXED, "points": "", "neutral": False, "margin": None}
+_PLAIN_VALUES = tuple(f for c, f in event_store.COLUMNS_OF[MatchRecorded] if c not in _PLAIN_FIXED)
 
 
 def _identity(player: Player) -> Any:
@@ -205,30 +216,52 @@ class _PreparedInsert:
     ``bulk_create`` builds a model instance and prepares every field of every row through
     the ORM, which costs more than the database's own work on a large import. The columns
     are those the event store maps the kind of fact to (``store.COLUMNS_OF``), plus ``seq``
-    and the key; the constant values (league, kind, recorder, the moment of recording,
-    fields the kind leaves empty) are taken from the model once through the ORM's own
-    preparation; per row only the values that change are read from the fact (one
+    and the key, less those ``fixed`` gives one value for every row; the constant values
+    (league, kind, recorder, the moment of recording, fields the kind leaves empty, the
+    ``fixed`` ones) are taken from the model once through the ORM's own preparation, and
+    those that are NULL are left out of the statement (the database stores NULL there all
+    the same); per row only the values that change are read from the fact (one
     ``attrgetter`` call), or given in the mapping's order (``row_of_values``), and adapted
     (dates and decimals through a cache: a file repeats them).
     """
 
-    def __init__(self, league: League, recorded_by: Any, kind: type[Fact]) -> None:
+    def __init__(
+        self,
+        league: League,
+        recorded_by: Any,
+        kind: type[Fact],
+        fixed: Mapping[str, Any] | None = None,
+    ) -> None:
         self.connection = connections[router.db_for_write(Event)]
+        fixed = dict(fixed or {})
         template = Event(
             league=league,
             kind=kind.kind,
             recorded_at=timezone.now(),
             recorded_by=recorded_by,
+            **fixed,
         )
         fields = [f for f in Event._meta.concrete_fields if not f.primary_key]
         by_attname = {f.attname: f for f in fields}
-        mapping = event_store.COLUMNS_OF[kind]
-        varying = ["seq", "idempotency_key", *(column for column, _name in mapping)]
-        constant = [f for f in fields if f.attname not in varying]
-        ordered = [by_attname[name] for name in varying] + constant
-        self.constants = tuple(
-            f.get_db_prep_save(f.pre_save(template, True), self.connection) for f in constant
-        )
+        mapping = [pair for pair in event_store.COLUMNS_OF[kind] if pair[0] not in fixed]
+        #: Whether each row starts with its key after its seq (not when ``fixed`` gives it).
+        self.keyed = "idempotency_key" not in fixed
+        varying = ["seq", *(["idempotency_key"] if self.keyed else []), *(c for c, _ in mapping)]
+        prepared = [
+            (f, f.get_db_prep_save(f.pre_save(template, True), self.connection))
+            for f in fields
+            if f.attname not in varying
+        ]
+        # A column whose value is NULL for every row is left out of the statement: the
+        # database stores NULL there all the same (no column of the table has a database
+        # default), and a row of 17 values costs the database half what one of 34 does.
+        constant = [
+            (f, value)
+            for f, value in prepared
+            if value is not None or not f.null or f.db_default is not NOT_PROVIDED
+        ]
+        ordered = [by_attname[name] for name in varying] + [f for f, _value in constant]
+        self.constants = tuple(value for _f, value in constant)
         self.names = tuple(name for _column, name in mapping)
         self.values_of = operator.attrgetter(*self.names)
         # (position in the row, field, cache of adapted values) of the columns to adapt.
@@ -253,7 +286,7 @@ class _PreparedInsert:
             self.connection.ensure_connection()
             literals = _sqlite_literals(self.constants)
             if literals is not None:
-                # Binding the same 22 values again for every row cost more than the floor's
+                # Binding the same values again for every row cost more than the floor's
                 # whole row; the stored values are the same (SQLite stores a literal '' or 0
                 # as it stores a bound "" or 0).
                 self.row_constants, self._literals = (), literals
@@ -267,7 +300,10 @@ class _PreparedInsert:
 
     def row_of_values(self, seq: int, key: str | None, values: tuple[Any, ...]) -> list[Any]:
         """The row of a fact whose attributes ``self.names`` have ``values``."""
-        row = [seq, key, *values, *self.row_constants]
+        if self.keyed:
+            row = [seq, key, *values, *self.row_constants]
+        else:
+            row = [seq, *values, *self.row_constants]
         for position, column, cache in self.adapted:
             value = row[position]
             if value is not None:
@@ -287,6 +323,8 @@ class _PreparedInsert:
         each distinct value of an adapted column is adapted once, and the rows are zipped."""
         count = len(keys)
         varying: list[Any] = [range(first_seq, first_seq + count), keys, *columns]
+        if not self.keyed:
+            del varying[1]
         for position, column, cache in self.adapted:
             values = varying[position]
             if len(cache) > 100_000:
@@ -438,6 +476,44 @@ class _PlayerInsert:
             player._state.db = self.connection.alias
 
 
+#: The moment and the "date only" flag of a checked ``played`` value.
+_FIRST, _SECOND = operator.itemgetter(0), operator.itemgetter(1)
+
+
+class _Run:
+    """Consecutive results queued column by column (``add_plain_rows``): one list per item
+    of ``_Pending``, in its order."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self, columns: list[list[Any]]) -> None:
+        self.columns = columns
+
+
+def _rows_of(pending: Sequence[_Pending | _Run]) -> Iterator[_Pending]:
+    """The queued results one by one, in order."""
+    for item in pending:
+        if type(item) is _Run:
+            yield from zip(*item.columns, strict=True)  # type: ignore[misc]
+        else:
+            yield item  # type: ignore[misc]
+
+
+def _columns_of(pending: Sequence[_Pending | _Run]) -> list[Sequence[Any]]:
+    """The queued results column by column (one list per item of ``_Pending``)."""
+    if len(pending) == 1 and type(pending[0]) is _Run:
+        return pending[0].columns
+    columns: list[list[Any]] = [[] for _ in range(_PENDING_WIDTH)]
+    for item in pending:
+        if type(item) is _Run:
+            for column, values in zip(columns, item.columns, strict=True):
+                column.extend(values)
+        else:
+            for column, value in zip(columns, item, strict=True):  # type: ignore[call-overload]
+                column.append(value)
+    return columns  # type: ignore[return-value]
+
+
 class _Memo:
     """A pure one-argument function with its answers remembered (at most ``LIMIT`` of them).
 
@@ -522,8 +598,11 @@ class BulkAppender:
         self.observer = observer
         self.result = BulkAppendResult()
         self._next_seq = event_store.next_seq(league)
-        self._pending: list[_Pending] = []
+        self._pending: list[_Pending | _Run] = []
+        #: How many results ``_pending`` holds.
+        self._queued = 0
         self._insert: _PreparedInsert | None = None
+        self._plain_insert: _PreparedInsert | None = None
         self._registrations: list[tuple[int, Player]] = []
         self._slugs: FreeSlugs | None = None
         self._register_insert: _PreparedInsert | None = None
@@ -687,7 +766,8 @@ class BulkAppender:
                 neutral,
             )  # type: ignore[arg-type]
         )
-        if len(self._pending) >= self.batch_size:
+        self._queued += 1
+        if self._queued >= self.batch_size:
             self.flush()
 
     def add_plain(
@@ -739,9 +819,9 @@ class BulkAppender:
                 len(key) > IDEMPOTENCY_KEY_MAX or CONTROL_CHARACTER.search(key) is not None
             ):
                 return False
-        pending = self._pending
-        pending.append((a, b, score, when[0], "", note.strip(), when[1], key, ref, False))  # type: ignore[index]
-        if len(pending) >= self.batch_size:
+        self._pending.append((a, b, score, when[0], "", note.strip(), when[1], key, ref, False))  # type: ignore[index]
+        self._queued += 1
+        if self._queued >= self.batch_size:
             self.flush()
         return True
 
@@ -758,9 +838,9 @@ class BulkAppender:
         """``add_plain`` for consecutive rows given column by column (``keys``: "" for none),
         the same checks and the same queue: returns how many rows, from the first, were
         queued. The row after them (if any) did not pass; the caller gives it to
-        ``add_match`` for its messages and goes on after it. Each distinct score and day
-        is checked once for the whole run; the loop over the rows only checks the players
-        and queues the result.
+        ``add_match`` for its messages and goes on after it. Each distinct score, day and
+        player is checked once for the whole run, and the rows are queued column by column
+        (``_Run``): no Python runs per row but to find the first refused one.
         """
         count = len(players_a)
         if not count:
@@ -782,12 +862,16 @@ class BulkAppender:
             else:
                 when_checked = self._played_at(day)
             days[day] = when_checked
-        whens = list(map(days.__getitem__, played[:count]))
-        checked = list(map(checked_scores.get, scores[:count]))
-        for index, (when, score) in enumerate(zip(whens, checked, strict=True)):
-            if score is None or score[0] is None or score[1] or when[1] or when[0] is None:
-                count = index
-                break
+        # The first row with a day or a score the checks refuse: the rows before it go on.
+        refused_days = {day for day, (when, error) in days.items() if error or when is None}
+        refused_scores = {
+            score
+            for score in set(scores[:count])
+            if (checked := checked_scores.get(score)) is None or checked[0] is None or checked[1]
+        }
+        for refused, values in ((refused_days, played), (refused_scores, scores)):
+            if refused and not refused.isdisjoint(values[:count]):
+                count = next(i for i in range(count) if values[i] in refused)
         keys = list(map(str.strip, keys[:count]))
         if keys and (
             max(map(len, keys)) > IDEMPOTENCY_KEY_MAX
@@ -798,36 +882,66 @@ class BulkAppender:
                 for index, key in enumerate(keys)
                 if len(key) > IDEMPOTENCY_KEY_MAX or CONTROL_CHARACTER.search(key) is not None
             )
-        fits = self._fits
-        fit = self._fit
-        pending = self._pending
-        batch_size = self.batch_size
-        rows = zip(
-            players_a,
-            players_b,
-            checked,
-            whens,
-            map(str.strip, notes),
-            keys,
-            refs,
-            strict=False,
+        count = min(count, self._first_unfit(players_a[:count], players_b[:count]))
+        if not count:
+            return 0
+        moments = {day: when for day, (when, _error) in days.items() if when is not None}
+        whens = list(map(moments.__getitem__, played[:count]))
+        score_of = {score: checked_scores[score][0] for score in set(scores[:count])}
+        columns = (
+            list(players_a[:count]),
+            list(players_b[:count]),
+            list(map(score_of.__getitem__, scores[:count])),
+            list(map(_FIRST, whens)),
+            [""] * count,
+            list(map(str.strip, notes[:count])),
+            list(map(_SECOND, whens)),
+            [key or None for key in keys[:count]],
+            list(refs[:count]),
+            [False] * count,
         )
-        for index in range(count):
-            a, b, score, when, note, key, ref = next(rows)
-            if (
-                (fits.get(id(a)) is not a and not fit(a))
-                or (fits.get(id(b)) is not b and not fit(b))
-                or a is b
-                or (a.id is not None and a.id == b.id)
-            ):
-                return index
-            moment, date_only = when[0]
-            pending.append((a, b, score[0], moment, "", note, date_only, key or None, ref, False))
-            if len(pending) >= batch_size:
+        # Queued a batch at a time, as one by one: a batch is written when it is full.
+        start = 0
+        while start < count:
+            stop = min(count, start + self.batch_size - self._queued)
+            self._pending.append(_Run([column[start:stop] for column in columns]))
+            self._queued += stop - start
+            start = stop
+            if self._queued >= self.batch_size:
                 self.flush()
-                # ``flush`` starts a new queue.
-                pending = self._pending
         return count
+
+    def _first_unfit(self, players_a: Sequence[Player], players_b: Sequence[Player]) -> int:
+        """The index of the first pair of ``players_a`` and ``players_b`` that ``add_plain``
+        would not take (a player that does not ``_fit``, or the same player twice), else
+        their number. Each distinct player is looked at once."""
+        count = len(players_a)
+        fits = self._fits
+        distinct = {id(player): player for player in chain(players_a, players_b)}
+        unfit = {
+            key
+            for key, player in distinct.items()
+            if fits.get(key) is not player and not self._fit(player)
+        }
+        if unfit:
+            count = next(
+                i for i in range(count) if id(players_a[i]) in unfit or id(players_b[i]) in unfit
+            )
+        if any(map(operator.is_, players_a[:count], players_b[:count])):
+            count = list(map(operator.is_, players_a[:count], players_b[:count])).index(True)
+        # Two objects of one stored player (a new player has no id yet: never the same).
+        get_id = operator.attrgetter("id")
+        equal = list(
+            map(operator.eq, map(get_id, players_a[:count]), map(get_id, players_b[:count]))
+        )
+        index = -1
+        while True:
+            try:
+                index = equal.index(True, index + 1)
+            except ValueError:
+                return count
+            if players_a[index].id is not None:
+                return index
 
     def _fit(self, player: Player) -> bool:
         """Whether ``player`` may be in a one-vs-one result of this league as far as
@@ -907,15 +1021,17 @@ class BulkAppender:
 
     def flush(self) -> None:
         """Resolve the queued results' keys and insert the batch."""
-        pending, self._pending = self._pending, []
+        pending, self._pending, self._queued = self._pending, [], 0
         if self._registrations:
             self._register()
         may_exist = self._keys.may_contain
         stored = event_store.stored_facts_by_key(
-            self.league, [m[7] for m in pending if m[7] and may_exist(m[7])]
+            self.league, [m[7] for m in _rows_of(pending) if m[7] and may_exist(m[7])]
         )
         if self._insert is None:
-            self._insert = _PreparedInsert(self.league, self.recorded_by, MatchRecorded)
+            self._insert = _PreparedInsert(
+                self.league, self.recorded_by, MatchRecorded, _MATCH_FIXED
+            )
             # The rows below are built in this order.
             assert self._insert.names == _MATCH_VALUES, self._insert.names
         if self._flush_plain(pending, stored):
@@ -934,7 +1050,7 @@ class BulkAppender:
         if len(when_errors) > _Memo.LIMIT:
             when_errors.clear()
         first_seq = next_seq = self._next_seq
-        for match in pending:
+        for match in _rows_of(pending):
             player_a, player_b, score, played_at, points, note, date_only, key, ref, neutral = match
             if key:
                 earlier = in_batch.get(key)
@@ -966,18 +1082,7 @@ class BulkAppender:
                 outcomes.append((ref, "error", message))
                 continue
             margin = points_margin(points) if points else None
-            values = (
-                player_a.id,
-                player_b.id,
-                score,
-                played_at,
-                points,
-                note,
-                None,
-                "",
-                neutral,
-                margin,
-            )
+            values = (player_a.id, player_b.id, score, played_at, points, note, neutral, margin)
             rows.append(row_of(next_seq, key, values))
             next_seq += 1
             if observe:
@@ -993,7 +1098,7 @@ class BulkAppender:
             for outcome in outcomes:
                 self.observer(*outcome)
 
-    def _flush_plain(self, pending: list[_Pending], stored: dict[str, Any]) -> bool:
+    def _flush_plain(self, pending: list[_Pending | _Run], stored: dict[str, Any]) -> bool:
         """Insert ``pending`` column by column when no result of it needs a word of its own
         (no key seen before, in the league or in the batch; every day accepted; every player
         able to play), and say so; False (nothing done) otherwise, and ``flush``'s loop then
@@ -1001,7 +1106,7 @@ class BulkAppender:
         """
         if not pending or stored:
             return False
-        columns = list(zip(*pending, strict=True))
+        columns = _columns_of(pending)
         (players_a, players_b, scores, moments, points, notes, date_only, keys, refs, neutral) = (
             columns
         )
@@ -1024,33 +1129,34 @@ class BulkAppender:
         add_key = self._keys.add
         for key in given_keys:
             add_key(key)
-        count = len(pending)
-        margins = (
-            [points_margin(text) if text else None for text in points]
-            if any(points)
-            else [None] * count
-        )
+        count = len(keys)
         get_id = operator.attrgetter("id")
-        values = (
-            list(map(get_id, players_a)),
-            list(map(get_id, players_b)),
-            scores,
-            moments,
-            points,
-            notes,
-            [None] * count,
-            [""] * count,
-            neutral,
-            margins,
-        )
-        assert self._insert is not None
+        ids_a, ids_b = list(map(get_id, players_a)), list(map(get_id, players_b))
+        insert: _PreparedInsert | None
+        if any(points) or any(neutral):
+            margins = [points_margin(text) if text else None for text in points]
+            values: tuple[Sequence[Any], ...] = (
+                ids_a, ids_b, scores, moments, points, notes, neutral, margins
+            )  # fmt: skip
+            insert = self._insert
+        else:
+            # No points (so no margin) and no neutral ground in the batch: those columns
+            # are the statement's constants.
+            values = (ids_a, ids_b, scores, moments, notes)
+            insert = self._plain_insert
+            if insert is None:
+                insert = self._plain_insert = _PreparedInsert(
+                    self.league, self.recorded_by, MatchRecorded, _PLAIN_FIXED
+                )
+                assert insert.names == _PLAIN_VALUES, insert.names
+        assert insert is not None
         first_seq = self._next_seq
-        rows = self._insert.rows_of_columns(first_seq, keys, values)
+        rows = insert.rows_of_columns(first_seq, keys, values)
         self._next_seq = first_seq + count
         if self.result.first_seq is None:
             self.result.first_seq = first_seq
         self.result.appended += count
-        self._insert.execute(rows)
+        insert.execute(rows)
         if self.observer is not None:
             for ref in refs:
                 self.observer(ref, "recorded", "")
@@ -1080,7 +1186,9 @@ class BulkAppender:
             self._player_insert = _PlayerInsert(self.league)
         self._player_insert.execute([player for _seq, player in registrations])
         if self._register_insert is None:
-            self._register_insert = _PreparedInsert(self.league, self.recorded_by, PlayerRegistered)
+            self._register_insert = _PreparedInsert(
+                self.league, self.recorded_by, PlayerRegistered, {"idempotency_key": None}
+            )
         rows = []
         for seq, player in registrations:
             fact = PlayerRegistered(player_id=player.pk, display_name=player.display_name)
