@@ -224,18 +224,26 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
     settings.REPLAY_MAX_ATTEMPTS = 1
     config = services.latest_config(league)
     assert partitioned() or swap_pays(TABLE, config.pk)
+    # Runs after the new table replaced the old one, in the same transaction.
+    failing_replay_changes_nothing(
+        league, config, "write_standings", monkeypatch, django_capture_on_commit_callbacks
+    )
+
+
+def failing_replay_changes_nothing(league, config, step: str, monkeypatch, capture) -> None:
+    """Break ``store.<step>``, run a full replay: it fails with that error and leaves the
+    history, the standings, the table's shape as they were, and no half-built table."""
     before = snapshot(config)
     shape_before = table_shape()
 
     def broken(*args, **kwargs):
-        raise RuntimeError("disk full")
+        raise RuntimeError(f"{step} broke")
 
-    # Runs after the new table replaced the old one, in the same transaction.
-    monkeypatch.setattr(store, "write_standings", broken)
-    replay = replayed(league, django_capture_on_commit_callbacks)
+    monkeypatch.setattr(store, step, broken)
+    replay = replayed(league, capture)
 
     assert replay.status == Replay.Status.FAILED
-    assert "disk full" in replay.error
+    assert f"{step} broke" in replay.error
     assert snapshot(config) == before
     assert table_shape() == shape_before
     assert half_built_tables() == []
@@ -372,20 +380,9 @@ def test_postgres_a_small_league_s_build_fails_whole(
     settings.REPLAY_MAX_ATTEMPTS = 1
     settings.REPLAY_STREAM_MIN_MATCHES = len(one_league) + 1
     config = services.latest_config(league)
-    before = snapshot(config)
-    shape_before = table_shape()
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("killed")
-
-    monkeypatch.setattr(store, "attach_partition", broken)
-    replay = replayed(league, django_capture_on_commit_callbacks)
-
-    assert replay.status == Replay.Status.FAILED
-    assert "killed" in replay.error
-    assert snapshot(config) == before
-    assert table_shape() == shape_before
-    assert half_built_tables() == []
+    failing_replay_changes_nothing(
+        league, config, "attach_partition", monkeypatch, django_capture_on_commit_callbacks
+    )
     assert partition_of_rows(config.pk) == {partition_name(config.pk)}
 
 
