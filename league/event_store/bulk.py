@@ -25,8 +25,8 @@ keeps the same guarantees with batches:
 - a file's plain rows may come column by column (``add_plain_rows``: checked per distinct
   player, day and score, queued as a ``_Run`` of columns), and a batch in which no row needs
   a word of its own is built column by column (``_flush_plain``); a statement leaves out the
-  columns that are NULL in every row it writes, and on SQLite the values every row of a
-  batch shares are literals of the statement, bound once.
+  columns that are NULL in every row of its kind (a match's, a registration's), and on
+  SQLite the values every row of a batch shares are literals of the statement, bound once.
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.

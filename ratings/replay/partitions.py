@@ -6,8 +6,11 @@ Readers and the incremental replay use the parent as before (PostgreSQL routes r
 prunes partitions by ``config_id``). A full replay of a league of ``REPLAY_SWAP_MIN_MATCHES``
 matches or more (``runner``) does not delete its configuration's rows through live indexes
 (a smaller one does, cheaply): it builds the new partition beside the live one (a bare table filled
-by COPY as the fold produces the rows, then the constraints and indexes built once over it)
-and puts it in the old one's place in the replay's one, short, transaction. Other
+by COPY, as the fold produces the rows from ``REPLAY_STREAM_MIN_MATCHES`` matches on, then the
+constraints and indexes built once over it) and puts it in the old one's place in one
+transaction: a short one after the build, or, below that size, the transaction of the whole
+build (``store._build_partition_at_once``). Either way the parent is locked only by the
+attach's last statements. Other
 configurations' partitions are not touched and their replays go on writing meanwhile.
 
 Locks: the new table is made ``LIKE`` the live partition, never the parent, so the swap's

@@ -364,7 +364,9 @@ def _save_progress(replay_id: int, done: int, total: int) -> None:
     second per demo replay); a figure lost to a crash of the server only shows an older
     progress, which the replay's next save or its end replaces.
     """
-    if connection.vendor != "postgresql":
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        # Inside a transaction (a caller's) SET LOCAL would last until its commit and let
+        # the projection's own commit skip the flush too: a plain update there.
         Replay.objects.filter(pk=replay_id).update(periods_done=done, periods_total=total)
         return
     with connection.cursor() as cursor:

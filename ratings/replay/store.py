@@ -131,6 +131,7 @@ def write_full_partition(
             # The replay's own error matters more; the next replay drops it anyway.
             logger.exception("Could not drop the unfinished partition of config %s", config_id)
         raise
+    analyze_standings()
     return projection, copied + (time.perf_counter() - computed)
 
 
@@ -169,23 +170,26 @@ def _build_partition_at_once(
         index_partition(config_id)
         analyze_partition(config_id, table=new)
         _swap_in(plan, projection, lock, checked=True)
+    analyze_standings()
     return projection, time.perf_counter() - started
 
 
 def _swap_in(
     plan: ReplayPlan, projection: Projection, lock: LeagueReplayLock, *, checked: bool = False
 ) -> None:
-    """Replace the standings (and their statistics), record the projection's reach and put
-    the built partition in place, in one transaction (the caller's, or one of its own).
+    """Replace the standings, record the projection's reach and put the built partition in
+    place, in one transaction (the caller's, or one of its own).
 
     The standings go first: the parent is locked from the attach's first statement to the
-    commit, and nothing else happens in between.
+    commit, and nothing else happens in between. Their statistics are gathered after the
+    commit (``analyze_standings``, by the callers): inside it, ANALYZE's lock on the
+    standings would last until the commit, and another league's swap would queue behind a
+    swap whose attach waits for a long reader of the parent.
     """
     with transaction.atomic():
         if not checked:
             lock.check_in_transaction()
         _finish(plan, projection)
-        analyze_standings()
         attach_partition(plan.config.pk)
 
 

@@ -224,7 +224,8 @@ def test_a_replay_failing_after_the_swap_leaves_the_old_table(
     settings.REPLAY_MAX_ATTEMPTS = 1
     config = services.latest_config(league)
     assert partitioned() or swap_pays(TABLE, config.pk)
-    # Runs after the new table replaced the old one, in the same transaction.
+    # Runs in the swap's transaction (SQLite: after the new table replaced the old one;
+    # PostgreSQL: before the attach).
     failing_replay_changes_nothing(
         league, config, "write_standings", monkeypatch, django_capture_on_commit_callbacks
     )
