@@ -23,6 +23,7 @@ from league import scores
 from league.calendar import league_day, league_zone
 from league.control_characters import first_control_character
 from league.models import MATCH_KINDS, Event, League, Player
+from league.prepared_queries import MAX_ID, PreparedQuery, model_fields
 from league.scores import ONE_VS_ONE_FIRST
 
 ROUND_FIELD = re.compile(r"^results\.(?P<row>\d+)(?:\.(?P<field>\w+))?$")
@@ -117,6 +118,16 @@ def _as_id(value: Any) -> int | None:
     return number
 
 
+# Every recorded match resolves two players: built once (``league.prepared_queries``).
+_PLAYER = PreparedQuery(
+    lambda league_id, player_id: (
+        Player.objects.filter(league_id=league_id, pk=player_id)
+        .order_by()
+        .values_list(*model_fields(Player))
+    )
+)
+
+
 def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Player | None:
     """The player of ``league`` given as a ``Player`` or an id."""
     if isinstance(value, Player):
@@ -139,7 +150,11 @@ def resolve_player(league: League, value: Any, field: str, errors: Errors) -> Pl
         return None
     # A player of another league is reported as unknown: ids of other leagues are not
     # this organiser's business.
-    player = Player.objects.filter(league=league, pk=player_id).first()
+    player = (
+        next(iter(_PLAYER.instances(Player, league_id=league.pk, player_id=player_id)), None)
+        if 0 < player_id <= MAX_ID
+        else None  # no row has it (and a database integer could not hold it)
+    )
     if player is None:
         errors.add(
             field,

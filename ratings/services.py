@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from league.event_store import lock_league
 from league.models import League
+from league.prepared_queries import PreparedQuery
 from ratings.eligibility import new_league_rules
 from ratings.models import ProjectionState, Publication, RankingRules, RatingConfig, Replay
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
@@ -180,6 +181,44 @@ def request_full_replay(league: League, *, requested_by=None, send: bool = True)
     return replay
 
 
+_LATEST_CONFIG = PreparedQuery(
+    lambda league_id: (
+        RatingConfig.objects.filter(league_id=league_id).order_by("-version").values_list("pk")[:1]
+    )
+)
+_PUBLISHED_CONFIG = PreparedQuery(
+    lambda league_id: Publication.objects.filter(league_id=league_id).values_list("config_id")
+)
+_COMPLETE = PreparedQuery(
+    lambda config_id: (
+        ProjectionState.objects.filter(config_id=config_id, complete=True)
+        .order_by()
+        .values_list("pk")[:1]
+    )
+)
+#: The fields of a queued replay that :func:`request_catch_up` and ``is_stranded`` read.
+_QUEUED_FIELDS = ("id", "config_id", "kind", "status", "queued_at")
+
+
+def _queued_replay_query(kind: str) -> PreparedQuery:
+    return PreparedQuery(
+        lambda config_id: (
+            Replay.objects.filter(config_id=config_id, status=Replay.Status.QUEUED, kind=kind)
+            .order_by("pk")
+            .values_list(*_QUEUED_FIELDS)[:1]
+        )
+    )
+
+
+_QUEUED = {kind: _queued_replay_query(kind) for kind in Replay.Kind}
+
+
+def _queued(config_id: int, kind: str) -> Replay | None:
+    """The configuration's oldest queued replay of ``kind`` (its other fields deferred)."""
+    row = _QUEUED[kind].first(config_id=config_id)
+    return None if row is None else Replay.from_db("default", _QUEUED_FIELDS, row)
+
+
 def request_catch_up(league: League) -> list[Replay]:
     """Queue replays bringing the projections readers rely on up to the league's events.
 
@@ -190,30 +229,27 @@ def request_catch_up(league: League) -> list[Replay]:
     A queued replay that absorbs the request but looks stranded (``ratings.stranded``: its
     message may never have been sent) is sent again, at most once per grace period.
     """
+    # Every result runs this: its reads are prepared queries (``league.prepared_queries``),
+    # and a queued replay is loaded with the few fields used here (the rest on access).
     with transaction.atomic():
         lock_league(league)  # two first results at once must not make two first versions
-        latest = latest_config(league)
+        latest = _LATEST_CONFIG.value(league_id=league.pk)
         if latest is None:
             config = create_config(league)
             return list(Replay.objects.filter(config=config))
-        targets: list[RatingConfig] = []
-        published = Publication.objects.filter(league=league).select_related("config").first()
+        targets: list[int] = []
+        published = _PUBLISHED_CONFIG.value(league_id=league.pk)
         if published is not None:
-            targets.append(published.config)
-        if (
-            latest not in targets
-            and ProjectionState.objects.filter(config=latest, complete=True).exists()
-        ):
+            targets.append(published)
+        if latest not in targets and _COMPLETE.exists(config_id=latest):
             targets.append(latest)
         replays = []
-        for config in targets:
-            pending = Replay.objects.filter(config=config, status=Replay.Status.QUEUED)
-            queued = (
-                pending.filter(kind=Replay.Kind.FULL).first()
-                or pending.filter(kind=Replay.Kind.INCREMENTAL).order_by("pk").first()
+        for config_id in targets:
+            queued = _queued(config_id, Replay.Kind.FULL) or _queued(
+                config_id, Replay.Kind.INCREMENTAL
             )
             if queued is None:
-                queued = Replay.objects.create(config=config, kind=Replay.Kind.INCREMENTAL)
+                queued = Replay.objects.create(config_id=config_id, kind=Replay.Kind.INCREMENTAL)
                 send_replay(queued)
             elif is_stranded(queued) and claim_resend(queued.pk, queued.queued_at):
                 send_replay(queued)

@@ -19,6 +19,7 @@ from league.event_store.store import (
     next_seq,
     row_fields,
     stored_facts_by_key,
+    top_seq,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "next_seq",
     "row_fields",
     "stored_facts_by_key",
+    "top_seq",
 ]

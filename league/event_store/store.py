@@ -94,6 +94,7 @@ from league.models import (
     Season,
 )
 from league.player_names import forgotten_name, free_slug
+from league.prepared_queries import PreparedQuery
 
 # Keys looked up per query by ``stored_facts_by_key``.
 KEY_LOOKUP_CHUNK = 500
@@ -110,6 +111,17 @@ class Submission:
     idempotency_key: str | None = None
 
 
+# Compiled per database (``PreparedQuery``), so the vendor read here is the compiling one's.
+_LOCK_LEAGUE_ROW = PreparedQuery(
+    lambda league_id: (
+        League.objects.select_for_update(no_key=transaction.get_connection().vendor == "postgresql")
+        .filter(pk=league_id)
+        .order_by()
+        .values_list("pk")
+    )
+)
+
+
 def lock_league(league: League) -> None:
     """Serialise the writers of ``league`` until the current transaction ends.
 
@@ -124,17 +136,24 @@ def lock_league(league: League) -> None:
             "lock_league() must be called inside transaction.atomic()."
         )
     if connection.features.has_select_for_update:
-        list(
-            League.objects.select_for_update(no_key=connection.vendor == "postgresql")
-            .filter(pk=league.pk)
-            .values_list("pk", flat=True)
-        )
+        _LOCK_LEAGUE_ROW.rows(league_id=league.pk)
+
+
+_TOP_SEQ = PreparedQuery(
+    lambda league_id: (
+        Event.objects.filter(league_id=league_id).order_by("-seq").values_list("seq")[:1]
+    )
+)
+
+
+def top_seq(league_id: int) -> int:
+    """The league's highest event sequence number (0 without events)."""
+    return _TOP_SEQ.value(league_id=league_id) or 0
 
 
 def next_seq(league: League) -> int:
     """The sequence number the next event of ``league`` gets (call under ``lock_league``)."""
-    top = Event.objects.filter(league=league).order_by("-seq").values_list("seq", flat=True)
-    return (top.first() or 0) + 1
+    return top_seq(league.pk) + 1
 
 
 # --- facts <-> rows ------------------------------------------------------------------------

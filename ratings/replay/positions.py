@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from django.db.models import Exists, F, Max, Min, OuterRef, Q, Subquery
+from django.db.models import Exists, F, Min, OuterRef, Q, QuerySet, Subquery
 
+from league.event_store import top_seq
 from league.models import IDENTITY_KINDS, MATCH_KINDS, Event, League, Player
+from league.prepared_queries import PreparedQuery
 from ratings.models import ProjectionState, RatingConfig
 from ratings.replay.columns import read_columns
 
@@ -30,28 +32,25 @@ class StoredPosition:
 
 def max_seq(league_id: int) -> int:
     """The league's highest event sequence number (0 without events)."""
-    return Event.objects.filter(league_id=league_id).aggregate(top=Max("seq"))["top"] or 0
+    return top_seq(league_id)
+
+
+_STORED_POSITION = PreparedQuery(
+    lambda config_id: (
+        ProjectionState.objects.filter(config_id=config_id, complete=True)
+        .order_by()
+        .values_list("through_seq", "through_period")[:1]
+    )
+)
 
 
 def stored_position(config: RatingConfig) -> StoredPosition | None:
     """The position of ``config``'s complete projection (None when it has none)."""
-    row = (
-        ProjectionState.objects.filter(config=config, complete=True)
-        .values_list("through_seq", "through_period")
-        .first()
-    )
+    row = _STORED_POSITION.first(config_id=config.pk)
     return None if row is None else StoredPosition(*row)
 
 
-def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
-    """When the snapshot's latest match was played (None without matches).
-
-    One step back along the (league, kind, played_at) index: the seq bound is written
-    ``seq + 0`` so that no planner prefers the (league, seq) index and sorts the snapshot.
-    "Not voided" is a NOT EXISTS (an anti-join probing the voids index) rather than a LEFT
-    JOIN with an OR: PostgreSQL estimated the latter to keep few rows and started parallel
-    workers to find the one row (12 ms against 0.1 ms).
-    """
+def _latest_match_moments(league_id: int, through_seq: int) -> QuerySet:
     voided = Event.objects.filter(voids=OuterRef("pk"), seq__lte=through_seq)
     # One probe per kind of match (one-vs-one, with sides): each walks its own index range.
     # Both are scalar subqueries of one statement (one round trip on every pass).
@@ -66,11 +65,47 @@ def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
         )
         for index, kind in enumerate(MATCH_KINDS)
     }
-    moments = (
-        League.objects.filter(pk=league_id).annotate(**probes).values_list(*probes).first()
-    ) or ()
+    return League.objects.filter(pk=league_id).annotate(**probes).values_list(*probes)[:1]
+
+
+_LATEST_MATCH_MOMENTS = PreparedQuery(_latest_match_moments)
+
+
+def latest_match_moment(league_id: int, through_seq: int) -> dt.datetime | None:
+    """When the snapshot's latest match was played (None without matches).
+
+    One step back along the (league, kind, played_at) index: the seq bound is written
+    ``seq + 0`` so that no planner prefers the (league, seq) index and sorts the snapshot.
+    "Not voided" is a NOT EXISTS (an anti-join probing the voids index) rather than a LEFT
+    JOIN with an OR: PostgreSQL estimated the latter to keep few rows and started parallel
+    workers to find the one row (12 ms against 0.1 ms).
+    """
+    moments = _LATEST_MATCH_MOMENTS.first(league_id=league_id, through_seq=through_seq) or ()
     found = [moment for moment in moments if moment is not None]
     return max(found) if found else None
+
+
+def _window(league_id: int, after_seq: int, through_seq: int) -> QuerySet:
+    # Unordered: the model's order would join the league for its name.
+    return Event.objects.filter(
+        league_id=league_id, seq__gt=after_seq, seq__lte=through_seq
+    ).order_by()
+
+
+_TOUCHED_MOMENTS = PreparedQuery(
+    lambda league_id, after_seq, through_seq: (
+        _window(league_id, after_seq, through_seq)
+        .filter(kind__in=[*MATCH_KINDS, Event.Kind.MATCH_VOIDED])
+        .values_list("played_at", "voids__played_at")
+    )
+)
+_MOVED_PLAYERS = PreparedQuery(
+    lambda league_id, after_seq, through_seq: (
+        _window(league_id, after_seq, through_seq)
+        .filter(kind__in=[*IDENTITY_KINDS, Event.Kind.PLAYER_SEEDED])
+        .values_list("player_id")
+    )
+)
 
 
 def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) -> dt.datetime | None:
@@ -79,17 +114,12 @@ def earliest_touched_moment(league_id: int, after_seq: int, through_seq: int) ->
     earliest recorded match: from it on, their opponents' and the survivor's ratings change),
     or whose player was seeded among them (the seeded player's earliest recorded match).
     """
-    window = Event.objects.filter(league_id=league_id, seq__gt=after_seq, seq__lte=through_seq)
-    rows = window.filter(kind__in=[*MATCH_KINDS, Event.Kind.MATCH_VOIDED]).values_list(
-        "played_at", "voids__played_at"
-    )
-    moments = [moment for pair in rows for moment in pair if moment is not None]
+    window = {"league_id": league_id, "after_seq": after_seq, "through_seq": through_seq}
+    moments = [
+        moment for pair in _TOUCHED_MOMENTS.rows(**window) for moment in pair if moment is not None
+    ]
     # A seed changes its player's start: from their first match on, as a merge does.
-    moved = set(
-        window.filter(kind__in=[*IDENTITY_KINDS, Event.Kind.PLAYER_SEEDED]).values_list(
-            "player_id", flat=True
-        )
-    )
+    moved = {player for (player,) in _MOVED_PLAYERS.rows(**window)}
     if moved:
         first = (
             Event.objects.matches()

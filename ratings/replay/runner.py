@@ -32,6 +32,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.event_store import lock_league
+from league.prepared_queries import PreparedQuery
 from ratings.coverage_jobs import schedule_coverage
 from ratings.locks import LeagueReplayLock, LockLost
 from ratings.models import ProjectionState, Publication, RatingConfig, Replay
@@ -72,10 +73,10 @@ def execute(replay_id: int) -> Outcome:
 
     Returns BUSY (nothing done) when another replay of the league holds the lock.
     """
-    replay = Replay.objects.select_related("config").filter(pk=replay_id).first()
-    if replay is None or replay.status in FINISHED:
+    found = _STATUS_AND_LEAGUE.first(replay_id=replay_id)
+    if found is None or found[0] in FINISHED:
         return Outcome.SKIPPED
-    league_id = replay.config.league_id
+    league_id = found[1]
     lock = LeagueReplayLock(league_id)
     if not lock.acquire():
         return Outcome.BUSY
@@ -106,18 +107,37 @@ def execute(replay_id: int) -> Outcome:
     return outcome
 
 
-def _next_queued(league_id: int) -> int | None:
-    """The league's oldest replay waiting to run (holding the lock, a "running" replay of
-    the league is one whose worker died)."""
-    return (
+_STATUS_AND_LEAGUE = PreparedQuery(
+    lambda replay_id: Replay.objects.filter(pk=replay_id).values_list("status", "config__league_id")
+)
+_NEXT_QUEUED = PreparedQuery(
+    lambda league_id: (
         Replay.objects.filter(
             config__league_id=league_id,
             status__in=[Replay.Status.QUEUED, Replay.Status.RUNNING],
         )
         .order_by("pk")
-        .values_list("pk", flat=True)
-        .first()
+        .values_list("pk")[:1]
     )
+)
+_IS_PUBLISHED = PreparedQuery(
+    lambda league_id, config_id: Publication.objects.filter(
+        league_id=league_id, config_id=config_id
+    ).values_list("pk")[:1]
+)
+_NEWER_CONFIG = PreparedQuery(
+    lambda league_id, version: (
+        RatingConfig.objects.filter(league_id=league_id, version__gt=version)
+        .order_by()
+        .values_list("pk")[:1]
+    )
+)
+
+
+def _next_queued(league_id: int) -> int | None:
+    """The league's oldest replay waiting to run (holding the lock, a "running" replay of
+    the league is one whose worker died)."""
+    return _NEXT_QUEUED.value(league_id=league_id)
 
 
 def _run_queued(league_id: int, lock: LeagueReplayLock) -> bool:
@@ -261,7 +281,7 @@ def _finalise(
         lock.check_in_transaction()
         newest = not newer_config_exists(config)
         if newest:
-            if not Publication.objects.filter(league=league, config=config).exists():
+            if not _IS_PUBLISHED.exists(league_id=league.pk, config_id=config.pk):
                 Publication.objects.update_or_create(
                     league=league, defaults={"config": config, "published_at": timezone.now()}
                 )
@@ -308,7 +328,7 @@ def _may_hand_over(replay: Replay) -> bool:
     if current_app.conf.task_always_eager:
         return False
     config = replay.config
-    if not Publication.objects.filter(league_id=config.league_id, config=config).exists():
+    if not _IS_PUBLISHED.exists(league_id=config.league_id, config_id=config.pk):
         return False
     queued = Replay.objects.filter(
         config=config,
@@ -321,9 +341,7 @@ def _may_hand_over(replay: Replay) -> bool:
 
 
 def newer_config_exists(config: RatingConfig) -> bool:
-    return RatingConfig.objects.filter(
-        league_id=config.league_id, version__gt=config.version
-    ).exists()
+    return _NEWER_CONFIG.exists(league_id=config.league_id, version=config.version)
 
 
 class Progress:

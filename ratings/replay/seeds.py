@@ -15,6 +15,15 @@ import numpy.typing as npt
 from engine.params import Glicko2Params
 from engine.state import NEVER, RatingState
 from league.models import Event
+from league.prepared_queries import PreparedQuery
+
+_SEEDS = PreparedQuery(
+    lambda league_id: (
+        Event.objects.filter(league_id=league_id, kind=Event.Kind.PLAYER_SEEDED)
+        .order_by()
+        .values_list("seq", "player_id", "seed_rating", "seed_rd")
+    )
+)
 
 
 def seeds_of(league_id: int, through_seq: int) -> dict[int, tuple[float, float]]:
@@ -24,9 +33,7 @@ def seeds_of(league_id: int, through_seq: int) -> dict[int, tuple[float, float]]
     # seq) index through every event of the league (0.1 s at 200,000 matches) instead of
     # finding the few seeds through the (league, kind, played_at) index. The snapshot's
     # bound and the order are applied here.
-    rows = Event.objects.filter(league_id=league_id, kind=Event.Kind.PLAYER_SEEDED).values_list(
-        "seq", "player_id", "seed_rating", "seed_rd"
-    )
+    rows = _SEEDS.rows(league_id=league_id)
     return {player: (rating, rd) for seq, player, rating, rd in sorted(rows) if seq <= through_seq}
 
 

@@ -28,6 +28,7 @@ from engine.fold import History
 from engine.params import Glicko2Params
 from league.calendar import league_zone, local_days_from_utc, local_midnight
 from league.models import Competition, Event, Fixture, League, MatchParticipant
+from league.prepared_queries import PreparedQuery
 from ratings.models import PlayerPeriod, Standing
 from ratings.replay.columns import NO_MOMENT, any_of, read_columns
 from ratings.replay.identities import map_players, merges_at, players_counted_as
@@ -239,6 +240,15 @@ WHERE e.league_id = %s AND e.kind = %s AND e.seq <= %s AND v.id IS NULL{since}
 ORDER BY e.seq, p.side, p.id"""
 
 
+_HAS_SIDE_MATCHES = PreparedQuery(
+    lambda league_id: (
+        Event.objects.filter(league_id=league_id, kind=Event.Kind.SIDE_MATCH_RECORDED)
+        .order_by()
+        .values_list("pk")[:1]
+    )
+)
+
+
 def read_live_side_matches(
     league_id: int, zone: ZoneInfo, through_seq: int, since: dt.datetime | None = None
 ) -> SideRows | None:
@@ -250,7 +260,7 @@ def read_live_side_matches(
     # No condition on seq here: with one, SQLite walks the (league, seq) index through every
     # event of the league (0.1 s at 200,000 matches) instead of finding none at once. A side
     # match stored after the snapshot only costs the query below, which excludes it.
-    if not Event.objects.filter(league_id=league_id, kind=kind).exists():
+    if not _HAS_SIDE_MATCHES.exists(league_id=league_id):
         return None
     params: list = [through_seq, league_id, kind, through_seq]
     where_since = ""
