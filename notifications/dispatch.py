@@ -24,9 +24,11 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 
 from league.event_store.vocabulary import Fact
 from league.models import MATCH_KINDS, Event, League, Player
+from league.prepared_queries import PreparedQuery
 from notifications.kinds import KINDS
 from notifications.models import Message, Status, Webhook, WebhookDelivery
 from notifications.preferences import enabled_for
@@ -57,6 +59,29 @@ def ratings_of(config: RatingConfig | None, player_ids: Iterable[int]) -> dict[i
     }
 
 
+# Every recorded result asks (prepared once: ``league.prepared_queries``).
+_AUDIENCE = PreparedQuery(
+    lambda league_id: (
+        League.objects.filter(pk=league_id)
+        .annotate(
+            any_webhook=Exists(Webhook.objects.filter(league_id=OuterRef("pk"), active=True)),
+            any_account=Exists(
+                Player.objects.filter(league_id=OuterRef("pk"), account__isnull=False)
+            ),
+        )
+        .order_by()
+        .values_list("any_webhook", "any_account")
+    )
+)
+_HAS_HELD = PreparedQuery(
+    lambda league_id, through_seq: (
+        Message.objects.filter(league_id=league_id, status=Status.HELD, awaits_seq__lte=through_seq)
+        .order_by()
+        .values_list("pk")[:1]
+    )
+)
+
+
 def on_events_appended(
     sender: Any, *, league: League, events: Sequence[Fact], **kwargs: Any
 ) -> None:
@@ -77,8 +102,7 @@ def write_for_events(league: League, events: Sequence[Fact]) -> None:
     count = len(events)
     if not count:
         return
-    has_webhook = Webhook.objects.filter(league=league, active=True).exists()
-    has_accounts = Player.objects.filter(league=league, account__isnull=False).exists()
+    has_webhook, has_accounts = _AUDIENCE.first(league_id=league.pk) or (False, False)
     if not (has_webhook or has_accounts):
         return
     # The new events are the league's last ``count`` rows: this runs under the league's lock,
@@ -203,6 +227,9 @@ def on_standings_published(
     """
     try:
         with transaction.atomic():
+            # Most publications release nothing: the cheap question first.
+            if not _HAS_HELD.exists(league_id=league.pk, through_seq=through_seq):
+                return
             held = list(
                 Message.objects.filter(
                     league=league, status=Status.HELD, awaits_seq__lte=through_seq

@@ -33,6 +33,7 @@ from league.event_store import Submission
 from league.event_store.vocabulary import MatchRecorded, SideMatchRecorded
 from league.fixtures import check_open, fixture_sides, resolve_fixture
 from league.models import Event, Fixture, League, MatchParticipant, Player
+from league.prepared_queries import PreparedQuery, model_fields
 from league.sides import (
     NEUTRAL_WITH_SIDES,
     PAIR_FIELDS,
@@ -182,12 +183,32 @@ def _sizes(sides: Any) -> list[int]:
     return [len(side) if isinstance(side, list | tuple) else 0 for side in sides]
 
 
+# The players of a one-vs-one match, the common case, read by a prepared query.
+_TWO_PLAYERS = PreparedQuery(
+    lambda first_id, second_id: (
+        Player.objects.filter(pk__in=[first_id, second_id])
+        .order_by()
+        .values_list(*model_fields(Player))
+    )
+)
+
+
+def _current_players(ids: list[int]) -> dict[int, Player]:
+    """Player id -> the player as stored now."""
+    if len(ids) == 2:
+        return {
+            player.pk: player
+            for player in _TWO_PLAYERS.instances(Player, first_id=ids[0], second_id=ids[1])
+        }
+    return Player.objects.in_bulk(ids)
+
+
 def check_match_state(league: League, parsed: ParsedMatch, errors: Errors) -> None:
     """Checks that depend on stored rows or the clock (run under the league lock).
 
     The players are read again: the caller's objects may predate a deactivation or merge.
     """
-    current = Player.objects.in_bulk([player.pk for _field, player in parsed.players])
+    current = _current_players([player.pk for _field, player in parsed.players])
     check_can_play(((field, current[player.pk]) for field, player in parsed.players), errors)
     check_played_at(league, parsed.fact.played_at, parsed.date_only, errors, "played_at")
 
