@@ -1,8 +1,16 @@
-"""The Celery application, configured from Django settings (``CELERY_*``)."""
+"""The Celery application, configured from Django settings (``CELERY_*``).
+
+A task's database connections live as a request's do (``settings.CELERY_DB_REUSE_MAX`` says
+why): before and after each task, :func:`_connections_as_for_a_request` closes those that
+are too old (``CONN_MAX_AGE``) or broken, and the next query checks a kept one first
+(``CONN_HEALTH_CHECKS``), so a worker outlives a database restart as the web server does.
+"""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Celery's Django fix-up runs every system check when a worker starts, and with them loads
@@ -14,3 +22,15 @@ os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 app = Celery("league")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _connections_as_for_a_request(task: Any = None, **_: Any) -> None:
+    # An eager task runs inside its caller's transaction (the tests'): closing there would
+    # end it. Celery's fix-up skips eager tasks for the same reason.
+    if task is None or getattr(task.request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

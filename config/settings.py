@@ -385,6 +385,13 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Celery's Django fix-up closes every database connection before and after each task unless
+# this is set: on PostgreSQL each result's replay then opened a new connection (a server
+# process, and about 10 ms planning its first statement over a thousand partitions before
+# the server's caches knew them). Set, the fix-up closes them only every this many tasks, and
+# ``config/celery.py`` gives each task the life a request has instead: ``CONN_MAX_AGE`` and
+# ``CONN_HEALTH_CHECKS`` (SQLite's connections still close after every task).
+CELERY_DB_REUSE_MAX = 1000
 # Longer than the slowest replay (a full replay of a million matches takes about a
 # minute): a message not acknowledged within it is redelivered to another worker.
 REPLAY_VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
