@@ -3,7 +3,7 @@
 A result's replay and its recording run a few dozen small statements each. Building each
 one's SQL from its queryset (resolving lookups and joins, compiling expressions) cost more
 of the worker's CPU than running it: about half of a one-result replay on PostgreSQL
-(docs/benchmarks.md, "Many clubs: the ORM's share"). A :class:`PreparedQuery` keeps the
+(docs/benchmarks.md, "Many clubs at 20 results a second"). A :class:`PreparedQuery` keeps the
 query written with the ORM (the same lookups, joins and vendor differences) but builds it
 once per database connection settings, with a placeholder integer in place of each
 argument, and then only swaps the arguments into the compiled parameters.
@@ -11,8 +11,9 @@ argument, and then only swaps the arguments into the compiled parameters.
 Only integer arguments are taken (ids, sequence numbers, versions): for them the compiled
 SQL does not depend on the value. A value of another type, or None, is refused rather than
 compiled into a query it would not have built (``IS NULL`` for None, another shape for a
-list). Rows come back as the ORM's ``values_list`` would give them: the field converters
-(SQLite's datetimes, for instance) are applied.
+list). ``build`` must hand each argument to the ORM as it is: one it computes with (``seq +
+1``) would be compiled as a constant. Rows come back as the ORM's ``values_list`` would give
+them: the field converters (SQLite's datetimes, for instance) are applied.
 """
 
 from __future__ import annotations
@@ -95,10 +96,11 @@ class PreparedQuery:
         row = self.first(**arguments)
         return None if row is None else row[0]
 
-    def instances(self, model: type[M], **arguments: int) -> list[M]:
-        """The rows as ``model`` instances, for a query of :func:`model_fields` ``(model)``."""
+    def instances(self, model: type[M], *only: str, **arguments: int) -> list[M]:
+        """The rows as ``model`` instances, for a query selecting :func:`model_fields`
+        ``(model, *only)`` (the other fields deferred: read on access)."""
         alias = connections[self._using].alias
-        names = model_fields(model)
+        names = model_fields(model, *only)
         return [model.from_db(alias, names, row) for row in self.rows(**arguments)]
 
     def exists(self, **arguments: int) -> bool:
@@ -131,10 +133,16 @@ class PreparedQuery:
         return compiled
 
 
-def model_fields(model: type[Model]) -> tuple[str, ...]:
-    """Every concrete column of ``model`` by attribute name: what a query read back by
-    :meth:`PreparedQuery.instances` selects (``values_list(*model_fields(model))``)."""
-    return tuple(field.attname for field in model._meta.concrete_fields)
+def model_fields(model: type[Model], *only: str) -> tuple[str, ...]:
+    """The concrete columns of ``model`` by attribute name (``only`` those, when given), in
+    the model's order: what a query read back by :meth:`PreparedQuery.instances` selects
+    (``values_list(*model_fields(model))``). ``Model.from_db`` takes a subset's values in
+    the model's order, whatever order its names are given in."""
+    names = [field.attname for field in model._meta.concrete_fields]
+    unknown = set(only) - set(names)
+    if unknown:
+        raise ValueError(f"{model.__name__} has no columns {sorted(unknown)}")
+    return tuple(name for name in names if not only or name in only)
 
 
 #: The largest value a database integer column holds (64 bits, signed).

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from league.event_store import lock_league
 from league.models import League
-from league.prepared_queries import PreparedQuery
+from league.prepared_queries import PreparedQuery, model_fields
 from ratings.eligibility import new_league_rules
 from ratings.models import ProjectionState, Publication, RankingRules, RatingConfig, Replay
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
@@ -197,26 +197,30 @@ _COMPLETE = PreparedQuery(
     )
 )
 #: The fields of a queued replay that :func:`request_catch_up` and ``is_stranded`` read.
-_QUEUED_FIELDS = ("id", "config_id", "kind", "status", "queued_at")
+_QUEUED_FIELDS = model_fields(Replay, "id", "config_id", "kind", "status", "queued_at")
 
 
-def _queued_replay_query(kind: str) -> PreparedQuery:
+def _queued_replay_query(kind: str, *order: str) -> PreparedQuery:
     return PreparedQuery(
         lambda config_id: (
             Replay.objects.filter(config_id=config_id, status=Replay.Status.QUEUED, kind=kind)
-            .order_by("pk")
+            .order_by(*order)
             .values_list(*_QUEUED_FIELDS)[:1]
         )
     )
 
 
-_QUEUED = {kind: _queued_replay_query(kind) for kind in Replay.Kind}
+#: A queued full replay: the newest (the model's order); an incremental one: the oldest.
+_QUEUED = {
+    Replay.Kind.FULL: _queued_replay_query(Replay.Kind.FULL, "-queued_at", "-pk"),
+    Replay.Kind.INCREMENTAL: _queued_replay_query(Replay.Kind.INCREMENTAL, "pk"),
+}
 
 
 def _queued(config_id: int, kind: str) -> Replay | None:
-    """The configuration's oldest queued replay of ``kind`` (its other fields deferred)."""
-    row = _QUEUED[kind].first(config_id=config_id)
-    return None if row is None else Replay.from_db("default", _QUEUED_FIELDS, row)
+    """The configuration's queued replay of ``kind`` (its other fields deferred)."""
+    found = _QUEUED[kind].instances(Replay, *_QUEUED_FIELDS, config_id=config_id)
+    return found[0] if found else None
 
 
 def request_catch_up(league: League) -> list[Replay]:

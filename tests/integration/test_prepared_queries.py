@@ -125,14 +125,62 @@ def test_instances_are_the_models_rows(two_leagues):
     )
     players = prepared.instances(Player, league_id=league.pk)
     expected = list(Player.objects.filter(league=league).order_by("pk"))
-    assert [(p.pk, p.display_name, p.slug, p.league_id) for p in players] == [
-        (p.pk, p.display_name, p.slug, p.league_id) for p in expected
-    ]
+    names = model_fields(Player)
     assert len(players) == 2
+    for got, want in zip(players, expected, strict=True):
+        assert [getattr(got, name) for name in names] == [getattr(want, name) for name in names]
     # Full rows: saving one changes only what was changed.
     players[0].active = False
     players[0].save(update_fields=["active"])
     assert not Player.objects.get(pk=players[0].pk).active
+
+
+def test_a_subset_of_fields_lands_in_the_right_attributes(two_leagues):
+    # ``Model.from_db`` takes a subset's values in the model's order: ``model_fields``
+    # puts the names in that order whatever order they are asked in.
+    league = two_leagues[0]
+    names = model_fields(Player, "slug", "id", "display_name")
+    assert names == ("id", "display_name", "slug")
+    prepared = PreparedQuery(
+        lambda league_id: (
+            Player.objects.filter(league_id=league_id).order_by("pk").values_list(*names)
+        )
+    )
+    got = [
+        (p.pk, p.display_name, p.slug)
+        for p in prepared.instances(Player, *names, league_id=league.pk)
+    ]
+    assert got == list(
+        Player.objects.filter(league=league)
+        .order_by("pk")
+        .values_list("pk", "display_name", "slug")
+    )
+    with pytest.raises(ValueError, match=r"Player has no columns \['nickname'\]"):
+        model_fields(Player, "nickname")
+
+
+def test_the_queued_replay_is_the_one_the_orm_picks(league, make_player):
+    # ``request_catch_up``'s prepared read against the queryset it replaced: the newest
+    # queued full replay (the model's order), the oldest queued incremental one.
+    from ratings.models import Replay
+    from ratings.services import _queued, create_config
+
+    config = create_config(league)  # with its first full replay, queued (never sent here)
+    for kind in (Replay.Kind.FULL, Replay.Kind.INCREMENTAL, Replay.Kind.FULL):
+        Replay.objects.create(config=config, kind=kind)
+    Replay.objects.create(
+        config=config, kind=Replay.Kind.INCREMENTAL, status=Replay.Status.COMPLETE
+    )
+    Replay.objects.create(config=config, kind=Replay.Kind.INCREMENTAL)
+    pending = Replay.objects.filter(config=config, status=Replay.Status.QUEUED)
+    full = pending.filter(kind=Replay.Kind.FULL).first()
+    incremental = pending.filter(kind=Replay.Kind.INCREMENTAL).order_by("pk").first()
+    for kind, expected in ((Replay.Kind.FULL, full), (Replay.Kind.INCREMENTAL, incremental)):
+        got = _queued(config.pk, kind)
+        assert (got.pk, got.config_id, got.kind, got.status, got.queued_at) == (
+            expected.pk, expected.config_id, expected.kind, expected.status, expected.queued_at
+        )  # fmt: skip
+    assert _queued(config.pk + 1000, Replay.Kind.FULL) is None
 
 
 @pytest.mark.parametrize("player_id", [10**20, -(10**20), 0, 2**63 - 1])
