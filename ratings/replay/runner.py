@@ -108,7 +108,9 @@ def execute(replay_id: int) -> Outcome:
 
 
 _STATUS_AND_LEAGUE = PreparedQuery(
-    lambda replay_id: Replay.objects.filter(pk=replay_id).values_list("status", "config__league_id")
+    lambda replay_id: (
+        Replay.objects.filter(pk=replay_id).order_by().values_list("status", "config__league_id")
+    )
 )
 _NEXT_QUEUED = PreparedQuery(
     lambda league_id: (
