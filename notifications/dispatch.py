@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Exists, OuterRef
 
+from league.event_store import top_seq
 from league.event_store.vocabulary import Fact
 from league.models import MATCH_KINDS, Event, League, Player
 from league.prepared_queries import PreparedQuery
@@ -107,10 +108,8 @@ def write_for_events(league: League, events: Sequence[Fact]) -> None:
         return
     # The new events are the league's last ``count`` rows: this runs under the league's lock,
     # in the transaction that stored them.
-    newest = list(
-        Event.objects.filter(league=league).order_by("-seq").values_list("seq", flat=True)[:1]
-    )
-    first_seq = newest[0] - count + 1 if newest else 1
+    newest = top_seq(league.pk)
+    first_seq = newest - count + 1 if newest else 1
     if count > settings.NOTIFY_BULK_LIMIT:
         # A file of results (a season's history) is one summary for the webhook, no mail.
         if has_webhook:

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -57,7 +57,7 @@ from ratings.backtest.presentation import stored_verdict
 from ratings.models import RatingConfig
 from ratings.parameters import DEFAULTS, PARAMETERS, clean_config_params, default_volatility
 from ratings.replay.compute import engine_matches
-from ratings.replay.positions import league_player_ids
+from ratings.replay.positions import league_player_ids, max_seq
 from ratings.replay.seeds import seeds_of, with_seeds
 from ratings.replay.snapshot import needs_extras, read_matches
 from ratings.selectors.configurations import live_config
@@ -164,7 +164,7 @@ def create_sweep(
     if default is None:
         points.append(default_point(base))
         default = len(points) - 1
-    through_seq = Event.objects.filter(league=league).aggregate(top=Max("seq"))["top"] or 0
+    through_seq = max_seq(league.pk)
     split = _split(league, base, through_seq, holdout_from, holdout_share) if holdout else None
     sweep = Sweep.objects.create(
         league=league,

@@ -34,7 +34,6 @@ from fractions import Fraction
 from math import nan
 
 from django.db import connection
-from django.db.models import Max
 
 from engine.errors import MatchBeforeAnchorError
 from league import tiebreaks
@@ -44,6 +43,7 @@ from league.seasons import RATING_AT_END, tiebreak_order
 from league.sides import score_of_places
 from ratings.models import PlayerPeriod, ProjectionState, RatingConfig
 from ratings.replay.identities import merges_at
+from ratings.replay.positions import max_seq
 from ratings.selectors.common import ReadClock, rd_now
 from ratings.selectors.configurations import period_for_date
 from ratings.selectors.standings import leaderboard_ranks
@@ -300,7 +300,7 @@ def derive_table(
     the matches between them, every one of them listed (with no games yet, too).
     """
     league: League = season.league
-    through = Event.objects.filter(league=league).aggregate(seq=Max("seq"))["seq"] or 0
+    through = max_seq(league.pk)
     # A merged-away player's matches count as the player they were merged into, as in the
     # ratings (``ratings.replay.identities``).
     merged = merges_at(league.pk, through)
