@@ -3,7 +3,8 @@
 Issue 33's target: the whole ``replay --sync`` process at most 1.2x a floor that reads the
 same events and writes the same rows with the database driver alone. The floor is a process
 of its own (``--floor DUMP``) that imports only the driver (``sqlite3`` or ``psycopg``) and
-NumPy, and in one transaction:
+NumPy, connects with the application's connection settings (SQLite: the pragmas of its
+``init_command``, passed in the dump), and in one transaction:
 
 - reads the league's live one-vs-one matches (seq, both players, score, moment: what the
   replay's snapshot reads) with one query, every row fetched into Python;
@@ -53,15 +54,18 @@ ROWS_PER_STATEMENT = 500
 # --- the floor: a process with the driver and NumPy alone --------------------------------
 
 
-def connect(url: str):
-    """A driver connection: PostgreSQL for a ``postgres://`` URL, else a SQLite file path."""
+def connect(url: str, init: str = ""):
+    """A driver connection: PostgreSQL for a ``postgres://`` URL, else a SQLite file path
+    with the statements ``init`` run first."""
     if url.startswith("postgres"):
         import psycopg
 
         return psycopg.connect(url, autocommit=False)
     import sqlite3
 
-    return sqlite3.connect(url, isolation_level=None)
+    connection = sqlite3.connect(url, isolation_level=None)
+    connection.executescript(init)
+    return connection
 
 
 def floor(dump: Path) -> None:
@@ -76,7 +80,9 @@ def floor(dump: Path) -> None:
     )
     history_columns = [str(c) for c in data["history_columns"]]
     standing_columns = [str(c) for c in data["standing_columns"]]
-    connection = connect(url)
+    # The application's own connection settings (its ``init_command``: the pragmas): the
+    # floor differs from the replay in the code, not in how SQLite is told to write.
+    connection = connect(url, str(data["init"]))
     postgres = url.startswith("postgres")
     cursor = connection.cursor()
     if not postgres:
@@ -231,6 +237,7 @@ def prepare(args: argparse.Namespace, scratch: Path) -> tuple[str, Path]:
         url = os.environ["DATABASE_URL"]
     else:
         url = str(settings.DATABASES["default"]["NAME"])
+    init = settings.DATABASES["default"].get("OPTIONS", {}).get("init_command", "")
     columns: dict[str, np.ndarray] = {}
     names: dict[str, list[str]] = {}
     with connection.cursor() as cursor:
@@ -271,6 +278,7 @@ def prepare(args: argparse.Namespace, scratch: Path) -> tuple[str, Path]:
     np.savez(
         dump,
         url=np.array(url),
+        init=np.array(init),
         league_id=np.array(league.pk),
         config_id=np.array(config.pk),
         history_columns=np.array(names["h"]),

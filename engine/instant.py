@@ -154,6 +154,31 @@ class _Period:
     rating_before: FloatArray
     rd_before: FloatArray
     counts: IntArray  # per player: games, losses, draws, wins
+    # Per player, scratch of one level (only the level's players' entries are read): their
+    # Step 2 mu and phi, and their position in the level. Kept across levels because a
+    # level rates a few hundred players of many: filling arrays of every player on each
+    # level cost more than the level's own arithmetic.
+    mu: FloatArray
+    phi: FloatArray
+    slot: IntArray
+
+    @classmethod
+    def of(cls, n_players: int) -> _Period:
+        """Nobody has played in the period yet."""
+        return cls(
+            at=np.full(n_players, np.nan),
+            rating_before=np.zeros(n_players),
+            rd_before=np.zeros(n_players),
+            counts=np.zeros((n_players, 4), dtype=np.int64),
+            mu=np.zeros(n_players),
+            phi=np.zeros(n_players),
+            slot=np.zeros(n_players, dtype=np.int64),
+        )
+
+    def played(self) -> IntArray:
+        """The players who have played in the period so far, ascending."""
+        players: IntArray = np.flatnonzero(~np.isnan(self.at))
+        return players
 
 
 def _level_update(
@@ -171,7 +196,6 @@ def _level_update(
     values, and the (player, score) pairs for the counts. Updates ``state`` and ``period``
     in place; returns the players' Step 2 rating and RD.
     """
-    n = state.n_players
     rated = state.last_period[players] != NEVER
     first = np.isnan(period.at[players])
     # Values at the start of the period for players new to it: the history's "before".
@@ -193,15 +217,16 @@ def _level_update(
     rd = _grown(rd0, sigma, np.maximum(elapsed - 1.0, 0.0), params.max_rd)
     mu = (rating - CENTRE) / SCALE
     phi = rd / SCALE
-    mu_all = np.zeros(n)
+    # A level's matches name only its own players: the other entries are never read.
+    mu_all, phi_all = period.mu, period.phi
     mu_all[players] = mu
-    phi_all = np.zeros(n)
     phi_all[players] = phi
     blocks, counted, scores = blocks_of(mu_all, phi_all)
-    # Steps 3-4: the sums over each player's virtual games of this match.
-    v_inverse, improvement_all = _sums(blocks, mu_all, n)
-    v = 1.0 / v_inverse[players]
-    improvement = improvement_all[players]
+    # Steps 3-4: the sums over each player's virtual games of this match, in one bin per
+    # player of the level (in the order of ``players``).
+    period.slot[players] = np.arange(players.size)
+    v_inverse, improvement = _sums(blocks, mu_all, players.size, period.slot)
+    v = 1.0 / v_inverse
     delta = v * improvement
     # Step 5
     sigma_new = _new_volatility(players, phi, sigma, v, delta, params)
@@ -299,12 +324,7 @@ def _run(
     if row_player.size and (int(row_player.max()) >= n_players or int(row_player.min()) < 0):
         raise InvalidParameterError(f"player indices must be in 0..{n_players - 1}")
     state = initial_state(start_state, n_players, first_period, params)
-    current = _Period(
-        at=np.full(n_players, np.nan),
-        rating_before=np.zeros(n_players),
-        rd_before=np.zeros(n_players),
-        counts=np.zeros((n_players, 4), dtype=np.int64),
-    )
+    current = _Period.of(n_players)
     row_rating = np.zeros(row_player.size)
     row_rd = np.zeros(row_player.size)
     levels = match_levels(row_match, row_player, period)
@@ -332,7 +352,7 @@ def _run(
             rating, rd = _level_update(state, current, players, when, blocks, params, p)
             row_rating[rows] = rating
             row_rd[rows] = rd
-        played = np.unique(row_player[row_start[start] : row_start[end]])
+        played = current.played()
         keep(parts, _close_period(state, current, played, p, params), on_history)
         done = p - first_period + 1
         if on_progress is not None and done - reported >= step:

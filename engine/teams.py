@@ -206,8 +206,15 @@ def _per_opponent(
     )
 
 
-def _sums(blocks: list[VirtualGames], mu_all: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
-    """sum w g^2 E (1 - E) and sum w g (s - E) per player, block by block (as the engine)."""
+def _sums(
+    blocks: list[VirtualGames], mu_all: FloatArray, n: int, bins: IntArray | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """sum w g^2 E (1 - E) and sum w g (s - E) per player, block by block (as the engine).
+
+    The sums are indexed by player (``n`` of them), or with ``bins`` by ``bins[player]``
+    (``n`` bins): a caller rating a few players of many sums them in a few bins, in the
+    same order, so to the same bits.
+    """
     v_inverse = np.zeros(n)
     improvement = np.zeros(n)
     for block in blocks:
@@ -216,11 +223,12 @@ def _sums(blocks: list[VirtualGames], mu_all: FloatArray, n: int) -> tuple[Float
         v_terms *= g_j
         v_terms *= g_j
         v_terms *= block.weight
-        v_inverse += np.bincount(block.player, weights=v_terms, minlength=n)
+        where = block.player if bins is None else bins[block.player]
+        v_inverse += np.bincount(where, weights=v_terms, minlength=n)
         surprise = block.score - E
         surprise *= g_j
         surprise *= block.weight
-        improvement += np.bincount(block.player, weights=surprise, minlength=n)
+        improvement += np.bincount(where, weights=surprise, minlength=n)
     return v_inverse, improvement
 
 
