@@ -28,13 +28,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.checkouts import environment as checkout_environment  # noqa: E402
+
 SLUG = "international-football"
 
 
 def run(environment: dict[str, str | None], root: Path = ROOT) -> dict[str, float]:
     """One replay process: its wall and CPU seconds and the replay's stage timers
     (``environment``: variables to set, or with None to unset; ``root``: the checkout)."""
-    child = {**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"}
+    child = checkout_environment(CELERY_TASK_ALWAYS_EAGER="0")
     for name, value in environment.items():
         if value is None:
             child.pop(name, None)
@@ -45,6 +49,8 @@ def run(environment: dict[str, str | None], root: Path = ROOT) -> dict[str, floa
         [sys.executable, str(root / "bench" / "replay_stages.py"), SLUG],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        # In the checkout's own directory, or it would import this one's packages.
+        cwd=root,
         env=child,
     )
     stderr = process.stderr.read() if process.stderr else b""

@@ -295,13 +295,21 @@ def prepare(args: argparse.Namespace, scratch: Path) -> tuple[str, Path]:
     return slug, dump
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of ``command`` from fork to exit (never eager: ``bench_replay``,
-    imported for its loader, sets ``CELERY_TASK_ALWAYS_EAGER`` in this process's
-    environment, and an eager replay would run its coverage check in the timed process)."""
+def timed(command: list[str], checkout: Path = ROOT) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``command`` from fork to exit, run in ``checkout`` (never
+    eager: ``bench_replay``, imported for its loader, sets ``CELERY_TASK_ALWAYS_EAGER`` in
+    this process's environment, and an eager replay would run its coverage check in the
+    timed process)."""
+    from bench.checkouts import environment
+
     started = time.perf_counter()
-    environment = {**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=environment)
+    # In the checkout's own directory, or it would import this one's packages.
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.DEVNULL,
+        cwd=checkout,
+        env=environment(CELERY_TASK_ALWAYS_EAGER="0"),
+    )
     _pid, status, usage = os.wait4(process.pid, 0)
     if status != 0:
         sys.exit(f"{' '.join(command)} failed ({status})")
@@ -328,7 +336,8 @@ def settle() -> None:
 
 def replay(slug: str, checkout: Path = ROOT) -> tuple[float, float]:
     return timed(
-        [sys.executable, str(checkout / "manage.py"), "replay", slug, "--sync", "--verbosity", "0"]
+        [sys.executable, str(checkout / "manage.py"), "replay", slug, "--sync", "--verbosity", "0"],
+        checkout,
     )
 
 

@@ -30,6 +30,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.checkouts import environment  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_DEBUG", "1")
 os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
@@ -57,7 +60,9 @@ def time_command(slug: str, checkout: Path = ROOT) -> tuple[float, float]:
     process = subprocess.Popen(
         [sys.executable, str(checkout / "manage.py"), "replay", slug, "--sync", "--verbosity", "0"],
         stdout=subprocess.DEVNULL,
-        env={**os.environ, "CELERY_TASK_ALWAYS_EAGER": "0"},
+        # In the checkout's own directory, or it would import this one's packages.
+        cwd=checkout,
+        env=environment(CELERY_TASK_ALWAYS_EAGER="0"),
     )
     _pid, status, usage = os.wait4(process.pid, 0)
     if status != 0:
