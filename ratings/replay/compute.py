@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
 
 from engine.fold import FoldResult, History, MatchArrays, fold, state_before
+from engine.fold_process import fold_elsewhere
 from engine.instant import fold_instant, fold_sides_instant
 from engine.params import Glicko2Params
 from engine.periods import PeriodSpec
@@ -202,48 +204,59 @@ def run_fold(
     start: RatingState | None,
     on_progress: ProgressCallback | None,
     on_history: Callable[[History], None] | None = None,
+    *,
+    elsewhere: bool = False,
 ) -> FoldResult:
     """The engine's fold of ``matches``: ``fold_sides`` when any match has sides, else the
     plain one-vs-one ``fold`` (a league of singles gets exactly today's numbers); with the
     configuration's instant updates, their instant counterparts, fed the matches in played
-    order with the end of each one's local day as its moment in its period."""
+    order with the end of each one's local day as its moment in its period.
+
+    ``elsewhere``: computed in a process of its own (``engine.fold_process``), the
+    callbacks called here as it goes; the same numbers.
+    """
     params: Glicko2Params = plan.params
     # Players seeded from a rating list start from their seed once (while still unrated).
     start = with_seeds(start, plan.seeds, plan.player_ids, params)
+    span = (plan.n_players, params, first_period, plan.through_period, start)
+    call = partial(_call, elsewhere=elsewhere, on_progress=on_progress, on_history=on_history)
     if plan.config.update_mode == RatingConfig.UpdateMode.INSTANT:
-        return _run_instant(plan, matches, first_period, start, on_progress, on_history)
+        return _run_instant(plan, matches, span, call)
     if matches.sides is not None and len(matches.sides):
-        return fold_sides(
-            engine_side_matches(plan.spec, matches, plan.player_ids),
-            plan.n_players,
-            params,
-            first_period,
-            plan.through_period,
-            start,
-            on_progress=on_progress,
-            on_history=on_history,
+        return call(fold_sides, engine_side_matches(plan.spec, matches, plan.player_ids), *span)
+    return call(fold, engine_matches(plan.spec, matches, plan.player_ids), *span)
+
+
+def _call(
+    function: Callable[..., object],
+    *args: object,
+    elsewhere: bool,
+    on_progress: ProgressCallback | None,
+    on_history: Callable[[History], None] | None,
+    attribute: str | None = None,
+) -> FoldResult:
+    """``function(*args)`` with the callbacks, here or in a process of its own; its result,
+    or that result's ``attribute``."""
+    if elsewhere:
+        result = fold_elsewhere(
+            function, *args, on_progress=on_progress, on_history=on_history, attribute=attribute
         )
-    return fold(
-        engine_matches(plan.spec, matches, plan.player_ids),
-        plan.n_players,
-        params,
-        first_period,
-        plan.through_period,
-        start,
-        on_progress,
-        on_history,
-    )
+    else:
+        result = function(*args, on_progress=on_progress, on_history=on_history)
+        if attribute is not None:
+            result = getattr(result, attribute)
+    assert isinstance(result, FoldResult)
+    return result
 
 
 def _run_instant(
     plan: ReplayPlan,
     matches: Matches,
-    first_period: int,
-    start: RatingState | None,
-    on_progress: ProgressCallback | None,
-    on_history: Callable[[History], None] | None,
+    span: tuple[object, ...],
+    call: Callable[..., FoldResult],
 ) -> FoldResult:
-    """:func:`run_fold` with instant updates (``engine.instant``)."""
+    """:func:`run_fold` with instant updates (``engine.instant``); ``span``: the fold's
+    players, parameters, periods and start."""
     spec, ids = plan.spec, plan.player_ids
     if matches.sides is not None and len(matches.sides):
         sides = engine_side_matches(spec, matches, ids, played_order=True)
@@ -255,30 +268,12 @@ def _run_instant(
                 spec.indices_of(days),
             )
         )
-        return fold_sides_instant(
-            sides,
-            spec.end_of_day_fractions(days[order]),
-            plan.n_players,
-            plan.params,
-            first_period,
-            plan.through_period,
-            start,
-            on_progress=on_progress,
-            on_history=on_history,
-        ).fold
+        moments = spec.end_of_day_fractions(days[order])
+        return call(fold_sides_instant, sides, moments, *span, attribute="fold")
     pairs = engine_matches(spec, matches, ids, played_order=True)
     order = np.lexsort((matches.seq, matches.played_us, spec.indices_of(matches.day)))
-    return fold_instant(
-        pairs,
-        spec.end_of_day_fractions(matches.day[order]),
-        plan.n_players,
-        plan.params,
-        first_period,
-        plan.through_period,
-        start,
-        on_progress,
-        on_history,
-    ).fold
+    moments = spec.end_of_day_fractions(matches.day[order])
+    return call(fold_instant, pairs, moments, *span, attribute="fold")
 
 
 def compute_full(
@@ -286,11 +281,15 @@ def compute_full(
     matches: Matches,
     on_progress: ProgressCallback | None = None,
     on_rows: RowsSink | None = None,
+    *,
+    elsewhere: bool = False,
 ) -> Projection:
     """Fold periods 0..through_period from scratch.
 
     With ``on_rows`` the history rows go to it period by period as the fold produces them,
     and the projection's history is empty: the whole history is never held at once.
+    ``elsewhere``: the fold computed in a process of its own (``run_fold``), so that
+    ``on_rows`` writes the rows while it computes the next ones.
     """
     player_ids, n = plan.player_ids, plan.n_players
     streamed = np.zeros((len(COUNTS), n), dtype=np.int64)
@@ -302,7 +301,9 @@ def compute_full(
             streamed[k, block.player] += getattr(block, name)
         on_rows(_history_rows(block, plan))
 
-    result = run_fold(plan, matches, 0, None, on_progress, None if on_rows is None else emit)
+    result = run_fold(
+        plan, matches, 0, None, on_progress, None if on_rows is None else emit, elsewhere=elsewhere
+    )
     state = result.final_state
     rated = np.flatnonzero(state.last_period >= 0)
     totals = list(streamed) if on_rows is not None else _totals(result.history, n)

@@ -2,8 +2,9 @@
 
 :func:`execute` takes the league's replay lock (or reports BUSY), claims the replay (one
 more attempt) and runs passes: plan (``plan.py``), read (``snapshot.py``), compute
-(``compute.py``), write (``store.py``; on PostgreSQL a pass from scratch writes its history
-as the fold produces it, ``store.write_full_partition``). The first pass folds from scratch
+(``compute.py``), write (``store.py``; a pass from scratch of a large league writes its
+history as the fold produces it: on PostgreSQL ``store.write_full_partition``, on SQLite
+``store.write_full_table`` with the fold in a process of its own). The first pass folds from scratch
 for a full replay; every other pass is incremental from the projection's own position. After
 a pass, the replay finalises in one transaction holding the league's write lock: if no event
 was stored meanwhile, the projection is current and the configuration is published when it
@@ -35,13 +36,14 @@ from league.event_store import lock_league
 from league.prepared_queries import PreparedQuery
 from ratings.coverage_jobs import schedule_coverage
 from ratings.locks import LeagueReplayLock, LockLost
-from ratings.models import ProjectionState, Publication, RatingConfig, Replay
+from ratings.models import PlayerPeriod, ProjectionState, Publication, RatingConfig, Replay
 from ratings.replay.compute import Projection, RowsSink, compute, compute_full
 from ratings.replay.partitions import partitioned
 from ratings.replay.plan import ReplayPlan, plan_pass
 from ratings.replay.positions import max_seq
 from ratings.replay.snapshot import Matches, read_checkpoint, read_pass_matches
-from ratings.replay.store import write_full_partition, write_projection
+from ratings.replay.store import write_full_partition, write_full_table, write_projection
+from ratings.replay.table_swap import swap_pays
 from ratings.signals import standings_published
 
 logger = logging.getLogger(__name__)
@@ -226,7 +228,9 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
     checkpoint = None if plan.from_scratch else read_checkpoint(plan, matches)
     timer.lap("reading")
     progress = Progress(replay, lock, check_stale=replay.kind == Replay.Kind.FULL)
-    if checkpoint is None and partitioned() and _builds_beside(matches):
+    if checkpoint is None and (
+        (partitioned() and _builds_beside(matches)) or _streams_into_swapped_table(plan, matches)
+    ):
         _stream_full_pass(plan, matches, progress, lock, timer)
         return plan.through_seq
     projection = compute(plan, matches, checkpoint, progress)
@@ -246,18 +250,41 @@ def _builds_beside(matches: Matches) -> bool:
     return count >= settings.REPLAY_SWAP_MIN_MATCHES
 
 
+def _match_count(matches: Matches) -> int:
+    return len(matches.seq) + (len(matches.sides) if matches.sides is not None else 0)
+
+
+def _streams_into_swapped_table(plan: ReplayPlan, matches: Matches) -> bool:
+    """Whether a full pass on SQLite writes its history as the fold produces it: a league
+    of ``REPLAY_STREAM_MIN_MATCHES`` matches or more whose table is swapped."""
+    return (
+        not partitioned()
+        and _match_count(matches) >= settings.REPLAY_STREAM_MIN_MATCHES
+        and swap_pays(PlayerPeriod._meta.db_table, plan.config.pk)
+    )
+
+
 def _stream_full_pass(
     plan: ReplayPlan, matches: Matches, progress: Progress, lock: LeagueReplayLock, timer: Timer
 ) -> None:
-    """A pass from scratch on PostgreSQL: the configuration's partition built anew
-    (``store.write_full_partition``; a large league's history written as the fold produces
-    it)."""
+    """A pass from scratch whose history is built beside the live one: on PostgreSQL the
+    configuration's partition (``store.write_full_partition``; a large league's history
+    written as the fold produces it), on SQLite the swapped table
+    (``store.write_full_table``, the fold computed in a process of its own)."""
+    count = _match_count(matches)
+    if not partitioned():
 
-    def compute_into(sink: RowsSink | None) -> Projection:
-        return compute_full(plan, matches, progress, on_rows=sink)
+        def compute_elsewhere(sink: RowsSink | None) -> Projection:
+            return compute_full(plan, matches, progress, on_rows=sink, elsewhere=True)
 
-    count = len(matches.seq) + (len(matches.sides) if matches.sides is not None else 0)
-    _projection, writing = write_full_partition(plan, compute_into, lock, matches=count)
+        lock.renew()
+        _projection, writing = write_full_table(plan, compute_elsewhere, lock)
+    else:
+
+        def compute_into(sink: RowsSink | None) -> Projection:
+            return compute_full(plan, matches, progress, on_rows=sink)
+
+        _projection, writing = write_full_partition(plan, compute_into, lock, matches=count)
     timer.split("computing", "writing", writing)
 
 

@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import sqlite3
 import threading
 
 import pytest
-from django.db import connection
+from django.db import IntegrityError, connection, transaction
 
+import engine.fold_process as fold_process
 from league import services as league_services
 from ratings import services
 from ratings.models import PlayerPeriod, Replay
-from ratings.replay import store
+from ratings.replay import compute, runner, store
 from ratings.replay.partitions import ANALYZED_COLUMNS, partition_name, partitioned
 from ratings.replay.table_swap import NEXT, swap_pays
 from ratings.time import current_period
@@ -86,7 +88,8 @@ def half_built_tables() -> list[str]:
                 [f"%{NEXT}"],
             )
             return [row[0] for row in cursor.fetchall()]
-        return [n for n in connection.introspection.table_names(cursor) if n.endswith(NEXT)]
+        # ``__next`` (one transaction) or ``__next<config id>`` (built batch by batch).
+        return [n for n in connection.introspection.table_names(cursor) if NEXT in n]
 
 
 def swap_function() -> str:
@@ -248,6 +251,200 @@ def failing_replay_changes_nothing(league, config, step: str, monkeypatch, captu
     assert snapshot(config) == before
     assert table_shape() == shape_before
     assert half_built_tables() == []
+
+
+def assert_one_row_per_player_and_period(config) -> None:
+    """The history's unique rule holds after the swap: a second row for a (configuration,
+    player, period) is refused."""
+    row = PlayerPeriod.objects.filter(config=config).values().first()
+    assert row is not None
+    del row["id"]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PlayerPeriod.objects.create(**row)
+
+
+@pytest.mark.sqlite
+def test_sqlite_writes_a_large_league_s_history_while_a_fold_in_its_own_process_computes(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """From ``REPLAY_STREAM_MIN_MATCHES`` matches on, a swapping full replay computes its fold
+    in a process of its own and inserts each period's rows into the table built beside the
+    live one as they come (ids in the fold's order), then puts it in place: the same rows,
+    the same table, the unique rule kept, nothing left behind."""
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league)
+    config = services.latest_config(league)
+    shape_before = table_shape()
+    elsewhere = []
+    real = compute.fold_elsewhere
+    monkeypatch.setattr(
+        compute, "fold_elsewhere", lambda *a, **k: elsewhere.append(a[0]) or real(*a, **k)
+    )
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert len(elsewhere) == 1
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert table_shape() == shape_before
+    assert_one_row_per_player_and_period(config)
+    assert half_built_tables() == []
+    periods = list(
+        PlayerPeriod.objects.filter(config=config).order_by("id").values_list("period_index")
+    )
+    assert len(periods) > 1
+    assert periods == sorted(periods)
+
+
+@pytest.mark.sqlite
+def test_sqlite_below_the_stream_size_the_fold_runs_in_the_replay_s_process(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league) + 1
+    config = services.latest_config(league)
+    monkeypatch.setattr(compute, "fold_elsewhere", lambda *a, **k: pytest.fail("elsewhere"))
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert_one_row_per_player_and_period(config)
+
+
+@pytest.mark.sqlite
+def test_sqlite_a_large_league_s_swap_keeps_the_others_rows_and_ids(
+    league, other_league, two_leagues, django_capture_on_commit_callbacks, settings, monkeypatch
+):
+    big, _small = two_leagues
+    settings.REPLAY_STREAM_MIN_MATCHES = len(big)
+    big_config = services.latest_config(league)
+    small_config = services.latest_config(other_league)
+    small_before = snapshot(small_config)
+    small_ids = config_ids(small_config.pk)
+    assert swap_pays(TABLE, big_config.pk)
+    batches = []
+    monkeypatch.setattr(store, "HistoryBatches", lambda *a: batches.append(a) or Batches(*a))
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert len(batches) == 1
+    assert snapshot(big_config) == expected_projection(big_config, big, current_period(big_config))
+    assert snapshot(small_config) == small_before
+    assert config_ids(small_config.pk) == small_ids
+    # The new rows' ids come after every id the table had handed out.
+    assert min(config_ids(big_config.pk)) > max(small_ids)
+    assert half_built_tables() == []
+
+
+@pytest.mark.sqlite
+@pytest.mark.parametrize("step", ["fold", "write_standings"])
+def test_sqlite_a_large_league_s_failed_build_leaves_the_old_history(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings, step
+):
+    """The fold's process dying, or a failure in the last transaction, changes nothing and
+    leaves no half-built table."""
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league)
+    settings.REPLAY_MAX_ATTEMPTS = 1
+    config = services.latest_config(league)
+    if step == "fold":
+        monkeypatch.setattr(fold_process, "_SERVE", "sys.exit(3)")
+        before, shape_before = snapshot(config), table_shape()
+        replay = replayed(league, django_capture_on_commit_callbacks)
+        assert replay.status == Replay.Status.FAILED
+        assert "exit status 3" in replay.error
+        assert snapshot(config) == before
+        assert table_shape() == shape_before
+        assert half_built_tables() == []
+    else:
+        failing_replay_changes_nothing(
+            league, config, step, monkeypatch, django_capture_on_commit_callbacks
+        )
+
+
+#: The real sink (the tests wrap it).
+Batches = store.HistoryBatches
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_sqlite_commits_a_large_league_s_history_a_batch_at_a_time_with_the_progress(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """Outside a transaction (as in a worker or ``replay --sync``) the rows go into the new
+    table a transaction at a time, the fold's progress committed with them (other
+    connections see it while the replay runs), and the live table stays readable and
+    unchanged until the last transaction puts the new one in place."""
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league)
+    monkeypatch.setattr(store, "SQLITE_BATCH", 1)
+    monkeypatch.setattr(runner, "PROGRESS_INTERVAL", 0.0)
+    config = services.latest_config(league)
+    seen = []
+    inserted = store.write_history
+
+    def watched(config_id, rows, table, **kwargs):
+        # What another connection sees as each batch goes in.
+        with sqlite3.connect(connection.settings_dict["NAME"]) as other:
+            done = other.execute(
+                "SELECT periods_done FROM ratings_replay WHERE config_id = ? "
+                "ORDER BY id DESC LIMIT 1",
+                [config.pk],
+            ).fetchone()[0]
+            live = other.execute(
+                f"SELECT count(*) FROM {TABLE} WHERE config_id = ?", [config.pk]
+            ).fetchone()[0]
+        seen.append((done, live))
+        inserted(config_id, rows, table, **kwargs)
+
+    monkeypatch.setattr(store, "write_history", watched)
+    live_rows = PlayerPeriod.objects.filter(config=config).count()
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert snapshot(config) == expected_projection(config, one_league, current_period(config))
+    assert len(seen) > 2
+    # Progress committed batch by batch, the live rows untouched meanwhile.
+    assert [done for done, _live in seen] == sorted(done for done, _live in seen)
+    assert seen[-1][0] > seen[0][0]
+    assert {live for _done, live in seen} == {live_rows}
+    assert_one_row_per_player_and_period(config)
+    assert half_built_tables() == []
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA wal_autocheckpoint")
+        assert cursor.fetchone()[0] > 0
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_sqlite_a_large_league_s_build_failing_half_way_changes_nothing(
+    league, one_league, django_capture_on_commit_callbacks, monkeypatch, settings
+):
+    """Some batches committed into the new table, then a failure: the live history is as it
+    was, the half-built table is gone, the connection is back in autocommit."""
+    settings.REPLAY_STREAM_MIN_MATCHES = len(one_league)
+    settings.REPLAY_MAX_ATTEMPTS = 1
+    monkeypatch.setattr(store, "SQLITE_BATCH", 1)
+    config = services.latest_config(league)
+    before, shape_before = snapshot(config), table_shape()
+    calls = []
+    inserted = store.write_history
+
+    def third_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise RuntimeError("the disk is full")
+        inserted(*args, **kwargs)
+
+    monkeypatch.setattr(store, "write_history", third_fails)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.FAILED
+    assert "the disk is full" in replay.error
+    assert snapshot(config) == before
+    assert table_shape() == shape_before
+    assert half_built_tables() == []
+    assert connection.get_autocommit()
 
 
 def config_ids(config_id: int) -> list[int]:

@@ -7,11 +7,13 @@ import itertools
 import random
 
 import pytest
+from django.db import connection
 
 from league import services as league_services
 from league.models import League
 from ratings import services
-from ratings.models import Publication, RatingConfig, Replay
+from ratings.models import PlayerPeriod, Publication, RatingConfig, Replay
+from ratings.replay.table_swap import NEXT, building_name
 from ratings.time import current_period
 from tests.replay_support import KeptMatch, expected_projection, explain_difference, snapshot
 from tests.worker.conftest import wait_for
@@ -20,6 +22,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.slow]
 
 START = dt.date(2024, 1, 1)
 ACTIVE = [Replay.Status.QUEUED, Replay.Status.RUNNING]
+TABLE = PlayerPeriod._meta.db_table
 
 
 def build_league(count: int = 150) -> tuple[League, list[KeptMatch]]:
@@ -112,6 +115,56 @@ def test_a_replay_killed_mid_way_completes_after_restart(worker_factory):
     assert replay.status == Replay.Status.COMPLETE
     assert replay.attempts == 2
     assert_fresh(v2, kept)
+
+
+@pytest.mark.sqlite
+def test_a_large_league_s_replay_killed_while_its_fold_process_runs_completes_after_restart(
+    worker_factory,
+):
+    """SQLite, a league at the size whose full replay computes its fold in a process of its
+    own and builds the new table batch by batch (here every league is): the worker's pool
+    process and the fold's process are killed mid-way; the standings stay live and intact,
+    the progress committed so far was seen, and after a restart the replay completes with
+    the same numbers and no half-built table."""
+    streamed = {"LEAGUE_REPLAY_STREAM_MIN_MATCHES": "1"}
+    calm = worker_factory(env=streamed)
+    league, kept = build_league()
+    wait_for(lambda: settled(league, 1), 60, "first version live")
+    calm.stop()
+    v1 = RatingConfig.objects.get(league=league, version=1)
+    live = snapshot(v1)
+
+    slow = worker_factory(period_delay=0.08, pool="prefork", env=streamed)
+    # The same version again: its rows are the table's, so the full replay swaps it.
+    replay = services.request_full_replay(league)
+    wait_for(
+        lambda: Replay.objects.filter(pk=replay.pk, periods_done__gt=0).exists(),
+        60,
+        "replay under way, its progress committed",
+    )
+    slow.kill()
+    replay.refresh_from_db()
+    assert replay.status == Replay.Status.RUNNING
+    assert 0 < replay.periods_done < replay.periods_total
+    assert_unchanged(v1, live)
+    assert half_built_tables() == [building_name(TABLE, v1.pk)]
+
+    worker_factory(env=streamed)
+    wait_for(
+        lambda: Replay.objects.filter(pk=replay.pk, status=Replay.Status.COMPLETE).exists(),
+        90,
+        "killed replay completed after restart",
+    )
+    replay.refresh_from_db()
+    assert replay.attempts == 2
+    assert_fresh(v1, kept)
+    assert snapshot(v1) == live
+    assert half_built_tables() == []
+
+
+def half_built_tables() -> list[str]:
+    with connection.cursor() as cursor:
+        return [n for n in connection.introspection.table_names(cursor) if NEXT in n]
 
 
 def test_ten_changes_in_one_second_one_replay_at_a_time_and_the_last_wins(worker_factory):
