@@ -15,6 +15,7 @@ from engine.errors import InvalidParameterError
 from engine.fold_process import FoldProcessError, fold_elsewhere
 from engine.instant import fold_instant, fold_sides_instant
 from engine.sides import SideMatches
+from tests.unit.test_instant import assert_same, assert_same_state
 
 PARAMS = Glicko2Params()
 N_PLAYERS = 40
@@ -32,14 +33,8 @@ def league(seed: int = 3, n: int = 600, last: int = LAST) -> tuple[MatchArrays, 
 
 
 def assert_same_fold(left, right) -> None:
-    for name in History.__dataclass_fields__:
-        np.testing.assert_array_equal(
-            getattr(left.history, name), getattr(right.history, name), err_msg=name
-        )
-    for name in ("rating", "rd", "volatility", "last_period"):
-        np.testing.assert_array_equal(
-            getattr(left.final_state, name), getattr(right.final_state, name), err_msg=name
-        )
+    assert_same(left.history, right.history)
+    assert_same_state(left.final_state, right.final_state)
 
 
 def test_a_period_fold_elsewhere_is_the_same_bits_with_its_callbacks_in_order() -> None:

@@ -65,6 +65,16 @@ def assert_unchanged(config: RatingConfig, before: tuple[list[tuple], list[tuple
     assert actual == before, explain_difference(config, actual, before)
 
 
+def kill_once_under_way(worker, replay: Replay, what: str) -> None:
+    """SIGKILL ``worker`` once ``replay`` has some progress stored, and check it was left
+    running part-way."""
+    wait_for(lambda: Replay.objects.filter(pk=replay.pk, periods_done__gt=0).exists(), 60, what)
+    worker.kill()
+    replay.refresh_from_db()
+    assert replay.status == Replay.Status.RUNNING
+    assert 0 < replay.periods_done < replay.periods_total
+
+
 def test_changing_tau_goes_live_with_a_fresh_full_replay(worker_factory):
     worker_factory()
     league, kept = build_league()
@@ -88,15 +98,7 @@ def test_a_replay_killed_mid_way_completes_after_restart(worker_factory):
     slow = worker_factory(period_delay=0.08)  # ~100 periods: several seconds per replay
     v2 = services.create_config(league, tau=0.9)
     replay = Replay.objects.get(config=v2)
-    wait_for(
-        lambda: Replay.objects.filter(pk=replay.pk, periods_done__gt=0).exists(),
-        60,
-        "replay under way",
-    )
-    slow.kill()
-    replay.refresh_from_db()
-    assert replay.status == Replay.Status.RUNNING
-    assert 0 < replay.periods_done < replay.periods_total
+    kill_once_under_way(slow, replay, "replay under way")
     assert Publication.objects.get(league=league).config == v1
     assert_unchanged(v1, live)
 
@@ -137,15 +139,7 @@ def test_a_large_league_s_replay_killed_while_its_fold_process_runs_completes_af
     slow = worker_factory(period_delay=0.08, pool="prefork", env=streamed)
     # The same version again: its rows are the table's, so the full replay swaps it.
     replay = services.request_full_replay(league)
-    wait_for(
-        lambda: Replay.objects.filter(pk=replay.pk, periods_done__gt=0).exists(),
-        60,
-        "replay under way, its progress committed",
-    )
-    slow.kill()
-    replay.refresh_from_db()
-    assert replay.status == Replay.Status.RUNNING
-    assert 0 < replay.periods_done < replay.periods_total
+    kill_once_under_way(slow, replay, "replay under way, its progress committed")
     assert_unchanged(v1, live)
     assert half_built_tables() == [building_name(TABLE, v1.pk)]
 
