@@ -16,10 +16,9 @@ Two ways to build it:
   as the fold computes them (``store.write_full_table``). The new table (named for the
   configuration) fills in transactions of its own, a batch at a time, with ids reserved from
   the live table's sequence (:func:`reserve_ids`); the other configurations' rows are copied
-  and the table put in place in one last transaction. Between batches the replay saves its
-  progress and others write (SQLite has one writer at a time: nobody waits for the whole
-  fold). A replay killed while building leaves the live table as it was and the half-built
-  table behind, which the configuration's next full replay drops first.
+  and the table put in place in one last transaction. The replay's progress is committed
+  with the batches. A replay killed while building leaves the live table as it was and the
+  half-built table behind, which the configuration's next full replay drops first.
 
 The new table has no UNIQUE table constraint: each one is built after the rows as a unique
 index of the same name and columns (:func:`_without_unique_constraints`).
