@@ -17,9 +17,11 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import importlib
+import os
 import pickle
 import subprocess
 import sys
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
@@ -79,16 +81,19 @@ def fold_elsewhere(
     assert child.stdout is not None
     try:
         _widen(child.stdout)
-        child.stdin.write(request)
-        child.stdin.close()
+        try:
+            with child.stdin:
+                child.stdin.write(request)
+        except BrokenPipeError:
+            # The child ended before reading the whole request.
+            raise _ended(child) from None
+        del request  # as big as the inputs: not kept through the fold
         while True:
             try:
                 message = pickle.load(child.stdout)
-            except EOFError:
-                code = child.wait()
-                raise FoldProcessError(
-                    f"the fold's process ended without a result (exit status {code})"
-                ) from None
+            except (EOFError, pickle.UnpicklingError):
+                # Ended between messages, or in the middle of one (killed, out of memory).
+                raise _ended(child) from None
             kind = message[0]
             if kind == "history":
                 assert on_history is not None
@@ -107,6 +112,16 @@ def fold_elsewhere(
         child.wait()
 
 
+def _ended(child: subprocess.Popen[bytes]) -> FoldProcessError:
+    """The error for a child that stopped talking (its exit status once it has ended)."""
+    try:
+        code = child.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        code = child.wait()
+    return FoldProcessError(f"the fold's process ended without a result (exit status {code})")
+
+
 _SERVE = "from engine.fold_process import serve; serve()"
 
 
@@ -117,7 +132,9 @@ def serve() -> None:
     module, name, args, kwargs, progress, history, attribute = pickle.load(sys.stdin.buffer)
 
     def send(*message: Any) -> None:
-        pickle.dump(message, out, protocol=pickle.HIGHEST_PROTOCOL)
+        # Pickled whole before it is written: a message that cannot be pickled leaves
+        # nothing half-written in the stream.
+        out.write(pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL))
         out.flush()
 
     function: Any = importlib.import_module(module)
@@ -129,13 +146,18 @@ def serve() -> None:
         kwargs["on_history"] = lambda rows: send("history", rows)
     try:
         result = function(*args, **kwargs)
+        send("result", result if attribute is None else getattr(result, attribute))
+    except BrokenPipeError:
+        # The caller stopped listening (it failed, or was killed): nobody to tell, and
+        # the interpreter's last flush of the pipe must not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        sys.exit(1)
     except Exception as error:  # handed to the caller, which raises it again
+        error.add_note(f"In the fold's process:\n{traceback.format_exc()}")
         try:
             send("error", error)
         except (pickle.PicklingError, TypeError, AttributeError):
             send("error", FoldProcessError(f"{type(error).__name__}: {error}"))
-        return
-    send("result", result if attribute is None else getattr(result, attribute))
 
 
 def _widen(pipe: IO[bytes]) -> None:

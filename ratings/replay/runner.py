@@ -246,8 +246,7 @@ def _run_pass(replay: Replay, lock: LeagueReplayLock, timer: Timer, *, from_scra
 def _builds_beside(matches: Matches) -> bool:
     """Whether a full pass over ``matches`` builds its partition beside the live one
     (PostgreSQL), rather than deleting and inserting rows: ``REPLAY_SWAP_MIN_MATCHES``."""
-    count = len(matches.seq) + (len(matches.sides) if matches.sides is not None else 0)
-    return count >= settings.REPLAY_SWAP_MIN_MATCHES
+    return _match_count(matches) >= settings.REPLAY_SWAP_MIN_MATCHES
 
 
 def _match_count(matches: Matches) -> int:

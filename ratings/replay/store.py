@@ -31,7 +31,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ratings.locks import LeagueReplayLock
-from ratings.models import PlayerPeriod, ProjectionState, Standing
+from ratings.models import PlayerPeriod, ProjectionState, RatingConfig, Standing
 from ratings.replay.columns import any_of
 from ratings.replay.compute import HistoryRows, Projection, RowsSink, StandingRows
 from ratings.replay.partitions import (
@@ -48,6 +48,7 @@ from ratings.replay.partitions import (
 from ratings.replay.plan import ReplayPlan
 from ratings.replay.table_swap import (
     discard,
+    discard_builds,
     put_in_place,
     start_building,
     swap_pays,
@@ -89,6 +90,8 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
     if partitioned():
         # Normally made with the configuration; created in its own short transaction.
         ensure_partition(config_id)
+    if full and not partitioned():
+        discard_builds(table, _league_config_ids(plan))
     with transaction.atomic():
         lock.check_in_transaction()
         if swap:
@@ -99,6 +102,11 @@ def write_projection(plan: ReplayPlan, projection: Projection, lock: LeagueRepla
         _finish(plan, projection)
     if full:
         analyze(config_id)
+
+
+def _league_config_ids(plan: ReplayPlan) -> list[int]:
+    """The ids of every configuration of the pass's league."""
+    return list(RatingConfig.objects.filter(league_id=plan.league_id).values_list("pk", flat=True))
 
 
 def write_full_partition(
@@ -175,6 +183,7 @@ def write_full_table(
     config_id = plan.config.pk
     table = PlayerPeriod._meta.db_table
     started = time.perf_counter()
+    discard_builds(table, _league_config_ids(plan))
     new = start_building(table, config_id)
     sink = HistoryBatches(config_id, table, new)
     built = time.perf_counter()
@@ -205,8 +214,10 @@ def checkpoints_deferred() -> Iterator[None]:
 
     SQLite copies the log back into the database at the first commit after it passes 1,000
     pages. A history built batch by batch would pay that copy, and its fsync, some twenty
-    times at 1,000,000 matches (about 0.6 s more than one transaction); deferred, the whole
-    log is copied once, as after one transaction. Readers read the log meanwhile.
+    times at 1,000,000 matches (about 0.6 s more than one transaction); deferred, the log is
+    copied once, as after one transaction (by the first commit after the block, or by another
+    connection's commit meanwhile: the setting is this connection's). Readers read the log
+    meanwhile.
     """
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA wal_autocheckpoint")
@@ -215,8 +226,13 @@ def checkpoints_deferred() -> Iterator[None]:
     try:
         yield
     finally:
-        with connection.cursor() as cursor:
-            cursor.execute(f"PRAGMA wal_autocheckpoint = {int(pages)}")
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute(f"PRAGMA wal_autocheckpoint = {int(pages)}")
+        except Exception:
+            # A broken connection: the replay's own error (being raised) matters more, and
+            # the setting goes with the connection.
+            logger.exception("Could not restore the write-ahead log's checkpoints")
 
 
 class HistoryBatches:
@@ -226,7 +242,8 @@ class HistoryBatches:
     first; ``seconds``: the time it took.
 
     Outside a transaction (a replay in a worker or a command) the rows go into one
-    transaction at a time, which the next batch's first rows open: the fold's progress,
+    ``transaction.atomic`` block at a time (``BEGIN IMMEDIATE``: the ids are reserved
+    under the write lock), which the next batch's first rows open: the fold's progress,
     saved in between, is committed with them. Inside one (a test's) they are part of it.
     """
 
@@ -237,12 +254,15 @@ class HistoryBatches:
         self.count = 0
         self.seconds = 0.0
         self._own = not connection.in_atomic_block
+        self._batch: transaction.Atomic | None = None
         self._committed_at = time.monotonic()
 
     def __call__(self, rows: HistoryRows) -> None:
         started = time.perf_counter()
-        if self._own and connection.get_autocommit():
-            transaction.set_autocommit(False)
+        if self._own and self._batch is None:
+            # Held open across calls, so entered and left by hand (``flush``, ``abandon``).
+            self._batch = transaction.atomic()
+            self._batch.__enter__()
         first_id = reserve_table_ids(self.table, len(rows))
         write_history(self.config_id, rows, self.new, ordered=False, first_id=first_id)
         self.count += len(rows)
@@ -257,19 +277,16 @@ class HistoryBatches:
         """Commit the rows inserted so far (and what else the replay wrote meanwhile)."""
         self.count = 0
         self._committed_at = time.monotonic()
-        if self._own and not connection.get_autocommit():
-            try:
-                transaction.commit()
-            finally:
-                transaction.set_autocommit(True)
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            batch.__exit__(None, None, None)
 
     def abandon(self) -> None:
         """Roll back the rows not committed yet (the replay failed)."""
-        if self._own and not connection.get_autocommit():
-            try:
-                transaction.rollback()
-            finally:
-                transaction.set_autocommit(True)
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            failure = RuntimeError("the history's build was abandoned")
+            batch.__exit__(type(failure), failure, None)
 
 
 def _build_partition_at_once(

@@ -14,11 +14,13 @@ Two ways to build it:
   process killed half-way leaves the old table exactly as it was.
 - :func:`start_building` … :func:`put_in_place`: for a large league whose rows are written
   as the fold computes them (``store.write_full_table``). The new table (named for the
-  configuration) fills in transactions of its own, a batch at a time, with ids reserved from
-  the live table's sequence (:func:`reserve_ids`); the other configurations' rows are copied
-  and the table put in place in one last transaction. The replay's progress is committed
-  with the batches. A replay killed while building leaves the live table as it was and the
-  half-built table behind, which the configuration's next full replay drops first.
+  configuration and the build: a replay that lost its lease cannot drop its successor's)
+  fills in transactions of its own, a batch at a time, with ids reserved from the live
+  table's sequence (:func:`reserve_ids`); the other configurations' rows are copied and the
+  table put in place in one last transaction. The replay's progress is committed with the
+  batches. A replay killed while building leaves the live table as it was and the
+  half-built table behind, which the league's next full replay, by either way, drops first
+  (:func:`discard_builds`: the league's replay lock keeps its builds one at a time).
 
 The new table has no UNIQUE table constraint: each one is built after the rows as a unique
 index of the same name and columns (:func:`_without_unique_constraints`).
@@ -33,7 +35,8 @@ PostgreSQL keeps each configuration's history in a partition of its own and swap
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from django.db import connection
@@ -98,17 +101,35 @@ def building(table: str, config_id: int) -> Iterator[str]:
     _put_in_place(table, new)
 
 
-def building_name(table: str, config_id: int) -> str:
-    """The table a configuration's history is built in over several transactions."""
-    return f"{table}{NEXT}{config_id}"
+def building_prefix(table: str, config_id: int) -> str:
+    """How the tables a configuration's history is built in over several transactions
+    begin (each build adds a suffix of its own)."""
+    return f"{table}{NEXT}{config_id}_"
 
 
 def start_building(table: str, config_id: int) -> str:
-    """Make the empty table that ``config_id``'s new history goes into, batch by batch
-    (a half-built one left by a killed replay is dropped first); returns its name."""
-    new = building_name(table, config_id)
+    """Make the empty table that ``config_id``'s new history goes into, batch by batch;
+    returns its name (this build's own)."""
+    new = f"{building_prefix(table, config_id)}{uuid.uuid4().hex[:12]}"
     create_beside(table, new)
     return new
+
+
+def discard_builds(table: str, config_ids: Iterable[int]) -> list[str]:
+    """Drop the half-built tables of ``config_ids`` (a league's configurations: its replay
+    lock, which the caller holds, lets none of them be built meanwhile, but a replay that
+    lost its lease may still be filling one, and then fails when it writes on); returns
+    their names."""
+    prefixes = tuple(building_prefix(table, config_id) for config_id in config_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE %s",
+            [f"{table}{NEXT}%"],
+        )
+        names = [name for (name,) in cursor.fetchall() if name.startswith(prefixes)]
+        for name in names:
+            cursor.execute(f'DROP TABLE IF EXISTS "{name}"')
+    return names
 
 
 def put_in_place(table: str, config_id: int, new: str) -> None:
@@ -127,25 +148,28 @@ def discard(new: str) -> None:
 
 def reserve_ids(table: str, count: int) -> int:
     """Take ``count`` ids from ``table``'s sequence (AUTOINCREMENT) for rows written
-    elsewhere; returns the first (inside the caller's transaction).
+    elsewhere; returns the first. In the caller's transaction, which must hold SQLite's
+    write lock from its start (``BEGIN IMMEDIATE``, as ``transaction.atomic`` does here):
+    a sequence read before the lock could be handed out by another writer too.
 
-    Rows inserted into the live table meanwhile get ids above them, so the rows copied over
-    when the built table is put in place never collide with these.
+    Rows inserted into the live table afterwards get ids above them, so the rows copied
+    over when the built table is put in place never collide with these.
     """
     with connection.cursor() as cursor:
-        cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+        # One statement: the sequence read and moved on together.
+        cursor.execute(
+            "UPDATE sqlite_sequence SET seq = seq + %s WHERE name = %s RETURNING seq",
+            [count, table],
+        )
         row = cursor.fetchone()
-        if row is None:
-            cursor.execute(f'SELECT coalesce(max(id), 0) FROM "{table}"')
-            last = int(cursor.fetchone()[0])
-            cursor.execute(
-                "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, last + count]
-            )
-        else:
-            last = int(row[0])
-            cursor.execute(
-                "UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [last + count, table]
-            )
+        if row is not None:
+            return int(row[0]) - count + 1
+        # No sequence yet (the table never had a row): it starts after the largest id.
+        cursor.execute(f'SELECT coalesce(max(id), 0) FROM "{table}"')
+        last = int(cursor.fetchone()[0])
+        cursor.execute(
+            "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, last + count]
+        )
     return last + 1
 
 

@@ -14,7 +14,9 @@ import datetime as dt
 import random
 import sqlite3
 import threading
+from contextlib import closing
 
+import numpy as np
 import pytest
 from django.db import IntegrityError, connection, transaction
 
@@ -22,7 +24,7 @@ import engine.fold_process as fold_process
 from league import services as league_services
 from ratings import services
 from ratings.models import PlayerPeriod, Replay
-from ratings.replay import compute, runner, store
+from ratings.replay import compute, runner, store, table_swap
 from ratings.replay.partitions import ANALYZED_COLUMNS, partition_name, partitioned
 from ratings.replay.table_swap import NEXT, swap_pays
 from ratings.time import current_period
@@ -293,6 +295,11 @@ def test_sqlite_writes_a_large_league_s_history_while_a_fold_in_its_own_process_
     )
     assert len(periods) > 1
     assert periods == sorted(periods)
+    # The unique rule is now a unique index of the same name, built after the rows.
+    with connection.cursor() as cursor:
+        create, indexes = table_swap._schema(cursor, TABLE)
+    assert "UNIQUE" not in create
+    assert any(sql.startswith('CREATE UNIQUE INDEX "player_period_unique"') for sql in indexes)
 
 
 @pytest.mark.sqlite
@@ -320,6 +327,7 @@ def test_sqlite_a_large_league_s_swap_keeps_the_others_rows_and_ids(
     small_config = services.latest_config(other_league)
     small_before = snapshot(small_config)
     small_ids = config_ids(small_config.pk)
+    handed_out = sequence(TABLE)
     assert swap_pays(TABLE, big_config.pk)
     batches = []
     monkeypatch.setattr(store, "HistoryBatches", lambda *a: batches.append(a) or Batches(*a))
@@ -332,7 +340,9 @@ def test_sqlite_a_large_league_s_swap_keeps_the_others_rows_and_ids(
     assert snapshot(small_config) == small_before
     assert config_ids(small_config.pk) == small_ids
     # The new rows' ids come after every id the table had handed out.
-    assert min(config_ids(big_config.pk)) > max(small_ids)
+    # The new rows' ids come after every id the table had handed out.
+    assert min(config_ids(big_config.pk)) > handed_out >= max(small_ids)
+    assert sequence(TABLE) >= max(config_ids(big_config.pk))
     assert half_built_tables() == []
 
 
@@ -383,7 +393,7 @@ def test_sqlite_commits_a_large_league_s_history_a_batch_at_a_time_with_the_prog
 
     def watched(config_id, rows, table, **kwargs):
         # What another connection sees as each batch goes in.
-        with sqlite3.connect(connection.settings_dict["NAME"]) as other:
+        with closing(sqlite3.connect(connection.settings_dict["NAME"])) as other:
             done = other.execute(
                 "SELECT periods_done FROM ratings_replay WHERE config_id = ? "
                 "ORDER BY id DESC LIMIT 1",
@@ -445,6 +455,81 @@ def test_sqlite_a_large_league_s_build_failing_half_way_changes_nothing(
     assert table_shape() == shape_before
     assert half_built_tables() == []
     assert connection.get_autocommit()
+
+
+def sequence(table: str) -> int:
+    """The last id ``table``'s AUTOINCREMENT handed out (or had reserved)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+        return int(cursor.fetchone()[0])
+
+
+@pytest.mark.sqlite
+@pytest.mark.django_db(transaction=True)
+def test_sqlite_a_batch_reserves_its_ids_under_the_write_lock(league, one_league):
+    """A batch of the build holds SQLite's write lock from its start: no other writer can
+    take the ids it reserves; once committed, the next id handed out comes after them."""
+    config = services.latest_config(league)
+    before = sequence(TABLE)
+    new = table_swap.start_building(TABLE, config.pk)
+    batches = store.HistoryBatches(config.pk, TABLE, new)
+    history = PlayerPeriod.objects.filter(config=config).order_by("id")[:3]
+    rows = store.HistoryRows(
+        period=np.array([h.period_index for h in history], dtype=np.int64),
+        player=np.array([h.player_id for h in history], dtype=np.int64),
+        period_start=np.array([h.period_start for h in history], dtype="datetime64[D]"),
+        period_end=np.array([h.period_end for h in history], dtype="datetime64[D]"),
+        **{
+            name: np.array([getattr(h, name) for h in history])
+            for name in (
+                "rating", "rd", "volatility", "rating_before", "rd_before",
+                "games", "wins", "draws", "losses",
+            )
+        },
+    )  # fmt: skip
+    try:
+        batches(rows)
+        with closing(sqlite3.connect(connection.settings_dict["NAME"], timeout=0)) as other:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            batches.flush()
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+        with connection.cursor() as cursor:
+            cursor.execute(f'SELECT id FROM "{new}" ORDER BY id')
+            built = [row[0] for row in cursor.fetchall()]
+        assert built == list(range(before + 1, before + 4))
+        assert sequence(TABLE) == before + 3
+    finally:
+        batches.abandon()
+        table_swap.discard(new)
+
+
+@pytest.mark.sqlite
+def test_sqlite_ids_are_reserved_after_the_largest_when_the_table_has_no_sequence(
+    league, one_league
+):
+    largest = max(config_ids(services.latest_config(league).pk))
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM sqlite_sequence WHERE name = %s", [TABLE])
+    assert table_swap.reserve_ids(TABLE, 5) == largest + 1
+    assert sequence(TABLE) == largest + 5
+
+
+@pytest.mark.sqlite
+def test_sqlite_a_full_replay_drops_its_league_s_half_built_tables_only(
+    league, other_league, two_leagues, django_capture_on_commit_callbacks
+):
+    """A build a killed replay left behind is dropped by the league's next full replay,
+    whichever way it writes; another league's is left to that league."""
+    mine = table_swap.start_building(TABLE, services.latest_config(league).pk)
+    theirs = table_swap.start_building(TABLE, services.latest_config(other_league).pk)
+
+    replay = replayed(league, django_capture_on_commit_callbacks)
+
+    assert replay.status == Replay.Status.COMPLETE
+    assert half_built_tables() == [theirs]
+    assert mine not in half_built_tables()
 
 
 def config_ids(config_id: int) -> list[int]:

@@ -3,8 +3,10 @@ caller's process, the callbacks in the fold's order, errors raised again, no chi
 
 from __future__ import annotations
 
+import pickle
 import signal
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -113,6 +115,58 @@ def test_a_fold_process_that_dies_is_an_error_naming_its_exit_status(monkeypatch
     matches, _moments = league()
     with pytest.raises(FoldProcessError, match="exit status 3"):
         fold_elsewhere(fold, matches, N_PLAYERS, PARAMS, 0, LAST)
+
+
+def test_a_fold_process_that_dies_before_reading_a_large_request_is_the_same_error(
+    monkeypatch,
+) -> None:
+    # Megabytes of matches: more than the pipe holds, so the write finds it closed.
+    monkeypatch.setattr(fold_process, "_SERVE", "sys.exit(3)")
+    matches, _moments = league(n=200_000)
+    with pytest.raises(FoldProcessError, match="exit status 3"):
+        fold_elsewhere(fold, matches, N_PLAYERS, PARAMS, 0, LAST)
+
+
+def test_a_fold_process_that_dies_in_the_middle_of_a_message_is_the_same_error(
+    monkeypatch,
+) -> None:
+    # The start of a pickle frame, then the end: as a child killed while writing.
+    monkeypatch.setattr(
+        fold_process,
+        "_SERVE",
+        "sys.stdin.buffer.read(); sys.stdout.buffer.write(b'\\x80\\x05\\x95\\xff\\x00'); "
+        "sys.stdout.flush(); sys.exit(4)",
+    )
+    matches, _moments = league()
+    with pytest.raises(FoldProcessError, match="exit status 4"):
+        fold_elsewhere(fold, matches, N_PLAYERS, PARAMS, 0, LAST)
+
+
+def test_a_fold_process_whose_caller_stops_listening_ends_quietly() -> None:
+    """The caller killed: the child's next write finds the pipe closed, and it exits
+    without a traceback."""
+    last = 1999
+    matches, _moments = league(n=40_000, last=last)
+    request = pickle.dumps(
+        ("engine.fold", "fold", (matches, N_PLAYERS, PARAMS, 0, last), {}, True, True, None)
+    )
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {str(fold_process.ROOT)!r}); {fold_process._SERVE}",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    child.stdin.write(request)
+    child.stdin.close()
+    assert pickle.load(child.stdout)[0] in {"history", "progress"}
+    child.stdout.close()
+    assert child.wait(timeout=60) == 1
+    assert child.stderr.read() == b""
+    child.stderr.close()
 
 
 def test_a_callback_that_raises_ends_the_fold_s_process(monkeypatch) -> None:
