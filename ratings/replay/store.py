@@ -177,8 +177,9 @@ def write_full_table(
     write (measured at 1,000,000 matches: the first of eight results recorded during the
     build waited 8.7 s on a loaded machine, the others a few milliseconds). A failure
     removes the half-built table; a kill leaves it to the
-    configuration's next full replay, and the live table as it was. Returns the projection
-    and the seconds spent writing (the rest of the call is computing).
+    league's next full replay (``table_swap.discard_builds``), and the live table as it
+    was. Returns the projection and the seconds spent writing (the rest of the call is
+    computing).
     """
     config_id = plan.config.pk
     table = PlayerPeriod._meta.db_table
