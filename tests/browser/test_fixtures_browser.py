@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from league.models import Event, Fixture
 from ratings.models import Publication, Standing
@@ -97,7 +98,9 @@ def test_organiser_creates_a_season_generates_a_swiss_round_enters_results_and_t
         form = page.locator("#open-fixtures > li").first.locator("form.result-form")
         form.locator("input[name='score']").fill("2-2" if i == 0 else "3-1")
         form.locator("input[name='score']").press("Enter")
-        page.wait_for_selector("#echo")
+        # The page after this result (the one before it had an echo too: waiting for the
+        # echo alone could read the old page).
+        expect(page.locator("#open-fixtures > li")).to_have_count(5 - i)
         assert "Undo" in page.inner_text("#echo")
     assert page.locator("#open-fixtures > li").count() == 0
     assert page.locator("#recent-fixtures > li").count() == 6
