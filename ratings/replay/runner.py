@@ -270,7 +270,6 @@ def _stream_full_pass(
     configuration's partition (``store.write_full_partition``; a large league's history
     written as the fold produces it), on SQLite the swapped table
     (``store.write_full_table``, the fold computed in a process of its own)."""
-    count = _match_count(matches)
     if not partitioned():
 
         def compute_elsewhere(sink: RowsSink | None) -> Projection:
@@ -283,6 +282,7 @@ def _stream_full_pass(
         def compute_into(sink: RowsSink | None) -> Projection:
             return compute_full(plan, matches, progress, on_rows=sink)
 
+        count = _match_count(matches)
         _projection, writing = write_full_partition(plan, compute_into, lock, matches=count)
     timer.split("computing", "writing", writing)
 

@@ -41,8 +41,8 @@ from contextlib import contextmanager
 
 from django.db import connection
 
-#: Suffix of the table while it is built (followed by the configuration's id when built in
-#: several transactions).
+#: Suffix of the table while it is built (followed by the configuration's id and the build's
+#: own suffix when built in several transactions: ``building_prefix``).
 NEXT = "__next"
 
 
