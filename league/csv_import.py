@@ -149,13 +149,16 @@ def import_results(
         if row is not None:
             row.status, row.message = outcome, message
 
-    with transaction.atomic():
-        appender = BulkAppender(
+    with (
+        transaction.atomic(),
+        # Its batches are written while the next ones are read.
+        BulkAppender(
             league,
             recorded_by=recorded_by,
             max_errors_kept=MAX_ERRORS_KEPT,
             observer=observe if preview_limit else None,
-        )
+        ) as appender,
+    ):
         players = PlayerDirectory(league)
         to_void: list[tuple[str, str]] = []
         statuses: list[tuple[PlayerStatusRow, Player]] = []

@@ -19,14 +19,20 @@ keeps the same guarantees with batches:
   for the comparison) is skipped, with other content it is an error;
 - registrations are collected and written per batch: their players with multi-row
   INSERTs through the driver (``_PlayerInsert``; slugs from ``player_names.FreeSlugs``,
-  read once), their events with another, matches with one prepared multi-row INSERT per batch (see
-  ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
+  read once), their events with another, matches with one prepared multi-row INSERT per
+  batch (see ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
   whose ``events`` streams the stored facts (``AppendedFacts``);
 - a file's plain rows may come column by column (``add_plain_rows``: checked per distinct
   player, day and score, queued as a ``_Run`` of columns), and a batch in which no row needs
   a word of its own is built column by column (``_flush_plain``); a statement leaves out the
   columns that are NULL in every row of its kind (a match's, a registration's), and on
-  SQLite the values every row of a batch shares are literals of the statement, bound once.
+  SQLite the values every row of a batch shares are literals of the statement, bound once;
+- used as a context manager, its writes run in a thread of their own
+  (``background_writes``) while the caller reads and checks the next batch: the database
+  works with the GIL released, so the two overlap on a machine of two cores (on
+  PostgreSQL the batches also stream into one COPY); on SQLite new players' ids are taken
+  from the table's sequence (the transaction holds the write lock), so no batch waits for
+  an answer from the database.
 
 Errors do not stop the run: they are collected with the caller's reference (a line
 number) so that every bad row can be reported; the caller decides to roll back.
@@ -38,6 +44,7 @@ import datetime as dt
 import operator
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import chain, repeat
@@ -50,6 +57,7 @@ from django.utils import timezone
 
 from league.control_characters import CONTROL_CHARACTER
 from league.event_store import store as event_store
+from league.event_store.background_writes import BackgroundWrites, copy, statements
 from league.event_store.signals import events_appended
 from league.event_store.vocabulary import (
     Fact,
@@ -87,8 +95,12 @@ from league.validation import (
 
 # Rows per INSERT statement batch.
 BATCH_SIZE = 2000
-# Rows per statement of a batch on SQLite (one VALUES list each).
-MAX_ROWS_PER_STATEMENT = 500
+# Rows per statement on SQLite (one VALUES list each; fewer when the connection's limit of
+# parameters says so): a whole batch in one. The statements run in a thread of their own
+# (``BackgroundWrites``), which takes the GIL back from the reading thread once per
+# statement, waiting up to the interpreter's switch interval each time: with 500 rows a
+# statement the import ran at 0.92x its floor, with 2,000 at 1.05x (docs/benchmarks.md).
+MAX_ROWS_PER_STATEMENT = 2000
 
 Observer = Callable[[Any, str, str], None]
 
@@ -230,9 +242,11 @@ class _PreparedInsert:
         league: League,
         recorded_by: Any,
         kind: type[Fact],
-        fixed: Mapping[str, Any] | None = None,
+        fixed: Mapping[str, Any] | None,
+        writes: BackgroundWrites,
     ) -> None:
-        self.connection = connections[router.db_for_write(Event)]
+        self.connection = writes.connection
+        self.writes = writes
         fixed = dict(fixed or {})
         template = Event(
             league=league,
@@ -343,26 +357,24 @@ class _PreparedInsert:
         if not rows:
             return
         per = self.rows_per_statement
+        # Through the driver's own cursor, in the same transaction (``BackgroundWrites``: in
+        # a thread of its own when the appender is used as a context manager).
         if self.connection.vendor == "postgresql":
-            with self.connection.cursor() as cursor:
-                # COPY: the rows stream in one statement (the append-only trigger and the
-                # constraints still apply to each); executemany sent one INSERT per row.
-                head = self.sql.partition(" VALUES ")[0].replace("INSERT INTO", "COPY", 1)
-                with cursor.cursor.copy(f"{head} FROM STDIN") as copy:
-                    for row in rows:
-                        copy.write_row(row)
+            # COPY: the rows stream in one statement (the append-only trigger and the
+            # constraints still apply to each); executemany sent one INSERT per row.
+            head = self.sql.partition(" VALUES ")[0].replace("INSERT INTO", "COPY", 1)
+            self.writes.submit(copy(f"{head} FROM STDIN", rows))
             return
-        # SQLite: the driver's own cursor, in the same transaction. Django's wrapper rewrites
-        # the placeholders of every (long) statement and, with DEBUG on (the embedded
-        # default), formats every parameter into its query log: a third of the import.
-        raw = self.connection.connection.cursor()
-        try:
-            with self.connection.wrap_database_errors:
-                for start in range(0, len(rows), per):
-                    chunk = rows[start : start + per]
-                    raw.execute(self._statement(len(chunk)), list(chain.from_iterable(chunk)))
-        finally:
-            raw.close()
+        # SQLite: Django's wrapper rewrites the placeholders of every (long) statement and,
+        # with DEBUG on (the embedded default), formats every parameter into its query log.
+        self.writes.submit(
+            statements(
+                [
+                    (self._statement(len(chunk)), list(chain.from_iterable(chunk)))
+                    for chunk in (rows[start : start + per] for start in range(0, len(rows), per))
+                ]
+            )
+        )
 
     def _statement(self, count: int) -> str:
         """The INSERT of ``count`` rows (SQLite's placeholders)."""
@@ -395,20 +407,28 @@ def _sqlite_literals(values: Sequence[Any]) -> str | None:
 
 
 class _PlayerInsert:
-    """New players of one league inserted through the driver, their ids read back.
+    """New players of one league inserted through the driver, each given its id.
 
     ``bulk_create`` prepares every field of every player through the ORM; a file's new
     players differ only in name and slug, so the other columns (league, status, the moment
-    of creation, empty identifiers) are prepared once from a template. On SQLite each
-    statement inserts up to ``MAX_ROWS_PER_STATEMENT`` players ``RETURNING`` their ids in
-    the order given (what ``bulk_create`` itself relies on); on PostgreSQL one COPY writes
-    them and their ids are read back by slug. No signal is sent, as with ``bulk_create``.
+    of creation, empty identifiers) are prepared once from a template. No signal is sent, as
+    with ``bulk_create``.
+
+    On SQLite the ids are taken here, one after the other from the largest the table has
+    used (its AUTOINCREMENT sequence, read once): the appender's transaction holds the
+    database's only write lock from its start, so no other writer can take one meanwhile,
+    and the rows then go to ``BackgroundWrites`` like the events (the batch's results need
+    no answer from the database before they are built): multi-row INSERTs of up to
+    ``MAX_ROWS_PER_STATEMENT`` players (within the limit of parameters), after which SQLite
+    moves the sequence on past the largest id inserted. On PostgreSQL one COPY writes them
+    and their ids are read back by slug, once the writes submitted before are done.
     """
 
     VARYING = ("display_name", "slug")
 
-    def __init__(self, league: League) -> None:
-        self.connection = connections[router.db_for_write(Player)]
+    def __init__(self, league: League, writes: BackgroundWrites) -> None:
+        self.connection = writes.connection
+        self.writes = writes
         self.connection.ensure_connection()
         template = Player(league=league, display_name="", slug="")
         fields = [f for f in Player._meta.concrete_fields if not f.primary_key]
@@ -419,51 +439,75 @@ class _PlayerInsert:
         by_attname = {f.attname: f for f in fields}
         ordered = [by_attname[name] for name in self.VARYING] + constant
         quote = self.connection.ops.quote_name
-        self.head = (
-            f"INSERT INTO {quote(Player._meta.db_table)} "
-            f"({', '.join(quote(f.column) for f in ordered)}) VALUES "
-        )
-        self.tail = f" RETURNING {quote(Player._meta.pk.column)}"
-        mark = "?" if self.connection.vendor == "sqlite" else "%s"
-        self.row_marks = "(" + ", ".join([mark] * len(ordered)) + ")"
+        self.table = quote(Player._meta.db_table)
+        self.pk_column = quote(Player._meta.pk.column)
+        self.columns = ", ".join(quote(f.column) for f in ordered)
+        #: SQLite: the id the next new player takes (read from the table once).
+        self._next_id: int | None = None
 
     def execute(self, players: list[Player]) -> None:
         """Insert ``players`` (new, unsaved) and set each one's id."""
-        constants = self.constants
-        raw = self.connection.connection.cursor()
-        try:
-            with self.connection.wrap_database_errors:
-                if self.connection.vendor == "postgresql":
+        if self.connection.vendor == "postgresql":
+            # The ids are read back: after the writes submitted before.
+            self.writes.drain()
+            raw = self.connection.connection.cursor()
+            try:
+                with self.connection.wrap_database_errors:
                     self._copy(raw, players)
-                    return
-                for start in range(0, len(players), MAX_ROWS_PER_STATEMENT):
-                    chunk = players[start : start + MAX_ROWS_PER_STATEMENT]
-                    sql = self.head + ", ".join([self.row_marks] * len(chunk)) + self.tail
-                    values = list(
+            finally:
+                raw.close()
+            return
+        first = self._next_id
+        if first is None:
+            first = self._first_free_id()
+        self._next_id = first + len(players)
+        constants, alias = self.constants, self.connection.alias
+        for pk, player in enumerate(players, start=first):
+            player.pk = pk
+            player._state.adding = False
+            player._state.db = alias
+        width = len(constants) + 3
+        row_marks = "(" + ", ".join(["?"] * width) + ")"
+        limit = self.connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+        per = max(1, min(MAX_ROWS_PER_STATEMENT, limit // width))
+        pairs = []
+        for start in range(0, len(players), per):
+            chunk = players[start : start + per]
+            pairs.append(
+                (
+                    f"INSERT INTO {self.table} ({self.pk_column}, {self.columns}) VALUES "
+                    + ", ".join([row_marks] * len(chunk)),
+                    list(
                         chain.from_iterable(
-                            (player.display_name, player.slug, *constants) for player in chunk
+                            (player.pk, player.display_name, player.slug, *constants)
+                            for player in chunk
                         )
-                    )
-                    raw.execute(sql, values)
-                    ids = [row[0] for row in raw.fetchall()]
-                    for player, pk in zip(chunk, ids, strict=True):
-                        player.pk = pk
-                        player._state.adding = False
-                        player._state.db = self.connection.alias
-        finally:
-            raw.close()
+                    ),
+                )
+            )
+        self.writes.submit(statements(pairs))
+
+    def _first_free_id(self) -> int:
+        """SQLite: the id AUTOINCREMENT would give the next player (after the largest of its
+        sequence and of the table's ids)."""
+        with self.connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT max("
+                "coalesce((SELECT seq FROM sqlite_sequence WHERE name = %s), 0), "
+                f"coalesce((SELECT max({self.pk_column}) FROM {self.table}), 0))",
+                [Player._meta.db_table],
+            )
+            return int(cursor.fetchone()[0]) + 1
 
     def _copy(self, raw: Any, players: list[Player]) -> None:
         """PostgreSQL: one COPY, then the ids by slug (unique in the league). A statement of
         thousands of placeholders is parsed again by the driver each time it is sent."""
-        head = self.head.partition(" VALUES ")[0].replace("INSERT INTO", "COPY", 1)
-        with raw.copy(f"{head} FROM STDIN") as copy:
+        with raw.copy(f"COPY {self.table} ({self.columns}) FROM STDIN") as stream:
             for player in players:
-                copy.write_row((player.display_name, player.slug, *self.constants))
+                stream.write_row((player.display_name, player.slug, *self.constants))
         by_slug = {player.slug: player for player in players}
         raw.execute(
-            f"SELECT slug, id FROM {self.connection.ops.quote_name(Player._meta.db_table)} "
-            "WHERE league_id = %s AND slug = ANY(%s)",
+            f"SELECT slug, id FROM {self.table} WHERE league_id = %s AND slug = ANY(%s)",
             [players[0].league_id, list(by_slug)],
         )
         found = raw.fetchall()
@@ -548,10 +592,14 @@ class _KeyFilter:
     Looking every key up in the database costs more than inserting the row, and on a large
     import almost every key is new. The filter answers "certainly not stored" for most of
     them; only the others are looked up. A false "maybe" costs one lookup, never a wrong
-    answer. 2 MiB with two probes: about 1% false positives at a million keys.
+    answer, but a lookup waits for the batches still being written (``BackgroundWrites``),
+    so they are kept rare: 16 MiB with two probes, about one false "maybe" in 450,000 keys
+    at 100,000 keys held and one in 4,600 at a million (2 MiB gave one in 80 at a million:
+    nearly every batch of a large file waited).
     """
 
-    BITS = 1 << 24
+    PROBE_BITS = 27
+    BITS = 1 << PROBE_BITS
     MASK = BITS - 1
 
     def __init__(self) -> None:
@@ -559,13 +607,13 @@ class _KeyFilter:
 
     def add(self, key: str) -> None:
         h = hash(key)
-        i, j = h & self.MASK, (h >> 24) & self.MASK
+        i, j = h & self.MASK, (h >> self.PROBE_BITS) & self.MASK
         self.bits[i >> 3] |= 1 << (i & 7)
         self.bits[j >> 3] |= 1 << (j & 7)
 
     def may_contain(self, key: str) -> bool:
         h = hash(key)
-        i, j = h & self.MASK, (h >> 24) & self.MASK
+        i, j = h & self.MASK, (h >> self.PROBE_BITS) & self.MASK
         return bool(self.bits[i >> 3] & (1 << (i & 7)) and self.bits[j >> 3] & (1 << (j & 7)))
 
 
@@ -574,7 +622,12 @@ class BulkAppender:
 
     Use inside ``transaction.atomic()``; call ``add`` for each result, then ``close``.
     ``observer(ref, outcome, message)`` is told each result's outcome ("recorded",
-    "skipped" or "error") as batches are written.
+    "skipped" or "error") as batches are built.
+
+    Used as a context manager (``with BulkAppender(...) as appender:``, inside the
+    transaction), its batches are written by a thread of its own while the caller reads
+    and checks the next ones (``background_writes``); the block is left with every batch
+    written, or none more when it raised. Without it, each batch is written at once.
     """
 
     def __init__(
@@ -593,6 +646,8 @@ class BulkAppender:
         self.league = league
         self._league_id = league.id
         self.recorded_by = recorded_by
+        self._writes = BackgroundWrites(connections[router.db_for_write(Event)])
+        self._running: AbstractContextManager[BackgroundWrites] | None = None
         self.batch_size = batch_size
         self.max_errors_kept = max_errors_kept
         self.observer = observer
@@ -625,6 +680,16 @@ class BulkAppender:
         stored_keys = Event.objects.filter(league=league, idempotency_key__isnull=False)
         for key in stored_keys.values_list("idempotency_key", flat=True).iterator(10_000):
             self._keys.add(key)
+
+    def __enter__(self) -> BulkAppender:
+        self._running = self._writes.running()
+        self._running.__enter__()
+        return self
+
+    def __exit__(self, *raised: Any) -> None:
+        running, self._running = self._running, None
+        if running is not None:
+            running.__exit__(*raised)
 
     # --- players -----------------------------------------------------------------------
     def register_player(self, display_name: str) -> Player:
@@ -1030,7 +1095,7 @@ class BulkAppender:
         )
         if self._insert is None:
             self._insert = _PreparedInsert(
-                self.league, self.recorded_by, MatchRecorded, _MATCH_FIXED
+                self.league, self.recorded_by, MatchRecorded, _MATCH_FIXED, self._writes
             )
             # The rows below are built in this order.
             assert self._insert.names == _MATCH_VALUES, self._insert.names
@@ -1146,7 +1211,7 @@ class BulkAppender:
             insert = self._plain_insert
             if insert is None:
                 insert = self._plain_insert = _PreparedInsert(
-                    self.league, self.recorded_by, MatchRecorded, _PLAIN_FIXED
+                    self.league, self.recorded_by, MatchRecorded, _PLAIN_FIXED, self._writes
                 )
                 assert insert.names == _PLAIN_VALUES, insert.names
         assert insert is not None
@@ -1167,6 +1232,7 @@ class BulkAppender:
         if self._closed:
             return self.result
         self.flush()
+        self._writes.drain()
         self._closed = True
         if self.result.first_seq is not None:
             self.result.last_seq = self._next_seq - 1
@@ -1183,11 +1249,15 @@ class BulkAppender:
         """Create the queued new players (``_PlayerInsert``) and insert their events."""
         registrations, self._registrations = self._registrations, []
         if self._player_insert is None:
-            self._player_insert = _PlayerInsert(self.league)
+            self._player_insert = _PlayerInsert(self.league, self._writes)
         self._player_insert.execute([player for _seq, player in registrations])
         if self._register_insert is None:
             self._register_insert = _PreparedInsert(
-                self.league, self.recorded_by, PlayerRegistered, {"idempotency_key": None}
+                self.league,
+                self.recorded_by,
+                PlayerRegistered,
+                {"idempotency_key": None},
+                self._writes,
             )
         rows = []
         for seq, player in registrations:
@@ -1261,8 +1331,10 @@ def append_matches_bulk(
     Results repeating a stored key with the same content are skipped. Raises
     ``BulkAppendError`` (with every refused result) and stores nothing when any is refused.
     """
-    with transaction.atomic():
-        appender = BulkAppender(league, recorded_by=recorded_by, batch_size=batch_size)
+    with (
+        transaction.atomic(),
+        BulkAppender(league, recorded_by=recorded_by, batch_size=batch_size) as appender,
+    ):
         for match in matches:
             appender.add(match)
         appender.flush()
