@@ -14,8 +14,9 @@ one thread runs in order, on the caller's own connection and so inside its trans
   write met (as Django's database error, in the caller's thread); once one failed,
   every later ``submit`` and ``drain`` raises its error again and nothing more is run.
   Every other use of the connection must come after a drain: inside ``running()`` each
-  query Django sends on it drains first (an execute wrapper), and a caller using the
-  driver directly drains itself;
+  query Django sends on it drains first (an execute wrapper; ``queries`` counts them), and
+  a caller using the driver directly drains itself. Rows fetched later from a cursor
+  opened before (a server-side ``iterator()``) are not covered: read them before writing;
 - ``running()`` is the scope of the thread: it is left with everything written, or, when
   its block raised, with what had not started thrown away. Nothing runs on the connection
   once it is left, so the transaction's commit or rollback is the last word.
@@ -96,6 +97,8 @@ class BackgroundWrites:
         # The thread's own: its cursor, and the COPY it holds open (sql, context, stream).
         self._cursor: Any = None
         self._copy: tuple[str, Any, Any] | None = None
+        #: How many queries Django sent on the connection inside ``running()``.
+        self.queries = 0
 
     @contextmanager
     def running(self) -> Iterator[BackgroundWrites]:
@@ -104,8 +107,9 @@ class BackgroundWrites:
             raise RuntimeError("These background writes are running already.")
         self.connection.ensure_connection()
         self._cancelled = False
-        self._thread = threading.Thread(target=self._work, name="background-writes", daemon=True)
-        self._thread.start()
+        thread = threading.Thread(target=self._work, name="background-writes", daemon=True)
+        thread.start()
+        self._thread = thread
         try:
             with self.connection.execute_wrapper(self._drain_first):
                 yield self
@@ -116,8 +120,13 @@ class BackgroundWrites:
             raise
         finally:
             self._jobs.put(None)
-            self._thread.join()
+            _join(thread)
             self._thread = None
+
+    @property
+    def in_background(self) -> bool:
+        """Whether writes are run by the thread now (inside ``running()``)."""
+        return self._thread is not None
 
     def submit(self, write: Write) -> None:
         """Run ``write`` after those submitted before (see the module)."""
@@ -145,6 +154,7 @@ class BackgroundWrites:
         self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any
     ) -> Any:
         """Django's queries on the connection wait for the writes submitted before."""
+        self.queries += 1
         self.drain()
         return execute(sql, params, many, context)
 
@@ -208,3 +218,16 @@ class BackgroundWrites:
             context.__exit__(None, None, None)
         else:
             context.__exit__(type(error), error, error.__traceback__)
+
+
+def _join(thread: threading.Thread) -> None:
+    """Wait for ``thread`` to end, even through a second Ctrl-C (raised once it has): the
+    caller's rollback must not run while a write is under way."""
+    interrupted: KeyboardInterrupt | None = None
+    while thread.is_alive():
+        try:
+            thread.join()
+        except KeyboardInterrupt as interruption:
+            interrupted = interruption
+    if interrupted is not None:
+        raise interrupted

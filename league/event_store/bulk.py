@@ -415,8 +415,9 @@ class _PlayerInsert:
     with ``bulk_create``.
 
     On SQLite the ids are taken here, one after the other from the largest the table has
-    used (its AUTOINCREMENT sequence, read once): the appender's transaction holds the
-    database's only write lock from its start, so no other writer can take one meanwhile,
+    used (its AUTOINCREMENT sequence, read again whenever another query was sent on the
+    connection): the appender's transaction holds the database's only write lock from its
+    start, so no other connection can take one meanwhile,
     and the rows then go to ``BackgroundWrites`` like the events (the batch's results need
     no answer from the database before they are built): multi-row INSERTs of up to
     ``MAX_ROWS_PER_STATEMENT`` players (within the limit of parameters), after which SQLite
@@ -442,8 +443,9 @@ class _PlayerInsert:
         self.table = quote(Player._meta.db_table)
         self.pk_column = quote(Player._meta.pk.column)
         self.columns = ", ".join(quote(f.column) for f in ordered)
-        #: SQLite: the id the next new player takes (read from the table once).
+        #: SQLite: the id the next new player takes, and ``writes.queries`` when it was read.
         self._next_id: int | None = None
+        self._read_at_query = -1
 
     def execute(self, players: list[Player]) -> None:
         """Insert ``players`` (new, unsaved) and set each one's id."""
@@ -458,8 +460,16 @@ class _PlayerInsert:
                 raw.close()
             return
         first = self._next_id
-        if first is None:
+        if (
+            first is None
+            or not self.writes.in_background
+            or self.writes.queries != self._read_at_query
+        ):
+            # Read again when another query may have been sent on the connection meanwhile
+            # (it may have created a player; it waited for this appender's writes, so the
+            # table has them): without the thread, queries are not counted, so every time.
             first = self._first_free_id()
+            self._read_at_query = self.writes.queries
         self._next_id = first + len(players)
         constants, alias = self.constants, self.connection.alias
         for pk, player in enumerate(players, start=first):

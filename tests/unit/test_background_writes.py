@@ -9,6 +9,7 @@ same on the real database, through an import.)
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -33,6 +34,8 @@ class Driver:
     def __init__(self) -> None:
         self.ran: list[tuple[str, str]] = []
         self.gates: dict[str, threading.Event] = {}
+        #: Set when a statement with a gate has reached it.
+        self.waiting = threading.Event()
 
     def cursor(self) -> Cursor:
         return Cursor(self)
@@ -44,6 +47,8 @@ class Cursor:
 
     def execute(self, sql: str, params: Any) -> None:
         gate = self.driver.gates.get(sql)
+        if gate is not None:
+            self.driver.waiting.set()
         if gate is not None and not gate.wait(WAIT_SECONDS):
             raise AssertionError(f"the gate of {sql!r} was never opened")
         if sql == FAILS:
@@ -162,18 +167,34 @@ def test_a_failed_statement_reaches_the_caller_as_djangos_error_and_nothing_afte
     assert [sql for sql, _thread in driver.ran] == ["before"]
 
 
+class OpensWhenStopped(queue.Queue):
+    """The queue of writes, opening ``gate`` when the scope tells the thread to stop."""
+
+    def __init__(self, gate: threading.Event, size: int) -> None:
+        super().__init__(size)
+        self.gate = gate
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item, block, timeout)
+        if item is None:
+            self.gate.set()
+
+
 def test_leaving_by_an_exception_throws_away_what_had_not_started():
     connection = Connection()
     driver = connection.connection
     gate = driver.gates["in flight"] = threading.Event()
     writes = BackgroundWrites(connection)
+    # The statement under way ends only once the scope has been left (the thread told to
+    # stop): the ones queued behind it are then certainly not wanted any more.
+    writes._jobs = OpensWhenStopped(gate, BackgroundWrites.DEPTH + 1)
 
     def write() -> None:
         with writes.running():
             writes.submit(run("in flight"))
+            assert driver.waiting.wait(WAIT_SECONDS)
             writes.submit(run("queued 1"))
             writes.submit(run("queued 2"))
-            open_later(gate)
             raise RuntimeError("the caller's own error")
 
     with pytest.raises(RuntimeError, match="the caller's own error"):
