@@ -57,8 +57,8 @@ class CopyRows:
 
     In the thread, consecutive ones of the same ``sql`` go into one COPY, ended before any
     other write and at each ``drain``: a COPY ends with a wait for the server to have stored
-    every row, during which it gets nothing more to do, and an import of 2,000-row batches
-    spent a third of its writing so.
+    every row, during which it gets nothing more to do (100,000 rows took 2.0-2.1 s of
+    writing in 2,000-row COPYs, 1.5-1.6 s in 50,000-row ones).
     """
 
     sql: str
