@@ -266,10 +266,11 @@ def test_outside_its_scope_a_copy_is_whole_at_once():
     ]
 
 
-def test_leaving_by_an_exception_abandons_an_open_copy():
+def leave_by_an_exception_during_a_copy(sql: str) -> list[str]:
+    """Open a COPY of ``sql`` in the thread (its first row sent), then leave the scope by an
+    exception; what the stand-in driver ran."""
     connection = Connection()
     writes = BackgroundWrites(connection)
-
     sent = threading.Event()
 
     def rows() -> Iterator[tuple[int]]:
@@ -278,16 +279,20 @@ def test_leaving_by_an_exception_abandons_an_open_copy():
 
     def write() -> None:
         with writes.running():
-            writes.submit(copy("COPY t", rows()))
+            writes.submit(copy(sql, rows()))
             assert sent.wait(WAIT_SECONDS)
-            writes.submit(copy("COPY t", [(2,)]))
+            writes.submit(copy(sql, [(2,)]))
             raise RuntimeError("the caller's own error")
 
     with pytest.raises(RuntimeError, match="the caller's own error"):
         write()
+    return names(connection.connection)
+
+
+def test_leaving_by_an_exception_abandons_an_open_copy():
+    ran = leave_by_an_exception_during_a_copy("COPY t")
     # The rows already sent go with the COPY's abandonment (the rollback follows); it is
     # never ended as stored.
-    ran = names(connection.connection)
     assert ran[0] == "start COPY t"
     assert ran[-1] == "abandon COPY t"
     assert "end COPY t" not in ran
@@ -311,21 +316,6 @@ def test_a_copy_refused_at_its_end_reaches_the_caller_and_nothing_after_it_runs(
 
 @pytest.mark.timeout(30)
 def test_a_copy_that_cannot_even_be_abandoned_still_lets_the_scope_end():
-    connection = Connection()
-    writes = BackgroundWrites(connection)
-    sent = threading.Event()
-
-    def rows() -> Iterator[tuple[int]]:
-        yield (1,)
-        sent.set()
-
-    def write() -> None:
-        with writes.running():
-            writes.submit(copy(COPY_STUCK, rows()))
-            assert sent.wait(WAIT_SECONDS)
-            raise RuntimeError("the caller's own error")
-
-    with pytest.raises(RuntimeError, match="the caller's own error"):
-        write()
-    assert names(connection.connection)[-1] == f"abandon {COPY_STUCK}"
+    ran = leave_by_an_exception_during_a_copy(COPY_STUCK)
+    assert ran[-1] == f"abandon {COPY_STUCK}"
     assert "background-writes" not in {thread.name for thread in threading.enumerate()}
