@@ -20,8 +20,8 @@ keeps the same guarantees with batches:
 - registrations are collected and written per batch: their players with multi-row
   INSERTs through the driver (``_PlayerInsert``; slugs from ``player_names.FreeSlugs``,
   read once), their events with another, matches with one prepared multi-row INSERT per
-  batch (see ``_PreparedInsert``), and the whole append is announced with one ``events_appended``
-  whose ``events`` streams the stored facts (``AppendedFacts``);
+  batch (see ``_PreparedInsert``), and the whole append is announced with one
+  ``events_appended`` whose ``events`` streams the stored facts (``AppendedFacts``);
 - a file's plain rows may come column by column (``add_plain_rows``: checked per distinct
   player, day and score, queued as a ``_Run`` of columns), and a batch in which no row needs
   a word of its own is built column by column (``_flush_plain``); a statement leaves out the
@@ -417,9 +417,9 @@ class _PlayerInsert:
     On SQLite the ids are taken here, one after the other from the largest the table has
     used (its AUTOINCREMENT sequence, read again whenever another query was sent on the
     connection): the appender's transaction holds the database's only write lock from its
-    start, so no other connection can take one meanwhile,
-    and the rows then go to ``BackgroundWrites`` like the events (the batch's results need
-    no answer from the database before they are built): multi-row INSERTs of up to
+    start, so no other connection can take one meanwhile, and the rows then go to
+    ``BackgroundWrites`` like the events (the batch's results need no answer from the
+    database before they are built): multi-row INSERTs of up to
     ``MAX_ROWS_PER_STATEMENT`` players (within the limit of parameters), after which SQLite
     moves the sequence on past the largest id inserted. On PostgreSQL one COPY writes them
     and their ids are read back by slug, once the writes submitted before are done.
