@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from league.models import Competition, Fixture
@@ -21,8 +22,18 @@ NAMES = [f"P{n:02d}" for n in range(1, 17)]
 
 
 def _flash(page, text: str) -> None:
-    # A minute: under a loaded CI (two passes side by side) a round trip has taken over 30 s.
-    page.wait_for_selector(f".messages >> text={text}", timeout=60_000)
+    """Wait for the message ``text``; when it never comes, say what the page shows instead
+    (a flake under a loaded CI once left nothing else to go on)."""
+    try:
+        # A minute: under a loaded CI (two passes side by side) a round trip took over 30 s.
+        page.wait_for_selector(f".messages >> text={text}", timeout=60_000)
+    except PlaywrightTimeoutError:
+        path = screenshot(page, "flash-never-came")
+        shown = page.locator("body").inner_text()[:1500]
+        raise AssertionError(
+            f"No message {text!r} within 60 s at {page.url}; screenshot {path}; "
+            f"the page shows:\n{shown}"
+        ) from None
 
 
 def _publish_next(page, number: int) -> None:
