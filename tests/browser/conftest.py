@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -132,3 +132,30 @@ def ladder(league, make_player):
     record_results(league, results)
     config = rate(league, period_anchor=dt.date(2024, 1, 1), period_length=7)
     return {"league": league, "config": config, "players": players}
+
+
+def wait_for_message(page, text: str, timeout_ms: int = 60_000) -> None:
+    """Wait for the page's message ``text`` (a minute: under a loaded CI, two passes side by
+    side, a round trip has taken over 30 s). When it never comes, fail with what the page
+    shows instead and a screenshot, so that a flake says why."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        page.wait_for_selector(f".messages >> text={text}", timeout=timeout_ms)
+    except PlaywrightTimeoutError:
+        path = screenshot(page, "message-never-came")
+        shown = page.locator("body").inner_text()[:1500]
+        raise AssertionError(
+            f"No message {text!r} within {timeout_ms / 1000:.0f} s at {page.url}; "
+            f"screenshot {path}; the page shows:\n{shown}"
+        ) from None
+
+
+def send_and_wait(page, send: Callable[[], None], text: str) -> None:
+    """Submit a form with ``send`` (Enter in a box, a click), wait for the page it leads to,
+    then for the message ``text`` on it. Waiting for the message alone can read it on the
+    page before, when the same message ("Recorded") ended the last submission: the next box
+    is then typed into a page about to go away."""
+    with page.expect_navigation(timeout=60_000):
+        send()
+    wait_for_message(page, text)

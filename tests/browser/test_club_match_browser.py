@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import ClubMatch, Event
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, wait_for_message
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,7 +21,7 @@ ORDERS = {"home": ("Dee", "Ann", "Cem", "Bob"), "away": ("Hal", "Eve", "Fay", "G
 
 
 def _flash(page, text: str) -> None:
-    page.wait_for_selector(f".messages >> text={text}")
+    wait_for_message(page, text)
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -10,7 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from league.models import ByeKind, Competition, Event, RoundBye
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, send_and_wait, wait_for_message
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -19,7 +19,7 @@ NAMES = ("Ann", "Bob", "Cem", "Dee", "Eve")
 
 
 def _flash(page, text: str) -> None:
-    page.wait_for_selector(f".messages >> text={text}")
+    wait_for_message(page, text)
 
 
 def _publish_next(page, number: int) -> None:
@@ -39,13 +39,12 @@ def _enter_results(page, number: int, *, forfeit_first: bool = False) -> None:
         if forfeit_first and index == 0:
             game.locator("summary").click()
             game.locator("select[name='winner']").select_option("second")
-            game.locator("button:has-text('Record forfeit')").click()
-            _flash(page, "Recorded the forfeit")
+            forfeit = game.locator("button:has-text('Record forfeit')")
+            send_and_wait(page, forfeit.click, "Recorded the forfeit")
             continue
         box = game.locator("input[name='score']")
         box.fill("1-0" if index % 2 == 0 else "0-1")
-        box.press("Enter")
-        _flash(page, "Recorded")
+        send_and_wait(page, lambda box=box: box.press("Enter"), "Recorded")
 
 
 @pytest.mark.parametrize("width", [1280, 390])

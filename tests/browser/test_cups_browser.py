@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from league.models import Competition, Fixture
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, send_and_wait, wait_for_message
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -22,18 +21,7 @@ NAMES = [f"P{n:02d}" for n in range(1, 17)]
 
 
 def _flash(page, text: str) -> None:
-    """Wait for the message ``text``; when it never comes, say what the page shows instead
-    (a flake under a loaded CI once left nothing else to go on)."""
-    try:
-        # A minute: under a loaded CI (two passes side by side) a round trip took over 30 s.
-        page.wait_for_selector(f".messages >> text={text}", timeout=60_000)
-    except PlaywrightTimeoutError:
-        path = screenshot(page, "flash-never-came")
-        shown = page.locator("body").inner_text()[:1500]
-        raise AssertionError(
-            f"No message {text!r} within 60 s at {page.url}; screenshot {path}; "
-            f"the page shows:\n{shown}"
-        ) from None
+    wait_for_message(page, text)
 
 
 def _publish_next(page, number: int) -> None:
@@ -51,8 +39,7 @@ def _results(page, number: int, *, draw_first: bool = False) -> None:
     while page.locator(boxes).count():
         box = page.locator(boxes).first
         box.fill("d" if draw_first and first else "1-0")
-        box.press("Enter")
-        _flash(page, "Recorded")
+        send_and_wait(page, lambda box=box: box.press("Enter"), "Recorded")
         first = False
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from league.models import Competition, Fixture
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import screenshot, send_and_wait
 from tests.browser.test_cups_browser import _flash, _publish_next
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
@@ -29,8 +29,7 @@ def _results(page, number: int, score: str = "1-0", *, draw_first: bool = False)
     while page.locator(boxes).count():
         box = page.locator(boxes).first
         box.fill("d" if draw_first and first else score)
-        box.press("Enter")
-        _flash(page, "Recorded")
+        send_and_wait(page, lambda box=box: box.press("Enter"), "Recorded")
         first = False
 
 
