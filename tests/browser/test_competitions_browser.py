@@ -69,8 +69,8 @@ def test_organiser_runs_a_five_player_swiss_with_bye_forfeit_and_withdrawal(
         page.select_option("#enter-form select[name='player']", label=name)
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(rating))
-        rating_box.press("Enter")  # the keyboard sends the form
-        _flash(page, f"Entered {name}")
+        # The keyboard sends the form.
+        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {name}")
 
     # The forbidden-pairing form names a bad choice (one player twice) and stores nothing.
     before = Event.objects.filter(league=league).count()

@@ -69,8 +69,7 @@ def test_organiser_runs_a_sixteen_player_cup_to_the_final(
         page.select_option("#enter-form select[name='player']", label=NAMES[index])
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(2000 - 10 * index))
-        rating_box.press("Enter")
-        _flash(page, f"Entered {NAMES[index]}")
+        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {NAMES[index]}")
     expect(page.locator("#bye-form")).to_have_count(0)  # a cup has no requested byes
 
     page.click("#preview-link")

@@ -61,8 +61,7 @@ def test_organiser_runs_a_double_elimination_cup_to_its_bracket_reset(
         page.select_option("#enter-form select[name='player']", label=NAMES[index])
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(2000 - 10 * index))
-        rating_box.press("Enter")
-        _flash(page, f"Entered {NAMES[index]}")
+        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {NAMES[index]}")
 
     # Round 1 of play: the winners' round 1, P01 v P04 and P02 v P03.
     _publish_next(page, 1)
