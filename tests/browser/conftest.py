@@ -152,21 +152,30 @@ def wait_for_message(page, text: str, timeout_ms: int = 60_000) -> None:
 
 
 def send_and_wait(page, send: Callable[[], None], text: str) -> None:
-    """Submit a form with ``send`` (Enter in a box, a click), wait for the page it leads to,
-    then for the message ``text`` on it. Waiting for the message alone can read it on the
-    page before, when the same message ("Recorded") ended the last submission: the next box
-    is then typed into a page about to go away.
+    """Submit a form with ``send`` (a click), wait for the page it leads to, then for the
+    message ``text`` on it. Waiting for the message alone can read it on the page before,
+    when the same message ("Recorded") ended the last submission: the next box is then
+    typed into a page about to go away."""
+    with page.expect_navigation(timeout=60_000):
+        send()
+    wait_for_message(page, text)
 
-    Under a loaded CI an Enter was once lost (the page stayed as it was, the box filled, for
-    a minute): when no page comes within 30 s it is sent once more. The forms carry an
-    idempotency key, so a second sending of one that did go through records nothing twice.
-    """
+
+def enter_and_wait(page, box, text: str) -> None:
+    """Send ``box``'s form with Enter (the keyboard's way), then as ``send_and_wait``.
+
+    Under a loaded CI an Enter was once lost: the page stayed as it was, the box filled,
+    for a minute. When no page has come after 30 s and the box still holds what was typed
+    (the same page), Enter is pressed once more; the forms carry an idempotency key, so a
+    second sending of one that did go through records nothing twice."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+    typed = box.input_value()
     try:
         with page.expect_navigation(timeout=30_000):
-            send()
+            box.press("Enter")
     except PlaywrightTimeoutError:
-        with page.expect_navigation(timeout=60_000):
-            send()
+        if typed and box.count() and box.input_value(timeout=5_000) == typed:
+            with page.expect_navigation(timeout=60_000):
+                box.press("Enter")
     wait_for_message(page, text)

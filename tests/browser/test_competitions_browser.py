@@ -10,7 +10,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from league.models import ByeKind, Competition, Event, RoundBye
-from tests.browser.conftest import screenshot, send_and_wait, wait_for_message
+from tests.browser.conftest import enter_and_wait, screenshot, send_and_wait, wait_for_message
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +44,7 @@ def _enter_results(page, number: int, *, forfeit_first: bool = False) -> None:
             continue
         box = game.locator("input[name='score']")
         box.fill("1-0" if index % 2 == 0 else "0-1")
-        send_and_wait(page, lambda box=box: box.press("Enter"), "Recorded")
+        enter_and_wait(page, box, "Recorded")
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -70,7 +70,7 @@ def test_organiser_runs_a_five_player_swiss_with_bye_forfeit_and_withdrawal(
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(rating))
         # The keyboard sends the form.
-        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {name}")
+        enter_and_wait(page, rating_box, f"Entered {name}")
 
     # The forbidden-pairing form names a bad choice (one player twice) and stores nothing.
     before = Event.objects.filter(league=league).count()

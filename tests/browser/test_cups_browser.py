@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from league.models import Competition, Fixture
-from tests.browser.conftest import screenshot, send_and_wait, wait_for_message
+from tests.browser.conftest import enter_and_wait, screenshot, wait_for_message
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -39,7 +39,7 @@ def _results(page, number: int, *, draw_first: bool = False) -> None:
     while page.locator(boxes).count():
         box = page.locator(boxes).first
         box.fill("d" if draw_first and first else "1-0")
-        send_and_wait(page, lambda box=box: box.press("Enter"), "Recorded")
+        enter_and_wait(page, box, "Recorded")
         first = False
 
 
@@ -69,7 +69,7 @@ def test_organiser_runs_a_sixteen_player_cup_to_the_final(
         page.select_option("#enter-form select[name='player']", label=NAMES[index])
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(2000 - 10 * index))
-        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {NAMES[index]}")
+        enter_and_wait(page, rating_box, f"Entered {NAMES[index]}")
     expect(page.locator("#bye-form")).to_have_count(0)  # a cup has no requested byes
 
     page.click("#preview-link")

@@ -12,7 +12,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from league.models import Competition, Fixture
-from tests.browser.conftest import screenshot, send_and_wait
+from tests.browser.conftest import enter_and_wait, screenshot
 from tests.browser.test_cups_browser import _flash, _publish_next
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
@@ -29,7 +29,7 @@ def _results(page, number: int, score: str = "1-0", *, draw_first: bool = False)
     while page.locator(boxes).count():
         box = page.locator(boxes).first
         box.fill("d" if draw_first and first else score)
-        send_and_wait(page, lambda box=box: box.press("Enter"), "Recorded")
+        enter_and_wait(page, box, "Recorded")
         first = False
 
 
@@ -61,7 +61,7 @@ def test_organiser_runs_a_double_elimination_cup_to_its_bracket_reset(
         page.select_option("#enter-form select[name='player']", label=NAMES[index])
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(2000 - 10 * index))
-        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {NAMES[index]}")
+        enter_and_wait(page, rating_box, f"Entered {NAMES[index]}")
 
     # Round 1 of play: the winners' round 1, P01 v P04 and P02 v P03.
     _publish_next(page, 1)

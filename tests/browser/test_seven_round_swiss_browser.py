@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import ByeKind, Competition, Event, Fixture, RoundBye
-from tests.browser.conftest import screenshot, send_and_wait
+from tests.browser.conftest import enter_and_wait, screenshot
 from tests.browser.test_competitions_browser import _enter_results, _flash
 from tests.browser.test_fixtures_browser import _no_sideways_scroll, sign_in
 
@@ -52,7 +52,7 @@ def test_organiser_runs_a_seven_round_swiss_with_byes_forfeit_and_withdrawal(
         page.select_option("#enter-form select[name='player']", label=name)
         rating_box = page.locator("#enter-form input[name='seed_rating']")
         rating_box.fill(str(2200 - 50 * index))
-        send_and_wait(page, lambda box=rating_box: box.press("Enter"), f"Entered {name}")
+        enter_and_wait(page, rating_box, f"Entered {name}")
 
     # Rounds 1 and 2: ten players, five games; one game of round 1 forfeited.
     _publish_next(page, 1)
