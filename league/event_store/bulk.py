@@ -305,8 +305,7 @@ class _PreparedInsert:
                 # as it stores a bound "" or 0).
                 self.row_constants, self._literals = (), literals
             bound = self.width - len(self.constants) + len(self.row_constants)
-            limit = self.connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-            self.rows_per_statement = max(1, min(MAX_ROWS_PER_STATEMENT, limit // bound))
+            self.rows_per_statement = _rows_per_statement(self.connection, bound)
         self._statements: dict[int, str] = {}
 
     def row(self, seq: int, key: str | None, fact: Fact) -> list[Any]:
@@ -386,6 +385,13 @@ class _PreparedInsert:
                 " VALUES " + ", ".join([row] * count)
             )
         return sql
+
+
+def _rows_per_statement(connection: Any, bound: int) -> int:
+    """SQLite: rows of ``bound`` parameters each in one statement, up to
+    ``MAX_ROWS_PER_STATEMENT`` and within the connection's limit of parameters."""
+    limit = connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    return max(1, min(MAX_ROWS_PER_STATEMENT, limit // bound))
 
 
 def _sqlite_literals(values: Sequence[Any]) -> str | None:
@@ -478,8 +484,7 @@ class _PlayerInsert:
             player._state.db = alias
         width = len(constants) + 3
         row_marks = "(" + ", ".join(["?"] * width) + ")"
-        limit = self.connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
-        per = max(1, min(MAX_ROWS_PER_STATEMENT, limit // width))
+        per = _rows_per_statement(self.connection, width)
         pairs = []
         for start in range(0, len(players), per):
             chunk = players[start : start + per]
